@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: unit (pure, fast), integration (real git in temp repos, library calls and the built
+// CLI), e2e (installed hooks, real `git commit`s, the MCP server over stdio). `npm test` runs all three.
+export default defineConfig({
+  test: {
+    setupFiles: ['test/helpers/setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
