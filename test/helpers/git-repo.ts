@@ -1,0 +1,146 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+
+/** The repository under test (where dist/ and hooks/ live). */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The built CLI. Integration and e2e tests run it as a process (`npm test` builds first). */
+export const CLI = path.join(PROJECT_ROOT, 'dist/cli/bin.js');
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()!();
+});
+
+/** A temporary directory removed after the current test. */
+export function tempDir(prefix = 'hestai-test-'): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * An isolated environment for git and hestai processes: a private HOME and global git config (user and
+ * email set, gpg signing off, default branch main, no hooksPath from the developer's machine).
+ */
+export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const globalConfig = path.join(home, '.gitconfig');
+  if (!fs.existsSync(globalConfig)) {
+    fs.writeFileSync(
+      globalConfig,
+      [
+        '[user]',
+        '\tname = Hestai Test',
+        '\temail = test@hestai.invalid',
+        '[commit]',
+        '\tgpgsign = false',
+        '[tag]',
+        '\tgpgsign = false',
+        '[init]',
+        '\tdefaultBranch = main',
+        '[advice]',
+        '\tdetachedHead = false',
+        '',
+      ].join('\n'),
+    );
+  }
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && key !== 'HUSKY' && key !== 'NO_COLOR') env[key] = value;
+  }
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    GIT_CONFIG_GLOBAL: globalConfig,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Hestai Test',
+    GIT_AUTHOR_EMAIL: 'test@hestai.invalid',
+    GIT_COMMITTER_NAME: 'Hestai Test',
+    GIT_COMMITTER_EMAIL: 'test@hestai.invalid',
+    ...extra,
+  };
+}
+
+export interface RunResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+function toResult(result: SpawnSyncReturns<string>): RunResult {
+  if (result.error) throw result.error;
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface TempRepo {
+  /** The worktree root (real path). */
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Runs git in the repository; throws on a non-zero exit unless `allowFail`. */
+  git(args: string[], options?: { allowFail?: boolean; env?: NodeJS.ProcessEnv; input?: string; cwd?: string }): RunResult;
+  /** Writes a file (creating directories) relative to the root. */
+  write(file: string, content: string): string;
+  /** Stages the given files (default: all) and commits with `message`, hooks skipped. Returns the sha. */
+  commit(message: string, files?: Record<string, string>): string;
+  /** Runs the built `hestai` CLI in the repository. */
+  hestai(args: string[], options?: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string }): RunResult;
+}
+
+/** Makes a real temporary git repository (branch main, identity set, gpg off), removed after the test. */
+export function makeRepo(options: { initialCommit?: boolean } = {}): TempRepo {
+  const base = tempDir('hestai-repo-');
+  const home = path.join(base, 'home');
+  const dir = path.join(base, 'repo');
+  fs.mkdirSync(home);
+  fs.mkdirSync(dir);
+  const env = isolatedEnv(home);
+  const repo: TempRepo = {
+    dir,
+    home,
+    env,
+    git(args, opts = {}) {
+      const result = toResult(
+        spawnSync('git', args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, encoding: 'utf8', input: opts.input }),
+      );
+      if (!opts.allowFail && result.status !== 0) {
+        throw new Error(`git ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
+      }
+      return result;
+    },
+    write(file, content) {
+      const full = path.join(dir, file);
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, content);
+      return full;
+    },
+    commit(message, files = {}) {
+      for (const [file, content] of Object.entries(files)) repo.write(file, content);
+      repo.git(['add', '-A']);
+      repo.git(['commit', '--no-verify', '--allow-empty', '-q', '-m', message]);
+      return repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    },
+    hestai(args, opts = {}) {
+      return runCli(args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, input: opts.input });
+    },
+  };
+  repo.git(['init', '-q', '-b', 'main']);
+  if (options.initialCommit !== false) repo.commit('chore: initial commit', { 'README.md': '# temp\n' });
+  return repo;
+}
+
+/** Runs the built CLI as a process. */
+export function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): RunResult {
+  return toResult(
+    spawnSync(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? isolatedEnv(tempDir('hestai-home-')),
+      encoding: 'utf8',
+      input: options.input,
+    }),
+  );
+}

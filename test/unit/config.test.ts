@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { configSchema } from '../../src/config/schema.js';
+import { nearest } from '../../src/config/suggest.js';
+import { validateConfigText } from '../../src/config/validate.js';
+
+describe('workspace config', () => {
+  it('has its defaults in one place: the schema default equals DEFAULTS', () => {
+    expect(configSchema.parse({})).toEqual(DEFAULTS);
+  });
+
+  it('accepts the seed example and fills in defaults', () => {
+    const text = [
+      'context_paths:',
+      '  additional:',
+      '    - docs/architecture/',
+      '    - .github/workflows/',
+      '  exclude:',
+      '    - node_modules/',
+      'github:',
+      '  issue_search: true',
+      '  pr_context: true',
+      'ai:',
+      '  model_override: "anthropic/claude-3.5-sonnet"',
+      'cleanup:',
+      '  stale_session_hours: 72',
+      '  archive_retention_days: 30',
+      'tdd:',
+      '  policy: scoped',
+      '  types: [feat, fix]',
+      '',
+    ].join('\n');
+    const { config, errors } = validateConfigText(text);
+    expect(errors).toEqual([]);
+    expect(config?.context_paths.additional).toEqual(['docs/architecture/', '.github/workflows/']);
+    expect(config?.ai.model_override).toBe('anthropic/claude-3.5-sonnet');
+    expect(config?.tdd.policy).toBe('scoped');
+    expect(config?.tdd.types).toEqual(['feat', 'fix']);
+    expect(config?.freshness.max_age_hours).toBe(24);
+  });
+
+  it('treats an empty file as all defaults', () => {
+    expect(validateConfigText('').config).toEqual(DEFAULTS);
+  });
+
+  it('reports an unknown key with its path, line and the nearest known key', () => {
+    const { config, errors } = validateConfigText('cleanup:\n  stale_sesion_hours: 12\n');
+    expect(config).toBeNull();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ key: 'cleanup.stale_sesion_hours', line: 2 });
+    expect(errors[0]!.message).toContain('did you mean "stale_session_hours"');
+  });
+
+  it('suggests the nearest top-level key', () => {
+    const { errors } = validateConfigText('freshnes:\n  max_age_hours: 2\n');
+    expect(errors[0]!.message).toContain('did you mean "freshness"');
+  });
+
+  it('collects every error at once, each with its key path and line', () => {
+    const text = ['tdd:', '  policy: strict', '  types: []', 'freshness:', '  max_age_hours: -1', 'hooks:', '  trailers: yes-please', ''].join('\n');
+    const { config, errors } = validateConfigText(text);
+    expect(config).toBeNull();
+    const byKey = Object.fromEntries(errors.map((e) => [e.key, e]));
+    expect(Object.keys(byKey).sort()).toEqual(['freshness.max_age_hours', 'hooks.trailers', 'tdd.policy', 'tdd.types']);
+    expect(byKey['tdd.policy']!.line).toBe(2);
+    expect(byKey['tdd.policy']!.message).toMatch(/paired|scoped|any/);
+    expect(byKey['freshness.max_age_hours']!.line).toBe(5);
+    expect(byKey['hooks.trailers']!.line).toBe(7);
+  });
+
+  it('refuses paths that leave the repository', () => {
+    const { errors } = validateConfigText('context_paths:\n  additional:\n    - ../secrets\n    - /etc/passwd\n');
+    expect(errors.map((e) => e.key)).toEqual(['context_paths.additional.0', 'context_paths.additional.1']);
+    expect(errors[0]!.line).toBe(3);
+    expect(errors[1]!.line).toBe(4);
+  });
+
+  it('gives line and column for invalid YAML', () => {
+    const { config, errors } = validateConfigText('tdd:\n  policy: [paired\nfreshness: 1\n');
+    expect(config).toBeNull();
+    expect(errors[0]!.message).toMatch(/^invalid YAML/);
+    expect(errors[0]!.line).toBeGreaterThanOrEqual(2);
+    expect(errors[0]!.column).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses a document that is not a mapping', () => {
+    const { errors } = validateConfigText('- a\n- b\n');
+    expect(errors[0]!.message).toContain('mapping');
+  });
+
+  it('refuses duplicate keys', () => {
+    const { errors } = validateConfigText('tdd:\n  policy: any\ntdd:\n  policy: paired\n');
+    expect(errors[0]!.message).toMatch(/invalid YAML/);
+  });
+});
+
+describe('nearest', () => {
+  it('finds close candidates and ignores distant ones', () => {
+    expect(nearest('polcy', ['policy', 'types'])).toBe('policy');
+    expect(nearest('zzzzzzzz', ['policy', 'types'])).toBeNull();
+  });
+});

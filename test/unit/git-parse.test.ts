@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { FIELD_SEP, parseLeftRight, parseLog, parseStatusZ, RECORD_SEP, splitNul } from '../../src/git/parse.js';
+
+describe('git parsers', () => {
+  it('splits NUL-terminated output', () => {
+    expect(splitNul('')).toEqual([]);
+    expect(splitNul('a\0b c\0')).toEqual(['a', 'b c']);
+  });
+
+  it('parses porcelain -z status, renames carrying their source', () => {
+    const out = ' M src/a.ts\0R  new name.ts\0old name.ts\0?? notes.txt\0';
+    expect(parseStatusZ(out)).toEqual([
+      { code: ' M', path: 'src/a.ts' },
+      { code: 'R ', path: 'new name.ts', from: 'old name.ts' },
+      { code: '??', path: 'notes.txt' },
+    ]);
+  });
+
+  it('parses left-right counts', () => {
+    expect(parseLeftRight('3\t1\n')).toEqual({ ahead: 3, behind: 1 });
+  });
+
+  it('parses log records with messages and files', () => {
+    const record = (sha: string, parents: string, message: string, files: string[]) =>
+      `${RECORD_SEP}${sha}${FIELD_SEP}${parents}${FIELD_SEP}2026-01-01T00:00:00+00:00${FIELD_SEP}${message}${FIELD_SEP}\0\n${files.join('\0')}${files.length ? '\0' : ''}`;
+    const out = record('b'.repeat(40), 'a'.repeat(40), 'feat: x\n\nbody\n', ['src/x.ts']) + record('a'.repeat(40), '', 'test: y\n', ['test/y.test.ts', 'z']);
+    const commits = parseLog(out);
+    expect(commits).toHaveLength(2);
+    expect(commits[0]).toMatchObject({ sha: 'b'.repeat(40), parents: ['a'.repeat(40)], message: 'feat: x\n\nbody', files: ['src/x.ts'] });
+    expect(commits[1]).toMatchObject({ parents: [], message: 'test: y', files: ['test/y.test.ts', 'z'] });
+  });
+});
