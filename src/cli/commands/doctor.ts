@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { ExitCode } from '../../errors.js';
+import { paint } from '../output.js';
+import { action } from '../run.js';
+
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description('check the installation: node, git, repository, config, hooks active in this worktree')
+    .action(
+      action(async (ctx) => {
+        const { runDoctor } = await import('../../doctor.js');
+        const report = await runDoctor(ctx.cwd);
+        const mark = { pass: paint(ctx.out, 'green', 'ok  '), warn: paint(ctx.out, 'yellow', 'warn'), fail: paint(ctx.out, 'red', 'FAIL') };
+        const text = report.checks
+          .map((c) => `${mark[c.status]} ${c.name}: ${c.message}${c.remedy ? `\n     hint: ${c.remedy}` : ''}`)
+          .join('\n');
+        return { exitCode: report.ok ? ExitCode.Ok : ExitCode.Blocked, json: report, text };
+      }),
+    );
+}

@@ -1,0 +1,80 @@
+import type { Command } from 'commander';
+import { clockFromEnv, type Clock } from '../clock.js';
+import { ExitCode, isHestaiError, type HestaiError } from '../errors.js';
+import { createOutput, paint, type Output } from './output.js';
+
+/** What every command handler receives: global options resolved, output, clock and environment. */
+export interface CommandContext {
+  /** The `--cwd` value (default: the current directory), not yet validated. */
+  cwd: string;
+  json: boolean;
+  out: Output;
+  clock: Clock;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What a handler returns: the exit code, the JSON document and the text for humans. */
+export interface CommandResult {
+  exitCode: ExitCode;
+  json: unknown;
+  text: string;
+  /** Written to stderr in both modes (e.g. the hook's "using session ..." line). */
+  notes?: string[];
+}
+
+export function contextFrom(command: Command): CommandContext {
+  const globals = command.optsWithGlobals<{ cwd?: string; json?: boolean }>();
+  const json = globals.json === true;
+  return {
+    cwd: globals.cwd ?? process.cwd(),
+    json,
+    out: createOutput(json),
+    clock: clockFromEnv(),
+    env: process.env,
+  };
+}
+
+/** Prints a result and sets the process exit code. */
+export function emit(ctx: CommandContext, result: CommandResult): void {
+  for (const note of result.notes ?? []) ctx.out.stderr(note);
+  if (ctx.json) ctx.out.stdout(JSON.stringify(result.json, null, 2));
+  else if (result.text !== '') ctx.out.stdout(result.text);
+  process.exitCode = result.exitCode;
+}
+
+/** Prints a user error (one line, details, hint) or an internal error (with its stack). */
+export function reportError(out: Output, error: unknown): ExitCode {
+  if (isHestaiError(error)) {
+    if (out.json) out.stdout(JSON.stringify({ ok: false, error: error.toJSON() }, null, 2));
+    out.stderr(formatUserError(out, error));
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (out.json) out.stdout(JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }));
+  out.stderr(`hestai: internal error: ${message}\nPlease report this at the project's issue tracker.`);
+  return ExitCode.Usage;
+}
+
+function formatUserError(out: Output, error: HestaiError): string {
+  const lines = [`${paint(out, 'red', 'hestai:')} ${error.message}`];
+  for (const detail of error.details) lines.push(`  - ${detail}`);
+  if (error.remedy) lines.push(`${paint(out, 'dim', 'hint:')} ${error.remedy}`);
+  return lines.join('\n');
+}
+
+/** Wraps a handler as a commander action: builds the context, prints the result, maps errors. */
+export function action<A extends unknown[]>(
+  handler: (ctx: CommandContext, ...args: A) => Promise<CommandResult> | CommandResult,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    let ctx: CommandContext | undefined;
+    try {
+      ctx = contextFrom(command);
+      const result = await handler(ctx, ...(args.slice(0, -1) as A));
+      emit(ctx, result);
+    } catch (error) {
+      process.exitCode = reportError(ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true), error);
+    }
+  };
+}

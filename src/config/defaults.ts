@@ -1,0 +1,34 @@
+/**
+ * Every default of the workspace configuration, in one place, as plain data: the hook path reads these
+ * without loading zod or yaml when a repository has no `.hestai_workspace.yaml`. `schema.ts` uses the
+ * same objects as its defaults, and a unit test checks that the schema's defaults equal these.
+ */
+export const DEFAULT_TEST_GLOBS = [
+  'test/**',
+  'tests/**',
+  '**/__tests__/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/test_*.py',
+  '**/*_test.go',
+] as const;
+
+export const DEFAULTS = {
+  context_paths: { additional: [] as string[], exclude: ['node_modules/', '.git/'] },
+  github: { issue_search: true, pr_context: true, timeout_ms: 5_000 },
+  ai: { timeout_ms: 10_000 },
+  cleanup: { stale_session_hours: 72, archive_retention_days: 30 },
+  freshness: { max_age_hours: 24 },
+  tdd: {
+    policy: 'paired' as 'paired' | 'scoped' | 'any',
+    types: ['feat'],
+    test_globs: [...DEFAULT_TEST_GLOBS] as string[],
+    since: null as string | null,
+    default_branch: 'main',
+    test_command: 'npm test',
+  },
+  anchor: { required: true, strictness: 'default' as 'quick' | 'default' | 'deep', handshake_ttl_minutes: 60 },
+  hooks: { pre_commit: true, commit_msg: true, trailers: true },
+  verify: { trailers: 'warn' as 'off' | 'warn' | 'error', bypass: 'warn' as 'warn' | 'error' },
+  quality_gates: [] as { name: string; command: string; timeout_ms: number }[],
+};

@@ -1,0 +1,36 @@
+import { usageError } from '../errors.js';
+import { readTextIfExists } from '../state/store.js';
+import { DEFAULTS } from './defaults.js';
+import type { WorkspaceConfig } from './schema.js';
+import { workspacePaths } from '../paths.js';
+
+export interface LoadedConfig {
+  config: WorkspaceConfig;
+  /** Absolute path of the workspace file, or null when the defaults are in use. */
+  file: string | null;
+}
+
+/**
+ * Loads `.hestai_workspace.yaml` from a worktree root. Without the file, the defaults are returned and
+ * neither yaml nor zod is loaded (the hook path stays small). With it, every problem is reported at once
+ * in one `HestaiError` (exit 2) naming the file, each key path and line.
+ */
+export async function loadConfig(root: string): Promise<LoadedConfig> {
+  const file = workspacePaths(root).workspaceConfig;
+  const text = readTextIfExists(file);
+  if (text === null) return { config: structuredClone(DEFAULTS) as WorkspaceConfig, file: null };
+  const { validateConfigText } = await import('./validate.js');
+  const { config, errors } = validateConfigText(text);
+  if (config === null) {
+    const details = errors.map(
+      (e) => `${file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`,
+    );
+    throw usageError(`invalid workspace config ${file} (${errors.length} problem${errors.length === 1 ? '' : 's'})`, {
+      file,
+      details,
+      code: 'CONFIG_INVALID',
+      remedy: 'Fix the keys listed above (see "Configuration" in the README for every key and its default).',
+    });
+  }
+  return { config, file };
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
+
+/**
+ * The workspace configuration (`.hestai_workspace.yaml`): the seed's keys (context_paths, github, ai,
+ * cleanup) and ours (freshness, tdd, anchor, hooks, verify, quality_gates). Every default lives here and
+ * nowhere else. Objects are strict: an unknown key is an error that suggests the nearest known key.
+ *
+ * Thresholds (freshness, cleanup) are human authority: the tool reads them and never writes them.
+ */
+const relPath = z
+  .string()
+  .min(1, 'expected a non-empty relative path')
+  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), 'expected a path relative to the repository root')
+  .refine((p) => !p.split(/[\\/]/).includes('..'), 'expected a path inside the repository (no "..")');
+
+const commitType = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*$/, 'expected a Conventional Commit type in lower case, e.g. "feat" or "fix"');
+
+export const qualityGateSchema = z.strictObject({
+  name: z.string().min(1).describe('A short label shown in the clock-in context'),
+  command: z.string().min(1).describe('Shell command run in the repository root'),
+  timeout_ms: z.number().int().positive().max(600_000).default(30_000).describe('Kill the command after this long'),
+});
+
+export const configSchema = z.strictObject({
+  context_paths: z
+    .strictObject({
+      additional: z.array(relPath).default([]).describe('Extra files or directories offered as context'),
+      exclude: z.array(relPath).default(() => [...DEFAULTS.context_paths.exclude]).describe('Prefixes never offered as context'),
+    })
+    .default(() => structuredClone(DEFAULTS.context_paths)),
+  github: z
+    .strictObject({
+      issue_search: z.boolean().default(DEFAULTS.github.issue_search).describe('Search GitHub issues matching the focus (needs gh)'),
+      pr_context: z.boolean().default(DEFAULTS.github.pr_context).describe('Include the open pull request of the branch (needs gh)'),
+      timeout_ms: z.number().int().positive().max(60_000).default(DEFAULTS.github.timeout_ms),
+    })
+    .default(() => structuredClone(DEFAULTS.github)),
+  ai: z
+    .strictObject({
+      model_override: z.string().min(1).optional().describe('Model name used instead of the provider default'),
+      base_url: z.url().optional().describe('OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1'),
+      api_key_env: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name')
+        .optional()
+        .describe('Name of the environment variable holding the API key (the key itself never goes in this file)'),
+      timeout_ms: z.number().int().positive().max(120_000).default(DEFAULTS.ai.timeout_ms),
+    })
+    .default(() => structuredClone(DEFAULTS.ai)),
+  cleanup: z
+    .strictObject({
+      stale_session_hours: z.number().positive().default(DEFAULTS.cleanup.stale_session_hours),
+      archive_retention_days: z.number().positive().default(DEFAULTS.cleanup.archive_retention_days),
+    })
+    .default(() => structuredClone(DEFAULTS.cleanup)),
+  freshness: z
+    .strictObject({
+      max_age_hours: z.number().positive().default(DEFAULTS.freshness.max_age_hours).describe('Context older than this blocks commits until acknowledged'),
+    })
+    .default(() => structuredClone(DEFAULTS.freshness)),
+  tdd: z
+    .strictObject({
+      policy: z.enum(['paired', 'scoped', 'any']).default(DEFAULTS.tdd.policy),
+      types: z.array(commitType).min(1).default(() => [...DEFAULTS.tdd.types]).describe('Commit types that need a preceding test commit'),
+      test_globs: z
+        .array(z.string().min(1))
+        .min(1)
+        .default(() => [...DEFAULTS.tdd.test_globs])
+        .describe('A test commit must change at least one file matching these globs'),
+      since: z.string().regex(/^[0-9a-f]{4,64}$/i, 'expected a commit sha').nullable().default(DEFAULTS.tdd.since),
+      default_branch: z.string().min(1).default(DEFAULTS.tdd.default_branch),
+      test_command: z.string().min(1).default(DEFAULTS.tdd.test_command).describe('Used by `hestai verify --red-green`'),
+    })
+    .default(() => structuredClone(DEFAULTS.tdd)),
+  anchor: z
+    .strictObject({
+      required: z.boolean().default(DEFAULTS.anchor.required).describe('pre-commit blocks without a valid anchor'),
+      strictness: z.enum(['quick', 'default', 'deep']).default(DEFAULTS.anchor.strictness),
+      handshake_ttl_minutes: z.number().int().positive().max(24 * 60).default(DEFAULTS.anchor.handshake_ttl_minutes),
+    })
+    .default(() => structuredClone(DEFAULTS.anchor)),
+  hooks: z
+    .strictObject({
+      pre_commit: z.boolean().default(DEFAULTS.hooks.pre_commit),
+      commit_msg: z.boolean().default(DEFAULTS.hooks.commit_msg),
+      trailers: z.boolean().default(DEFAULTS.hooks.trailers).describe('commit-msg appends HestAI-Session and HestAI-Anchor'),
+    })
+    .default(() => structuredClone(DEFAULTS.hooks)),
+  verify: z
+    .strictObject({
+      trailers: z.enum(['off', 'warn', 'error']).default(DEFAULTS.verify.trailers).describe('Missing or malformed HestAI trailers'),
+      bypass: z.enum(['warn', 'error']).default(DEFAULTS.verify.bypass).describe('Commits carrying HestAI-Bypass'),
+    })
+    .default(() => structuredClone(DEFAULTS.verify)),
+  quality_gates: z.array(qualityGateSchema).default([]),
+});
+
+export type WorkspaceConfig = z.infer<typeof configSchema>;
+
+/** The configuration used when no `.hestai_workspace.yaml` exists. */
+export function defaultConfig(): WorkspaceConfig {
+  return structuredClone(DEFAULTS) as WorkspaceConfig;
+}

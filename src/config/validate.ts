@@ -1,0 +1,132 @@
+import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { configSchema, type WorkspaceConfig } from './schema.js';
+import { nearest } from './suggest.js';
+
+export interface ConfigProblem {
+  /** Dotted key path, e.g. `tdd.policy` (empty for the document itself). */
+  key: string;
+  /** 1-based line of the offending key or value, when known. */
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export interface ConfigValidation {
+  config: WorkspaceConfig | null;
+  errors: ConfigProblem[];
+}
+
+/**
+ * Validates the text of a workspace file without throwing (changesets' `validateConfig` shape): every
+ * problem is collected, each with its key path and line, and unknown keys get a nearest-key suggestion.
+ */
+export function validateConfigText(text: string): ConfigValidation {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      config: null,
+      errors: doc.errors.map((error) => {
+        const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
+        return {
+          key: '',
+          ...(pos ? { line: pos.line, column: pos.col } : {}),
+          message: `invalid YAML: ${error.message.split('\n')[0]}`,
+        };
+      }),
+    };
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { config: null, errors: [{ key: '', line: 1, message: 'expected a mapping of keys at the top level' }] };
+  }
+  const result = configSchema.safeParse(raw);
+  if (result.success) return { config: result.data, errors: [] };
+  const errors: ConfigProblem[] = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const keyPath = [...issue.path, key];
+        const known = knownKeysAt(issue.path);
+        const suggestion = nearest(key, known);
+        errors.push({
+          key: keyPath.join('.'),
+          ...position(doc, lineCounter, keyPath, true),
+          message: `unknown key "${key}"${suggestion ? `; did you mean "${suggestion}"?` : ''} (known keys: ${known.join(', ')})`,
+        });
+      }
+    } else {
+      errors.push({
+        key: issue.path.join('.'),
+        ...position(doc, lineCounter, issue.path, false),
+        message: issue.message,
+      });
+    }
+  }
+  return { config: null, errors };
+}
+
+/** The keys a strict object accepts at `keyPath` in the schema. */
+function knownKeysAt(keyPath: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType = configSchema;
+  for (const segment of keyPath) {
+    schema = unwrap(schema);
+    if (schema instanceof z.ZodObject) {
+      const next = (schema.shape as Record<string, z.ZodType>)[String(segment)];
+      if (!next) return [];
+      schema = next;
+    } else if (schema instanceof z.ZodArray) {
+      schema = schema.element as z.ZodType;
+    } else {
+      return [];
+    }
+  }
+  schema = unwrap(schema);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape as object) : [];
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  for (;;) {
+    if (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in as z.ZodType;
+    } else {
+      return current;
+    }
+  }
+}
+
+/** Line and column of a key (or its value) in the YAML source. */
+function position(
+  doc: Document,
+  lineCounter: LineCounter,
+  keyPath: readonly PropertyKey[],
+  wantKey: boolean,
+): { line?: number; column?: number } {
+  let node: unknown = doc.contents;
+  let keyNode: unknown = null;
+  for (const segment of keyPath) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => {
+        const k = item.key as { value?: unknown } | null;
+        return k !== null && typeof k === 'object' && String(k.value) === String(segment);
+      });
+      if (!pair) break;
+      keyNode = pair.key;
+      node = pair.value;
+    } else if (isSeq(node)) {
+      keyNode = null;
+      node = node.items[Number(segment)];
+    } else {
+      break;
+    }
+  }
+  const target = (wantKey && keyNode ? keyNode : (node ?? keyNode)) as { range?: [number, number, number] } | null;
+  const offset = target?.range?.[0];
+  if (offset === undefined) return {};
+  const pos = lineCounter.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}

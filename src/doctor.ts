@@ -1,0 +1,92 @@
+import { isHestaiError } from './errors.js';
+import { runGit } from './git/exec.js';
+import { resolveWorkspace, type Workspace } from './workspace.js';
+import { loadConfig } from './config/load.js';
+
+/** One line of the doctor's report. */
+export interface DoctorCheck {
+  name: string;
+  status: 'pass' | 'warn' | 'fail';
+  message: string;
+  remedy?: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+}
+
+const MIN_NODE: readonly [number, number] = [20, 19];
+
+/** Pure: is this `process.versions.node` at least 20.19? */
+export function nodeVersionSupported(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+}
+
+function checkNode(version: string): DoctorCheck {
+  return nodeVersionSupported(version)
+    ? { name: 'node', status: 'pass', message: `node ${version}` }
+    : {
+        name: 'node',
+        status: 'fail',
+        message: `node ${version} is older than ${MIN_NODE.join('.')}`,
+        remedy: 'Install Node.js 20.19 or newer (20, 22 and 24 are supported).',
+      };
+}
+
+function checkGit(cwd: string): DoctorCheck {
+  try {
+    const version = runGit(['--version'], { cwd }).stdout.trim();
+    return { name: 'git', status: 'pass', message: version };
+  } catch (error) {
+    return {
+      name: 'git',
+      status: 'fail',
+      message: isHestaiError(error) ? error.message : String(error),
+      remedy: 'Install git 2.30 or newer and put it on PATH.',
+    };
+  }
+}
+
+/** Extra checks contributed by other parts of the product (hooks installed, sessions readable, ...). */
+export type WorkspaceCheck = (workspace: Workspace) => DoctorCheck | Promise<DoctorCheck>;
+
+/**
+ * Checks the installation: node version, git on PATH, a git work tree at `cwd`, a valid workspace
+ * config, and any `extraChecks` (e.g. hooks active in this worktree).
+ */
+export async function runDoctor(cwd: string, extraChecks: readonly WorkspaceCheck[] = []): Promise<DoctorReport> {
+  const checks: DoctorCheck[] = [checkNode(process.versions.node), checkGit(cwd)];
+  let workspace: Workspace | null = null;
+  try {
+    workspace = resolveWorkspace(cwd);
+    checks.push({
+      name: 'repository',
+      status: 'pass',
+      message: `${workspace.root}${workspace.repo?.isLinkedWorktree ? ' (linked worktree)' : ''}`,
+    });
+  } catch (error) {
+    checks.push({
+      name: 'repository',
+      status: 'fail',
+      message: isHestaiError(error) ? error.message : String(error),
+      ...(isHestaiError(error) && error.remedy ? { remedy: error.remedy } : {}),
+    });
+  }
+  if (workspace) {
+    try {
+      const { file } = await loadConfig(workspace.root);
+      checks.push({ name: 'config', status: 'pass', message: file ? `${file} is valid` : 'no .hestai_workspace.yaml (defaults in use)' });
+    } catch (error) {
+      checks.push({
+        name: 'config',
+        status: 'fail',
+        message: isHestaiError(error) ? [error.message, ...error.details].join('\n    ') : String(error),
+        ...(isHestaiError(error) && error.remedy ? { remedy: error.remedy } : {}),
+      });
+    }
+    for (const check of extraChecks) checks.push(await check(workspace));
+  }
+  return { ok: checks.every((c) => c.status !== 'fail'), checks };
+}

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { usageError } from '../errors.js';
+
+/**
+ * The one place that starts git (STYLE.md §2): argument arrays, never shell strings. Every other module
+ * asks `src/git/` for what it needs; machine formats (`-z`, NUL-separated `--format`) are parsed by the
+ * pure functions in `parse.ts`.
+ */
+export interface GitOptions {
+  cwd: string;
+  /** Text written to git's stdin. */
+  input?: string;
+  /** Extra environment variables for this call. */
+  env?: NodeJS.ProcessEnv;
+  /** Exit codes other than 0 that are an answer, not a failure (e.g. 1 for `git config --get`). */
+  okCodes?: readonly number[];
+}
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  status: number;
+}
+
+export class GitError extends Error {
+  readonly args: readonly string[];
+  readonly status: number | null;
+  readonly stderr: string;
+  constructor(args: readonly string[], status: number | null, stderr: string) {
+    super(`git ${args.join(' ')} failed (exit ${status ?? 'signal'}): ${stderr.trim() || 'no output'}`);
+    this.name = 'GitError';
+    this.args = args;
+    this.status = status;
+    this.stderr = stderr;
+  }
+}
+
+/** Environment for git: a stable, machine-readable locale and no pager or prompts. */
+function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
+}
+
+/** Runs git and returns its output; throws `GitError` on an exit code that is not in `okCodes`. */
+export function runGit(args: readonly string[], options: GitOptions): GitResult {
+  const result = spawnSync('git', args, {
+    cwd: options.cwd,
+    input: options.input,
+    env: gitEnv(options.env),
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    windowsHide: true,
+  });
+  if (result.error) {
+    const code = (result.error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw usageError('git was not found on PATH', {
+        remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
+        code: 'GIT_MISSING',
+      });
+    }
+    throw new GitError(args, null, String(result.error.message));
+  }
+  const status = result.status ?? -1;
+  if (status !== 0 && !(options.okCodes ?? []).includes(status)) {
+    throw new GitError(args, result.status, result.stderr);
+  }
+  return { stdout: result.stdout, stderr: result.stderr, status };
+}
+
+/** Runs git and returns stdout. */
+export function git(args: readonly string[], options: GitOptions): string {
+  return runGit(args, options).stdout;
+}

@@ -1,0 +1,82 @@
+/** Pure parsers for git's machine-readable output. No process is started here. */
+
+/** Splits `-z` output into its NUL-terminated fields (a trailing empty field is dropped). */
+export function splitNul(output: string): string[] {
+  if (output === '') return [];
+  const fields = output.split('\0');
+  if (fields[fields.length - 1] === '') fields.pop();
+  return fields;
+}
+
+export interface StatusEntry {
+  /** Two-letter XY code of `git status --porcelain`. */
+  code: string;
+  path: string;
+  /** The source path of a rename or copy. */
+  from?: string;
+}
+
+/** Parses `git status --porcelain=v1 -z`. Renames carry their source path in the next field. */
+export function parseStatusZ(output: string): StatusEntry[] {
+  const fields = splitNul(output);
+  const entries: StatusEntry[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    const code = field.slice(0, 2);
+    const path = field.slice(3);
+    if (code[0] === 'R' || code[0] === 'C') {
+      entries.push({ code, path, from: fields[++i] ?? '' });
+    } else {
+      entries.push({ code, path });
+    }
+  }
+  return entries;
+}
+
+/** Parses `git rev-list --left-right --count A...B` ("3\t1"). */
+export function parseLeftRight(output: string): { ahead: number; behind: number } {
+  const [left, right] = output.trim().split(/\s+/);
+  return { ahead: Number(left ?? 0) || 0, behind: Number(right ?? 0) || 0 };
+}
+
+/** Record and field separators used with `git log --format`. */
+export const RECORD_SEP = '\x1e';
+export const FIELD_SEP = '\x1f';
+
+export interface LogCommit {
+  sha: string;
+  parents: string[];
+  authorDate: string;
+  /** The full message (subject, body and trailers). */
+  message: string;
+  /** Paths changed relative to the first parent (only when requested with `withFiles`). */
+  files: string[];
+}
+
+/** The `--format` that `parseLog` reads: sha, parents, author date (ISO strict), raw body. */
+export const LOG_FORMAT = `${RECORD_SEP}%H${FIELD_SEP}%P${FIELD_SEP}%aI${FIELD_SEP}%B${FIELD_SEP}`;
+
+/**
+ * Parses `git log -z --format=LOG_FORMAT [--name-only]`. With `-z --name-only`, the file names follow the
+ * format, NUL-separated; records start with RECORD_SEP, which cannot occur in a path or message git
+ * writes for us in practice (control characters in messages are preserved but RS is not a character
+ * commit messages use).
+ */
+export function parseLog(output: string): LogCommit[] {
+  const commits: LogCommit[] = [];
+  for (const record of output.split(RECORD_SEP)) {
+    if (record === '') continue;
+    const parts = record.split(FIELD_SEP);
+    const [sha = '', parents = '', authorDate = '', message = ''] = parts;
+    const tail = parts.slice(4).join(FIELD_SEP);
+    const files = splitNul(tail.replace(/^\n/, '')).map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
+    commits.push({
+      sha,
+      parents: parents === '' ? [] : parents.split(' '),
+      authorDate,
+      message: message.replace(/\n+$/, ''),
+      files,
+    });
+  }
+  return commits;
+}

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { git, GitError, runGit } from './exec.js';
+import { LOG_FORMAT, parseLeftRight, parseLog, parseStatusZ, splitNul, type LogCommit, type StatusEntry } from './parse.js';
+
+/** What one `git rev-parse` call tells about the repository around `cwd`. */
+export interface RepoInfo {
+  /** Absolute path of this worktree's root. */
+  root: string;
+  /** Absolute path of this worktree's git dir (`.git`, or `.git/worktrees/NAME` in a linked worktree). */
+  gitDir: string;
+  /** Absolute path of the common git dir shared by all worktrees. */
+  commonDir: string;
+  /** True in a linked worktree (made with `git worktree add`). */
+  isLinkedWorktree: boolean;
+  isShallow: boolean;
+}
+
+/** Returns repository facts for `cwd`, or null when `cwd` is not inside a git work tree. */
+export function repoInfo(cwd: string): RepoInfo | null {
+  const result = runGit(
+    ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'],
+    { cwd, okCodes: [128] },
+  );
+  if (result.status !== 0) return null;
+  const [root = '', gitDir = '', common = '', shallow = ''] = result.stdout.split('\n');
+  if (root === '') return null;
+  const commonDir = path.resolve(cwd, common);
+  return {
+    root: path.resolve(root),
+    gitDir: path.resolve(gitDir),
+    commonDir: path.resolve(commonDir),
+    isLinkedWorktree: path.resolve(gitDir) !== path.resolve(commonDir),
+    isShallow: shallow.trim() === 'true',
+  };
+}
+
+/** The checked-out branch name, or null on a detached HEAD. Works on an unborn branch. */
+export function currentBranch(cwd: string): string | null {
+  const result = runGit(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd, okCodes: [1, 128] });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** The commit HEAD points at, or null in a repository without commits. */
+export function headCommit(cwd: string): string | null {
+  const result = runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, okCodes: [1, 128] });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** Resolves a revision to a commit sha, or null if it does not name a commit. */
+export function resolveCommit(cwd: string, rev: string): string | null {
+  const result = runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], {
+    cwd,
+    okCodes: [1, 128],
+  });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** Commits ahead of and behind the upstream, or null when the branch has no upstream. */
+export function aheadBehind(cwd: string): { ahead: number; behind: number } | null {
+  const result = runGit(['rev-list', '--left-right', '--count', 'HEAD...@{upstream}'], { cwd, okCodes: [128] });
+  return result.status === 0 ? parseLeftRight(result.stdout) : null;
+}
+
+/** Working-tree status (`git status --porcelain=v1 -z`, untracked files included). */
+export function status(cwd: string): StatusEntry[] {
+  return parseStatusZ(git(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd }));
+}
+
+/** Tracked files (`git ls-files -z`). */
+export function trackedFiles(cwd: string): string[] {
+  return splitNul(git(['ls-files', '-z'], { cwd }));
+}
+
+/** Paths staged for the next commit. */
+export function stagedFiles(cwd: string): string[] {
+  return splitNul(git(['diff', '--cached', '--name-only', '-z'], { cwd }));
+}
+
+export interface LogOptions {
+  /** Revision range arguments, e.g. `['base..HEAD']` or `['HEAD', '-n', '20']`. */
+  range: readonly string[];
+  /** Include the paths each commit changed (first parent). */
+  withFiles?: boolean;
+  /** Oldest first. */
+  reverse?: boolean;
+  /** Follow only the first parent of merges. */
+  firstParent?: boolean;
+}
+
+/** Commits in a range, parsed, with one git process. */
+export function log(cwd: string, options: LogOptions): LogCommit[] {
+  const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '--no-renames'];
+  if (options.withFiles) args.push('-z', '--name-only', '--diff-merges=first-parent');
+  if (options.reverse) args.push('--reverse');
+  if (options.firstParent) args.push('--first-parent');
+  args.push(...options.range, '--');
+  const result = runGit(args, { cwd, okCodes: [128] });
+  if (result.status !== 0) {
+    // An unborn branch has no log; anything else is a real error.
+    if (/does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(result.stderr)) return [];
+    throw new GitError(args, result.status, result.stderr);
+  }
+  return parseLog(result.stdout);
+}
+
+/** `git config --get KEY`, or null when unset. */
+export function configGet(cwd: string, key: string): string | null {
+  const result = runGit(['config', '--get', key], { cwd, okCodes: [1] });
+  return result.status === 0 ? result.stdout.replace(/\n$/, '') : null;
+}
+
+/** The merge-base of two revisions, or null when they share no history or one is unknown. */
+export function mergeBase(cwd: string, a: string, b: string): string | null {
+  const result = runGit(['merge-base', a, b], { cwd, okCodes: [1, 128] });
+  return result.status === 0 ? result.stdout.trim() : null;
+}

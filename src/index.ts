@@ -1,0 +1,14 @@
+/**
+ * hestai-hooks: the library API. The CLI (`hestai`), the git hook entrypoints and the MCP server are thin
+ * adapters over what is exported here.
+ */
+export { ExitCode, HestaiError, usageError, blockedError, isHestaiError } from './errors.js';
+export { type Clock, systemClock, clockFromEnv } from './clock.js';
+export { resolveWorkspace, type Workspace } from './workspace.js';
+export { workspacePaths, type WorkspacePaths } from './paths.js';
+export { loadConfig, type LoadedConfig } from './config/load.js';
+export { type WorkspaceConfig, configSchema, defaultConfig } from './config/schema.js';
+export { DEFAULTS } from './config/defaults.js';
+export { validateConfigText, type ConfigProblem, type ConfigValidation } from './config/validate.js';
+export { runDoctor, type DoctorCheck, type DoctorReport } from './doctor.js';
+export { VERSION } from './version.js';

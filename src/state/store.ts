@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { usageError, HestaiError } from '../errors.js';
+
+/**
+ * The one module that touches state files (STYLE.md §3).
+ *
+ * - Writes are atomic: write a temporary file in the same directory, fsync it, rename(2) it over the
+ *   target, fsync the directory. A crash at any instant leaves the old file or the new one.
+ * - Reads never treat a corrupt or truncated file as valid: they throw a `HestaiError` (exit 2) that
+ *   names the file and says what to do.
+ * - `withLock` serialises read-modify-write across processes with an exclusive `mkdir` lock.
+ */
+
+/** Validates a parsed value. Kept free of zod so the hook path can stay small. */
+export type Validate<T> = (value: unknown) => { ok: true; value: T } | { ok: false; errors: string[] };
+
+export interface StateFileIssue {
+  file: string;
+  problem: string;
+}
+
+function corrupt(file: string, problem: string, details: string[] = []): HestaiError {
+  return usageError(`state file ${file} is corrupt: ${problem}`, {
+    file,
+    details,
+    code: 'STATE_CORRUPT',
+    remedy:
+      'Do not edit files under .hestai/ by hand. Move the file aside (or run `hestai cleanup`) and run the command that creates it again, e.g. `hestai clock-in`.',
+  });
+}
+
+function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename is still atomic there.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function storageError(file: string, error: unknown): HestaiError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+  const why =
+    code === 'ENOSPC'
+      ? 'the disk is full'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EROFS'
+          ? 'the filesystem is read-only'
+          : `${code}`;
+  return usageError(`cannot write ${file}: ${why}`, {
+    file,
+    code: 'STORAGE',
+    cause: error,
+    remedy:
+      code === 'ENOSPC'
+        ? 'Free some disk space and run the command again; nothing was changed.'
+        : 'Check the permissions of the .hestai/ directory and run the command again; nothing was changed.',
+  });
+}
+
+/** Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories. */
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const fd = fs.openSync(tmp, 'wx', options.mode ?? 0o644);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+    fsyncDir(dir);
+  } catch (error) {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* the temporary file may not exist */
+    }
+    throw storageError(file, error);
+  }
+}
+
+/** Writes a JSON document atomically, pretty-printed with a trailing newline. */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Reads a text file, or returns null when it does not exist. */
+export function readTextIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Parses a JSON state file's text; a syntax error or truncation is a corrupt-file error. */
+export function parseJsonState(file: string, text: string): unknown {
+  if (text.trim() === '') throw corrupt(file, 'the file is empty (truncated write?)');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw corrupt(file, `invalid JSON (${(error as Error).message})`);
+  }
+}
+
+/** Reads and validates a JSON state file; returns null when it does not exist. */
+export function readJsonIfExists<T>(file: string, validate: Validate<T>): T | null {
+  const text = readTextIfExists(file);
+  if (text === null) return null;
+  const result = validate(parseJsonState(file, text));
+  if (!result.ok) throw corrupt(file, result.errors[0] ?? 'unexpected content', result.errors);
+  return result.value;
+}
+
+/** Reads and validates a JSON state file that must exist. */
+export function readJson<T>(file: string, validate: Validate<T>): T {
+  const value = readJsonIfExists(file, validate);
+  if (value === null) {
+    throw usageError(`state file ${file} does not exist`, { file, code: 'STATE_MISSING' });
+  }
+  return value;
+}
+
+/**
+ * Appends one JSON record as a line (JSONL). The line is written with a single `write` on an O_APPEND
+ * descriptor, so concurrent appenders do not interleave within a line.
+ */
+export function appendJsonl(file: string, record: unknown): void {
+  const line = `${JSON.stringify(record)}\n`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const fd = fs.openSync(file, 'a', 0o644);
+    try {
+      fs.writeSync(fd, line);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    throw storageError(file, error);
+  }
+}
+
+/** Reads a JSONL file. A line that is not JSON is a corrupt-file error naming the line. */
+export function readJsonl(file: string): unknown[] {
+  const text = readTextIfExists(file);
+  if (text === null) return [];
+  const records: unknown[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch (error) {
+      throw corrupt(`${file}:${i + 1}`, `line ${i + 1} is not JSON (${(error as Error).message})`);
+    }
+  }
+  return records;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepMs(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface LockOptions {
+  /** Give up after this long (default 10 s). */
+  timeoutMs?: number;
+  /** A lock older than this whose owner is gone is broken (default 30 s). */
+  staleMs?: number;
+}
+
+/**
+ * Runs `fn` while holding an exclusive inter-process lock named by `lockPath` (a directory created with
+ * mkdir(2), which is atomic). A lock left by a crashed process is broken once it is stale and its owner
+ * is no longer running.
+ */
+export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions = {}): T {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const staleMs = options.staleMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+  let wait = 2;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockPath);
+      fs.writeFileSync(path.join(lockPath, 'owner'), `${process.pid}\n`);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(lockPath, error);
+      if (isStaleLock(lockPath, staleMs)) {
+        fs.rmSync(lockPath, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw usageError(`timed out waiting for the lock ${lockPath}`, {
+          file: lockPath,
+          code: 'LOCK_TIMEOUT',
+          remedy: 'Another hestai process is working on this state. Wait for it; if none is running, remove the lock directory.',
+        });
+      }
+      sleepMs(wait);
+      wait = Math.min(wait * 2, 50);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lockPath, { recursive: true, force: true });
+  }
+}
+
+function isStaleLock(lockPath: string, staleMs: number): boolean {
+  try {
+    const stat = fs.statSync(lockPath);
+    if (Date.now() - stat.mtimeMs < staleMs) return false;
+    const owner = Number(readTextIfExists(path.join(lockPath, 'owner'))?.trim());
+    return !(Number.isInteger(owner) && owner > 0 && processAlive(owner));
+  } catch {
+    return false;
+  }
+}
