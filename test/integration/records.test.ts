@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { anchorDigest, anchorFile, anchorIntegrityHash, canonicalJson, hasValidAnchor, sealAnchor, type UnsealedAnchor } from '../../src/anchor/record.js';
+import { workspacePaths } from '../../src/paths.js';
+import { isAcknowledged, listActiveSessions, readSession, sessionFile, writeSession, type SessionRecord } from '../../src/session/record.js';
+import { writeJsonAtomic } from '../../src/state/store.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+function session(id: string, root: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const now = '2026-11-22T10:00:00.000Z';
+  return {
+    version: 1,
+    session_id: id,
+    role: 'implementation-lead',
+    focus: 'general',
+    focus_source: 'default',
+    branch: 'main',
+    working_dir: root,
+    model: null,
+    started_at: now,
+    context_generated_at: now,
+    last_activity: now,
+    state: 'ACTIVE',
+    starting_commit: null,
+    ownership_log: [],
+    acknowledgments: [],
+    ...overrides,
+  };
+}
+
+function anchor(token: string): UnsealedAnchor {
+  return {
+    version: 1,
+    token,
+    validated: true,
+    role: 'implementation-lead',
+    mode: 'full',
+    tier: 'default',
+    source: 'anchor',
+    validated_at: '2026-11-22T10:05:00.000Z',
+    arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'abc' },
+    canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
+  };
+}
+
+describe('session records', () => {
+  it('round-trips through the store and lists neighbours, reporting corrupt ones', () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const a = randomUUID();
+    const b = randomUUID();
+    writeSession(paths, session(a, repo.dir));
+    expect(readSession(paths, a)).toEqual(session(a, repo.dir));
+    fs.mkdirSync(`${paths.active}/${b}`, { recursive: true });
+    fs.writeFileSync(sessionFile(paths, b), '{"version": 1, "session_id": ');
+    const listed = listActiveSessions(paths);
+    expect(listed.sessions.map((s) => s.session_id)).toEqual([a]);
+    expect(listed.problems).toHaveLength(1);
+    expect(listed.problems[0]!.session_id).toBe(b);
+    expect(listed.problems[0]!.error).toContain('corrupt');
+  });
+
+  it('refuses a record of the wrong shape, naming the key', () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const id = randomUUID();
+    writeJsonAtomic(sessionFile(paths, id), { ...session(id, repo.dir), state: 'DANCING' });
+    expect(() => readSession(paths, id)).toThrow(/state: expected one of/);
+  });
+
+  it('counts an acknowledgment only for the current context generation', () => {
+    const s = session(randomUUID(), '/x', {
+      acknowledgments: [{ at: '2026-11-22T11:00:00.000Z', context_generated_at: '2026-11-21T00:00:00.000Z', reason: 'old' }],
+    });
+    expect(isAcknowledged(s)).toBe(false);
+    expect(isAcknowledged({ ...s, context_generated_at: '2026-11-21T00:00:00.000Z' })).toBe(true);
+  });
+});
+
+describe('anchor records and hasValidAnchor', () => {
+  it('hashes canonical content independent of key order', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
+    const token = randomUUID();
+    const sealed = sealAnchor(anchor(token));
+    const reordered = Object.fromEntries(Object.entries(sealed).reverse()) as typeof sealed;
+    expect(anchorIntegrityHash(reordered)).toBe(sealed.integrity.hash);
+    expect(anchorDigest(sealed)).toMatch(/^sha256:[0-9a-f]{16}$/);
+  });
+
+  it('accepts a sealed anchor of an open session and says why otherwise', () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const token = randomUUID();
+    expect(hasValidAnchor(paths, 'not-a-token')).toMatchObject({ valid: false, code: 'INVALID_TOKEN' });
+    expect(hasValidAnchor(paths, token)).toMatchObject({ valid: false, code: 'NO_SESSION' });
+    writeSession(paths, session(token, repo.dir));
+    expect(hasValidAnchor(paths, token)).toMatchObject({ valid: false, code: 'NO_ANCHOR' });
+
+    const sealed = sealAnchor(anchor(token));
+    writeJsonAtomic(anchorFile(paths, token), sealed);
+    expect(hasValidAnchor(paths, token)).toEqual({ valid: true, anchor: sealed });
+
+    writeJsonAtomic(anchorFile(paths, token), { ...sealed, role: 'holistic-orchestrator' });
+    expect(hasValidAnchor(paths, token)).toMatchObject({ valid: false, code: 'TAMPERED' });
+
+    writeJsonAtomic(anchorFile(paths, token), sealAnchor({ ...anchor(token), validated: false as true }));
+    expect(hasValidAnchor(paths, token)).toMatchObject({ valid: false, code: 'NOT_VALIDATED' });
+
+    const other = randomUUID();
+    writeJsonAtomic(anchorFile(paths, token), sealAnchor(anchor(other)));
+    expect(hasValidAnchor(paths, token)).toMatchObject({ valid: false, code: 'TOKEN_MISMATCH' });
+
+    fs.writeFileSync(anchorFile(paths, token), '{"version":1,');
+    const corrupt = hasValidAnchor(paths, token);
+    expect(corrupt).toMatchObject({ valid: false, code: 'CORRUPT' });
+    expect(!corrupt.valid && corrupt.reason).toContain('anchor.json');
+
+    writeJsonAtomic(anchorFile(paths, token), sealed);
+    writeSession(paths, session(token, repo.dir, { state: 'STALE' }));
+    expect(hasValidAnchor(paths, token)).toMatchObject({ valid: false, code: 'SESSION_CLOSED' });
+  });
+});
