@@ -12,3 +12,27 @@ export { DEFAULTS } from './config/defaults.js';
 export { validateConfigText, type ConfigProblem, type ConfigValidation } from './config/validate.js';
 export { runDoctor, type DoctorCheck, type DoctorReport } from './doctor.js';
 export { VERSION } from './version.js';
+export {
+  type SessionRecord,
+  type SessionState,
+  type FocusSource,
+  type Acknowledgment,
+  type OwnershipEvent,
+  SESSION_STATES,
+  readSession,
+  writeSession,
+  listActiveSessions,
+  isAcknowledged,
+  validateSessionRecord,
+} from './session/record.js';
+export {
+  type AnchorRecord,
+  type ArmSnapshot,
+  type AnchorCheck,
+  type Strictness,
+  hasValidAnchor,
+  sealAnchor,
+  anchorDigest,
+  anchorIntegrityHash,
+  validateAnchorRecord,
+} from './anchor/record.js';

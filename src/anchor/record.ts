@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { activeDir, type WorkspacePaths } from '../paths.js';
+import { isHestaiError } from '../errors.js';
+import { readJsonIfExists, type Validate } from '../state/store.js';
+import { readSession } from '../session/record.js';
+import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+
+export const STRICTNESS = ['quick', 'default', 'deep'] as const;
+export type Strictness = (typeof STRICTNESS)[number];
+
+/** The server-authoritative ARM (DESIGN.md §2), as computed when the anchor was validated. */
+export interface ArmSnapshot {
+  phase: string;
+  branch: string;
+  ahead: number;
+  behind: number;
+  files_count: number;
+  top_files: string[];
+  focus: string;
+  context_hash: string;
+}
+
+/** `.hestai/sessions/active/{token}/anchor.json`: a validated anchor, sealed with an integrity hash. */
+export interface AnchorRecord {
+  version: 1;
+  token: string;
+  validated: true;
+  role: string;
+  mode: 'full' | 'lite';
+  tier: Strictness;
+  /** `anchor` (staged v5) or `odyssean_anchor` (one-shot v4 vector). */
+  source: 'anchor' | 'odyssean_anchor';
+  validated_at: string;
+  arm: ArmSnapshot;
+  /** The canonical RAPH v4.0 vector (server ARM, normalised operators). */
+  canonical_anchor: string;
+  integrity: { algorithm: 'sha256'; hash: string };
+}
+
+export type UnsealedAnchor = Omit<AnchorRecord, 'integrity'>;
+
+export const ANCHOR_FILE = 'anchor.json';
+
+/** JSON with object keys sorted at every level: the canonical form the integrity hash covers. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The sha256 (hex) over the canonical content of an anchor, i.e. everything but `integrity`. */
+export function anchorIntegrityHash(anchor: UnsealedAnchor | AnchorRecord): string {
+  const { integrity: _ignored, ...content } = anchor as AnchorRecord;
+  return createHash('sha256').update(canonicalJson(content)).digest('hex');
+}
+
+/** Seals an anchor: adds the integrity hash over its canonical content. */
+export function sealAnchor(anchor: UnsealedAnchor): AnchorRecord {
+  return { ...anchor, integrity: { algorithm: 'sha256', hash: anchorIntegrityHash(anchor) } };
+}
+
+/** The `HestAI-Anchor` trailer value: `sha256:` and the first 16 hex digits of the integrity hash. */
+export function anchorDigest(anchor: AnchorRecord): string {
+  return `sha256:${anchor.integrity.hash.slice(0, 16)}`;
+}
+
+/** Structural validation of anchor.json (hand-written: this runs in the pre-commit hook). */
+export const validateAnchorRecord: Validate<AnchorRecord> = (value) => {
+  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
+  const problems: Problems = [];
+  if (value['version'] !== 1) problems.push('version: expected 1');
+  expectString(value, 'token', problems, { pattern: UUID_V4 });
+  if (typeof value['validated'] !== 'boolean') problems.push('validated: expected a boolean');
+  expectString(value, 'role', problems);
+  expectOneOf(value, 'mode', ['full', 'lite'], problems);
+  expectOneOf(value, 'tier', STRICTNESS, problems);
+  expectOneOf(value, 'source', ['anchor', 'odyssean_anchor'], problems);
+  expectIsoDate(value, 'validated_at', problems);
+  expectString(value, 'canonical_anchor', problems);
+  const arm = value['arm'];
+  if (!isRecord(arm)) problems.push('arm: expected an object');
+  else {
+    const sub: Problems = [];
+    for (const key of ['phase', 'branch', 'focus', 'context_hash']) expectString(arm, key, sub);
+    for (const key of ['ahead', 'behind', 'files_count']) if (typeof arm[key] !== 'number') sub.push(`${key}: expected a number`);
+    if (!Array.isArray(arm['top_files'])) sub.push('top_files: expected a list');
+    problems.push(...sub.map((p) => `arm.${p}`));
+  }
+  const integrity = value['integrity'];
+  if (!isRecord(integrity) || integrity['algorithm'] !== 'sha256' || typeof integrity['hash'] !== 'string' || !/^[0-9a-f]{64}$/.test(integrity['hash'])) {
+    problems.push('integrity: expected {algorithm: "sha256", hash: <64 hex>}');
+  }
+  return problems.length === 0 ? { ok: true, value: value as unknown as AnchorRecord } : { ok: false, errors: problems };
+};
+
+export function anchorFile(paths: WorkspacePaths, token: string): string {
+  return path.join(activeDir(paths, token), ANCHOR_FILE);
+}
+
+export type AnchorCheck =
+  | { valid: true; anchor: AnchorRecord }
+  | {
+      valid: false;
+      /** Machine-readable reason. */
+      code: 'INVALID_TOKEN' | 'NO_SESSION' | 'NO_ANCHOR' | 'CORRUPT' | 'NOT_VALIDATED' | 'TAMPERED' | 'TOKEN_MISMATCH' | 'SESSION_CLOSED';
+      /** One sentence for humans: what is wrong and where. */
+      reason: string;
+    };
+
+/**
+ * Gating (seed 001): does `active/{token}/anchor.json` hold a valid anchor? Checks that the file exists,
+ * is JSON of the right shape, says `validated: true`, carries an integrity hash matching its content and
+ * the token of its directory, and that the session it belongs to is still open.
+ */
+export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorCheck {
+  if (!UUID_V4.test(token)) return { valid: false, code: 'INVALID_TOKEN', reason: `"${token}" is not a session token (UUID v4)` };
+  const file = anchorFile(paths, token);
+  let session;
+  try {
+    session = readSession(paths, token);
+  } catch (error) {
+    return { valid: false, code: 'CORRUPT', reason: isHestaiError(error) ? error.message : String(error) };
+  }
+  if (session === null) return { valid: false, code: 'NO_SESSION', reason: `no active session ${token} in ${paths.active}` };
+  if (session.state === 'STALE' || session.state === 'COMPLETED' || session.state === 'ARCHIVED') {
+    return { valid: false, code: 'SESSION_CLOSED', reason: `session ${token} is ${session.state}` };
+  }
+  let anchor: AnchorRecord | null;
+  try {
+    anchor = readJsonIfExists(file, validateAnchorRecord);
+  } catch (error) {
+    return { valid: false, code: 'CORRUPT', reason: isHestaiError(error) ? error.message : String(error) };
+  }
+  if (anchor === null) return { valid: false, code: 'NO_ANCHOR', reason: `session ${token} has no anchor (${file} does not exist)` };
+  if (anchor.validated !== true) return { valid: false, code: 'NOT_VALIDATED', reason: `${file} is not validated` };
+  if (anchor.token !== token) return { valid: false, code: 'TOKEN_MISMATCH', reason: `${file} belongs to token ${anchor.token}` };
+  if (anchorIntegrityHash(anchor) !== anchor.integrity.hash) {
+    return { valid: false, code: 'TAMPERED', reason: `${file} does not match its integrity hash (edited after validation)` };
+  }
+  return { valid: true, anchor };
+}
+
+/** True when an anchor file exists for the token (valid or not). */
+export function anchorExists(paths: WorkspacePaths, token: string): boolean {
+  return fs.existsSync(anchorFile(paths, token));
+}

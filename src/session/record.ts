@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { activeDir, type WorkspacePaths } from '../paths.js';
+import { isHestaiError } from '../errors.js';
+import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
+import { expectArray, expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+
+/** Session states of seed 000 §7. */
+export const SESSION_STATES = ['CREATED', 'ACTIVE', 'COMPLETED', 'STALE', 'ARCHIVED'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+export const FOCUS_SOURCES = ['explicit', 'github_issue', 'branch', 'default'] as const;
+export type FocusSource = (typeof FOCUS_SOURCES)[number];
+
+/** One entry of a session's ownership log (CI-I5 take-over, recorded in both sessions). */
+export interface OwnershipEvent {
+  at: string;
+  event: 'took_over' | 'taken_over';
+  other_session_id: string;
+}
+
+/** An acknowledgment of stale context, valid for exactly one context generation (CI-I2). */
+export interface Acknowledgment {
+  at: string;
+  /** The `context_generated_at` this acknowledgment covers. */
+  context_generated_at: string;
+  reason: string;
+}
+
+/** `.hestai/sessions/active/{session_id}/session.json`. */
+export interface SessionRecord {
+  version: 1;
+  session_id: string;
+  role: string;
+  focus: string;
+  focus_source: FocusSource;
+  branch: string | null;
+  working_dir: string;
+  model: string | null;
+  started_at: string;
+  /** When this session's context was last generated (clock-in or refresh); what the 24 h rule measures. */
+  context_generated_at: string;
+  last_activity: string;
+  state: SessionState;
+  /** HEAD when the session started (null in a repository without commits). */
+  starting_commit: string | null;
+  ownership_log: OwnershipEvent[];
+  acknowledgments: Acknowledgment[];
+}
+
+export const SESSION_FILE = 'session.json';
+
+/** Structural validation of a session record (hand-written: this runs in the pre-commit hook). */
+export const validateSessionRecord: Validate<SessionRecord> = (value) => {
+  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
+  const problems: Problems = [];
+  if (value['version'] !== 1) problems.push('version: expected 1');
+  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
+  expectString(value, 'role', problems);
+  expectString(value, 'focus', problems);
+  expectOneOf(value, 'focus_source', FOCUS_SOURCES, problems);
+  expectString(value, 'branch', problems, { nullable: true });
+  expectString(value, 'working_dir', problems);
+  expectString(value, 'model', problems, { nullable: true });
+  expectIsoDate(value, 'started_at', problems);
+  expectIsoDate(value, 'context_generated_at', problems);
+  expectIsoDate(value, 'last_activity', problems);
+  expectOneOf(value, 'state', SESSION_STATES, problems);
+  expectString(value, 'starting_commit', problems, { nullable: true });
+  expectArray(value, 'ownership_log', problems);
+  for (const [i, ack] of expectArray(value, 'acknowledgments', problems).entries()) {
+    if (!isRecord(ack)) {
+      problems.push(`acknowledgments.${i}: expected an object`);
+      continue;
+    }
+    const sub: Problems = [];
+    expectIsoDate(ack, 'at', sub);
+    expectIsoDate(ack, 'context_generated_at', sub);
+    expectString(ack, 'reason', sub);
+    problems.push(...sub.map((p) => `acknowledgments.${i}.${p}`));
+  }
+  return problems.length === 0 ? { ok: true, value: value as unknown as SessionRecord } : { ok: false, errors: problems };
+};
+
+export function sessionFile(paths: WorkspacePaths, sessionId: string): string {
+  return path.join(activeDir(paths, sessionId), SESSION_FILE);
+}
+
+/** Reads an active session, or null when it does not exist. A corrupt file throws (exit 2, names the file). */
+export function readSession(paths: WorkspacePaths, sessionId: string): SessionRecord | null {
+  if (!UUID_V4.test(sessionId)) return null;
+  return readJsonIfExists(sessionFile(paths, sessionId), validateSessionRecord);
+}
+
+/** Writes an active session atomically. */
+export function writeSession(paths: WorkspacePaths, record: SessionRecord): void {
+  writeJsonAtomic(sessionFile(paths, record.session_id), record);
+}
+
+/** The ids of the directories under `active/` that look like session ids. */
+export function activeSessionIds(paths: WorkspacePaths): string[] {
+  try {
+    return fs.readdirSync(paths.active).filter((name) => UUID_V4.test(name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+export interface ActiveSessions {
+  sessions: SessionRecord[];
+  /** Neighbours that could not be read: reported, never fatal, never treated as valid. */
+  problems: { session_id: string; error: string }[];
+}
+
+/** Every readable active session of this worktree, plus the ones that are corrupt. */
+export function listActiveSessions(paths: WorkspacePaths): ActiveSessions {
+  const result: ActiveSessions = { sessions: [], problems: [] };
+  for (const id of activeSessionIds(paths)) {
+    try {
+      const record = readSession(paths, id);
+      if (record) result.sessions.push(record);
+      else result.problems.push({ session_id: id, error: `${sessionFile(paths, id)} is missing` });
+    } catch (error) {
+      result.problems.push({ session_id: id, error: isHestaiError(error) ? error.message : String(error) });
+    }
+  }
+  return result;
+}
+
+/** Pure: is there an acknowledgment covering the session's current context generation? */
+export function isAcknowledged(session: SessionRecord): boolean {
+  return session.acknowledgments.some((ack) => ack.context_generated_at === session.context_generated_at);
+}
