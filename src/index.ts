@@ -36,3 +36,4 @@ export {
   anchorIntegrityHash,
   validateAnchorRecord,
 } from './anchor/record.js';
+export * from './octave/index.js';
