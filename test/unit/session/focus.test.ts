@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { focusFromBranch, resolveFocus } from '../../../src/session/rules/focus.js';
+
+describe('focusFromBranch', () => {
+  it.each([
+    ['feat/#42-clock-in', 42],
+    ['#7', 7],
+    ['issue-12', 12],
+    ['fix/issue-99-crash', 99],
+    ['ISSUES-3-anything', 3],
+    ['feat/issues-100', 100],
+  ])('finds the GitHub issue in %s', (branch, issue) => {
+    expect(focusFromBranch(branch)).toEqual({ kind: 'github_issue', issue });
+  });
+
+  it.each([
+    ['feat/clock-in-flow', 'feat: clock in flow'],
+    ['fix/crash_on_start', 'fix: crash on start'],
+    ['chore/deps', 'chore: deps'],
+    ['refactor/store', 'refactor: store'],
+    ['docs/readme', 'docs: readme'],
+  ])('infers the focus from the feature prefix of %s', (branch, value) => {
+    expect(focusFromBranch(branch)).toEqual({ kind: 'branch', value });
+  });
+
+  it.each([['main'], ['develop'], ['feature/x'], ['feat/'], ['tissue-5'], ['issue-'], [null]])('finds nothing in %s', (branch) => {
+    expect(focusFromBranch(branch)).toBeNull();
+  });
+
+  it('prefers the issue number over the feature prefix', () => {
+    expect(focusFromBranch('feat/issue-5-login')).toEqual({ kind: 'github_issue', issue: 5 });
+  });
+});
+
+describe('resolveFocus', () => {
+  it('uses the explicit focus first', () => {
+    expect(resolveFocus({ explicit: 'implement clock_in', branch: 'feat/issue-5' })).toEqual({
+      value: 'implement clock_in',
+      source: 'explicit',
+    });
+  });
+
+  it('trims the explicit focus, and a whitespace-only focus falls through', () => {
+    expect(resolveFocus({ explicit: '  tidy up  ', branch: 'main' })).toEqual({ value: 'tidy up', source: 'explicit' });
+    expect(resolveFocus({ explicit: '   ', branch: 'feat/login' })).toEqual({ value: 'feat: login', source: 'branch' });
+    expect(resolveFocus({ explicit: '', branch: null })).toEqual({ value: 'general', source: 'default' });
+  });
+
+  it('names the issue, with its title when known', () => {
+    expect(resolveFocus({ branch: 'issue-42' })).toEqual({ value: 'GitHub issue #42', source: 'github_issue', issue_number: 42 });
+    expect(resolveFocus({ branch: 'issue-42', issueTitle: 'Crash on start' })).toEqual({
+      value: '#42: Crash on start',
+      source: 'github_issue',
+      issue_number: 42,
+    });
+  });
+
+  it('defaults to general on a non-descriptive or detached branch', () => {
+    expect(resolveFocus({ branch: 'main' })).toEqual({ value: 'general', source: 'default' });
+    expect(resolveFocus({ branch: null })).toEqual({ value: 'general', source: 'default' });
+  });
+});

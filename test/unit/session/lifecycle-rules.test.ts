@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../../src/session/record.js';
+import { contextAgeHours, isArchiveExpired, isContextStale, isInactive, sessionsToMarkStale } from '../../../src/session/rules/stale.js';
+import { detectConflicts } from '../../../src/session/rules/conflict.js';
+
+const T0 = Date.parse('2026-01-10T12:00:00.000Z');
+const H = 3_600_000;
+
+function session(id: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const at = new Date(T0).toISOString();
+  return {
+    version: 1,
+    session_id: id,
+    role: 'implementation-lead',
+    focus: 'general',
+    focus_source: 'default',
+    branch: 'main',
+    working_dir: '/repo',
+    model: null,
+    started_at: at,
+    context_generated_at: at,
+    last_activity: at,
+    state: 'ACTIVE',
+    starting_commit: null,
+    ownership_log: [],
+    acknowledgments: [],
+    ...overrides,
+  };
+}
+
+describe('72 h inactivity', () => {
+  it('is inactive strictly after the threshold', () => {
+    const s = session('a');
+    expect(isInactive(s, new Date(T0 + 72 * H), 72)).toBe(false);
+    expect(isInactive(s, new Date(T0 + 72 * H + 1), 72)).toBe(true);
+    expect(isInactive(s, new Date(T0 + 5 * H + 1), 5)).toBe(true);
+  });
+
+  it('selects live sessions to mark STALE, never ones already closed', () => {
+    const now = new Date(T0 + 100 * H);
+    const list = [
+      session('old'),
+      session('fresh', { last_activity: new Date(T0 + 99 * H).toISOString() }),
+      session('already', { state: 'STALE' }),
+      session('created', { state: 'CREATED' }),
+    ];
+    expect(sessionsToMarkStale(list, now, 72).map((s) => s.session_id)).toEqual(['old', 'created']);
+  });
+});
+
+describe('30-day archive retention', () => {
+  it('expires strictly after the retention', () => {
+    const ended = new Date(T0).toISOString();
+    expect(isArchiveExpired(ended, new Date(T0 + 30 * 24 * H), 30)).toBe(false);
+    expect(isArchiveExpired(ended, new Date(T0 + 30 * 24 * H + 1), 30)).toBe(true);
+    expect(isArchiveExpired(ended, new Date(T0 + 2 * 24 * H + 1), 2)).toBe(true);
+  });
+
+  it('never expires an archive whose date cannot be read', () => {
+    expect(isArchiveExpired('not a date', new Date(T0), 30)).toBe(false);
+  });
+});
+
+describe('24 h context freshness', () => {
+  it('measures the age of the context generation, not the session start', () => {
+    const s = session('a', { started_at: new Date(T0 - 100 * H).toISOString() });
+    expect(contextAgeHours(s, new Date(T0 + 6 * H))).toBe(6);
+    expect(isContextStale(s, new Date(T0 + 24 * H), 24)).toBe(false);
+    expect(isContextStale(s, new Date(T0 + 24 * H + 1), 24)).toBe(true);
+  });
+
+  it('is not stale once the current generation is acknowledged', () => {
+    const at = new Date(T0).toISOString();
+    const acked = session('a', { acknowledgments: [{ at, context_generated_at: at, reason: 'long review' }] });
+    expect(isContextStale(acked, new Date(T0 + 48 * H), 24)).toBe(false);
+    const oldAck = session('a', {
+      acknowledgments: [{ at, context_generated_at: new Date(T0 - H).toISOString(), reason: 'earlier generation' }],
+    });
+    expect(isContextStale(oldAck, new Date(T0 + 48 * H), 24)).toBe(true);
+  });
+});
+
+describe('detectConflicts (CI-I5)', () => {
+  it('reports live sessions of the worktree, most recent first, with whether the focus is the same', () => {
+    const list = [
+      session('a', { started_at: new Date(T0 - 2 * H).toISOString(), focus: 'login' }),
+      session('b', { started_at: new Date(T0 - H).toISOString(), focus: 'other', role: 'tester' }),
+      session('c', { state: 'STALE' }),
+      session('d', { state: 'COMPLETED' }),
+    ];
+    const conflicts = detectConflicts(list, 'login');
+    expect(conflicts.map((c) => c.existing_session_id)).toEqual(['b', 'a']);
+    expect(conflicts[0]).toMatchObject({ existing_role: 'tester', existing_focus: 'other', same_focus: false });
+    expect(conflicts[1]).toMatchObject({ same_focus: true, started_at: new Date(T0 - 2 * H).toISOString() });
+  });
+
+  it('is empty without live neighbours', () => {
+    expect(detectConflicts([session('x', { state: 'STALE' })], 'general')).toEqual([]);
+  });
+});
