@@ -1,0 +1,36 @@
+import { DAY_MS, HOUR_MS } from '../../clock.js';
+import { isAcknowledged, type SessionRecord } from '../record.js';
+
+const LIVE = new Set(['CREATED', 'ACTIVE']);
+
+/** Pure: is the session still open (CREATED or ACTIVE)? */
+export function isLive(session: SessionRecord): boolean {
+  return LIVE.has(session.state);
+}
+
+/** Pure: has the session had no activity for more than `staleHours` (seed 000 §7, default 72)? */
+export function isInactive(session: SessionRecord, now: Date, staleHours: number): boolean {
+  const last = Date.parse(session.last_activity);
+  return !Number.isNaN(last) && now.getTime() - last > staleHours * HOUR_MS;
+}
+
+/** Pure: the live sessions that must be marked STALE now. */
+export function sessionsToMarkStale(sessions: readonly SessionRecord[], now: Date, staleHours: number): SessionRecord[] {
+  return sessions.filter((s) => isLive(s) && isInactive(s, now, staleHours));
+}
+
+/** Pure: is an archive that ended at `endedAt` older than `retentionDays`? Unreadable dates never expire. */
+export function isArchiveExpired(endedAt: string, now: Date, retentionDays: number): boolean {
+  const ended = Date.parse(endedAt);
+  return !Number.isNaN(ended) && now.getTime() - ended > retentionDays * DAY_MS;
+}
+
+/** Pure: hours since the session's context was generated (clock-in or refresh). */
+export function contextAgeHours(session: SessionRecord, now: Date): number {
+  return (now.getTime() - Date.parse(session.context_generated_at)) / HOUR_MS;
+}
+
+/** Pure (CI-I2): is the context older than `maxAgeHours` with no acknowledgment of this generation? */
+export function isContextStale(session: SessionRecord, now: Date, maxAgeHours: number): boolean {
+  return now.getTime() - Date.parse(session.context_generated_at) > maxAgeHours * HOUR_MS && !isAcknowledged(session);
+}
