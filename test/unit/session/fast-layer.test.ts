@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { parseOctave, toObject, writeOctave, octaveDocument } from '../../../src/octave/index.js';
+import { buildBlockers, buildChecklist, buildCurrentFocus, markFocusEnded } from '../../../src/session/fast-layer/build.js';
+import { buildArchiveDocument, archiveFileName, readArchiveEndedAt } from '../../../src/session/archive-doc.js';
+import type { SessionRecord } from '../../../src/session/record.js';
+
+const session: SessionRecord = {
+  version: 1,
+  session_id: '0b6f6d1e-1111-4222-8333-444455556666',
+  role: 'implementation-lead',
+  focus: 'implement clock_in, "fast"',
+  focus_source: 'explicit',
+  branch: 'feat/clock',
+  working_dir: '/repo',
+  model: null,
+  started_at: '2026-01-10T10:00:00.000Z',
+  context_generated_at: '2026-01-10T10:00:00.000Z',
+  last_activity: '2026-01-10T10:00:00.000Z',
+  state: 'ACTIVE',
+  starting_commit: 'abc',
+  ownership_log: [],
+  acknowledgments: [],
+};
+
+const roundTrip = (doc: ReturnType<typeof buildChecklist>) => toObject(parseOctave(writeOctave(doc)));
+
+describe('FAST layer documents (CI-I4)', () => {
+  it('current-focus carries session, role, focus, branch and timestamp, and is valid OCTAVE', () => {
+    const doc = buildCurrentFocus({ session, selected: ['src/a.ts'], selection: 'deterministic' });
+    const obj = roundTrip(doc);
+    expect(doc.name).toBe('CURRENT_FOCUS');
+    expect(obj).toMatchObject({
+      SESSION_ID: session.session_id,
+      ROLE: 'implementation-lead',
+      FOCUS: 'implement clock_in, "fast"',
+      FOCUS_SOURCE: 'explicit',
+      BRANCH: 'feat/clock',
+      CONTEXT_GENERATED_AT: session.context_generated_at,
+      STATUS: 'ACTIVE',
+      SELECTED_CONTEXT: ['src/a.ts'],
+    });
+    expect((obj['META'] as Record<string, unknown>)['TYPE']).toBe('FAST_LAYER');
+  });
+
+  it('checklist carries incomplete items forward and drops done ones', () => {
+    const previous = parseOctave(
+      writeOctave(octaveDocument('CHECKLIST', { PENDING: ['old task', 'session task: implement clock_in, "fast"'], DONE: ['finished'] })),
+    );
+    const obj = roundTrip(buildChecklist({ previous, session, extraItems: ['write the failing test', 'old task'] }));
+    expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"', 'old task', 'write the failing test']);
+    expect(obj['DONE']).toEqual([]);
+    expect(obj['CARRIED_FORWARD']).toEqual(['old task']);
+  });
+
+  it('checklist without a previous file holds the session task only', () => {
+    const obj = roundTrip(buildChecklist({ previous: null, session, extraItems: [] }));
+    expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"']);
+  });
+
+  it('blockers keep unresolved ones, drop resolved ones and add session context', () => {
+    const previous = parseOctave(writeOctave(octaveDocument('BLOCKERS', { ACTIVE: ['CI is red'], RESOLVED: ['flaky test'] })));
+    const obj = roundTrip(buildBlockers({ previous, session }));
+    expect(obj['ACTIVE']).toEqual(['CI is red']);
+    expect(obj['RESOLVED']).toEqual([]);
+    expect(obj['SESSION_CONTEXT']).toMatchObject({ SESSION_ID: session.session_id, ROLE: session.role, FOCUS: session.focus });
+  });
+
+  it('clock-out marks the current focus as ended only for its own session', () => {
+    const current = buildCurrentFocus({ session, selected: [], selection: 'deterministic' });
+    const ended = markFocusEnded(current, session.session_id, '2026-01-10T12:00:00.000Z');
+    expect(ended && toObject(ended)).toMatchObject({ STATUS: 'ENDED', ENDED_AT: '2026-01-10T12:00:00.000Z' });
+    expect(markFocusEnded(current, 'another', '2026-01-10T12:00:00.000Z')).toBeNull();
+  });
+});
+
+describe('session archive (OCTAVE)', () => {
+  it('records role, focus, times, duration, summary, commits and anchor digest', () => {
+    const doc = buildArchiveDocument(session, {
+      ended_at: '2026-01-10T11:30:05.000Z',
+      summary: 'done',
+      commits: [{ sha: 'a'.repeat(40), header: 'feat: x' }],
+      anchor_digest: 'sha256:0123456789abcdef',
+      final_state: 'COMPLETED',
+    });
+    const text = writeOctave(doc);
+    const obj = toObject(parseOctave(text));
+    expect(obj).toMatchObject({
+      SESSION_ID: session.session_id,
+      ROLE: session.role,
+      FOCUS: session.focus,
+      STARTED_AT: session.started_at,
+      ENDED_AT: '2026-01-10T11:30:05.000Z',
+      DURATION: '1h 30m 5s',
+      DURATION_SECONDS: '5405',
+      SUMMARY: 'done',
+      COMMITS: [`${'a'.repeat(40)} feat: x`],
+      ANCHOR: 'sha256:0123456789abcdef',
+      STATE: 'COMPLETED',
+    });
+    expect(readArchiveEndedAt(text)).toBe('2026-01-10T11:30:05.000Z');
+    expect(readArchiveEndedAt('garbage')).toBeNull();
+    expect(archiveFileName(session, '2026-01-10T11:30:05.000Z')).toBe(`20260110T113005Z-${session.session_id}.oct.md`);
+  });
+});
