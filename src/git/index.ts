@@ -1,3 +1,5 @@
 export { git, runGit, GitError, type GitOptions, type GitResult } from './exec.js';
 export * from './parse.js';
 export * from './repo.js';
+export { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
+export { runGitAsync, branchStatusAsync, recentCommitsAsync, commitsSinceAsync, trackedFilesAsync, hooksDirAsync } from './async.js';
