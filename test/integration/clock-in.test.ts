@@ -1,0 +1,417 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clockIn } from '../../src/session/clock-in.js';
+import { workspacePaths } from '../../src/paths.js';
+import { listActiveSessions, readSession, sessionFile } from '../../src/session/record.js';
+import { parseOctave, toObject, writeOctave, octaveDocument } from '../../src/octave/index.js';
+import { readJsonl } from '../../src/state/store.js';
+import { UUID_V4 } from '../../src/util/validate.js';
+import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { chatServer, completion, fakeBin, fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixtures.js';
+
+const NOW = '2026-01-10T12:00:00.000Z';
+const clock = fixedClock(NOW);
+
+function deps(repo: TempRepo, env: NodeJS.ProcessEnv = {}) {
+  return { clock, env: { ...repo.env, PATH: pathWithoutGh(), ...env } };
+}
+
+function readFast(repo: TempRepo, name: string): Record<string, unknown> {
+  return toObject(parseOctave(fs.readFileSync(path.join(repo.dir, '.hestai/context/state', name), 'utf8')));
+}
+
+describe('clockIn: session creation (CI-I1)', () => {
+  it('registers a UUID v4 session with its record, FAST layer and response', async () => {
+    const repo = makeRepo();
+    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'implement clock_in' }, deps(repo));
+    expect(res.session_id).toMatch(UUID_V4);
+    const paths = workspacePaths(repo.dir);
+    const record = readSession(paths, res.session_id)!;
+    expect(record).toMatchObject({
+      session_id: res.session_id,
+      role: 'implementation-lead',
+      focus: 'implement clock_in',
+      focus_source: 'explicit',
+      branch: 'main',
+      working_dir: repo.dir,
+      model: null,
+      started_at: NOW,
+      context_generated_at: NOW,
+      last_activity: NOW,
+      state: 'CREATED',
+    });
+    expect(record.starting_commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(res.focus_resolved).toEqual({ value: 'implement clock_in', source: 'explicit' });
+    expect(res.conflict).toBeNull();
+    expect(res.context_generated_at).toBe(NOW);
+    expect(res.instruction).toContain('Read context_paths');
+    expect(res.context_paths).toMatchObject({
+      checklist: '.hestai/context/state/checklist.oct.md',
+      blockers: '.hestai/context/state/blockers.oct.md',
+      current_focus: '.hestai/context/state/current-focus.oct.md',
+      project_context: null,
+    });
+    expect(res.structure_status).toBe('incomplete');
+    expect(res.structure_missing).toContain('.hestai/context/PROJECT-CONTEXT.oct.md');
+    expect(readFast(repo, 'current-focus.oct.md')).toMatchObject({ SESSION_ID: res.session_id, ROLE: 'implementation-lead', BRANCH: 'main' });
+    expect(readFast(repo, 'checklist.oct.md')['PENDING']).toEqual(['session task: implement clock_in']);
+    expect(readFast(repo, 'blockers.oct.md')['ACTIVE']).toEqual([]);
+    expect(fs.readdirSync(paths.active)).toEqual([res.session_id]);
+    const audit = readJsonl(paths.auditLog) as { event: string; session_id: string }[];
+    expect(audit).toContainEqual(expect.objectContaining({ event: 'clock_in', session_id: res.session_id, at: NOW }));
+  });
+
+  it('resolves any path inside the repository to the worktree root', async () => {
+    const repo = makeRepo();
+    fs.mkdirSync(path.join(repo.dir, 'a/b'), { recursive: true });
+    const res = await clockIn({ working_dir: path.join(repo.dir, 'a/b'), role: 'tester' }, deps(repo));
+    expect(readSession(workspacePaths(repo.dir), res.session_id)!.working_dir).toBe(repo.dir);
+  });
+
+  it.each([
+    ['a relative path', 'relative/dir', 'WORKDIR_INVALID'],
+    ['a traversal', '/tmp/../etc', 'PATH_TRAVERSAL'],
+    ['control characters', '/tmp/a\nb', 'PATH_TRAVERSAL'],
+    ['a missing directory', '/nonexistent/hestai/dir', 'WORKDIR_INVALID'],
+  ])('rejects %s as working dir with exit 2', async (_name, dir, code) => {
+    const repo = makeRepo();
+    const error = await rejection(clockIn({ working_dir: dir, role: 'tester' }, deps(repo)));
+    expect(error.exitCode).toBe(2);
+    expect(error.code).toBe(code);
+  });
+
+  it('rejects a file and a directory outside any git work tree', async () => {
+    const repo = makeRepo();
+    expect((await rejection(clockIn({ working_dir: path.join(repo.dir, 'README.md'), role: 'tester' }, deps(repo)))).code).toBe('WORKDIR_INVALID');
+    expect((await rejection(clockIn({ working_dir: tempDir(), role: 'tester' }, deps(repo)))).code).toBe('NOT_A_REPO');
+  });
+
+  it('rejects an invalid role with exit 2 and writes nothing', async () => {
+    const repo = makeRepo();
+    const error = await rejection(clockIn({ working_dir: repo.dir, role: 'Bad Role' }, deps(repo)));
+    expect(error).toMatchObject({ exitCode: 2, code: 'ROLE_INVALID' });
+    expect(fs.existsSync(path.join(repo.dir, '.hestai'))).toBe(false);
+  });
+
+  it('refuses a .hestai/sessions symlink that escapes the worktree', async () => {
+    const repo = makeRepo();
+    const outside = tempDir();
+    fs.mkdirSync(path.join(repo.dir, '.hestai'));
+    fs.symlinkSync(outside, path.join(repo.dir, '.hestai/sessions'));
+    const error = await rejection(clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo)));
+    expect(error).toMatchObject({ exitCode: 2, code: 'PATH_TRAVERSAL' });
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('clockIn: focus resolution', () => {
+  it('reads the branch of a linked worktree and takes the issue number from it', async () => {
+    const repo = makeRepo();
+    const wt = path.join(path.dirname(repo.dir), 'wt-issue');
+    repo.git(['worktree', 'add', '-q', '-b', 'feat/issue-7-login', wt]);
+    const res = await clockIn({ working_dir: wt, role: 'implementation-lead', focus: '   ' }, deps(repo));
+    expect(res.focus_resolved).toEqual({ value: 'GitHub issue #7', source: 'github_issue', issue_number: 7 });
+    expect(readSession(workspacePaths(wt), res.session_id)!.branch).toBe('feat/issue-7-login');
+    expect(fs.existsSync(path.join(repo.dir, '.hestai'))).toBe(false);
+  });
+
+  it('infers the focus from a feature prefix, and defaults to general', async () => {
+    const repo = makeRepo();
+    repo.git(['checkout', '-q', '-b', 'fix/crash-on-start']);
+    expect((await clockIn({ working_dir: repo.dir, role: 'a' }, deps(repo))).focus_resolved).toEqual({ value: 'fix: crash on start', source: 'branch' });
+    repo.git(['checkout', '-q', '-b', 'wip']);
+    expect((await clockIn({ working_dir: repo.dir, role: 'b' }, deps(repo))).focus_resolved).toEqual({ value: 'general', source: 'default' });
+  });
+});
+
+describe('clockIn: conflicts (CI-I5)', () => {
+  it('continues by default and reports the live neighbour', async () => {
+    const repo = makeRepo();
+    const first = await clockIn({ working_dir: repo.dir, role: 'planner', focus: 'login' }, deps(repo));
+    const second = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
+    expect(second.conflict).toMatchObject({
+      existing_session_id: first.session_id,
+      existing_role: 'planner',
+      existing_focus: 'login',
+      started_at: NOW,
+      same_focus: true,
+      resolution: 'continue',
+      other_live_sessions: 1,
+    });
+    expect(listActiveSessions(workspacePaths(repo.dir)).sessions).toHaveLength(2);
+  });
+
+  it('aborts with exit 1 and creates nothing', async () => {
+    const repo = makeRepo();
+    const first = await clockIn({ working_dir: repo.dir, role: 'planner' }, deps(repo));
+    const error = await rejection(clockIn({ working_dir: repo.dir, role: 'tester', on_conflict: 'abort' }, deps(repo)));
+    expect(error).toMatchObject({ exitCode: 1, code: 'SESSION_CONFLICT' });
+    expect(error.message).toContain(first.session_id);
+    expect(fs.readdirSync(workspacePaths(repo.dir).active)).toEqual([first.session_id]);
+  });
+
+  it('takes over: the old session becomes STALE and both records log the transfer', async () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const first = await clockIn({ working_dir: repo.dir, role: 'planner' }, deps(repo));
+    const second = await clockIn({ working_dir: repo.dir, role: 'tester', on_conflict: 'takeover' }, deps(repo));
+    expect(second.conflict).toMatchObject({ existing_session_id: first.session_id, resolution: 'takeover' });
+    const old = readSession(paths, first.session_id)!;
+    const taker = readSession(paths, second.session_id)!;
+    expect(old.state).toBe('STALE');
+    expect(old.ownership_log).toEqual([{ at: NOW, event: 'taken_over', other_session_id: second.session_id }]);
+    expect(taker.ownership_log).toEqual([{ at: NOW, event: 'took_over', other_session_id: first.session_id }]);
+    const audit = readJsonl(paths.auditLog) as Record<string, unknown>[];
+    expect(audit).toContainEqual(expect.objectContaining({ event: 'session_takeover', session_id: second.session_id, previous_session_id: first.session_id }));
+    const third = await clockIn({ working_dir: repo.dir, role: 'x' }, deps(repo));
+    expect(third.conflict?.existing_session_id).toBe(second.session_id);
+  });
+
+  it('reports a corrupt neighbour without failing', async () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const bad = '11111111-2222-4333-8444-555555555555';
+    fs.mkdirSync(path.join(paths.active, bad), { recursive: true });
+    fs.writeFileSync(sessionFile(paths, bad), '{"version": 1,');
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    expect(res.conflict).toBeNull();
+    expect(res.corrupt_sessions).toEqual([expect.objectContaining({ session_id: bad, error: expect.stringContaining('corrupt') })]);
+  });
+
+  it('marks sessions inactive beyond the threshold STALE and offers to clean them up', async () => {
+    const repo = makeRepo();
+    const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, { ...deps(repo), clock: fixedClock('2026-01-07T11:00:00.000Z') });
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    expect(res.conflict).toBeNull();
+    expect(res.stale_sessions).toEqual([expect.objectContaining({ session_id: old.session_id, role: 'planner', last_activity: '2026-01-07T11:00:00.000Z' })]);
+    expect(res.stale_offer).toMatch(/hestai cleanup/);
+    expect(readSession(workspacePaths(repo.dir), old.session_id)!.state).toBe('STALE');
+  });
+
+  it('reads the stale threshold from the workspace file', async () => {
+    const repo = makeRepo();
+    repo.write('.hestai_workspace.yaml', 'cleanup:\n  stale_session_hours: 2\n');
+    const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, { ...deps(repo), clock: fixedClock('2026-01-10T09:59:00.000Z') });
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    expect(res.stale_sessions.map((s) => s.session_id)).toEqual([old.session_id]);
+  });
+});
+
+describe('clockIn: FAST layer (CI-I4)', () => {
+  it('carries incomplete checklist items and unresolved blockers forward', async () => {
+    const repo = makeRepo();
+    repo.write('.hestai/context/state/checklist.oct.md', writeOctave(octaveDocument('CHECKLIST', { PENDING: ['migrate store'], DONE: ['write docs'] })));
+    repo.write('.hestai/context/state/blockers.oct.md', writeOctave(octaveDocument('BLOCKERS', { ACTIVE: ['CI red'], RESOLVED: ['flaky'] })));
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'stabilise CI' }, deps(repo));
+    expect(readFast(repo, 'checklist.oct.md')).toMatchObject({
+      PENDING: ['session task: stabilise CI', 'migrate store'],
+      DONE: [],
+      CARRIED_FORWARD: ['migrate store'],
+    });
+    expect(readFast(repo, 'blockers.oct.md')).toMatchObject({ ACTIVE: ['CI red'], RESOLVED: [], SESSION_CONTEXT: { SESSION_ID: res.session_id } });
+  });
+
+  it('moves a corrupt FAST file aside (nothing lost) and reports it', async () => {
+    const repo = makeRepo();
+    repo.write('.hestai/context/state/checklist.oct.md', 'this is not octave\n');
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    const state = path.join(repo.dir, '.hestai/context/state');
+    const aside = fs.readdirSync(state).filter((f) => f.startsWith('checklist.oct.md.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(fs.readFileSync(path.join(state, aside[0]!), 'utf8')).toBe('this is not octave\n');
+    expect(res.warnings.join('\n')).toContain('checklist.oct.md');
+  });
+});
+
+describe('clockIn: a failure mid-creation leaves no partial session', () => {
+  it('when the FAST-layer directory cannot be written', async () => {
+    const repo = makeRepo();
+    repo.write('.hestai/context/state', 'a file where a directory must go');
+    const error = await rejection(clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo)));
+    expect(error).toMatchObject({ exitCode: 2, code: 'STORAGE' });
+    expect(error.remedy).toBeTruthy();
+    expect(fs.readdirSync(workspacePaths(repo.dir).active)).toEqual([]);
+  });
+
+  it('when the sessions directory cannot be created', async () => {
+    const repo = makeRepo();
+    repo.write('.hestai/sessions', 'a file');
+    const error = await rejection(clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo)));
+    expect(error).toMatchObject({ exitCode: 2, code: 'STORAGE' });
+    expect(fs.readFileSync(path.join(repo.dir, '.hestai/sessions'), 'utf8')).toBe('a file');
+    expect(fs.existsSync(path.join(repo.dir, '.hestai/context/state'))).toBe(false);
+  });
+});
+
+describe('clockIn: fresh context (CI-I2, CI-I3)', () => {
+  it('gathers git state, human context, ADRs, structure and quality gates, and ranks deterministically', async () => {
+    const repo = makeRepo();
+    repo.commit('feat: session store', {
+      '.hestai/context/PROJECT-CONTEXT.oct.md': '===PROJECT_CONTEXT===\nPHASE::B1\n===END===\n',
+      'docs/adr/0001-session-storage.md': '# ADR-0001: Session storage\n\nStatus: Accepted\n\n## Decision\n\nSessions are JSON files under .hestai.\n',
+      'src/session/store.ts': 'export {};\n',
+      'src/other.ts': 'export {};\n',
+    });
+    repo.git(['branch', 'base', 'HEAD~1']);
+    repo.git(['branch', '--set-upstream-to=base']);
+    repo.write('src/other.ts', 'export const changed = 1;\n');
+    repo.write('.hestai_workspace.yaml', [
+      'quality_gates:',
+      '  - name: ok',
+      '    command: echo all good',
+      '  - name: broken',
+      '    command: echo failing >&2; exit 3',
+      '  - name: slow',
+      '    command: sleep 5',
+      '    timeout_ms: 200',
+      '',
+    ].join('\n'));
+    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'session storage' }, deps(repo));
+    const ctx = res.context;
+    expect(ctx.git).toMatchObject({ branch: 'main', upstream: 'base', ahead: 1, behind: 0 });
+    expect(ctx.git.changes).toMatchObject({ modified: 1, untracked: 1 });
+    expect(ctx.git.recent_commits[0]).toMatchObject({ header: 'feat: session store' });
+    expect(ctx.human_context).toEqual(['.hestai/context/PROJECT-CONTEXT.oct.md']);
+    expect(ctx.adr_constraints).toEqual([
+      { path: 'docs/adr/0001-session-storage.md', title: 'ADR-0001: Session storage', status: 'Accepted', decision: 'Sessions are JSON files under .hestai.' },
+    ]);
+    expect(ctx.structure.tracked_files).toBe(6);
+    expect(ctx.quality_gates).toEqual([
+      expect.objectContaining({ name: 'ok', status: 'pass', exit_code: 0, output: 'all good' }),
+      expect.objectContaining({ name: 'broken', status: 'fail', exit_code: 3, output: 'failing' }),
+      expect.objectContaining({ name: 'slow', status: 'timeout', exit_code: null }),
+    ]);
+    expect(res.selection).toMatchObject({ method: 'deterministic', reason: 'no AI provider configured' });
+    const selected = ctx.selected.map((s) => s.path);
+    expect(selected.slice(0, 2)).toEqual(expect.arrayContaining(['src/session/store.ts', 'docs/adr/0001-session-storage.md']));
+    expect(selected).toContain('.hestai/context/PROJECT-CONTEXT.oct.md');
+    expect(selected).toContain('src/other.ts');
+    expect(res.context_paths.project_context).toBe('.hestai/context/PROJECT-CONTEXT.oct.md');
+    expect(readFast(repo, 'current-focus.oct.md')['SELECTED_CONTEXT']).toEqual(selected);
+  });
+
+  it('works in a repository without commits', async () => {
+    const repo = makeRepo({ initialCommit: false });
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    expect(res.context.git).toMatchObject({ branch: 'main', head: null, recent_commits: [] });
+    expect(readSession(workspacePaths(repo.dir), res.session_id)!.starting_commit).toBeNull();
+  });
+});
+
+describe('clockIn: GitHub enrichment through gh', () => {
+  it('is skipped cleanly when gh is not installed', async () => {
+    const repo = makeRepo();
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
+    expect(res.github_context).toEqual({ available: false, reason: 'gh is not installed', related_issues: [], active_pr: null });
+  });
+
+  const GH = [
+    '#!/bin/sh',
+    'case "$1 $2" in',
+    '  "auth status") echo "Logged in" >&2; exit 0 ;;',
+    '  "issue view") echo \'{"number":7,"title":"Login fails on Safari","state":"OPEN","url":"https://github.com/o/r/issues/7","labels":[{"name":"bug"}]}\' ;;',
+    '  "issue list") echo \'[{"number":8,"title":"Login timeout","state":"OPEN","url":"https://github.com/o/r/issues/8","labels":[]}]\' ;;',
+    '  "pr view") echo \'{"number":12,"title":"Fix login","state":"OPEN","url":"https://github.com/o/r/pull/12","headRefName":"feat/issue-7"}\' ;;',
+    '  *) echo "unexpected: $*" >&2; exit 1 ;;',
+    'esac',
+    '',
+  ].join('\n');
+
+  it('names the issue of the branch and adds related issues and the open PR', async () => {
+    const repo = makeRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/issue-7']);
+    const bin = fakeBin(path.dirname(repo.dir), 'gh', GH);
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }));
+    expect(res.focus_resolved).toEqual({ value: '#7: Login fails on Safari', source: 'github_issue', issue_number: 7 });
+    expect(res.github_context.available).toBe(true);
+    expect(res.github_context.related_issues.map((i) => i.number)).toEqual([7, 8]);
+    expect(res.github_context.related_issues[0]).toMatchObject({ title: 'Login fails on Safari', labels: ['bug'] });
+    expect(res.github_context.active_pr).toMatchObject({ number: 12, title: 'Fix login' });
+  });
+
+  it('skips enrichment when gh is not authenticated', async () => {
+    const repo = makeRepo();
+    const bin = fakeBin(path.dirname(repo.dir), 'gh', '#!/bin/sh\necho "not logged in" >&2\nexit 1\n');
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }));
+    expect(res.github_context).toMatchObject({ available: false, reason: expect.stringContaining('not authenticated') });
+  });
+});
+
+describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', () => {
+  function aiWorkspace(repo: TempRepo, url: string, timeout = 2000): void {
+    repo.write('.hestai_workspace.yaml', `ai:\n  base_url: ${url}\n  model_override: test-model\n  timeout_ms: ${timeout}\n`);
+    repo.commit('feat: add files', { 'src/login.ts': 'x\n', 'src/logout.ts': 'y\n' });
+  }
+
+  it('uses the provider reply to select context and synthesise checklist items', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() =>
+      completion(JSON.stringify({ selected: [{ path: 'src/logout.ts', reason: 'the focus' }, { path: '/etc/passwd' }], checklist: ['write the logout test'] })),
+    );
+    aiWorkspace(repo, server.url);
+    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login logout' }, deps(repo, { HESTAI_AI_API_KEY: 'not-sent' }));
+    expect(res.selection).toMatchObject({ method: 'ai', model: 'test-model', reason: null, prompt: { name: 'clock_in_synthesis', version: '1', source: 'package' } });
+    expect(res.context.selected.map((s) => s.path)).toEqual(['src/logout.ts']);
+    expect(res.context.selected[0]!.reasons).toContain('ai: the focus');
+    expect(server.requests).toHaveLength(1);
+    const request = server.requests[0]!;
+    expect(request.url).toBe('/v1/chat/completions');
+    expect(request.body['model']).toBe('test-model');
+    const messages = request.body['messages'] as { role: string; content: string }[];
+    expect(messages[0]!.role).toBe('system');
+    expect(messages[1]!.content).toContain('login logout');
+    expect(messages[1]!.content).toContain('src/login.ts');
+    expect(request.headers['authorization']).toBeUndefined();
+    expect(readFast(repo, 'checklist.oct.md')['PENDING']).toEqual(['session task: login logout', 'write the logout test']);
+    expect(readFast(repo, 'current-focus.oct.md')['SELECTION']).toBe('ai');
+  });
+
+  it('falls back to the deterministic ranking on a malformed reply', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() => completion('I think you should read everything.'));
+    aiWorkspace(repo, server.url);
+    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login' }, deps(repo));
+    expect(res.selection).toMatchObject({ method: 'deterministic', reason: expect.stringContaining('not JSON') });
+    expect(res.context.selected.map((s) => s.path)).toContain('src/login.ts');
+  });
+
+  it('falls back on an HTTP error', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() => ({ status: 429, body: '{"error":"rate limited"}' }));
+    aiWorkspace(repo, server.url);
+    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login' }, deps(repo));
+    expect(res.selection).toMatchObject({ method: 'deterministic', reason: expect.stringContaining('HTTP 429') });
+  });
+
+  it('falls back when the provider times out', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() => 'hang');
+    aiWorkspace(repo, server.url, 300);
+    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login' }, deps(repo));
+    expect(res.selection).toMatchObject({ method: 'deterministic', reason: expect.stringContaining('timed out after 300 ms') });
+    expect(fs.readdirSync(workspacePaths(repo.dir).active)).toEqual([res.session_id]);
+  });
+
+  it('reads ~/.hestai/config/ai.yaml and a prompt override, and sends the key with its own endpoint', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() => completion('{"selected":["README.md"]}'));
+    fs.mkdirSync(path.join(repo.home, '.hestai/config'), { recursive: true });
+    fs.writeFileSync(path.join(repo.home, '.hestai/config/ai.yaml'), `base_url: ${server.url}\nmodel: home-model\napi_key: sk-home\n`);
+    fs.mkdirSync(path.join(repo.home, '.hestai/prompts'), { recursive: true });
+    fs.writeFileSync(path.join(repo.home, '.hestai/prompts/clock_in_synthesis.txt'), '# version: 9-local\n\nPick files. Reply with JSON {"selected": [...]}.\n');
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester', model: 'flag-model' }, deps(repo));
+    expect(res.selection).toMatchObject({ method: 'ai', model: 'flag-model', prompt: { version: '9-local', source: 'user' } });
+    expect(server.requests[0]!.headers['authorization']).toBe('Bearer sk-home');
+    expect((server.requests[0]!.body['messages'] as { content: string }[])[0]!.content).toBe('Pick files. Reply with JSON {"selected": [...]}.');
+    expect(readSession(workspacePaths(repo.dir), res.session_id)!.model).toBe('flag-model');
+  });
+
+  it('reads the provider from the worktree .env file', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() => completion('{"selected":["README.md"]}'));
+    repo.write('.env', `HESTAI_AI_BASE_URL=${server.url}\nHESTAI_AI_MODEL=env-model\n`);
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    expect(res.selection).toMatchObject({ method: 'ai', model: 'env-model' });
+  });
+});
