@@ -43,7 +43,8 @@ function fsyncDir(dir: string): void {
   }
 }
 
-function storageError(file: string, error: unknown): HestaiError {
+/** Maps a failed filesystem write (ENOSPC, EACCES, ENOTDIR, ...) to a clear storage error (exit 2). */
+export function storageError(file: string, error: unknown): HestaiError {
   const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
   const why =
     code === 'ENOSPC'

@@ -276,7 +276,7 @@ describe('clockIn: fresh context (CI-I2, CI-I3)', () => {
     expect(ctx.adr_constraints).toEqual([
       { path: 'docs/adr/0001-session-storage.md', title: 'ADR-0001: Session storage', status: 'Accepted', decision: 'Sessions are JSON files under .hestai.' },
     ]);
-    expect(ctx.structure.tracked_files).toBe(6);
+    expect(ctx.structure.tracked_files).toBe(5);
     expect(ctx.quality_gates).toEqual([
       expect.objectContaining({ name: 'ok', status: 'pass', exit_code: 0, output: 'all good' }),
       expect.objectContaining({ name: 'broken', status: 'fail', exit_code: 3, output: 'failing' }),

@@ -1,7 +1,7 @@
 /** A file offered for the agent's context, with the signals the ranking reads. */
 export interface ContextCandidate {
   path: string;
-  kind: 'human_context' | 'adr' | 'additional' | 'source';
+  kind: 'human_context' | 'adr' | 'additional' | 'project_doc' | 'source';
   /** Position among the files of the recent commits (0 = most recent), when it appears there. */
   recentIndex?: number;
   /** Changed in the working tree. */
@@ -47,7 +47,7 @@ const ROLE_AFFINITY: readonly { role: RegExp; path: RegExp; weight: number }[] =
   { role: /orchestrat|steward|lead|manager|coordinat|owner/, path: /^\.hestai\/|^readme|(^|\/)docs?\//i, weight: 1 },
 ];
 
-const BASE: Record<ContextCandidate['kind'], number> = { human_context: 3, additional: 2, adr: 1.5, source: 0 };
+const BASE: Record<ContextCandidate['kind'], number> = { human_context: 3, additional: 2, adr: 1.5, project_doc: 1, source: 0 };
 
 /**
  * Pure (CI-I3 deterministic fallback): scores candidates by role affinity, focus relevance, recency and
@@ -67,10 +67,11 @@ export function rankContext(input: { role: string; focus: string; candidates: re
     if (c.kind === 'human_context') reasons.push('human-authored context');
     if (c.kind === 'additional') reasons.push('configured context path');
     if (c.kind === 'adr') reasons.push('adr constraint');
+    if (c.kind === 'project_doc') reasons.push('project documentation');
     const onPath = matching(focus, c.path);
     let qualifies = c.kind !== 'source';
     if (onPath.length > 0) {
-      score += 2 * Math.min(onPath.length, 3);
+      score += 3 * Math.min(onPath.length, 3);
       reasons.push(`focus: ${onPath.join(', ')}`);
       qualifies = true;
     }

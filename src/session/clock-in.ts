@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendAudit } from '../audit.js';
+import { loadConfig } from '../config/load.js';
+import { blockedError } from '../errors.js';
+import { activeDir } from '../paths.js';
+import { storageError, withLock, writeJsonAtomic } from '../state/store.js';
+import { resolveWorkspace } from '../workspace.js';
+import type { GithubContext } from './context/github.js';
+import type { SelectionInfo } from './context/select.js';
+import { resolveDeps, type SessionDeps } from './deps.js';
+import { updateFastLayer, type FastLayerUpdate } from './fast-layer/update.js';
+import { generateContext } from './generate.js';
+import { assertNoSymlinkEscape, ensureDir } from './guard.js';
+import { listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from './record.js';
+import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
+import { detectConflicts, type SessionConflict } from './rules/conflict.js';
+import { normalizeFocus, validateModel, validateOnConflict, validateRole, type ConflictResolution } from './rules/input.js';
+import { sessionsToMarkStale } from './rules/stale.js';
+import type { ResolvedFocus } from './rules/focus.js';
+
+export interface ClockInInput {
+  /** Absolute path inside the repository (resolved to its worktree root). */
+  working_dir: string;
+  role: string;
+  focus?: string | undefined;
+  model?: string | undefined;
+  /** What to do when another live session is registered in this worktree (default `continue`). */
+  on_conflict?: ConflictResolution | undefined;
+}
+
+/** Seed 000 §4 `conflict`, plus the resolution applied and how many live neighbours there were. */
+export interface ClockInConflict extends SessionConflict {
+  resolution: ConflictResolution;
+  other_live_sessions: number;
+}
+
+/** Seed 000 §4 ClockInResponse, plus the generation timestamp, structure status and the selected context. */
+export interface ClockInResponse {
+  session_id: string;
+  context_paths: ContextPaths;
+  conflict: ClockInConflict | null;
+  focus_resolved: ResolvedFocus;
+  github_context: GithubContext;
+  instruction: string;
+  /** When the context was generated; what the 24 h freshness rule measures. */
+  context_generated_at: string;
+  structure_status: 'complete' | 'incomplete';
+  /** Human-authored files `hestai init` would create that are missing. */
+  structure_missing: string[];
+  selection: SelectionInfo;
+  context: SessionContext;
+  /** Sessions found inactive beyond the threshold, now marked STALE. */
+  stale_sessions: { session_id: string; role: string; focus: string; last_activity: string }[];
+  /** The offer to clean up or continue, when there are stale sessions. */
+  stale_offer: string | null;
+  /** Neighbour session files that could not be read (reported, never fatal). */
+  corrupt_sessions: { session_id: string; error: string }[];
+  fast_layer: FastLayerUpdate;
+  warnings: string[];
+  /** Whether the git hooks are armed in this worktree (filled in by the hooks module's ensureHooksArmed). */
+  hooks?: { armed: boolean; repaired: boolean; message: string };
+}
+
+export const CLOCK_IN_INSTRUCTION = 'Read context_paths. Produce Full RAPH. Submit anchor.';
+
+/**
+ * clock_in (seed 000): validates the input, gathers fresh context, detects conflicts with live sessions
+ * of this worktree, creates the session (UUID v4, `active/{id}/session.json`), updates the FAST layer and
+ * returns the ClockInResponse. The session directory appears only once everything is written: a failure
+ * on the way (disk full, permissions) leaves no partial session.
+ */
+export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<ClockInResponse> {
+  const { clock, env } = resolveDeps(deps);
+  const role = validateRole(input.role);
+  const explicitFocus = normalizeFocus(input.focus);
+  const model = validateModel(input.model);
+  const onConflict = validateOnConflict(input.on_conflict);
+  const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
+  const paths = workspace.paths;
+  assertNoSymlinkEscape(paths);
+  const { config } = await loadConfig(workspace.root);
+  const warnings: string[] = [];
+  const generated = await generateContext({ workspace, config, env, role, explicitFocus, model, warnings });
+  const focus = generated.gathered.focus;
+  const at = clock().toISOString();
+  const now = new Date(at);
+
+  ensureDir(paths.active);
+  return withLock(path.join(paths.locks, 'sessions'), () => {
+    const listed = listActiveSessions(paths);
+    const toStale = sessionsToMarkStale(listed.sessions, now, config.cleanup.stale_session_hours);
+    const staleIds = new Set(toStale.map((s) => s.session_id));
+    const conflicts = detectConflicts(listed.sessions.filter((s) => !staleIds.has(s.session_id)), focus.value);
+    if (conflicts.length > 0 && onConflict === 'abort') {
+      const c = conflicts[0]!;
+      throw blockedError(
+        `another session is active in this worktree: ${c.existing_session_id} (${c.existing_role}, focus "${c.existing_focus}", started ${c.started_at}); no session was created`,
+        {
+          code: 'SESSION_CONFLICT',
+          details: conflicts.map((x) => `${x.existing_session_id}: ${x.existing_role}, "${x.existing_focus}", started ${x.started_at}`),
+          remedy: 'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
+        },
+      );
+    }
+    const sessionId = randomUUID();
+    const record: SessionRecord = {
+      version: 1,
+      session_id: sessionId,
+      role,
+      focus: focus.value,
+      focus_source: focus.source,
+      branch: generated.gathered.git.branch,
+      working_dir: workspace.root,
+      model: generated.model,
+      started_at: at,
+      context_generated_at: at,
+      last_activity: at,
+      state: 'CREATED',
+      starting_commit: generated.gathered.git.head,
+      ownership_log: onConflict === 'takeover' ? conflicts.map((c) => ({ at, event: 'took_over' as const, other_session_id: c.existing_session_id })) : [],
+      acknowledgments: [],
+    };
+
+    // Stage the session directory, write the FAST layer, then publish the directory with one rename.
+    const staging = path.join(paths.active, `.staging-${sessionId}`);
+    let fast: FastLayerUpdate;
+    try {
+      writeJsonAtomic(path.join(staging, SESSION_FILE), record);
+      fast = updateFastLayer(
+        paths,
+        record,
+        {
+          selected: generated.selection.selected.map((s) => s.path),
+          selection: generated.selection.selection.method,
+          checklistItems: generated.selection.checklist,
+        },
+        warnings,
+      );
+      try {
+        fs.renameSync(staging, activeDir(paths, sessionId));
+      } catch (error) {
+        throw storageError(activeDir(paths, sessionId), error);
+      }
+    } catch (error) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      throw error;
+    }
+
+    for (const stale of toStale) {
+      writeSession(paths, { ...stale, state: 'STALE' });
+      appendAudit(paths, { event: 'session_marked_stale', session_id: stale.session_id, at, last_activity: stale.last_activity, by_session_id: sessionId });
+    }
+    if (onConflict === 'takeover') {
+      for (const c of conflicts) {
+        const old = listed.sessions.find((s) => s.session_id === c.existing_session_id)!;
+        writeSession(paths, { ...old, state: 'STALE', ownership_log: [...old.ownership_log, { at, event: 'taken_over', other_session_id: sessionId }] });
+        appendAudit(paths, { event: 'session_takeover', session_id: sessionId, at, previous_session_id: old.session_id, previous_role: old.role });
+      }
+    }
+    appendAudit(paths, { event: 'clock_in', session_id: sessionId, at, role, focus: focus.value, focus_source: focus.source, selection: generated.selection.selection.method });
+
+    const first = conflicts[0];
+    const conflict: ClockInConflict | null = first ? { ...first, resolution: onConflict, other_live_sessions: conflicts.length } : null;
+    const missing = missingStructure(paths, role);
+    const instruction = [
+      CLOCK_IN_INSTRUCTION,
+      conflict && onConflict === 'continue' ? `Another session (${conflict.existing_session_id}, ${conflict.existing_role}) is active in this worktree; coordinate before changing shared files.` : '',
+      toStale.length > 0 ? `${toStale.length} inactive session(s) were marked STALE: run "hestai cleanup" to archive them, or continue.` : '',
+    ]
+      .filter((s) => s !== '')
+      .join(' ');
+    return {
+      session_id: sessionId,
+      context_paths: contextPaths(paths, config),
+      conflict,
+      focus_resolved: focus,
+      github_context: generated.gathered.github,
+      instruction,
+      context_generated_at: at,
+      structure_status: missing.length === 0 ? 'complete' : 'incomplete',
+      structure_missing: missing,
+      selection: generated.selection.selection,
+      context: sessionContext(generated),
+      stale_sessions: toStale.map((s) => ({ session_id: s.session_id, role: s.role, focus: s.focus, last_activity: s.last_activity })),
+      stale_offer:
+        toStale.length > 0
+          ? `${toStale.length} session(s) had no activity for over ${config.cleanup.stale_session_hours} h and are now STALE. Run "hestai cleanup" to archive them, or continue.`
+          : null,
+      corrupt_sessions: listed.problems,
+      fast_layer: fast!,
+      warnings,
+    };
+  });
+}

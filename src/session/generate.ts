@@ -1,0 +1,38 @@
+import { resolveAiSettings } from '../ai/config.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import type { Workspace } from '../workspace.js';
+import { gatherContext, type GatheredContext } from './context/gather.js';
+import { selectContext, type ContextSelection } from './context/select.js';
+import type { ResolvedFocus } from './rules/focus.js';
+
+export interface GeneratedContext {
+  gathered: GatheredContext;
+  selection: ContextSelection;
+  /** The model the session records: --model, else the configured provider's model, else null. */
+  model: string | null;
+}
+
+/** Gathers fresh context and selects from it (AI when configured, deterministic otherwise). */
+export async function generateContext(input: {
+  workspace: Workspace;
+  config: WorkspaceConfig;
+  env: NodeJS.ProcessEnv;
+  role: string;
+  explicitFocus?: string | undefined;
+  fixedFocus?: ResolvedFocus;
+  model?: string | undefined;
+  warnings: string[];
+}): Promise<GeneratedContext> {
+  const [gathered, ai] = await Promise.all([
+    gatherContext({
+      workspace: input.workspace,
+      config: input.config,
+      env: input.env,
+      explicitFocus: input.explicitFocus,
+      ...(input.fixedFocus ? { fixedFocus: input.fixedFocus } : {}),
+    }),
+    resolveAiSettings({ root: input.workspace.root, env: input.env, workspaceAi: input.config.ai, modelFlag: input.model, warnings: input.warnings }),
+  ]);
+  const selection = await selectContext({ role: input.role, gathered, ai, home: input.env['HOME'], warnings: input.warnings });
+  return { gathered, selection, model: input.model ?? ai?.model ?? input.config.ai.model_override ?? null };
+}
