@@ -37,3 +37,5 @@ export {
   validateAnchorRecord,
 } from './anchor/record.js';
 export * from './octave/index.js';
+export { appendAudit, type AuditRecord } from './audit.js';
+export * from './session/index.js';

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { appendAudit } from '../audit.js';
+import { loadConfig } from '../config/load.js';
+import { usageError } from '../errors.js';
+import { withLock } from '../state/store.js';
+import { resolveWorkspace } from '../workspace.js';
+import { resolveDeps, type SessionDeps } from './deps.js';
+import { oneLine } from './fast-layer/build.js';
+import { openSession } from './open.js';
+import { writeSession } from './record.js';
+import { contextAgeHours, isContextStale } from './rules/stale.js';
+
+export interface AcknowledgeResponse {
+  session_id: string;
+  /** The context generation this acknowledgment covers (a refresh makes a new one, needing a new ack). */
+  context_generated_at: string;
+  context_age_hours: number;
+  /** Whether the context was stale (and unacknowledged) before this acknowledgment. */
+  was_stale: boolean;
+  reason: string;
+}
+
+/**
+ * `hestai ack --reason`: records, in the session and the audit log, that a human or agent accepts the
+ * current context generation although it is older than the freshness threshold (CI-I2).
+ */
+export async function acknowledgeStale(input: { working_dir: string; session_id?: string | undefined; reason: string }, deps?: SessionDeps): Promise<AcknowledgeResponse> {
+  const { clock, env } = resolveDeps(deps);
+  const reason = typeof input.reason === 'string' ? oneLine(input.reason) : '';
+  if (reason === '') {
+    throw usageError('an acknowledgment needs a reason', { code: 'ACK_REASON_REQUIRED', remedy: 'Pass --reason "why the context is still valid".' });
+  }
+  if (reason.length > 1000) throw usageError(`the reason is ${reason.length} characters long (at most 1000)`, { code: 'ACK_REASON_REQUIRED' });
+  const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
+  const paths = workspace.paths;
+  const { config } = await loadConfig(workspace.root);
+  const now = clock();
+  const at = now.toISOString();
+  return withLock(path.join(paths.locks, 'sessions'), () => {
+    const session = openSession(paths, input.session_id, env, { live: true });
+    const age = contextAgeHours(session, now);
+    const wasStale = isContextStale(session, now, config.freshness.max_age_hours);
+    writeSession(paths, {
+      ...session,
+      state: 'ACTIVE',
+      last_activity: at,
+      acknowledgments: [...session.acknowledgments, { at, context_generated_at: session.context_generated_at, reason }],
+    });
+    appendAudit(paths, {
+      event: 'stale_context_acknowledged',
+      session_id: session.session_id,
+      at,
+      reason,
+      context_generated_at: session.context_generated_at,
+      context_age_hours: Math.round(age * 100) / 100,
+    });
+    return { session_id: session.session_id, context_generated_at: session.context_generated_at, context_age_hours: Math.round(age * 100) / 100, was_stale: wasStale, reason };
+  });
+}

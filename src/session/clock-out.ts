@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { appendAudit } from '../audit.js';
+import { commitsSinceAsync } from '../git/async.js';
+import { readTextIfExists, withLock, writeFileAtomic } from '../state/store.js';
+import { resolveWorkspace } from '../workspace.js';
+import { tryParseOctave, writeOctave } from '../octave/index.js';
+import { formatDuration } from './archive-doc.js';
+import { archiveSession, sessionAnchorDigest } from './archive.js';
+import { resolveDeps, type SessionDeps } from './deps.js';
+import { markFocusEnded } from './fast-layer/build.js';
+import { assertNoSymlinkEscape } from './guard.js';
+import { openSession } from './open.js';
+import { normalizeSummary } from './rules/input.js';
+
+export interface ClockOutResponse {
+  session_id: string;
+  archive_path: string;
+  started_at: string;
+  ended_at: string;
+  duration: string;
+  summary: string;
+  /** Commits made during the session (since its starting commit), oldest first. */
+  commits: { sha: string; header: string }[];
+  anchor_digest: string | null;
+  /** Whether current-focus.oct.md was marked ENDED (only when it belongs to this session). */
+  fast_layer_updated: boolean;
+}
+
+/**
+ * clock_out: archives the session to `.hestai/sessions/archive/` in OCTAVE (role, focus, times, duration,
+ * summary, commits, anchor digest), marks the FAST layer's current focus ended, and removes the active
+ * directory only after the archive is verified on disk.
+ */
+export async function clockOut(input: { working_dir: string; session_id?: string | undefined; summary?: string | undefined }, deps?: SessionDeps): Promise<ClockOutResponse> {
+  const { clock, env } = resolveDeps(deps);
+  const summary = normalizeSummary(input.summary);
+  const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
+  const paths = workspace.paths;
+  assertNoSymlinkEscape(paths);
+  const session = openSession(paths, input.session_id, env, { live: false });
+  let commits: { sha: string; header: string }[] = [];
+  try {
+    commits = (await commitsSinceAsync(workspace.root, session.starting_commit)).map((c) => ({ sha: c.sha, header: c.message.split('\n')[0] ?? '' }));
+  } catch {
+    commits = [];
+  }
+  const endedAt = clock().toISOString();
+  return withLock(path.join(paths.locks, 'sessions'), () => {
+    const current = openSession(paths, session.session_id, env, { live: false });
+    const anchor = sessionAnchorDigest(paths, current.session_id);
+    const archivePath = archiveSession(paths, current, { ended_at: endedAt, summary, commits, anchor_digest: anchor, final_state: 'COMPLETED' });
+    let fastUpdated = false;
+    const focusText = readTextIfExists(paths.currentFocus);
+    const parsed = focusText === null ? null : tryParseOctave(focusText);
+    if (parsed?.ok) {
+      const ended = markFocusEnded(parsed.doc, current.session_id, endedAt);
+      if (ended) {
+        writeFileAtomic(paths.currentFocus, writeOctave(ended));
+        fastUpdated = true;
+      }
+    }
+    appendAudit(paths, { event: 'clock_out', session_id: current.session_id, at: endedAt, archive: archivePath, commits: commits.length, anchor_digest: anchor });
+    return {
+      session_id: current.session_id,
+      archive_path: archivePath,
+      started_at: current.started_at,
+      ended_at: endedAt,
+      duration: formatDuration((Date.parse(endedAt) - Date.parse(current.started_at)) / 1000),
+      summary,
+      commits,
+      anchor_digest: anchor,
+      fast_layer_updated: fastUpdated,
+    };
+  });
+}
