@@ -1,8 +1,22 @@
 import type { Command } from 'commander';
 import { registerDoctor } from './doctor.js';
+import { registerClockIn } from './clock-in.js';
+import { registerClockOut } from './clock-out.js';
+import { registerRefresh } from './refresh.js';
+import { registerAck } from './ack.js';
+import { registerCleanup } from './cleanup.js';
+import { registerStatus } from './status.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
  * so `hestai <command>` loads just what that command needs.
  */
-export const commands: ReadonlyArray<(program: Command) => void> = [registerDoctor];
+export const commands: ReadonlyArray<(program: Command) => void> = [
+  registerDoctor,
+  registerClockIn,
+  registerClockOut,
+  registerRefresh,
+  registerAck,
+  registerCleanup,
+  registerStatus,
+];
