@@ -8,11 +8,11 @@ import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
  * Asynchronous git calls, so that clock-in can read status, log and the file list concurrently (one
  * process each). Same contract as `runGit`: argument arrays, a stable locale, no pager, no prompts.
  */
-export function runGitAsync(args: readonly string[], options: { cwd: string; okCodes?: readonly number[] }): Promise<GitResult> {
+export function runGitAsync(args: readonly string[], options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv }): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd: options.cwd,
-      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
       windowsHide: true,
     });
     const out: Buffer[] = [];
@@ -32,9 +32,15 @@ export function runGitAsync(args: readonly string[], options: { cwd: string; okC
   });
 }
 
-/** HEAD, branch, upstream, ahead/behind and the working-tree status, from one `git status` process. */
+/**
+ * HEAD, branch, upstream, ahead/behind and the working-tree status, from one `git status` process
+ * (read-only: no optional index lock; untracked directories are reported once, not walked file by file).
+ */
 export async function branchStatusAsync(cwd: string): Promise<BranchStatus> {
-  const result = await runGitAsync(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], { cwd });
+  const result = await runGitAsync(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--no-renames'], {
+    cwd,
+    env: { GIT_OPTIONAL_LOCKS: '0' },
+  });
   return parseStatusV2(result.stdout);
 }
 

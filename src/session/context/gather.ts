@@ -68,8 +68,11 @@ function humanContextFiles(workspace: Workspace): string[] {
   }
 }
 
-function excluded(file: string, exclude: readonly string[]): boolean {
-  return RUNTIME_STATE.test(file) || exclude.some((prefix) => file === prefix.replace(/\/$/, '') || file.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
+/** Pure: a predicate for paths never offered as context (runtime state and `context_paths.exclude`). */
+function excluder(exclude: readonly string[]): (file: string) => boolean {
+  const dirs = exclude.map((p) => p.replace(/\/+$/, ''));
+  const prefixes = dirs.map((d) => `${d}/`);
+  return (file) => (file.startsWith('.hestai/') && RUNTIME_STATE.test(file)) || dirs.includes(file) || prefixes.some((p) => file.startsWith(p));
 }
 
 /**
@@ -119,9 +122,9 @@ export async function gatherContext(input: {
     if (changes.files.length < 20) changes.files.push(e.path);
   }
 
-  const exclude = config.context_paths.exclude;
+  const excluded = excluder(config.context_paths.exclude);
   const human = humanContextFiles(workspace);
-  const adrFiles = findAdrFiles(tracked).filter((f) => !excluded(f, exclude)).slice(0, MAX_ADRS);
+  const adrFiles = findAdrFiles(tracked).filter((f) => !excluded(f)).slice(0, MAX_ADRS);
   const adrs: AdrConstraint[] = [];
   for (const file of adrFiles) {
     const text = readSmall(path.join(root, file));
@@ -140,7 +143,7 @@ export async function gatherContext(input: {
   for (const commit of commits) for (const file of commit.files) if (!recentIndex.has(file)) recentIndex.set(file, recentIndex.size);
   const modified = new Set(status.entries.filter((e) => e.code !== '!!').map((e) => e.path));
   const add = (file: string) => {
-    if (excluded(file, exclude)) return;
+    if (excluded(file)) return;
     const existing = candidates.get(file);
     const c: ContextCandidate = existing ?? { path: file, kind: !file.includes('/') && PROJECT_DOC.test(file) ? 'project_doc' : 'source' };
     const idx = recentIndex.get(file);
@@ -149,7 +152,7 @@ export async function gatherContext(input: {
     if (!existing) candidates.set(file, c);
   };
   for (const file of tracked) add(file);
-  for (const file of modified) if (!candidates.has(file) && fs.existsSync(path.join(root, file))) add(file);
+  for (const file of modified) if (!file.endsWith('/') && !candidates.has(file) && fs.existsSync(path.join(root, file))) add(file);
 
   return {
     git: {
@@ -167,6 +170,6 @@ export async function gatherContext(input: {
     structure: summarizeStructure(tracked),
     quality_gates: gates,
     github,
-    candidates: [...candidates.values()].filter((c) => !excluded(c.path, exclude)),
+    candidates: [...candidates.values()].filter((c) => !excluded(c.path)),
   };
 }

@@ -32,7 +32,11 @@ function tokensMatch(a: string, b: string): boolean {
 }
 
 function matching(focus: readonly string[], text: string): string[] {
-  const words = text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  if (focus.length === 0) return [];
+  const lower = text.toLowerCase();
+  // Cheap pre-filter: a token can only match a word if a 4-letter prefix (or the token) occurs.
+  if (!focus.some((f) => lower.includes(f.length >= 4 ? f.slice(0, 4) : f))) return [];
+  const words = lower.split(/[^a-z0-9]+/).filter((w) => w !== '');
   return focus.filter((f) => words.some((w) => tokensMatch(f, w)));
 }
 
@@ -57,18 +61,21 @@ const BASE: Record<ContextCandidate['kind'], number> = { human_context: 3, addit
 export function rankContext(input: { role: string; focus: string; candidates: readonly ContextCandidate[]; limit: number }): SelectedContext[] {
   const focus = focusTokens(input.focus);
   const affinity = ROLE_AFFINITY.find((row) => row.role.test(input.role));
+  const strongAffinity = affinity !== undefined && affinity.weight >= 2;
   const seen = new Set<string>();
   const ranked: SelectedContext[] = [];
   for (const c of input.candidates) {
     if (seen.has(c.path)) continue;
     seen.add(c.path);
+    const onPath = matching(focus, c.path);
+    // Fast path for the bulk of tracked files: a source file without any signal is never selected.
+    if (c.kind === 'source' && onPath.length === 0 && !c.modified && c.recentIndex === undefined && !(strongAffinity && affinity!.path.test(c.path))) continue;
     const reasons: string[] = [];
     let score = BASE[c.kind];
     if (c.kind === 'human_context') reasons.push('human-authored context');
     if (c.kind === 'additional') reasons.push('configured context path');
     if (c.kind === 'adr') reasons.push('adr constraint');
     if (c.kind === 'project_doc') reasons.push('project documentation');
-    const onPath = matching(focus, c.path);
     let qualifies = c.kind !== 'source';
     if (onPath.length > 0) {
       score += 3 * Math.min(onPath.length, 3);
