@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { commitFacts } from '../../../src/tdd/commit.js';
+import { testFileMatcher } from '../../../src/tdd/test-files.js';
+import { DEFAULT_TEST_GLOBS } from '../../../src/config/defaults.js';
+
+const isTest = testFileMatcher(DEFAULT_TEST_GLOBS);
+
+describe('testFileMatcher', () => {
+  it('matches the default test globs', () => {
+    for (const file of ['test/a.ts', 'tests/x/y.py', 'src/__tests__/a.js', 'src/a.test.ts', 'lib/b.spec.js', 'pkg/test_x.py', 'cmd/x_test.go', '.github/tests/x']) {
+      expect(isTest(file), file).toBe(true);
+    }
+    for (const file of ['src/a.ts', 'README.md', 'src/testing.ts', 'contest/a.ts', 'src/test.ts']) {
+      expect(isTest(file), file).toBe(false);
+    }
+  });
+
+  it('uses custom globs', () => {
+    const m = testFileMatcher(['spec/**/*.rb']);
+    expect(m('spec/models/user_spec.rb')).toBe(true);
+    expect(m('test/a.ts')).toBe(false);
+  });
+});
+
+describe('commitFacts', () => {
+  it('classifies a conventional commit and its test files', () => {
+    const facts = commitFacts({ sha: 'a1', message: 'test(cli): failing\n\nbody', files: ['test/cli.test.ts', 'README.md'], parents: 1 }, isTest);
+    expect(facts).toMatchObject({
+      sha: 'a1',
+      header: 'test(cli): failing',
+      kind: 'normal',
+      conventional: { type: 'test', scope: 'cli' },
+      testFiles: ['test/cli.test.ts'],
+      exemption: null,
+    });
+  });
+
+  it('recognises merges, reverts and fixup/squash/amend commits', () => {
+    expect(commitFacts({ sha: 'm', message: 'Merge branch x', files: [], parents: 2 }, isTest).kind).toBe('merge');
+    expect(commitFacts({ sha: 'r', message: 'Revert "feat: x"\n\nThis reverts commit abc.', files: [], parents: 1 }, isTest).kind).toBe('revert');
+    expect(commitFacts({ sha: 'r2', message: 'revert: feat x', files: [], parents: 1 }, isTest).kind).toBe('revert');
+    expect(commitFacts({ sha: 'f', message: 'fixup! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
+    expect(commitFacts({ sha: 's', message: 'squash! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
+    expect(commitFacts({ sha: 'a', message: 'amend! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
+  });
+
+  it('reads the TDD-Exempt trailer; an empty reason is no exemption', () => {
+    expect(commitFacts({ sha: 'e', message: 'feat: gen\n\nTDD-Exempt: generated client', files: [], parents: 1 }, isTest).exemption).toBe('generated client');
+    expect(commitFacts({ sha: 'e', message: 'feat: gen\n\nTDD-Exempt:   ', files: [], parents: 1 }, isTest).exemption).toBeNull();
+  });
+
+  it('keeps a non-conventional header with conventional null', () => {
+    const facts = commitFacts({ sha: 'n', message: 'add stuff', files: ['a'], parents: 1 }, isTest);
+    expect(facts.conventional).toBeNull();
+    expect(facts.kind).toBe('normal');
+  });
+});
