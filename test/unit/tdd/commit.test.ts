@@ -7,7 +7,7 @@ const isTest = testFileMatcher(DEFAULT_TEST_GLOBS);
 
 describe('testFileMatcher', () => {
   it('matches the default test globs', () => {
-    for (const file of ['test/a.ts', 'tests/x/y.py', 'src/__tests__/a.js', 'src/a.test.ts', 'lib/b.spec.js', 'pkg/test_x.py', 'cmd/x_test.go', '.github/tests/x']) {
+    for (const file of ['test/a.ts', 'tests/x/y.py', 'src/__tests__/a.js', 'src/a.test.ts', 'lib/b.spec.js', 'pkg/test_x.py', 'cmd/x_test.go', '.github/__tests__/x']) {
       expect(isTest(file), file).toBe(true);
     }
     for (const file of ['src/a.ts', 'README.md', 'src/testing.ts', 'contest/a.ts', 'src/test.ts']) {
