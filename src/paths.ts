@@ -26,6 +26,9 @@ export interface WorkspacePaths {
   protocol: string;
   hestaiSys: string;
   agents: string;
+  /** `.hestai/cache/`: derived data, git-ignored (e.g. the validated config for the hooks). */
+  cache: string;
+  configCache: string;
 }
 
 export function workspacePaths(root: string): WorkspacePaths {
@@ -57,6 +60,8 @@ export function workspacePaths(root: string): WorkspacePaths {
     protocol: path.join(hestai, 'protocol.yaml'),
     hestaiSys,
     agents: path.join(hestaiSys, 'agents'),
+    cache: path.join(hestai, 'cache'),
+    configCache: path.join(hestai, 'cache', 'config.json'),
   };
 }
 
