@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+import { existsSync } from 'node:fs';
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+// Fast path: `hestai check pre-commit` / `hestai check commit-msg FILE` started in a worktree root run the
+// hook directly, without loading commander (the hook budget: see README "Speed").
+const [command, hook, ...rest] = process.argv.slice(2);
+if (command === 'check' && (hook === 'pre-commit' || hook === 'commit-msg') && rest.length <= 1 && !rest.some((a) => a.startsWith('-')) && existsSync('.git')) {
+  const { runHook } = await import('../hooks/main.js');
+  process.exitCode = await runHook(hook, process.cwd(), rest);
+} else {
+  const { main } = await import('./main.js');
+  main(process.argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

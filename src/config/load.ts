@@ -3,6 +3,7 @@ import { readTextIfExists } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 import { workspacePaths } from '../paths.js';
+import { writeCachedConfig } from './cache.js';
 
 export interface LoadedConfig {
   config: WorkspaceConfig;
@@ -13,7 +14,8 @@ export interface LoadedConfig {
 /**
  * Loads `.hestai_workspace.yaml` from a worktree root. Without the file, the defaults are returned and
  * neither yaml nor zod is loaded (the hook path stays small). With it, every problem is reported at once
- * in one `HestaiError` (exit 2) naming the file, each key path and line.
+ * in one `HestaiError` (exit 2) naming the file, each key path and line. A valid file's config is cached
+ * in `.hestai/cache/config.json` (keyed by the text's sha256) for the hooks (`loadConfigFast`).
  */
 export async function loadConfig(root: string): Promise<LoadedConfig> {
   const file = workspacePaths(root).workspaceConfig;
@@ -32,5 +34,6 @@ export async function loadConfig(root: string): Promise<LoadedConfig> {
       remedy: 'Fix the keys listed above (see "Configuration" in the README for every key and its default).',
     });
   }
+  writeCachedConfig(root, text, config);
   return { config, file };
 }

@@ -6,6 +6,7 @@ import { registerRefresh } from './refresh.js';
 import { registerAck } from './ack.js';
 import { registerCleanup } from './cleanup.js';
 import { registerStatus } from './status.js';
+import { registerCheck } from './check.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -19,4 +20,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerAck,
   registerCleanup,
   registerStatus,
+  registerCheck,
 ];

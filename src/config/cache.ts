@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { workspacePaths } from '../paths.js';
+import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
+import { DEFAULTS } from './defaults.js';
+import type { WorkspaceConfig } from './schema.js';
+
+/** Bumped whenever the schema or its defaults change, so an old cache is never trusted. */
+const CACHE_FORMAT = 1;
+
+/** The cache key of a workspace file's text. */
+export function configTextHash(text: string): string {
+  return createHash('sha256').update(`hestai-config-cache:${CACHE_FORMAT}\n`).update(text).digest('hex');
+}
+
+/**
+ * The validated config for `text` from `.hestai/cache/config.json`, or null when the cache is missing,
+ * unreadable or for another text. Never throws: a bad cache only means a full (slower) load.
+ */
+export function readCachedConfig(root: string, text: string): WorkspaceConfig | null {
+  try {
+    const raw = readTextIfExists(workspacePaths(root).configCache);
+    if (raw === null) return null;
+    const cached = JSON.parse(raw) as { sha256?: unknown; config?: unknown };
+    if (cached.sha256 !== configTextHash(text)) return null;
+    const config = cached.config as Record<string, unknown> | null;
+    if (config === null || typeof config !== 'object') return null;
+    for (const key of Object.keys(DEFAULTS)) if (!(key in config)) return null;
+    return config as unknown as WorkspaceConfig;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores a config that was just fully validated. Best effort: a read-only checkout just stays uncached. */
+export function writeCachedConfig(root: string, text: string, config: WorkspaceConfig): void {
+  const paths = workspacePaths(root);
+  // A repository that has not adopted hestai (no .hestai/) gets no new directory from a read.
+  if (!existsSync(paths.hestai)) return;
+  try {
+    writeJsonAtomic(paths.configCache, { sha256: configTextHash(text), config });
+  } catch {
+    /* caching is an optimisation only */
+  }
+}
+
+/**
+ * The workspace config for the hook path: the defaults without a workspace file, the cached validated
+ * config when the file's hash matches, else a full load (yaml + zod, loaded lazily) that refreshes the cache.
+ */
+export async function loadConfigFast(root: string): Promise<WorkspaceConfig> {
+  const text = readTextIfExists(workspacePaths(root).workspaceConfig);
+  if (text === null) return structuredClone(DEFAULTS) as WorkspaceConfig;
+  const cached = readCachedConfig(root, text);
+  if (cached !== null) return cached;
+  const { loadConfig } = await import('./load.js');
+  return (await loadConfig(root)).config;
+}

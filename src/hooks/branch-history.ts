@@ -1,0 +1,44 @@
+import { usageError } from '../errors.js';
+import { readHeadBranch } from '../git/head.js';
+import { history } from '../git/history.js';
+import type { LogCommit } from '../git/parse.js';
+import { currentBranch } from '../git/repo.js';
+
+export interface BranchScope {
+  /** `tdd.default_branch`. */
+  defaultBranch: string;
+  /** `tdd.since`: this commit and everything before it is not judged. */
+  since: string | null;
+  /** Leave merges out (the hook). */
+  noMerges?: boolean;
+}
+
+/**
+ * The commits of the current branch since its base, oldest first, usually with ONE git process.
+ *
+ * - On a branch other than the default one: the commits not reachable from the default branch
+ *   (`HEAD ^refs/heads/<default>`, i.e. since the merge-base; `origin/<default>` when there is no local one).
+ * - On the default branch itself: everything after `tdd.since`, or the whole history when it is unset.
+ * - `tdd.since` is excluded in both cases. An unborn branch has no history.
+ */
+export function branchHistory(root: string, scope: BranchScope, env: NodeJS.ProcessEnv = process.env): LogCommit[] {
+  const head = readHeadBranch(root, env) ?? { branch: currentBranch(root) };
+  const since = scope.since ? [`^${scope.since}`] : [];
+  const attempts: string[][] =
+    head.branch === scope.defaultBranch
+      ? [['HEAD', ...since]]
+      : [
+          ['HEAD', `^refs/heads/${scope.defaultBranch}`, ...since],
+          ['HEAD', `^refs/remotes/origin/${scope.defaultBranch}`, ...since],
+          ['HEAD', ...since],
+        ];
+  for (const revisions of attempts) {
+    const result = history(root, { revisions, noMerges: scope.noMerges ?? false });
+    if ('commits' in result) return result.commits;
+  }
+  if ('error' in history(root, { revisions: ['HEAD', '-n', '1'] })) return []; // unborn branch: nothing yet
+  throw usageError(`tdd.since ${scope.since} is not a commit in this repository`, {
+    code: 'CONFIG_INVALID',
+    remedy: 'Set tdd.since in .hestai_workspace.yaml to the sha of an existing commit (git log --oneline), or remove it; in CI fetch the full history (fetch-depth: 0).',
+  });
+}

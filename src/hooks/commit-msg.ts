@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { anchorDigest } from '../anchor/record.js';
+import type { Clock } from '../clock.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import { usageError } from '../errors.js';
+import { autoCommentChar, commitMessageConfig } from '../git/history.js';
+import { stagedFiles } from '../git/repo.js';
+import { workspacePaths } from '../paths.js';
+import { commitFacts } from '../tdd/commit.js';
+import { checkHeader } from '../tdd/header-rule.js';
+import { cleanMessage, type MessageOptions } from '../tdd/message.js';
+import { evaluateTestFirst } from '../tdd/rule.js';
+import { testFileMatcher } from '../tdd/test-files.js';
+import { appendTrailers, type Trailer } from '../tdd/trailers.js';
+import { branchHistory } from './branch-history.js';
+import { EMPTY_BYPASS_LINES, readBypass } from './bypass.js';
+import type { HookOutcome } from './outcome.js';
+import { resolveCommitSession } from './session.js';
+
+export interface CommitMsgInput {
+  root: string;
+  /** The message file git passes (relative paths resolve against `root`). */
+  file: string;
+  config: WorkspaceConfig;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+}
+
+/** The commit being made has no sha yet; verdicts name it like this. */
+const THIS_COMMIT = '(this commit)';
+
+/**
+ * Reads `core.commentChar`/`commit.cleanup` only when the message has a line that could be a comment or a
+ * scissors line (one git process saved on the usual `git commit -m` path).
+ */
+function messageOptions(root: string, raw: string): MessageOptions {
+  if (!/^[^\sA-Za-z0-9]/m.test(raw)) return {};
+  const config = commitMessageConfig(root);
+  return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw) : config.commentChar, cleanup: config.cleanup };
+}
+
+/**
+ * The commit-msg decision (DESIGN.md §6, §7): a Conventional Commit header, the test-first rule against
+ * the branch history since its base, and the HestAI trailers (plus `HestAI-Bypass` on a bypass).
+ */
+export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
+  const { root, config, env } = input;
+  const file = path.resolve(root, input.file);
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw usageError(`cannot read the commit message file ${file}`, { file, remedy: 'git passes it as the first argument of the commit-msg hook.' });
+  }
+  const pass = (lines: string[] = []): HookOutcome => ({ exitCode: 0, lines, audit: [], session_id: null });
+  if (!config.hooks.commit_msg) return pass();
+  const bypass = readBypass(env);
+  if (bypass.kind === 'empty') return { exitCode: 1, lines: EMPTY_BYPASS_LINES, audit: [], session_id: null };
+  const options = messageOptions(root, raw);
+  const message = cleanMessage(raw, options);
+  if (message === '') return pass(); // git aborts an empty message itself
+
+  const paths = workspacePaths(root);
+  const resolved = resolveCommitSession(paths, env);
+  const anchored = resolved.found && resolved.anchor.valid ? resolved : null;
+  const session_id = resolved.found ? resolved.session.session_id : null;
+  const trailers: Trailer[] = [];
+  if (config.hooks.trailers && anchored && anchored.anchor.valid) {
+    trailers.push({ key: 'HestAI-Session', value: anchored.session.session_id }, { key: 'HestAI-Anchor', value: anchorDigest(anchored.anchor.anchor) });
+  }
+  const withTrailers = (outcome: HookOutcome): HookOutcome =>
+    trailers.length === 0 ? outcome : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
+  const facts = commitFacts({ sha: THIS_COMMIT, message, files: [], parents: 1 }, () => false);
+
+  if (bypass.kind === 'reason') {
+    trailers.push({ key: 'HestAI-Bypass', value: bypass.reason });
+    return withTrailers({
+      exitCode: 0,
+      lines: [`hestai: WARNING: commit-msg checks bypassed (HESTAI_BYPASS="${bypass.reason}"); the commit carries HestAI-Bypass and the audit log records it.`],
+      audit: [{ event: 'bypass', hook: 'commit-msg', session_id, reason: bypass.reason, header: facts.header }],
+      session_id,
+    });
+  }
+  const header = checkHeader(facts);
+  if (header.status === 'fail') {
+    return { exitCode: 1, lines: [`hestai: commit blocked: ${header.message}.`, 'hint: edit the message (git commit --amend is not needed: just commit again with a valid header).'], audit: [], session_id };
+  }
+  if (facts.kind !== 'normal' || facts.conventional === null) return withTrailers({ ...pass(), session_id });
+
+  const { type } = facts.conventional;
+  const isTest = testFileMatcher(config.tdd.test_globs);
+  if (type === 'test') {
+    const staged = stagedFiles(root).filter(isTest);
+    const lines = staged.length > 0 ? [] : [`hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); it will not count as the test for a later ${config.tdd.types.join('/')} commit.`];
+    return withTrailers({ exitCode: 0, lines, audit: [], session_id });
+  }
+  if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(), session_id });
+
+  const previous = branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since, noMerges: true }, env).map((c) =>
+    commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest),
+  );
+  const verdict = evaluateTestFirst([...previous, facts], config.tdd).at(-1)!;
+  if (verdict.status === 'fail') {
+    return {
+      exitCode: 1,
+      lines: [
+        `hestai: commit blocked by the test-first rule (tdd.policy ${config.tdd.policy}): ${verdict.message}`,
+        `hint: keep your work: unstage the implementation (git restore --staged <files>), commit the failing test as "test${facts.conventional.scope ? `(${facts.conventional.scope})` : ''}: ...", then commit this ${type} again. ` +
+          'On purpose? Add a "TDD-Exempt: <reason>" trailer (listed by hestai verify) or set HESTAI_BYPASS="<reason>" (audited).',
+      ],
+      audit: [],
+      session_id,
+    };
+  }
+  const lines = verdict.status === 'warn' ? [`hestai: note: ${verdict.message} (listed by hestai verify)`] : [];
+  return withTrailers({ exitCode: 0, lines, audit: [], session_id });
+}
