@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/util/sha256.js';
+
+const reference = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('sha256Hex (pure JS, for the hook path)', () => {
+  it('matches the known vectors', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('matches node:crypto at block boundaries and for non-ASCII text', () => {
+    for (const n of [55, 56, 63, 64, 65, 119, 120, 1000]) expect(sha256Hex('a'.repeat(n)), String(n)).toBe(reference('a'.repeat(n)));
+    expect(sha256Hex('⇌→ ünïcode 🦊')).toBe(reference('⇌→ ünïcode 🦊'));
+  });
+
+  it('matches node:crypto for any string', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => sha256Hex(text) === reference(text)));
+  });
+});
