@@ -67,6 +67,13 @@ export function blockedError(message: string, options: HestaiErrorOptions = {}):
   return new HestaiError(message, ExitCode.Blocked, options);
 }
 
+/**
+ * True for a user error. Also recognises one thrown by another copy of this module (the bundled hooks
+ * load the full config validation from dist/, whose HestaiError is a different class object).
+ */
 export function isHestaiError(error: unknown): error is HestaiError {
-  return error instanceof HestaiError;
+  if (error instanceof HestaiError) return true;
+  if (!(error instanceof Error) || error.name !== 'HestaiError') return false;
+  const e = error as Error & { exitCode?: unknown; details?: unknown };
+  return typeof e.exitCode === 'number' && Array.isArray(e.details);
 }

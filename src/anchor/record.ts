@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, type Validate } from '../state/store.js';
 import { readSession } from '../session/record.js';
+import { sha256Hex } from '../util/sha256.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 
 export const STRICTNESS = ['quick', 'default', 'deep'] as const;
@@ -59,7 +59,7 @@ export function canonicalJson(value: unknown): string {
 /** The sha256 (hex) over the canonical content of an anchor, i.e. everything but `integrity`. */
 export function anchorIntegrityHash(anchor: UnsealedAnchor | AnchorRecord): string {
   const { integrity: _ignored, ...content } = anchor as AnchorRecord;
-  return createHash('sha256').update(canonicalJson(content)).digest('hex');
+  return sha256Hex(canonicalJson(content));
 }
 
 /** Seals an anchor: adds the integrity hash over its canonical content. */

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { workspacePaths } from '../paths.js';
+import { sha256Hex } from '../util/sha256.js';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
@@ -10,7 +10,7 @@ const CACHE_FORMAT = 1;
 
 /** The cache key of a workspace file's text. */
 export function configTextHash(text: string): string {
-  return createHash('sha256').update(`hestai-config-cache:${CACHE_FORMAT}\n`).update(text).digest('hex');
+  return sha256Hex(`hestai-config-cache:${CACHE_FORMAT}\n${text}`);
 }
 
 /**

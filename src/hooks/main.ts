@@ -1,33 +1,37 @@
-import { clockFromEnv } from '../clock.js';
+import { clockFromEnv, type Clock } from '../clock.js';
 import { loadConfigFast } from '../config/cache.js';
+import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
 
+export type HookName = 'pre-commit' | 'commit-msg';
+
+/** What a hook's decision function receives. */
+export interface HookContext {
+  root: string;
+  args: readonly string[];
+  config: WorkspaceConfig;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+}
+
 /**
- * Runs a hook in this process and returns its exit code: the code path of `hooks/pre-commit`,
- * `hooks/commit-msg` and `hestai check ...`. It loads neither commander nor zod nor yaml (unless the
- * workspace config changed since it was last validated). `root` is the worktree root (git's hook cwd).
+ * Runs one hook decision and applies it; returns the exit code. Loads neither commander nor zod nor yaml
+ * (unless the workspace config changed since it was last validated). `root` is the worktree root.
  */
-export async function runHook(name: 'pre-commit' | 'commit-msg', root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function executeHook(
+  name: HookName,
+  root: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  decide: (ctx: HookContext) => HookOutcome,
+): Promise<number> {
   const write = (text: string) => process.stderr.write(text);
   try {
     const clock = clockFromEnv(env);
     const config = await loadConfigFast(root);
-    let outcome: HookOutcome;
-    if (name === 'pre-commit') {
-      const { checkPreCommit } = await import('./pre-commit.js');
-      outcome = checkPreCommit({ root, config, env, clock });
-    } else {
-      const file = args[0];
-      if (!file) {
-        write('hestai: commit-msg needs the message file as its argument\nhint: git passes it; by hand: hestai check commit-msg .git/COMMIT_EDITMSG\n');
-        return 2;
-      }
-      const { checkCommitMsg } = await import('./commit-msg.js');
-      outcome = checkCommitMsg({ root, file, config, env, clock });
-    }
-    return applyHookOutcome(outcome, workspacePaths(root), clock, write);
+    return applyHookOutcome(decide({ root, args, config, env, clock }), workspacePaths(root), clock, write);
   } catch (error) {
     if (isHestaiError(error)) {
       write(`hestai: ${error.message}\n${error.details.map((d) => `  - ${d}\n`).join('')}${error.remedy ? `hint: ${error.remedy}\n` : ''}`);
@@ -36,4 +40,30 @@ export async function runHook(name: 'pre-commit' | 'commit-msg', root: string, a
     write(`hestai: internal error in the ${name} hook: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 2;
   }
+}
+
+/** The pre-commit decision as a hook. */
+export function decidePreCommit(check: typeof import('./pre-commit.js').checkPreCommit): (ctx: HookContext) => HookOutcome {
+  return (ctx) => check(ctx);
+}
+
+/** The commit-msg decision as a hook: the message file is the first argument. */
+export function decideCommitMsg(check: typeof import('./commit-msg.js').checkCommitMsg): (ctx: HookContext) => HookOutcome {
+  return (ctx) => {
+    const file = ctx.args[0];
+    if (!file) {
+      return { exitCode: 2, lines: ['hestai: commit-msg needs the message file as its argument', 'hint: git passes it; by hand: hestai check commit-msg .git/COMMIT_EDITMSG'], audit: [], session_id: null };
+    }
+    return check({ ...ctx, file });
+  };
+}
+
+/** Runs a hook by name (the library and `hestai check ... --cwd` path; the hook files use the bundles). */
+export async function runHook(name: HookName, root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (name === 'pre-commit') {
+    const { checkPreCommit } = await import('./pre-commit.js');
+    return executeHook(name, root, args, env, decidePreCommit(checkPreCommit));
+  }
+  const { checkCommitMsg } = await import('./commit-msg.js');
+  return executeHook(name, root, args, env, decideCommitMsg(checkCommitMsg));
 }

@@ -1,6 +1,7 @@
-import picomatch from 'picomatch';
+import { globToRegExp } from './glob.js';
 
 /** A predicate telling whether a repository path is a test file, per `tdd.test_globs`. */
 export function testFileMatcher(globs: readonly string[]): (file: string) => boolean {
-  return picomatch([...globs], { dot: true });
+  const patterns = globs.map(globToRegExp);
+  return (file) => patterns.some((re) => re.test(file));
 }
