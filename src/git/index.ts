@@ -5,3 +5,4 @@ export { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 export { runGitAsync, branchStatusAsync, recentCommitsAsync, commitsSinceAsync, trackedFilesAsync, hooksDirAsync } from './async.js';
 export * from './head.js';
 export * from './history.js';
+export * from './config.js';

@@ -154,6 +154,8 @@ describe('hestai init with husky', () => {
   it('doctor reports a worktree whose hooks will not fire, and `hestai init` repairs it after husky re-arms itself', () => {
     const repo = huskyRepo();
     expect(repo.hestai(['init']).status).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
     // `npm install` runs husky's prepare again, which points core.hooksPath back at .husky/_.
     expect(spawnHusky(repo).status).toBe(0);
     const wt = path.join(path.dirname(repo.dir), 'linked');
@@ -179,6 +181,8 @@ describe('ensureHooksArmed', () => {
     expect(ensureHooksArmed(resolveWorkspace(repo.dir))).toMatchObject({ armed: false, repaired: false });
     expect(repo.hestai(['init']).status).toBe(0);
     expect(ensureHooksArmed(resolveWorkspace(repo.dir))).toMatchObject({ armed: true, repaired: false });
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
     expect(spawnHusky(repo).status).toBe(0);
     const wt = path.join(path.dirname(repo.dir), 'linked');
     repo.git(['worktree', 'add', '-q', '-b', 'feat/linked', wt]);

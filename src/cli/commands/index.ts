@@ -7,6 +7,7 @@ import { registerAck } from './ack.js';
 import { registerCleanup } from './cleanup.js';
 import { registerStatus } from './status.js';
 import { registerCheck } from './check.js';
+import { registerInit } from './init.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -21,4 +22,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerCleanup,
   registerStatus,
   registerCheck,
+  registerInit,
 ];

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { ExitCode } from '../../errors.js';
+import { action } from '../run.js';
+
+export function registerInit(program: Command): void {
+  program
+    .command('init')
+    .description('create .hestai/, git-ignore runtime state, install the pre-commit and commit-msg hooks (idempotent)')
+    .option('--husky', 'add the hook lines to .husky/ (the default when the project uses husky)')
+    .option('--no-husky', 'install plain git hooks in the common git dir instead')
+    .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
+    .action(
+      action(async (ctx, options: { husky?: boolean; mcp?: boolean }) => {
+        const { initWorkspace } = await import('../../hooks/init.js');
+        const result = initWorkspace({ working_dir: ctx.cwd, ...(options.husky === undefined ? {} : { husky: options.husky }), mcp: options.mcp === true });
+        const changed = result.actions.filter((a) => a.action !== 'unchanged');
+        const text = [
+          `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit and .husky/commit-msg' : 'plain git hooks'})`,
+          ...(changed.length === 0 ? ['  nothing to change: already initialised'] : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
+          `  hooks call ${result.hooks_dir}/{pre-commit,commit-msg}`,
+          `  ${result.armed.message}`,
+          'next: hestai clock-in --role <role>, then hestai anchor (see README "Getting started")',
+        ].join('\n');
+        return { exitCode: result.armed.armed ? ExitCode.Ok : ExitCode.Blocked, json: result, text };
+      }),
+    );
+}

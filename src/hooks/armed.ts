@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { usageError } from '../errors.js';
+import { configSet } from '../git/config.js';
+import { configGet } from '../git/repo.js';
+import type { Workspace } from '../workspace.js';
+import { HESTAI_HOOKS, HUSKY_HOOKS, HUSKY_RUNNER, hookMarker, RUNNER_MARK } from './install.js';
+
+/** Where git looks for this worktree's hooks, and whether hestai's two hooks will run there. */
+export interface HooksInspection {
+  /** The hooks directory git uses in this worktree (core.hooksPath resolved, else the common git dir's hooks/). */
+  hooksDir: string;
+  /** `core.hooksPath` as configured, or null. */
+  hooksPath: string | null;
+  /** Hooks that will run hestai in this worktree. */
+  active: string[];
+  /** Hooks that will not. */
+  inactive: string[];
+  /** True when `.husky/<hook>` of this worktree calls hestai (husky mode). */
+  husky: boolean;
+  /** Installed (husky lines present) but will not fire here: `ensureHooksArmed` can repair it. */
+  repairable: boolean;
+}
+
+/** The runner directory shared by all worktrees of a repository. */
+export function runnerDir(commonDir: string): string {
+  return path.join(commonDir, 'hestai', 'hooks');
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Inspects, without changing anything, whether the hooks will fire in this worktree. */
+export function inspectHooks(workspace: Workspace): HooksInspection {
+  const repo = workspace.repo;
+  if (!repo) throw usageError(`${workspace.root} is not a git work tree`, { code: 'NOT_A_REPO', remedy: 'Run git init first.' });
+  const hooksPath = configGet(workspace.root, 'core.hooksPath');
+  const hooksDir = hooksPath ? path.resolve(workspace.root, hooksPath) : path.join(repo.commonDir, 'hooks');
+  const active: string[] = [];
+  const inactive: string[] = [];
+  let husky = true;
+  for (const hook of HESTAI_HOOKS) {
+    const huskyFile = readIfExists(path.join(workspace.root, '.husky', hook));
+    const inHusky = huskyFile?.includes(hookMarker(hook)) ?? false;
+    husky &&= inHusky;
+    const file = path.join(hooksDir, hook);
+    const text = executable(file) ? readIfExists(file) : null;
+    const runsHusky = text !== null && (text.includes(RUNNER_MARK) || (/\/h"/.test(text) && fs.existsSync(path.join(hooksDir, 'h'))));
+    const fires = text !== null && (text.includes(hookMarker(hook)) || (runsHusky && inHusky));
+    (fires ? active : inactive).push(hook);
+  }
+  return { hooksDir, hooksPath, active, inactive, husky, repairable: husky && inactive.length > 0 };
+}
+
+/** Installs the husky-compatible runner in the common git dir and points core.hooksPath at it. */
+export function installHuskyRunner(workspace: Workspace): string {
+  const dir = runnerDir(workspace.repo!.commonDir);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const hook of HUSKY_HOOKS) {
+    const file = path.join(dir, hook);
+    if (readIfExists(file) !== HUSKY_RUNNER) fs.writeFileSync(file, HUSKY_RUNNER, { mode: 0o755 });
+    fs.chmodSync(file, 0o755);
+  }
+  if (configGet(workspace.root, 'core.hooksPath') !== dir) configSet(workspace.root, 'core.hooksPath', dir);
+  return dir;
+}
+
+/** The answer of `ensureHooksArmed`. */
+export interface ArmedResult {
+  armed: boolean;
+  repaired: boolean;
+  message: string;
+}
+
+/**
+ * Makes sure the hooks fire in this worktree. A husky install whose `.husky/_` runner is missing here (a
+ * linked worktree, or husky's `prepare` reset core.hooksPath after `npm install`) is repaired by pointing
+ * core.hooksPath at hestai's runner in the common git dir. Anything else not armed is reported with what
+ * to run. Never throws for a workspace inside a git repository.
+ */
+export function ensureHooksArmed(workspace: Workspace): ArmedResult {
+  if (!workspace.repo) return { armed: false, repaired: false, message: `${workspace.root} is not a git work tree: no hooks can run` };
+  const before = inspectHooks(workspace);
+  if (before.inactive.length === 0) return { armed: true, repaired: false, message: `hooks active in this worktree (${before.hooksDir})` };
+  if (!before.repairable) {
+    return { armed: false, repaired: false, message: `${before.inactive.join(' and ')} will not run hestai in this worktree; run: hestai init` };
+  }
+  const dir = installHuskyRunner(workspace);
+  const after = inspectHooks(workspace);
+  if (after.inactive.length > 0) {
+    return { armed: false, repaired: false, message: `${after.inactive.join(' and ')} still will not run after pointing core.hooksPath at ${dir}; run: hestai init` };
+  }
+  return {
+    armed: true,
+    repaired: true,
+    message: `repaired: core.hooksPath was ${before.hooksPath ?? 'unset'} (${before.hooksDir} does not run .husky/ here); it now points at ${dir}, which runs .husky/<hook> in every worktree`,
+  };
+}
