@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+
+interface Report {
+  ok: boolean;
+  range: { from: string | null; to: string };
+  commits: { sha: string; header: string; verdicts: { rule: string; status: string; message: string }[] }[];
+  errors: number;
+  warnings: number;
+}
+const verify = (repo: TempRepo, args: string[] = [], cwd = repo.dir) => {
+  const result = repo.hestai(['verify', '--format', 'json', ...args], { cwd });
+  return { ...result, report: (result.stdout ? JSON.parse(result.stdout) : null) as Report };
+};
+const verdict = (report: Report, header: string, rule: string) => report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
+const SESSION = 'HestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:0123456789abcdef';
+
+describe('hestai verify', () => {
+  it('judges every commit of a branch since its merge-base, in the JSON shape of DESIGN.md §7', () => {
+    const repo = makeRepo();
+    repo.commit('feat: on main, before the branch');
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit(`test(a): red\n\n${SESSION}`, { 'test/a.test.ts': 'x' });
+    repo.commit(`feat(a): green\n\n${SESSION}`, { 'src/a.ts': 'x' });
+    const { status, report } = verify(repo);
+    expect(status).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.range.from).toBe(repo.git(['rev-parse', 'main']).stdout.trim());
+    expect(report.range.to).toBe(repo.git(['rev-parse', 'HEAD']).stdout.trim());
+    expect(report.commits.map((c) => c.header)).toEqual(['test(a): red', 'feat(a): green']);
+    expect(report.commits[0]!.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(verdict(report, 'feat(a): green', 'test-first')?.status).toBe('pass');
+    expect(verdict(report, 'feat(a): green', 'trailers')?.status).toBe('pass');
+    expect(report.errors).toBe(0);
+    expect(report.warnings).toBe(0);
+  });
+
+  it('fails a feat without a test, exits 1, and names the type and the fix in every format', () => {
+    const repo = makeRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit(`feat(cli): no test\n\n${SESSION}`, { 'src/cli.ts': 'x' });
+    const { status, report } = verify(repo);
+    expect(status).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(report.errors).toBe(1);
+    expect(verdict(report, 'feat(cli): no test', 'test-first')?.message).toContain('feat commit');
+    const text = repo.hestai(['verify']);
+    expect(text.status).toBe(1);
+    expect(text.stdout).toContain('feat(cli): no test');
+    expect(text.stdout).toMatch(/commit the failing test first/i);
+    const github = repo.hestai(['verify', '--format', 'github']);
+    expect(github.status).toBe(1);
+    expect(github.stdout).toMatch(/^::error file=src\/cli\.ts,title=hestai test-first \([0-9a-f]{7}\)::feat commit/m);
+  });
+
+  it('lists bypasses and exemptions as warnings, and missing trailers per verify.trailers', () => {
+    const repo = makeRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit('feat: hotfix\n\nHestAI-Bypass: prod is down', { 'src/a.ts': 'x' });
+    repo.commit(`feat: generated\n\nTDD-Exempt: generated client\n${SESSION}`, { 'src/b.ts': 'x' });
+    repo.commit('docs: no trailers\n\nHestAI-Session: not-a-uuid');
+    const { status, report } = verify(repo);
+    expect(status, JSON.stringify(report, null, 1)).toBe(0);
+    expect(verdict(report, 'feat: hotfix', 'bypass')).toMatchObject({ status: 'warn' });
+    expect(verdict(report, 'feat: hotfix', 'bypass')?.message).toContain('prod is down');
+    expect(verdict(report, 'feat: hotfix', 'test-first')?.status).toBe('skip');
+    expect(verdict(report, 'feat: generated', 'test-first')).toMatchObject({ status: 'warn' });
+    expect(verdict(report, 'docs: no trailers', 'trailers')?.status).toBe('warn');
+    expect(verdict(report, 'docs: no trailers', 'trailers')?.message).toContain('HestAI-Session');
+    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: error\n  bypass: error\n');
+    const strict = verify(repo);
+    expect(strict.status).toBe(1);
+    expect(verdict(strict.report, 'feat: hotfix', 'bypass')?.status).toBe('fail');
+    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n');
+    expect(verdict(verify(repo).report, 'docs: no trailers', 'trailers')).toBeUndefined();
+  });
+
+  it('checks an explicit --from..--to range and honours tdd.since on the default branch', () => {
+    const repo = makeRepo();
+    const old = repo.commit('feat: before adoption');
+    repo.write('.hestai_workspace.yaml', `tdd:\n  since: ${old}\nverify:\n  trailers: off\n`);
+    repo.commit('test: a', { 'test/a.test.ts': 'x' });
+    repo.commit('feat: a', { 'src/a.ts': 'x' });
+    const { status, report } = verify(repo);
+    expect(status).toBe(0);
+    expect(report.range.from).toBe(old);
+    expect(report.commits.map((c) => c.header)).toEqual(['test: a', 'feat: a']);
+    const explicit = verify(repo, ['--from', 'HEAD~1', '--to', 'HEAD']);
+    expect(explicit.report.commits.map((c) => c.header)).toEqual(['feat: a']);
+    expect(explicit.status).toBe(1);
+  });
+
+  it('refuses a shallow clone that hides part of the range, naming fetch-depth: 0', () => {
+    const repo = makeRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    for (let i = 0; i < 4; i++) repo.commit(`docs: ${i}\n\n${SESSION}`);
+    const clone = path.join(tempDir(), 'clone');
+    repo.git(['clone', '-q', '--depth', '2', '--branch', 'feat/x', `file://${repo.dir}`, clone]);
+    const result = repo.hestai(['verify', '--from', 'main', '--to', 'HEAD'], { cwd: clone });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr + result.stdout).toContain('fetch-depth: 0');
+    const noFrom = repo.hestai(['verify'], { cwd: clone });
+    expect(noFrom.status).not.toBe(0);
+    expect(noFrom.stderr + noFrom.stdout).toContain('fetch-depth: 0');
+  });
+
+  it('rejects an unknown --from with exit 2 and a bad --format with exit 2', () => {
+    const repo = makeRepo();
+    expect(repo.hestai(['verify', '--from', 'nope']).status).toBe(2);
+    expect(repo.hestai(['verify', '--format', 'xml']).status).toBe(2);
+  });
+
+  it('--red-green requires the test to fail at the test commit and pass at the feat commit', () => {
+    const repo = makeRepo();
+    repo.write('.hestai_workspace.yaml', 'tdd:\n  test_command: sh test/run.sh\nverify:\n  trailers: off\n');
+    repo.commit('chore: config');
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit('test(a): red', { 'test/run.sh': 'test -f src/a.txt\n' });
+    repo.commit('feat(a): green', { 'src/a.txt': 'x' });
+    const good = verify(repo, ['--red-green']);
+    expect(good.status, JSON.stringify(good.report)).toBe(0);
+    expect(verdict(good.report, 'feat(a): green', 'red-green')?.status).toBe('pass');
+    repo.commit('test(b): already green', { 'test/run-b.sh': 'true\n' });
+    repo.commit('feat(b): nothing new', { 'src/b.txt': 'x' });
+    const bad = verify(repo, ['--red-green']);
+    expect(bad.status).toBe(1);
+    expect(verdict(bad.report, 'feat(b): nothing new', 'red-green')?.message).toMatch(/RED/);
+    expect(repo.git(['worktree', 'list']).stdout.trim().split('\n')).toHaveLength(1);
+  });
+});
