@@ -39,3 +39,11 @@ export {
 export * from './octave/index.js';
 export { appendAudit, type AuditRecord } from './audit.js';
 export * from './session/index.js';
+export * from './tdd/index.js';
+export { checkPreCommit, type PreCommitInput } from './hooks/pre-commit.js';
+export { checkCommitMsg, type CommitMsgInput } from './hooks/commit-msg.js';
+export { runHook, type HookName } from './hooks/main.js';
+export type { HookOutcome } from './hooks/outcome.js';
+export { initWorkspace, type InitInput, type InitResult } from './hooks/init.js';
+export { ensureHooksArmed, inspectHooks, type ArmedResult, type HooksInspection } from './hooks/armed.js';
+export { verifyRange, verifyJson, verifyText, verifyGithub, type VerifyInput, type VerifyReport } from './verify/index.js';

@@ -41,6 +41,8 @@ export interface HistoryOptions {
   revisions: readonly string[];
   /** Leave merge commits out (the hook: merges are not judged and consume nothing). */
   noMerges?: boolean;
+  /** Parents before children (`--topo-order`), for ranges with merges. */
+  topoOrder?: boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export interface HistoryOptions {
 export function history(cwd: string, options: HistoryOptions): { commits: LogCommit[] } | { error: string } {
   const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '--no-renames', '-z', '--name-only', '--diff-merges=first-parent', '--reverse'];
   if (options.noMerges) args.push('--no-merges');
+  if (options.topoOrder) args.push('--topo-order');
   args.push(...options.revisions, '--');
   const result = runGit(args, { cwd, okCodes: [128] });
   if (result.status !== 0) return { error: result.stderr.trim() };

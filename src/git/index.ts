@@ -6,3 +6,4 @@ export { runGitAsync, branchStatusAsync, recentCommitsAsync, commitsSinceAsync, 
 export * from './head.js';
 export * from './history.js';
 export * from './config.js';
+export * from './worktree.js';

@@ -8,6 +8,7 @@ import { registerCleanup } from './cleanup.js';
 import { registerStatus } from './status.js';
 import { registerCheck } from './check.js';
 import { registerInit } from './init.js';
+import { registerVerify } from './verify.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -23,4 +24,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerStatus,
   registerCheck,
   registerInit,
+  registerVerify,
 ];

@@ -1,0 +1,31 @@
+import type { CommitFacts } from '../tdd/commit.js';
+import { lastTrailer } from '../tdd/trailers.js';
+import type { Verdict } from '../tdd/verdict.js';
+import { UUID_V4 } from '../util/validate.js';
+
+const ANCHOR_DIGEST = /^sha256:[0-9a-f]{16}$/;
+
+/** Pure: are `HestAI-Session` and `HestAI-Anchor` present and well-formed? `policy` maps a problem to warn or fail. */
+export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Verdict {
+  if (commit.kind === 'merge') return { rule: 'trailers', status: 'skip', message: 'merge commit: trailers not required' };
+  const problems: string[] = [];
+  const session = lastTrailer(commit.trailers, 'HestAI-Session');
+  const anchor = lastTrailer(commit.trailers, 'HestAI-Anchor');
+  if (session === null) problems.push('no HestAI-Session trailer');
+  else if (!UUID_V4.test(session)) problems.push(`HestAI-Session "${session}" is not a session id (UUID v4)`);
+  if (anchor === null) problems.push('no HestAI-Anchor trailer');
+  else if (!ANCHOR_DIGEST.test(anchor)) problems.push(`HestAI-Anchor "${anchor}" is not sha256:<16 hex>`);
+  if (problems.length === 0) return { rule: 'trailers', status: 'pass', message: `session ${session}, anchor ${anchor}` };
+  return {
+    rule: 'trailers',
+    status: policy === 'error' ? 'fail' : 'warn',
+    message: `${problems.join('; ')}: the commit was not made through the hestai hooks by an anchored session (verify.trailers: ${policy})`,
+  };
+}
+
+/** Pure: a `HestAI-Bypass` trailer is listed, as a warning or an error per `verify.bypass`; null when absent. */
+export function checkBypass(commit: CommitFacts, policy: 'warn' | 'error'): Verdict | null {
+  const reason = lastTrailer(commit.trailers, 'HestAI-Bypass');
+  if (reason === null) return null;
+  return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
+}

@@ -1,0 +1,79 @@
+import { systemClock, type Clock } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { history } from '../git/history.js';
+import { commitFacts, type CommitFacts } from '../tdd/commit.js';
+import { checkHeader } from '../tdd/header-rule.js';
+import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
+import { testFileMatcher } from '../tdd/test-files.js';
+import { lastTrailer } from '../tdd/trailers.js';
+import type { Verdict } from '../tdd/verdict.js';
+import { resolveWorkspace } from '../workspace.js';
+import { resolveRange, shallowRangeError } from './range.js';
+import { redGreenVerdict, runAtCommit } from './red-green.js';
+import { checkBypass, checkTrailers } from './trailer-rules.js';
+
+export interface VerifyInput {
+  working_dir: string;
+  from?: string;
+  to?: string;
+  /** Run the test command at each paired test commit (must fail) and feat commit (must pass). */
+  red_green?: boolean;
+}
+
+/** One commit's verdicts. */
+export interface CommitReport {
+  sha: string;
+  header: string;
+  /** Changed paths (for annotations). */
+  files: string[];
+  verdicts: Verdict[];
+}
+
+/** The verify report (DESIGN.md §7); `errors`/`warnings` count fail/warn verdicts. */
+export interface VerifyReport {
+  ok: boolean;
+  range: { from: string | null; to: string };
+  commits: CommitReport[];
+  errors: number;
+  warnings: number;
+}
+
+/**
+ * `hestai verify`: every commit in the range gets a verdict per rule: header, test-first (judged
+ * against the commits before it in the range), trailers (per `verify.trailers`), bypasses (per
+ * `verify.bypass`), exemptions, and with `red_green` the RED/GREEN runs. One `git log` for the range.
+ */
+export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } = { clock: systemClock }): Promise<VerifyReport> {
+  const workspace = resolveWorkspace(input.working_dir);
+  const { config } = await loadConfig(workspace.root);
+  const range = resolveRange(workspace, config, input);
+  const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
+  if ('error' in result) throw shallowRangeError(range.to);
+  for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
+
+  const isTest = testFileMatcher(config.tdd.test_globs);
+  const facts = result.commits.map((c) => commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest));
+  const bypassed = (f: CommitFacts) => lastTrailer(f.trailers, 'HestAI-Bypass') !== null;
+  const judged = facts.filter((f) => !bypassed(f));
+  const tdd = new Map<string, TddVerdict>();
+  evaluateTestFirst(judged, config.tdd).forEach((v) => tdd.set(v.sha, v));
+
+  const commits: CommitReport[] = facts.map((f, i) => {
+    const verdicts: Verdict[] = [checkHeader(f)];
+    const t = tdd.get(f.sha);
+    verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict' });
+    if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
+    const bypass = checkBypass(f, config.verify.bypass);
+    if (bypass) verdicts.push(bypass);
+    if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
+      const testSha = t.pairedWith[t.pairedWith.length - 1]!;
+      const command = config.tdd.test_command;
+      verdicts.push(redGreenVerdict(testSha, f.sha, runAtCommit(workspace.root, testSha, command), runAtCommit(workspace.root, f.sha, command), command));
+    }
+    return { sha: f.sha, header: f.header, files: result.commits[i]!.files, verdicts };
+  });
+  let errors = 0;
+  let warnings = 0;
+  for (const c of commits) for (const v of c.verdicts) (v.status === 'fail' ? errors++ : v.status === 'warn' ? warnings++ : 0);
+  return { ok: errors === 0, range: { from: range.from, to: range.to }, commits, errors, warnings };
+}
