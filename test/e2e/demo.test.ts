@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, PROJECT_ROOT, tempDir } from '../helpers/git-repo.js';
+
+describe('the demo (npm start)', () => {
+  it('shows each rule blocking and then passing, exits 0 and cleans up', () => {
+    const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/demo/main.js')], { env: isolatedEnv(tempDir()), encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('no active session');
+    expect(out).toContain('HestAI-Session:');
+    expect(out).toContain('has no preceding test commit');
+    expect(out).toContain('25 h ago');
+    expect(out).toMatch(/::error file=src\/shout\.js,title=hestai test-first/);
+    expect(out).toContain('demo complete');
+    const dir = /hestai demo in (\S+)/.exec(out)?.[1];
+    expect(dir).toBeDefined();
+    expect(fs.existsSync(path.dirname(dir!))).toBe(false);
+  });
+});
