@@ -1,23 +1,55 @@
 import { DemoRepo, show } from './demo-repo.js';
+import { acknowledge, clockInAndAnchor } from './session-standin.js';
 
 /**
- * `npm start`: the built-in demo. In a temporary repository it shows the CLI, the installation check and
- * the workspace config check; it exits 0 when every step behaved as shown, and always cleans up.
+ * `npm start`: the built-in demo. In a temporary repository with the hooks installed by
+ * `hestai init --no-husky`, real `git commit`s show each rule blocking and then passing: no session,
+ * test-first, stale context (injected clock), and `hestai verify` as CI would run it. It exits 0 when
+ * every step behaved as shown, and always cleans up.
  */
 async function demo(): Promise<void> {
   const repo = new DemoRepo();
   process.stdout.write(`hestai demo in ${repo.dir}\n`);
+  const commit = (message: string, env: NodeJS.ProcessEnv = {}) => {
+    repo.git(['add', '-A']);
+    return repo.git(['commit', '-q', '--allow-empty', '-m', message], env);
+  };
   try {
     repo.write('README.md', '# demo\n');
+    commit('chore: initial commit');
+    show('install the hooks (plain git hooks, no husky)', 'hestai init --no-husky', repo.hestai(['init', '--no-husky']), 0);
+
+    repo.write('docs/usage.md', 'Say hello.\n');
+    show('1. a commit without a session is blocked', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
+    const now = new Date();
+    const token = clockInAndAnchor(repo.dir, 'implementation-lead', now);
+    process.stdout.write(`\n── clock in and anchor (session ${token})\n`);
+    show('   ... and passes once the session is anchored', 'git commit -m "docs: usage"', commit('docs: usage'), 0);
+    show('   the commit carries the session and anchor trailers', 'git log -1 --format=%B', repo.git(['log', '-1', '--format=%B']), 0);
+
+    repo.git(['checkout', '-q', '-b', 'feat/greeting']);
+    repo.write('src/greet.js', 'export const greet = (name) => `hello ${name}`;\n');
+    show('2. a feat without a preceding test commit is blocked', 'git commit -m "feat(greet): greet by name"', commit('feat(greet): greet by name'), 1);
+    repo.git(['reset', '-q']);
+    repo.git(['stash', '-q', '--include-untracked']);
+    repo.write('test/greet.test.js', "import { greet } from '../src/greet.js';\nif (greet('ann') !== 'hello ann') throw new Error('red');\n");
+    show('   commit the failing test first', 'git commit -m "test(greet): greet by name"', commit('test(greet): greet by name'), 0);
+    repo.git(['stash', 'pop', '-q']);
+    show('   then the feat passes', 'git commit -m "feat(greet): greet by name"', commit('feat(greet): greet by name'), 0);
+
+    const later = new Date(now.getTime() + 25 * 3_600_000);
+    const clock = { HESTAI_NOW: later.toISOString() };
+    repo.write('docs/usage.md', 'Say hello by name.\n');
+    show('3. 25 hours later (HESTAI_NOW) the context is stale: blocked', 'HESTAI_NOW=<+25h> git commit -m "docs: names"', commit('docs: names', clock), 1);
+    acknowledge(repo.dir, token, 'reviewed the context: still accurate', later);
+    process.stdout.write('\n── acknowledge the stale context (hestai ack --reason "reviewed the context: still accurate")\n');
+    show('   ... and the commit passes', 'HESTAI_NOW=<+25h> git commit -m "docs: names"', commit('docs: names', clock), 0);
+
+    show('4. the CI step checks the whole branch', 'hestai verify', repo.hestai(['verify']), 0);
+    repo.write('src/shout.js', 'export const shout = (s) => s.toUpperCase();\n');
     repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '-m', 'chore: initial commit']);
-    show('the CLI', 'hestai --help', repo.hestai(['--help']), 0);
-    show('check the installation', 'hestai doctor', repo.hestai(['doctor']), 0);
-    repo.write('.hestai_workspace.yaml', 'freshness:\n  max_age_hour: 12\ntdd:\n  policy: strict\n');
-    show('a broken workspace config is named by file, key and line', 'hestai doctor', repo.hestai(['doctor']), 1);
-    repo.write('.hestai_workspace.yaml', 'freshness:\n  max_age_hours: 12\ntdd:\n  policy: scoped\n');
-    show('fixed', 'hestai doctor --json', repo.hestai(['doctor', '--json']), 0);
-    show('a typo in a command is a usage error (exit 2)', 'hestai docter', repo.hestai(['docter']), 2);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'feat(shout): shout']);
+    show('   a feat committed with --no-verify is caught in CI', 'hestai verify --format github', repo.hestai(['verify', '--format', 'github']), 1);
     process.stdout.write('\ndemo complete: every step behaved as shown.\n');
   } finally {
     repo.cleanup();
