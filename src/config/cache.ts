@@ -35,8 +35,8 @@ export function readCachedConfig(root: string, text: string): WorkspaceConfig | 
 /** Stores a config that was just fully validated. Best effort: a read-only checkout just stays uncached. */
 export function writeCachedConfig(root: string, text: string, config: WorkspaceConfig): void {
   const paths = workspacePaths(root);
-  // A repository that has not adopted hestai (no .hestai/) gets no new directory from a read.
-  if (!existsSync(paths.hestai)) return;
+  // Only where `hestai init` made (and git-ignored) .hestai/cache/: a read never leaves untracked files.
+  if (!existsSync(paths.cache)) return;
   try {
     writeJsonAtomic(paths.configCache, { sha256: configTextHash(text), config });
   } catch {

@@ -132,7 +132,7 @@ export function initWorkspace(input: InitInput): InitResult {
   }
   const { paths, root } = workspace;
   const actions: InitAction[] = [];
-  for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit, paths.cache]) fs.mkdirSync(dir, { recursive: true });
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
   putIfMissing(actions, workspace, paths.protocol, PROTOCOL);
   putIfMissing(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root)));

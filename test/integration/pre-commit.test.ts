@@ -106,6 +106,7 @@ describe('pre-commit hook', () => {
   it('honours freshness.max_age_hours from the workspace config and caches the validated config', () => {
     const repo = makeRepo();
     makeSession(repo.dir, { generatedAt: T0 });
+    fs.mkdirSync(path.join(repo.dir, '.hestai/cache')); // made and git-ignored by hestai init
     repo.write('.hestai_workspace.yaml', 'freshness:\n  max_age_hours: 48\n');
     const env = { ...repo.env, HESTAI_NOW: plus(30) };
     expect(runHook('pre-commit', repo.dir, env).status).toBe(0);
