@@ -10,6 +10,9 @@ describe('the demo (npm start)', () => {
     expect(result.status, result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toContain('no active session');
+    expect(out).toContain('hestai clock-in --role implementation-lead');
+    expect(out).toContain('has no valid anchor');
+    expect(out).toContain('acknowledged: session');
     expect(out).toContain('HestAI-Session:');
     expect(out).toContain('has no preceding test commit');
     expect(out).toContain('25 h ago');
