@@ -48,6 +48,10 @@ export class DemoRepo {
     fs.writeFileSync(full, content);
   }
 
+  read(file: string): string {
+    return fs.readFileSync(path.join(this.dir, file), 'utf8');
+  }
+
   cleanup(): void {
     fs.rmSync(this.base, { recursive: true, force: true });
   }

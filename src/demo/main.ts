@@ -1,5 +1,5 @@
 import { DemoRepo, show } from './demo-repo.js';
-import { acknowledge, clockInAndAnchor } from './session-standin.js';
+import { anchorStandIn } from './session-standin.js';
 
 /**
  * `npm start`: the built-in demo. In a temporary repository with the hooks installed by
@@ -18,12 +18,17 @@ async function demo(): Promise<void> {
     repo.write('README.md', '# demo\n');
     commit('chore: initial commit');
     show('install the hooks (plain git hooks, no husky)', 'hestai init --no-husky', repo.hestai(['init', '--no-husky']), 0);
+    repo.write('.hestai_workspace.yaml', `${repo.read('.hestai_workspace.yaml')}github:\n  issue_search: false\n  pr_context: false\n`);
 
     repo.write('docs/usage.md', 'Say hello.\n');
     show('1. a commit without a session is blocked', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
+    const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'greeting feature']);
+    const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
+    show('   clock in', 'hestai clock-in --role implementation-lead --focus "greeting feature"', { ...clockIn, stdout: `session ${token}\n` }, 0);
+    show('   still blocked: the session is not anchored yet', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
+    anchorStandIn(repo.dir, token);
+    process.stdout.write('\n── anchor the session (stand-in until `hestai anchor` lands: writes the sealed anchor.json its three stages write)\n');
     const now = new Date();
-    const token = clockInAndAnchor(repo.dir, 'implementation-lead', now);
-    process.stdout.write(`\n── clock in and anchor (session ${token})\n`);
     show('   ... and passes once the session is anchored', 'git commit -m "docs: usage"', commit('docs: usage'), 0);
     show('   the commit carries the session and anchor trailers', 'git log -1 --format=%B', repo.git(['log', '-1', '--format=%B']), 0);
 
@@ -41,8 +46,7 @@ async function demo(): Promise<void> {
     const clock = { HESTAI_NOW: later.toISOString() };
     repo.write('docs/usage.md', 'Say hello by name.\n');
     show('3. 25 hours later (HESTAI_NOW) the context is stale: blocked', 'HESTAI_NOW=<+25h> git commit -m "docs: names"', commit('docs: names', clock), 1);
-    acknowledge(repo.dir, token, 'reviewed the context: still accurate', later);
-    process.stdout.write('\n── acknowledge the stale context (hestai ack --reason "reviewed the context: still accurate")\n');
+    show('   acknowledge it (audited)', 'hestai ack --reason "reviewed the context: still accurate"', repo.hestai(['ack', '--reason', 'reviewed the context: still accurate'], clock), 0);
     show('   ... and the commit passes', 'HESTAI_NOW=<+25h> git commit -m "docs: names"', commit('docs: names', clock), 0);
 
     show('4. the CI step checks the whole branch', 'hestai verify', repo.hestai(['verify']), 0);
