@@ -1,0 +1,42 @@
+/** The vocabulary of the RAPH vector v4.0 (DESIGN.md §5). Plain data; no I/O. */
+import type { Strictness } from './record.js';
+
+export const VECTOR_OPEN = '===RAPH_VECTOR::v4.0===';
+export const VECTOR_CLOSE = '===END_RAPH_VECTOR===';
+
+/** The four sections, in canonical order, with the titles the canonical anchor prints. */
+export const SECTIONS = ['BIND', 'ARM', 'TENSION', 'COMMIT'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+export const SECTION_TITLES: Record<SectionName, string> = {
+  BIND: 'Identity Lock',
+  ARM: 'Context Proof - SERVER INJECTED',
+  TENSION: 'Cognitive Proof - AGENT GENERATED',
+  COMMIT: 'Falsifiable Contract',
+};
+/** Sections of older schemas, named in the error so the agent knows why they are refused. */
+export const LEGACY_SECTIONS = ['SOURCES', 'HAZARD', 'FLUKE', 'SHANK'] as const;
+
+export const COGNITION_TYPES = ['ETHOS', 'LOGOS', 'PATHOS'] as const;
+export const ARCHETYPES = [
+  'ZEUS', 'ATHENA', 'APOLLO', 'HERMES', 'HEPHAESTUS', 'ARES', 'ARTEMIS', 'POSEIDON', 'DEMETER', 'DIONYSUS',
+  'ODYSSEUS', 'SISYPHUS', 'PROMETHEUS', 'ICARUS', 'PANDORA', 'ATLAS', 'ARGUS', 'THEMIS', 'DAEDALUS',
+] as const;
+
+/** Constraint names that say nothing about this work. */
+export const GENERIC_CONSTRAINTS = ['CONSTRAINT', 'RULE', 'POLICY', 'REQUIREMENT', 'TODO', 'TBD', 'FIXME', 'XXX', 'PLACEHOLDER', 'EXAMPLE'] as const;
+
+/** COMMIT artifacts that are not falsifiable: the conversation itself. */
+export const ABSTRACT_ARTIFACTS = ['response', 'result', 'output', 'completion', 'answer', 'reply', 'thoughts', 'thought', 'responses', 'results', 'answers', 'replies'] as const;
+
+export const MIN_TENSIONS: Record<Strictness, number> = { quick: 1, default: 2, deep: 3 };
+
+/** Failed submissions allowed after the first one, per stage (seed 001): the third failure is terminal. */
+export const MAX_RETRIES = 2;
+
+/** Values that are template text rather than an answer: `TODO`, `TBD`, `{name}`, `<name>`, `...`, `N/A`. */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  if (v === '') return true;
+  if (/\{[A-Za-z_ ][^}]*\}/.test(v) || /^<[^>]*>$/.test(v) || /^\.{2,}$|^…$/.test(v)) return true;
+  return /^(TODO|TBD|FIXME|XXX|PLACEHOLDER|EXAMPLE|N\/A|NONE|NULL|UNKNOWN|\?+)$/i.test(v);
+}
