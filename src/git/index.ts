@@ -7,3 +7,4 @@ export * from './head.js';
 export * from './history.js';
 export * from './config.js';
 export * from './worktree.js';
+export { branchStatus } from './branch-status.js';

@@ -1,0 +1,100 @@
+/**
+ * Role constitutions: `.hestai-sys/agents/{role}.oct.md`. The identity stage returns the path and an
+ * excerpt; BIND's COGNITION must match what the constitution declares. `installConstitutions` copies the
+ * defaults shipped in `templates/agents/` (used by `hestai init`), keeping files that already exist.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { usageError } from '../errors.js';
+import { getValue } from '../octave/model.js';
+import { tryParseOctave } from '../octave/parse.js';
+import { relativeToRoot, type WorkspacePaths } from '../paths.js';
+import { readTextIfExists, writeFileAtomic } from '../state/store.js';
+import type { DeclaredCognition } from './rules/types.js';
+
+/** The default constitutions shipped with the package. */
+export const TEMPLATE_AGENTS_DIR = fileURLToPath(new URL('../../templates/agents/', import.meta.url));
+
+const ROLE_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const SUFFIX = '.oct.md';
+
+/** Refuses a role name that is not kebab-case (it becomes a file name: no `/`, no `..`). */
+export function assertRoleName(role: unknown): string {
+  if (typeof role !== 'string' || !ROLE_NAME.test(role) || role.length > 64) {
+    throw usageError(`role ${JSON.stringify(role)} is not a role name`, {
+      code: 'ROLE_INVALID',
+      remedy: 'Pass a kebab-case role such as implementation-lead (the name of a file in .hestai-sys/agents/).',
+    });
+  }
+  return role;
+}
+
+export function constitutionFile(paths: WorkspacePaths, role: string): string {
+  return path.join(paths.agents, `${assertRoleName(role)}${SUFFIX}`);
+}
+
+/** The roles that have a constitution in this worktree, sorted. */
+export function availableRoles(paths: WorkspacePaths): string[] {
+  try {
+    return fs
+      .readdirSync(paths.agents)
+      .filter((f) => f.endsWith(SUFFIX) && ROLE_NAME.test(f.slice(0, -SUFFIX.length)))
+      .map((f) => f.slice(0, -SUFFIX.length))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+export interface Constitution {
+  role: string;
+  /** Absolute path. */
+  file: string;
+  /** Workspace-relative path, for messages and results. */
+  relative: string;
+  text: string;
+  /** What BIND must match, or null when the file does not declare it (or is not valid OCTAVE). */
+  cognition: DeclaredCognition | null;
+}
+
+/** Pure: the COGNITION.TYPE and COGNITION.ARCHETYPES a constitution declares. */
+export function declaredCognition(text: string): DeclaredCognition | null {
+  const parsed = tryParseOctave(text);
+  if (!parsed.ok) return null;
+  const type = getValue(parsed.doc, 'COGNITION.TYPE');
+  const archetypes = getValue(parsed.doc, 'COGNITION.ARCHETYPES');
+  const t = typeof type === 'string' && type !== '' ? type : null;
+  const a = Array.isArray(archetypes) ? archetypes.filter((x): x is string => typeof x === 'string') : typeof archetypes === 'string' ? [archetypes] : [];
+  return t === null && a.length === 0 ? null : { type: t, archetypes: a };
+}
+
+/** Reads a role's constitution, or null when the file does not exist. */
+export function readConstitution(paths: WorkspacePaths, role: string): Constitution | null {
+  const file = constitutionFile(paths, role);
+  const text = readTextIfExists(file);
+  if (text === null) return null;
+  return { role, file, relative: relativeToRoot(paths, file), text, cognition: declaredCognition(text) };
+}
+
+/** The excerpt returned by the identity stage: the constitution up to a size limit. */
+export function constitutionExcerpt(text: string, maxLines = 60): string {
+  const lines = text.split('\n');
+  return lines.length <= maxLines ? text.trimEnd() : `${lines.slice(0, maxLines).join('\n')}\n// ... (${lines.length - maxLines} more lines in the file)`;
+}
+
+/** Installs the default constitutions into `.hestai-sys/agents/`, keeping any that exist. */
+export function installConstitutions(paths: WorkspacePaths, source: string = TEMPLATE_AGENTS_DIR): { written: string[]; kept: string[] } {
+  const result = { written: [] as string[], kept: [] as string[] };
+  for (const name of fs.readdirSync(source).filter((f) => f.endsWith(SUFFIX)).sort()) {
+    const target = path.join(paths.agents, name);
+    const relative = relativeToRoot(paths, target);
+    if (fs.existsSync(target)) {
+      result.kept.push(relative);
+      continue;
+    }
+    writeFileAtomic(target, fs.readFileSync(path.join(source, name)));
+    result.written.push(relative);
+  }
+  return result;
+}

@@ -1,0 +1,95 @@
+/**
+ * The pending handshake of the staged anchor: `.hestai/sessions/pending/{token}/handshake.json`. Written
+ * only through the store (atomic), read with a hand-written validator (the pre-commit hook reads it to
+ * say "this anchor is terminal"), and mutated only under the per-token lock.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pendingDir, type WorkspacePaths } from '../paths.js';
+import { readJsonIfExists, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
+import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import { STRICTNESS, type ArmSnapshot, type Strictness } from './record.js';
+import type { BindFacts } from './rules/bind.js';
+
+export const HANDSHAKE_STAGES = ['IDENTITY', 'CONTEXT', 'BOUND'] as const;
+export type HandshakeStage = (typeof HANDSHAKE_STAGES)[number];
+/** Where failed submissions are counted: the staged context and proof stages, and the one-shot vector. */
+export type RetryStage = 'context' | 'proof' | 'vector';
+export const RETRY_STAGES: readonly RetryStage[] = ['context', 'proof', 'vector'];
+
+export interface HandshakeRecord {
+  version: 1;
+  token: string;
+  stage: HandshakeStage;
+  role: string;
+  working_dir: string;
+  mode: 'full' | 'lite';
+  strictness: Strictness;
+  topic: string | null;
+  /** Workspace-relative path of the constitution, or null (one-shot without a constitution). */
+  constitution_path: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  /** The server ARM computed at the context stage. */
+  server_arm: ArmSnapshot | null;
+  /** The validated BIND (context stage), used to assemble the canonical anchor at the proof stage. */
+  bind: BindFacts | null;
+  /** Failed submissions per stage, counted by the server. */
+  retries: Record<RetryStage, number>;
+  /** True after the last allowed retry failed: every submission is refused until `hestai anchor reset`. */
+  terminal: boolean;
+  terminal_stage: RetryStage | null;
+}
+
+export const HANDSHAKE_FILE = 'handshake.json';
+
+export function handshakeFile(paths: WorkspacePaths, token: string): string {
+  return path.join(pendingDir(paths, token), HANDSHAKE_FILE);
+}
+
+/** Structural validation of handshake.json (hand-written; no zod on the hook path). */
+export const validateHandshakeRecord: Validate<HandshakeRecord> = (value) => {
+  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
+  const problems: Problems = [];
+  if (value['version'] !== 1) problems.push('version: expected 1');
+  expectString(value, 'token', problems, { pattern: UUID_V4 });
+  expectOneOf(value, 'stage', HANDSHAKE_STAGES, problems);
+  expectString(value, 'role', problems);
+  expectString(value, 'working_dir', problems);
+  expectOneOf(value, 'mode', ['full', 'lite'], problems);
+  expectOneOf(value, 'strictness', STRICTNESS, problems);
+  expectString(value, 'topic', problems, { nullable: true });
+  expectString(value, 'constitution_path', problems, { nullable: true });
+  for (const key of ['created_at', 'updated_at', 'expires_at']) expectIsoDate(value, key, problems);
+  if (value['server_arm'] !== null && !isRecord(value['server_arm'])) problems.push('server_arm: expected an object or null');
+  if (value['bind'] !== null && !isRecord(value['bind'])) problems.push('bind: expected an object or null');
+  const retries = value['retries'];
+  if (!isRecord(retries) || !RETRY_STAGES.every((s) => Number.isInteger(retries[s]) && (retries[s] as number) >= 0)) {
+    problems.push('retries: expected {context, proof, vector} non-negative integers');
+  }
+  if (typeof value['terminal'] !== 'boolean') problems.push('terminal: expected a boolean');
+  if (value['terminal_stage'] !== null && !RETRY_STAGES.includes(value['terminal_stage'] as RetryStage)) problems.push('terminal_stage: expected context, proof, vector or null');
+  return problems.length === 0 ? { ok: true, value: value as unknown as HandshakeRecord } : { ok: false, errors: problems };
+};
+
+/** The pending handshake of a token, or null. A corrupt file throws (exit 2, names the file). */
+export function readHandshake(paths: WorkspacePaths, token: string): HandshakeRecord | null {
+  if (!UUID_V4.test(token)) return null;
+  return readJsonIfExists(handshakeFile(paths, token), validateHandshakeRecord);
+}
+
+/** Writes the pending handshake atomically. */
+export function writeHandshake(paths: WorkspacePaths, record: HandshakeRecord): void {
+  writeJsonAtomic(handshakeFile(paths, record.token), record);
+}
+
+/** Removes a token's pending directory (after promotion). */
+export function removePending(paths: WorkspacePaths, token: string): void {
+  fs.rmSync(pendingDir(paths, token), { recursive: true, force: true });
+}
+
+/** Runs `fn` holding the token's handshake lock: every read-modify-write of a handshake goes through here. */
+export function withHandshakeLock<T>(paths: WorkspacePaths, token: string, fn: () => T): T {
+  return withLock(path.join(paths.locks, `anchor-${token}`), fn, { timeoutMs: 30_000 });
+}

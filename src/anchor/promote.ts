@@ -1,0 +1,44 @@
+/**
+ * Promotion (DESIGN.md §2): the sealed anchor is written completely to `pending/{token}/anchor.json`
+ * (atomic write), then moved with ONE rename(2) to `active/{token}/anchor.json` (same filesystem), so
+ * no reader ever sees a partial or unvalidated anchor. The caller holds the token's handshake lock and
+ * has re-checked the handshake stage, which makes exactly one of concurrent proofs win.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pendingDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
+import { usageError } from '../errors.js';
+import { writeJsonAtomic } from '../state/store.js';
+import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from './record.js';
+import { removePending, writeHandshake, type HandshakeRecord } from './handshake-store.js';
+import type { WorkPermit } from './results.js';
+
+/** Seals, writes and promotes the anchor; marks the handshake BOUND and removes the pending directory. */
+export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, handshake: HandshakeRecord | null, now: string): { anchor: AnchorRecord; permit: WorkPermit } {
+  const anchor = sealAnchor(unsealed);
+  const staged = path.join(pendingDir(paths, anchor.token), ANCHOR_FILE);
+  const target = anchorFile(paths, anchor.token);
+  writeJsonAtomic(staged, anchor);
+  try {
+    fs.renameSync(staged, target);
+  } catch (error) {
+    throw usageError(`cannot promote ${relativeToRoot(paths, staged)} to ${relativeToRoot(paths, target)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      file: target,
+      code: 'STORAGE',
+      remedy: 'Check that .hestai/sessions/ is writable and on one filesystem, then submit the proof again.',
+    });
+  }
+  if (handshake !== null) writeHandshake(paths, { ...handshake, stage: 'BOUND', updated_at: now });
+  removePending(paths, anchor.token);
+  return {
+    anchor,
+    permit: {
+      token: anchor.token,
+      role: anchor.role,
+      tier: anchor.tier,
+      anchor_file: relativeToRoot(paths, target),
+      anchor_digest: anchorDigest(anchor),
+      validated_at: anchor.validated_at,
+    },
+  };
+}
