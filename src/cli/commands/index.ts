@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAnchor } from './anchor.js';
 import { registerDoctor } from './doctor.js';
 import { registerClockIn } from './clock-in.js';
 import { registerClockOut } from './clock-out.js';
@@ -9,6 +10,7 @@ import { registerStatus } from './status.js';
 import { registerCheck } from './check.js';
 import { registerInit } from './init.js';
 import { registerVerify } from './verify.js';
+import { registerOdysseanAnchor } from './odyssean-anchor.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -25,4 +27,6 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerCheck,
   registerInit,
   registerVerify,
+  registerAnchor,
+  registerOdysseanAnchor,
 ];

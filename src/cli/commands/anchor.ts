@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ExitCode, usageError } from '../../errors.js';
+import type { AnchorHandshakeResult } from '../../anchor/results.js';
+import { paint, type Output } from '../output.js';
+import { action, type CommandContext, type CommandResult } from '../run.js';
+
+/** Reads a payload file (`-` = stdin); a missing file is a usage error naming it. */
+export function readPayloadFile(file: string | undefined, flag: string): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return fs.readFileSync(file === '-' ? 0 : path.resolve(file), 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read ${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      file,
+      code: 'PAYLOAD_UNREADABLE',
+      remedy: `Pass a readable file, or "-" to read from stdin.`,
+    });
+  }
+}
+
+/** The human-readable form of a handshake result. */
+export function formatHandshake(out: Output, r: AnchorHandshakeResult): string {
+  const lines = [r.success ? `${paint(out, 'green', 'ok')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}` : `${paint(out, 'red', 'FAILED')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}`];
+  for (const e of r.errors) lines.push(`  - ${e}`);
+  if (r.constitution_path) lines.push(`constitution: ${r.constitution_path}`);
+  if (r.server_arm) lines.push('', r.server_arm);
+  if (r.anchor) lines.push('', r.anchor);
+  if (!r.success && r.guidance) lines.push('', r.guidance);
+  else if (r.template) lines.push('', 'template:', r.template);
+  for (const w of r.warnings) lines.push(`${paint(out, 'yellow', 'warn')} ${w}`);
+  if (r.next_step) lines.push('', `next: ${r.next_step}`);
+  return lines.join('\n');
+}
+
+interface AnchorFlags {
+  stage?: string;
+  role?: string;
+  token?: string;
+  mode?: string;
+  strictness?: string;
+  topic?: string;
+  payloadFile?: string;
+  reason?: string;
+}
+
+export function registerAnchor(program: Command): void {
+  program
+    .command('anchor')
+    .argument('[action]', '"reset" reopens a terminal handshake (human only, audited): hestai anchor reset --token T [--reason X]')
+    .description('the Odyssean Anchor handshake: --stage identity, then context (BIND), then proof (TENSION + COMMIT)')
+    .option('--stage <stage>', 'identity | context | proof')
+    .option('--role <role>', 'the role to bind as (identity; untracked context/proof)')
+    .option('--token <token>', 'the session id from clock-in (identity) or from the identity stage')
+    .option('--mode <mode>', 'full | lite | untracked (identity; untracked for context/proof)')
+    .option('--strictness <level>', 'quick | default | deep (default: anchor.strictness)')
+    .option('--topic <text>', 'what the session is about (used as focus when identity clocks in)')
+    .option('--payload-file <file>', 'the stage payload (context: ## BIND; proof: ## TENSION and ## COMMIT); - reads stdin')
+    .option('--reason <text>', 'reset: why the handshake is reset (recorded in .hestai/audit/audit.jsonl)')
+    .action(
+      action(async (ctx, verb: string | undefined, flags: AnchorFlags) => {
+        if (verb !== undefined) {
+          if (verb !== 'reset') throw usageError(`unknown anchor action "${verb}"`, { code: 'USAGE', remedy: 'Use "hestai anchor --stage ..." or "hestai anchor reset --token T".' });
+          return reset(ctx, flags);
+        }
+        if (flags.stage === undefined) throw usageError('--stage is required', { code: 'STAGE_MISSING', remedy: 'Pass --stage identity, then context, then proof.' });
+        const { anchor } = await import('../../anchor/handshake.js');
+        const result = await anchor(
+          {
+            stage: flags.stage as 'identity',
+            working_dir: path.resolve(ctx.cwd),
+            ...(flags.role === undefined ? {} : { role: flags.role }),
+            ...(flags.token === undefined ? {} : { token: flags.token }),
+            ...(flags.mode === undefined ? {} : { mode: flags.mode as 'full' }),
+            ...(flags.strictness === undefined ? {} : { strictness: flags.strictness as 'default' }),
+            ...(flags.topic === undefined ? {} : { topic: flags.topic }),
+            ...(flags.payloadFile === undefined ? {} : { payload: readPayloadFile(flags.payloadFile, '--payload-file') as string }),
+          },
+          { clock: ctx.clock },
+        );
+        return { exitCode: result.success ? ExitCode.Ok : ExitCode.Blocked, json: result, text: formatHandshake(ctx.out, result) };
+      }),
+    );
+}
+
+async function reset(ctx: CommandContext, flags: AnchorFlags): Promise<CommandResult> {
+  if (flags.token === undefined) throw usageError('--token is required for reset', { code: 'TOKEN_MISSING', remedy: 'Pass --token T (the token of the terminal handshake).' });
+  if (flags.stage !== undefined) throw usageError('reset takes no --stage', { code: 'USAGE', remedy: 'Run "hestai anchor reset --token T [--reason X]".' });
+  const { resetAnchor } = await import('../../anchor/reset.js');
+  const result = await resetAnchor({ working_dir: path.resolve(ctx.cwd), token: flags.token, ...(flags.reason === undefined ? {} : { reason: flags.reason }) }, { clock: ctx.clock });
+  const was = `was ${result.previous.stage}${result.previous.terminal ? `, terminal after ${result.previous.terminal_stage} failures` : ''}`;
+  return {
+    exitCode: ExitCode.Ok,
+    json: result,
+    text: `reset handshake ${result.token} (${was}); retries cleared, expires ${result.expires_at}; recorded in ${result.audit_log}`,
+  };
+}
