@@ -1,46 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { armFrom, phaseFrom } from '../../../src/anchor/server-arm.js';
 import { countLines } from '../../../src/anchor/ctx-probe.js';
-import { parseStatusV2 } from '../../../src/git/parse-status-v2.js';
 
 const SHA = 'a'.repeat(40);
-
-describe('parseStatusV2', () => {
-  it('reads branch headers, ahead/behind and every entry kind, renames included', () => {
-    const out = [
-      `# branch.oid ${SHA}`,
-      '# branch.head feat/x',
-      '# branch.upstream origin/feat/x',
-      '# branch.ab +2 -1',
-      `1 .M N... 100644 100644 100644 ${SHA} ${SHA} src/a b.ts`,
-      `2 R. N... 100644 100644 100644 ${SHA} ${SHA} R100 src/new.ts`,
-      'src/old.ts',
-      `u UU N... 100644 100644 100644 100644 ${SHA} ${SHA} ${SHA} conflict.ts`,
-      '? notes.md',
-      '! ignored.log',
-      '',
-    ].join('\0');
-    expect(parseStatusV2(out)).toEqual({
-      oid: SHA,
-      head: 'feat/x',
-      upstream: 'origin/feat/x',
-      ahead: 2,
-      behind: 1,
-      entries: [
-        { code: '.M', path: 'src/a b.ts' },
-        { code: 'R.', path: 'src/new.ts' },
-        { code: 'UU', path: 'conflict.ts' },
-        { code: '??', path: 'notes.md' },
-        { code: '!!', path: 'ignored.log' },
-      ],
-    });
-  });
-
-  it('handles an unborn branch and a detached HEAD', () => {
-    expect(parseStatusV2('# branch.oid (initial)\0# branch.head main\0')).toMatchObject({ oid: null, head: 'main', ahead: null });
-    expect(parseStatusV2(`# branch.oid ${SHA}\0# branch.head (detached)\0`)).toMatchObject({ oid: SHA, head: null });
-  });
-});
 
 describe('server ARM', () => {
   it('reads PHASE from PROJECT-CONTEXT (quotes and comments allowed), UNKNOWN when absent', () => {
@@ -52,8 +14,8 @@ describe('server ARM', () => {
 
   it('counts changes without the tool\'s own runtime state, tracked changes first, and hashes the whole context', () => {
     const status = {
-      oid: SHA,
-      head: null,
+      head: SHA,
+      branch: null,
       upstream: null,
       ahead: null,
       behind: null,
