@@ -32,7 +32,9 @@ describe('anchor: identity stage', () => {
     const result = await anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE, topic: 'hook speed' }, { clock });
     expect(result.success).toBe(true);
     const session = readSession(paths, result.token!);
-    expect(session).toMatchObject({ role: ROLE, focus: 'hook speed', state: 'ACTIVE', branch: 'main' });
+    // The real clock_in ran: the session is CREATED with an explicit focus and the FAST layer was written.
+    expect(session).toMatchObject({ role: ROLE, focus: 'hook speed', focus_source: 'explicit', state: 'CREATED', branch: 'main', started_at: '2026-11-22T10:00:00.000Z' });
+    expect(fs.readFileSync(paths.currentFocus, 'utf8')).toContain('hook speed');
     expect(readHandshake(paths, result.token!)?.stage).toBe('IDENTITY');
   });
 
