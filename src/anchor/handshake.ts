@@ -23,7 +23,6 @@ import { promoteAnchor } from './promote.js';
 import { hasValidAnchor, type Strictness } from './record.js';
 import type { AnchorHandshakeResult, AnchorMode, AnchorStage } from './results.js';
 import { computeServerArm } from './server-arm.js';
-import { startMinimalSession } from './session-bootstrap.js';
 import { guidanceFor, validateVector, type VectorValidation } from './validate.js';
 
 export interface AnchorInput {
@@ -43,6 +42,8 @@ export interface AnchorInput {
 
 export interface AnchorDeps {
   clock?: Clock;
+  /** Environment for the clock_in the identity stage runs when called without a token. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Ctx {
@@ -194,7 +195,13 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
     if (problem) return refuse({ ...withConstitution, token: explicitToken }, ...problem);
     token = explicitToken;
   } else {
-    token = startMinimalSession(ctx.paths, role, topic, ctx.now.toISOString()).session_id;
+    // CI-I1: every session starts with clock_in. Loaded lazily: it gathers context (heavier than a stage).
+    const { clockIn } = await import('../session/clock-in.js');
+    const clocked = await clockIn(
+      { working_dir: ctx.paths.root, role, ...(topic === null ? {} : { focus: topic }) },
+      { ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.env ? { env: deps.env } : {}) },
+    );
+    token = clocked.session_id;
   }
   const now = ctx.now.toISOString();
   return withHandshakeLock(ctx.paths, token, () => {

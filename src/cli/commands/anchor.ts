@@ -77,7 +77,7 @@ export function registerAnchor(program: Command): void {
             ...(flags.topic === undefined ? {} : { topic: flags.topic }),
             ...(flags.payloadFile === undefined ? {} : { payload: readPayloadFile(flags.payloadFile, '--payload-file') as string }),
           },
-          { clock: ctx.clock },
+          { clock: ctx.clock, env: ctx.env },
         );
         return { exitCode: result.success ? ExitCode.Ok : ExitCode.Blocked, json: result, text: formatHandshake(ctx.out, result) };
       }),
