@@ -26,6 +26,9 @@ describe('hestai init --no-husky', () => {
     for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit]) expect(fs.statSync(dir).isDirectory()).toBe(true);
     expect(fs.readFileSync(paths.projectContext, 'utf8')).toContain('PHASE::B1');
     expect(fs.existsSync(paths.protocol)).toBe(true);
+    for (const role of ['holistic-orchestrator', 'implementation-lead', 'system-steward', 'requirements-steward', 'technical-architect', 'code-review-specialist']) {
+      expect(fs.readFileSync(path.join(paths.agents, `${role}.oct.md`), 'utf8')).toMatch(/^===/);
+    }
     const gitignore = fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8');
     for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/']) expect(gitignore.split('\n')).toContain(line);
     const hook = fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8');
