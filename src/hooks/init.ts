@@ -5,6 +5,7 @@ import { usageError } from '../errors.js';
 import { headCommit } from '../git/repo.js';
 import { readTextIfExists, writeFileAtomic } from '../state/store.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { installConstitutions } from '../anchor/constitution.js';
 import { ensureHooksArmed, installHuskyRunner, type ArmedResult } from './armed.js';
 import { HESTAI_HOOKS, hookCommand, isShellHook, withHookLine } from './install.js';
 
@@ -136,7 +137,9 @@ export function initWorkspace(input: InitInput): InitResult {
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
   putIfMissing(actions, workspace, paths.protocol, PROTOCOL);
   putIfMissing(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root)));
-  // TODO(lead): installConstitutions(paths) from src/anchor once issue 4 lands (default role constitutions).
+  const constitutions = installConstitutions(paths);
+  for (const file of constitutions.written) actions.push({ path: file, action: 'created' });
+  for (const file of constitutions.kept) actions.push({ path: file, action: 'unchanged' });
 
   const gitignoreFile = path.join(root, '.gitignore');
   const gitignore = readTextIfExists(gitignoreFile) ?? '';
