@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workspacePaths } from '../../src/paths.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { connectInProcess, textOf } from '../helpers/mcp.js';
+import { seedAnchor, seedSession } from '../helpers/sessions.js';
+
+/** Every property of a JSON schema (recursively) that lacks a description, as dotted paths. */
+function undescribed(schema: unknown, at = ''): string[] {
+  if (schema === null || typeof schema !== 'object') return [];
+  const node = schema as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  const missing: string[] = [];
+  for (const [key, sub] of Object.entries(node.properties ?? {})) {
+    const here = at === '' ? key : `${at}.${key}`;
+    if (typeof (sub as { description?: unknown }).description !== 'string') missing.push(here);
+    missing.push(...undescribed(sub, here));
+  }
+  if (node.items) missing.push(...undescribed(node.items, `${at}[]`));
+  for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) missing.push(...undescribed(alt, at));
+  return missing;
+}
+
+describe('MCP server: tool catalogue', () => {
+  it('lists anchor_status as read-only and idempotent, with described input and output schemas', async () => {
+    const mcp = await connectInProcess();
+    const { tools } = await mcp.client.listTools();
+    const status = tools.find((t) => t.name === 'anchor_status');
+    expect(status).toBeDefined();
+    expect(status!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect(status!.inputSchema.properties).toHaveProperty('working_dir');
+    expect(status!.outputSchema).toBeDefined();
+    for (const tool of tools) {
+      expect(tool.description, tool.name).toBeTruthy();
+      expect(undescribed(tool.inputSchema), `${tool.name} input`).toEqual([]);
+      expect(undescribed(tool.outputSchema), `${tool.name} output`).toEqual([]);
+    }
+  });
+
+  it('does not offer the session-protocol tools before the protocol state machine exists', async () => {
+    const mcp = await connectInProcess();
+    const names = (await mcp.client.listTools()).tools.map((t) => t.name);
+    for (const name of ['session_start', 'validate_gate', 'advance_phase', 'record_evidence', 'session_end', 'get_blocked_reason']) {
+      expect(names).not.toContain(name);
+    }
+  });
+});
+
+describe('MCP server: anchor_status (tool gating, seed 001)', () => {
+  it('reports locked with the reason and what to do when the session does not exist', async () => {
+    const repo = makeRepo();
+    const mcp = await connectInProcess();
+    const id = '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10';
+    const result = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ session_id: id, unlocked: false, code: 'NO_SESSION' });
+    expect(result.structuredContent!['remedy']).toMatch(/clock_in/);
+    expect(textOf(result)).toMatch(/locked/i);
+  });
+
+  it('reports locked until anchor.json exists, then unlocked with the anchor digest', async () => {
+    const repo = makeRepo();
+    const session = seedSession(repo.dir);
+    const mcp = await connectInProcess();
+    const before = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id });
+    expect(before.structuredContent).toMatchObject({ unlocked: false, code: 'NO_ANCHOR' });
+    expect(before.structuredContent!['remedy']).toMatch(/anchor/);
+    const anchor = seedAnchor(repo.dir, session.session_id);
+    const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id });
+    expect(after.isError).toBeFalsy();
+    expect(after.structuredContent).toMatchObject({
+      unlocked: true,
+      code: 'UNLOCKED',
+      anchor: { role: 'implementation-lead', mode: 'full', tier: 'default', digest: `sha256:${anchor.integrity.hash.slice(0, 16)}` },
+    });
+    expect(textOf(after)).toMatch(/unlocked/i);
+  });
+
+  it('keeps tools locked when anchor.json was edited after validation', async () => {
+    const repo = makeRepo();
+    const session = seedSession(repo.dir);
+    const anchor = seedAnchor(repo.dir, session.session_id);
+    const file = path.join(workspacePaths(repo.dir).active, session.session_id, 'anchor.json');
+    fs.writeFileSync(file, JSON.stringify({ ...anchor, role: 'system-steward' }));
+    const mcp = await connectInProcess();
+    const result = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id });
+    expect(result.structuredContent).toMatchObject({ unlocked: false, code: 'TAMPERED' });
+    expect(result.structuredContent!['reason']).toContain('anchor.json');
+  });
+
+  it('never unlocks for an untracked anchor', async () => {
+    const repo = makeRepo();
+    const session = seedSession(repo.dir);
+    seedAnchor(repo.dir, session.session_id, { mode: 'untracked' as never });
+    const mcp = await connectInProcess();
+    const result = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id });
+    expect(result.structuredContent).toMatchObject({ unlocked: false });
+  });
+
+  it('refuses a relative working_dir as an isError result with the CLI error and its remedy, and keeps serving', async () => {
+    const repo = makeRepo();
+    const mcp = await connectInProcess();
+    const bad = await mcp.call('anchor_status', { working_dir: 'relative/dir', session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10' });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ ok: false, error: { code: 'WORKDIR_INVALID', exit_code: 2 } });
+    expect((bad.structuredContent!['error'] as { remedy: string }).remedy).toMatch(/absolute/);
+    expect(bad.structuredContent!['errors']).toEqual([expect.stringContaining('is not absolute')]);
+    expect(textOf(bad)).toMatch(/^hestai: working directory "relative\/dir" is not absolute/);
+    expect(textOf(bad)).toMatch(/hint: /);
+    const good = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10' });
+    expect(good.isError).toBeFalsy();
+  });
+
+  it('refuses a directory outside any repository with NOT_A_REPO', async () => {
+    const dir = tempDir();
+    const mcp = await connectInProcess();
+    const result = await mcp.call('anchor_status', { working_dir: dir, session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: 'NOT_A_REPO' } });
+  });
+
+  it('answers malformed arguments with an isError result naming the field', async () => {
+    const mcp = await connectInProcess();
+    const result = await mcp.call('anchor_status', { working_dir: 42 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/working_dir/);
+  });
+});

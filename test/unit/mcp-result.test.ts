@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { blockedError, usageError } from '../../src/errors.js';
+import { gateDecision } from '../../src/mcp/gate.js';
+import { errorResult, okResult } from '../../src/mcp/result.js';
+
+describe('MCP results', () => {
+  it('returns structured content with a readable text', () => {
+    const result = okResult({ unlocked: true }, 'session abc: unlocked');
+    expect(result).toEqual({ content: [{ type: 'text', text: 'session abc: unlocked' }], structuredContent: { unlocked: true } });
+    expect(result.isError).toBeUndefined();
+  });
+
+  it('maps a HestaiError to an isError result with the same message, details and remedy as the CLI', () => {
+    const error = usageError('invalid workspace config /r/.hestai_workspace.yaml (1 problem)', {
+      code: 'CONFIG_INVALID',
+      file: '/r/.hestai_workspace.yaml',
+      details: ['/r/.hestai_workspace.yaml:3:1: tdd.polcy: unknown key (did you mean "policy"?)'],
+      remedy: 'Fix the keys listed above.',
+    });
+    const result = errorResult(error);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({
+      ok: false,
+      error: {
+        code: 'CONFIG_INVALID',
+        message: 'invalid workspace config /r/.hestai_workspace.yaml (1 problem)',
+        exit_code: 2,
+        file: '/r/.hestai_workspace.yaml',
+        details: ['/r/.hestai_workspace.yaml:3:1: tdd.polcy: unknown key (did you mean "policy"?)'],
+        remedy: 'Fix the keys listed above.',
+      },
+      errors: [
+        'invalid workspace config /r/.hestai_workspace.yaml (1 problem)',
+        '/r/.hestai_workspace.yaml:3:1: tdd.polcy: unknown key (did you mean "policy"?)',
+      ],
+      guidance: 'Fix the keys listed above.',
+    });
+    expect(result.content[0]!.text).toBe(
+      'hestai: invalid workspace config /r/.hestai_workspace.yaml (1 problem)\n' +
+        '  - /r/.hestai_workspace.yaml:3:1: tdd.polcy: unknown key (did you mean "policy"?)\n' +
+        'hint: Fix the keys listed above.',
+    );
+  });
+
+  it('maps an unexpected exception to an isError result with its message and logs the stack', () => {
+    const logged: string[] = [];
+    const result = errorResult(new TypeError('cannot read properties of undefined'), (line) => logged.push(line));
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: 'cannot read properties of undefined' } });
+    expect(result.content[0]!.text).toMatch(/^hestai: internal error: cannot read properties of undefined/);
+    expect(logged.join('\n')).toContain('TypeError');
+  });
+
+  it('keeps a blocked error exit code 1', () => {
+    expect(errorResult(blockedError('nope')).structuredContent).toMatchObject({ error: { exit_code: 1, code: 'BLOCKED' } });
+  });
+});
+
+describe('gateDecision (seed 001: privileged tools stay locked until anchor.json is valid)', () => {
+  const id = '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10';
+
+  it('unlocks only for a valid anchor', () => {
+    const decision = gateDecision(id, { valid: true, anchor: {} as never });
+    expect(decision).toMatchObject({ unlocked: true, code: 'UNLOCKED' });
+  });
+
+  it.each([
+    ['NO_SESSION', /clock_in/],
+    ['NO_ANCHOR', /anchor.*identity.*context.*proof/],
+    ['TAMPERED', /anchor reset/],
+    ['CORRUPT', /anchor reset|clock_in/],
+    ['SESSION_CLOSED', /clock_in/],
+    ['INVALID_TOKEN', /session_id/],
+  ] as const)('stays locked for %s and says what to do', (code, remedy) => {
+    const decision = gateDecision(id, { valid: false, code, reason: `because ${code}` });
+    expect(decision.unlocked).toBe(false);
+    expect(decision.code).toBe(code);
+    expect(decision.reason).toBe(`because ${code}`);
+    expect(decision.remedy).toMatch(remedy);
+    expect(decision.remedy).toMatch(/untracked/);
+  });
+});
