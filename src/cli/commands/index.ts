@@ -11,6 +11,7 @@ import { registerCheck } from './check.js';
 import { registerInit } from './init.js';
 import { registerVerify } from './verify.js';
 import { registerOdysseanAnchor } from './odyssean-anchor.js';
+import { registerMcp } from './mcp.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -29,4 +30,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerVerify,
   registerAnchor,
   registerOdysseanAnchor,
+  registerMcp,
 ];

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { anchorDigest, hasValidAnchor } from '../anchor/record.js';
+import { HOUR_MS } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { relativeToRoot, type WorkspacePaths } from '../paths.js';
+import { isAcknowledged, listActiveSessions } from '../session/record.js';
+import { readTextIfExists } from '../state/store.js';
+import { gateDecision } from './gate.js';
+import type { McpDeps } from './deps.js';
+import { pickSession } from './session-pick.js';
+
+/**
+ * The four read-only resources of seed 004, built from the on-disk state of one worktree. Each returns a
+ * plain JSON document; the server serialises it.
+ */
+
+/** `session://state`: the selected session, its binding state, the age of its context, its neighbours. */
+export async function sessionState(paths: WorkspacePaths, deps: Pick<McpDeps, 'clock' | 'env'>): Promise<Record<string, unknown>> {
+  const { sessions, problems } = listActiveSessions(paths);
+  const picked = pickSession(paths, sessions, deps.env);
+  const active_sessions = sessions.map((s) => ({
+    session_id: s.session_id,
+    role: s.role,
+    state: s.state,
+    anchored: hasValidAnchor(paths, s.session_id).valid,
+    started_at: s.started_at,
+  }));
+  const session = picked.session;
+  if (session === null) {
+    return {
+      working_dir: paths.root,
+      session_id: null,
+      selected_by: picked.selected_by,
+      session: null,
+      anchor: null,
+      context: null,
+      active_sessions,
+      problems,
+      hint:
+        picked.selected_by === 'HESTAI_SESSION'
+          ? `HESTAI_SESSION names no active session in ${paths.active}: call clock_in, or unset HESTAI_SESSION.`
+          : 'No active session: call clock_in, then anchor (stage identity → context → proof).',
+    };
+  }
+  const check = hasValidAnchor(paths, session.session_id);
+  const { config } = await loadConfig(paths.root);
+  const maxAge = config.freshness.max_age_hours;
+  const ageHours = Math.round(((deps.clock().getTime() - Date.parse(session.context_generated_at)) / HOUR_MS) * 100) / 100;
+  return {
+    working_dir: paths.root,
+    session_id: session.session_id,
+    selected_by: picked.selected_by,
+    session,
+    anchor: {
+      ...gateDecision(session.session_id, check),
+      ...(check.valid
+        ? { role: check.anchor.role, mode: check.anchor.mode, tier: check.anchor.tier, validated_at: check.anchor.validated_at, digest: anchorDigest(check.anchor) }
+        : {}),
+    },
+    context: {
+      generated_at: session.context_generated_at,
+      age_hours: ageHours,
+      max_age_hours: maxAge,
+      stale: ageHours > maxAge,
+      acknowledged: isAcknowledged(session),
+    },
+    active_sessions,
+    problems,
+  };
+}
+
+/** `session://checklist`: the FAST-layer checklist (`.hestai/context/state/checklist.oct.md`). */
+export function sessionChecklist(paths: WorkspacePaths): Record<string, unknown> {
+  const content = readTextIfExists(paths.checklist);
+  return {
+    file: relativeToRoot(paths, paths.checklist),
+    exists: content !== null,
+    content,
+    ...(content === null ? { hint: 'The FAST layer is written by clock_in: call clock_in to generate it.' } : {}),
+  };
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+export const HISTORY_LIMIT = 5;
+
+/** `session://history`: the most recently archived sessions (newest first, at most five). */
+export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { sessions: Array<Record<string, unknown>> } {
+  let names: string[];
+  try {
+    names = fs.readdirSync(paths.archive);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: [] };
+    throw error;
+  }
+  const files = names
+    .filter((name) => !name.startsWith('.'))
+    .map((name) => {
+      const file = path.join(paths.archive, name);
+      const stat = fs.statSync(file);
+      return { name, file, stat };
+    })
+    .filter((entry) => entry.stat.isFile())
+    .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs || b.name.localeCompare(a.name))
+    .slice(0, limit);
+  return {
+    sessions: files.map(({ name, file, stat }) => ({
+      session_id: UUID.exec(name)?.[0] ?? null,
+      file: relativeToRoot(paths, file),
+      archived_at: stat.mtime.toISOString(),
+      content: readTextIfExists(file),
+    })),
+  };
+}
+
+/** The audit-log categories `session://violations` reports, by the words in an event name. */
+export function violationKind(event: string): 'bypass' | 'acknowledgment' | 'takeover' | 'reset' | 'violation' | null {
+  const e = event.toLowerCase().replace(/[^a-z]/g, '');
+  if (e.includes('bypass')) return 'bypass';
+  if (e.includes('violat') || e.includes('forced')) return 'violation';
+  if (e.includes('takeover') || e.includes('takenover')) return 'takeover';
+  if (e.includes('reset')) return 'reset';
+  if (e.includes('acknowledg') || /(^|[^a-z])ack([^a-z]|$)/i.test(event)) return 'acknowledgment';
+  return null;
+}
+
+/**
+ * `session://violations`: the audit-log entries a retrospective needs (bypasses, acknowledgments,
+ * take-overs, resets, violations), oldest first. A line that is not JSON is reported, never skipped silently.
+ */
+export function sessionViolations(paths: WorkspacePaths): { violations: Array<Record<string, unknown>>; problems: string[] } {
+  const text = readTextIfExists(paths.auditLog);
+  const violations: Array<Record<string, unknown>> = [];
+  const problems: string[] = [];
+  if (text === null) return { violations, problems };
+  const rel = relativeToRoot(paths, paths.auditLog);
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch (error) {
+      problems.push(`${rel}:${index + 1}: line ${index + 1} is not JSON (${(error as Error).message})`);
+      return;
+    }
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      problems.push(`${rel}:${index + 1}: line ${index + 1} is not a JSON object`);
+      return;
+    }
+    const record = entry as Record<string, unknown>;
+    const kind = typeof record['event'] === 'string' ? violationKind(record['event']) : null;
+    if (kind !== null) violations.push({ kind, ...record });
+  });
+  return { violations, problems };
+}

@@ -1,0 +1,29 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { VERSION } from '../version.js';
+import { resolveDeps, type McpDeps } from './deps.js';
+import { registerResources } from './register-resources.js';
+import { registerAnchorStatus } from './tools/anchor-status.js';
+
+export type { McpDeps } from './deps.js';
+
+/**
+ * Builds the hestai MCP server: every tool and resource, over any transport. No side effects at import
+ * or construction (no stdio, no timers), so tests link it to a client in-process; `hestai mcp`
+ * (src/mcp/stdio.ts) serves it over stdio. The tools are thin adapters over the library.
+ */
+export function createServer(deps: Partial<McpDeps> = {}): McpServer {
+  const resolved = resolveDeps(deps);
+  const server = new McpServer(
+    { name: 'hestai', version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'hestai holds agents to a verifiable discipline. Start every session with clock_in, then anchor ' +
+        '(stage identity → context → proof) with the session_id it returns. Privileged tools stay locked until ' +
+        'the session is anchored (anchor_status says why). Read session://state for the current session.',
+    },
+  );
+  registerAnchorStatus(server, resolved);
+  registerResources(server, resolved);
+  return server;
+}

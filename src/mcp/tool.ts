@@ -1,0 +1,38 @@
+import type { McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import type { McpDeps } from './deps.js';
+import { errorResult, type ToolResult } from './result.js';
+
+/** How one tool is declared: zod schemas with described fields, and annotations that are true. */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+}
+
+/**
+ * Registers a tool whose handler returns a `ToolResult` or throws. Whatever it throws becomes an
+ * `isError` result (a `HestaiError` keeps its remedy; anything else is logged to stderr), so one failing
+ * call never takes the server down.
+ */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  server: McpServer,
+  deps: McpDeps,
+  name: string,
+  spec: ToolSpec<I, O>,
+  handler: (args: z.infer<I>) => Promise<ToolResult>,
+): void {
+  server.registerTool(
+    name,
+    { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
+    (async (args: z.infer<I>) => {
+      try {
+        return await handler(args);
+      } catch (error) {
+        return errorResult(error, deps.log);
+      }
+    }) as never,
+  );
+}

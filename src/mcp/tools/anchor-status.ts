@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpDeps } from '../deps.js';
+import { sessionId, workingDir } from '../schemas.js';
+import { defineTool } from '../tool.js';
+import { okResult } from '../result.js';
+
+/** The tools that refuse until the session is anchored (seed 001 tool gating). */
+export const PRIVILEGED_TOOLS = ['clock_out'] as const;
+
+const output = z.object({
+  session_id: z.string().describe('The session checked.'),
+  unlocked: z.boolean().describe('True only when active/{session_id}/anchor.json holds a valid, untampered anchor of an open session.'),
+  code: z
+    .string()
+    .describe('UNLOCKED, or why not: INVALID_TOKEN, NO_SESSION, NO_ANCHOR, CORRUPT, NOT_VALIDATED, TAMPERED, TOKEN_MISMATCH, SESSION_CLOSED.'),
+  reason: z.string().describe('One sentence: what was found and where.'),
+  remedy: z.string().nullable().describe('What to do to unlock the privileged tools; null when unlocked.'),
+  anchor: z
+    .object({
+      role: z.string().describe('The role the session is bound to.'),
+      mode: z.string().describe('full or lite (untracked never writes an anchor).'),
+      tier: z.string().describe('The strictness the proof passed: quick, default or deep.'),
+      source: z.string().describe('anchor (staged handshake) or odyssean_anchor (one-shot vector).'),
+      validated_at: z.string().describe('When the proof passed (ISO-8601).'),
+      digest: z.string().describe('sha256: and the first 16 hex digits of the integrity hash (the HestAI-Anchor trailer).'),
+    })
+    .nullable()
+    .describe('The valid anchor, or null.'),
+  privileged_tools: z.array(z.string()).describe('The tools this verdict locks or unlocks.'),
+});
+
+export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
+  defineTool(
+    server,
+    deps,
+    'anchor_status',
+    {
+      title: 'Anchor status (tool gating)',
+      description:
+        'Is this session anchored? Privileged tools (those that write state beyond the handshake, e.g. clock_out) stay locked until ' +
+        'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Returns the verdict, the reason and what to do.',
+      input: z.object({ working_dir: workingDir, session_id: sessionId }),
+      output,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ working_dir, session_id }) => {
+      const { resolveWorkspace } = await import('../../workspace.js');
+      const { hasValidAnchor, anchorDigest } = await import('../../anchor/record.js');
+      const { gateDecision } = await import('../gate.js');
+      const { paths } = resolveWorkspace(working_dir, { requireAbsolute: true });
+      const check = hasValidAnchor(paths, session_id);
+      const decision = gateDecision(session_id, check);
+      const anchor = check.valid
+        ? {
+            role: check.anchor.role,
+            mode: check.anchor.mode,
+            tier: check.anchor.tier,
+            source: check.anchor.source,
+            validated_at: check.anchor.validated_at,
+            digest: anchorDigest(check.anchor),
+          }
+        : null;
+      const text = decision.unlocked
+        ? `session ${session_id}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
+        : `session ${session_id}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`;
+      return okResult({ ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS] }, text);
+    },
+  );
+}
