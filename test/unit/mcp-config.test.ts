@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { mcpArgv } from '../../src/cli/mcp-argv.js';
+import { MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson } from '../../src/mcp/config.js';
+
+const BIN = '/home/me/project/node_modules/hestai-hooks/dist/cli/bin.js';
+
+describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', () => {
+  it('runs the installed entrypoint by absolute path over stdio', () => {
+    expect(MCP_CONFIG_FILE).toBe('.mcp.json');
+    expect(mcpJsonFor(BIN)).toEqual({ mcpServers: { hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} } } });
+  });
+
+  it('refuses a relative entrypoint path', () => {
+    expect(() => mcpJsonFor('dist/cli/bin.js')).toThrow(/absolute/);
+  });
+
+  it('adds the server to an existing .mcp.json and keeps the other servers and keys', () => {
+    const existing = JSON.stringify({ mcpServers: { other: { command: 'other-server', args: [] } }, note: 'kept' });
+    const merged = JSON.parse(mergeMcpJson(existing, BIN, '/p/.mcp.json')) as Record<string, unknown>;
+    expect(merged).toEqual({
+      mcpServers: { other: { command: 'other-server', args: [] }, hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} } },
+      note: 'kept',
+    });
+  });
+
+  it('replaces a stale hestai entry and ends the file with a newline', () => {
+    const existing = JSON.stringify({ mcpServers: { hestai: { command: 'node', args: ['/old/bin.js', 'mcp'] } } });
+    const text = mergeMcpJson(existing, BIN, '/p/.mcp.json');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect((JSON.parse(text) as { mcpServers: { hestai: { args: string[] } } }).mcpServers.hestai.args).toEqual([BIN, 'mcp']);
+  });
+
+  it('writes a fresh file when there is none', () => {
+    expect(JSON.parse(mergeMcpJson(null, BIN, '/p/.mcp.json'))).toEqual(mcpJsonFor(BIN));
+  });
+
+  it('refuses to overwrite a .mcp.json that is not valid JSON, naming the file', () => {
+    expect(() => mergeMcpJson('{"mcpServers": ', BIN, '/p/.mcp.json')).toThrow(/\/p\/\.mcp\.json.*not valid JSON/);
+    expect(() => mergeMcpJson('{"mcpServers": []}', BIN, '/p/.mcp.json')).toThrow(/mcpServers/);
+  });
+});
+
+describe('mcpArgv: the `hestai mcp` fast path that skips the CLI parser', () => {
+  it.each([
+    [['mcp'], { cwd: undefined }],
+    [['mcp', '--cwd', '/r'], { cwd: '/r' }],
+    [['--cwd', '/r', 'mcp'], { cwd: '/r' }],
+    [['mcp', '--cwd=/r'], { cwd: '/r' }],
+  ])('serves directly for %j', (args, expected) => {
+    expect(mcpArgv(args)).toEqual(expected);
+  });
+
+  it.each([[[]], [['doctor']], [['mcp', '--help']], [['mcp', 'extra']], [['mcp', '--cwd']], [['--json', 'mcp']], [['mcp', '--cwd', '/a', '--cwd', '/b']]])(
+    'leaves %j to the full CLI (help, errors, other commands)',
+    (args) => {
+      expect(mcpArgv(args)).toBeNull();
+    },
+  );
+});
