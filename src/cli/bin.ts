@@ -1,22 +1,31 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { mcpArgv } from './mcp-argv.js';
 
-// Fast path: `hestai check pre-commit` / `hestai check commit-msg FILE` started in a worktree root run the
-// bundled hook directly, without loading commander (the hook budget: see README "Speed").
+function internalError(error: unknown): void {
+  process.stderr.write(`hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 2;
+}
+
+// Fast paths that skip the commander CLI parser (see README "Speed"):
+// - `hestai check pre-commit` / `hestai check commit-msg FILE` started in a worktree root run the bundled hook;
+// - `hestai mcp [--cwd DIR]` goes straight to the stdio server.
 const [command, hook, ...rest] = process.argv.slice(2);
+const mcp = mcpArgv(process.argv.slice(2));
 if (command === 'check' && (hook === 'pre-commit' || hook === 'commit-msg') && rest.length <= 1 && !rest.some((a) => a.startsWith('-')) && existsSync('.git')) {
   const bundle = createRequire(import.meta.url)(`../hooks/${hook}.cjs`) as { run: (args: readonly string[]) => Promise<number> };
   process.exitCode = await bundle.run(rest);
+} else if (mcp) {
+  import('./mcp-main.js').then(({ runMcp }) => runMcp(mcp.cwd), internalError);
 } else {
-  const { main } = await import('./main.js');
-  main(process.argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 2;
-    },
-  );
+  import('./main.js')
+    .then(
+      ({ main }) =>
+        main(process.argv).then((code) => {
+          process.exitCode = code;
+        }),
+      internalError,
+    )
+    .catch(internalError);
 }

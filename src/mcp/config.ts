@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { usageError } from '../errors.js';
+
+/** The project-scoped MCP configuration file Claude Code reads. */
+export const MCP_CONFIG_FILE = '.mcp.json';
+
+/** The `mcpServers.hestai` entry: the installed entrypoint, by absolute path, run with `node ... mcp`. */
+export interface McpServerEntry {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The built CLI entrypoint of this installation (dist/cli/bin.js next to this module's dist/mcp/). */
+export function installedBinPath(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/bin.js');
+}
+
+/** The `.mcp.json` document that registers `hestai mcp` for Claude Code (`hestai init --mcp` writes it). */
+export function mcpJsonFor(binPath: string = installedBinPath()): { mcpServers: { hestai: McpServerEntry } } {
+  if (!path.isAbsolute(binPath)) {
+    throw usageError(`the hestai entrypoint ${JSON.stringify(binPath)} is not an absolute path`, {
+      code: 'MCP_CONFIG_INVALID',
+      remedy: 'Pass the absolute path of dist/cli/bin.js of the installed hestai-hooks package.',
+    });
+  }
+  return { mcpServers: { hestai: { type: 'stdio', command: 'node', args: [binPath, 'mcp'], env: {} } } };
+}
+
+/**
+ * The new text of `.mcp.json`: the existing document (null when there is none) with `mcpServers.hestai`
+ * added or replaced and everything else kept. A file that is not a JSON object is refused, naming it,
+ * rather than overwritten.
+ */
+export function mergeMcpJson(existing: string | null, binPath: string, file: string): string {
+  const entry = mcpJsonFor(binPath).mcpServers.hestai;
+  let doc: Record<string, unknown> = {};
+  if (existing !== null && existing.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(existing);
+    } catch (error) {
+      throw usageError(`${file} is not valid JSON (${(error as Error).message})`, {
+        file,
+        code: 'MCP_CONFIG_INVALID',
+        remedy: `Fix or remove ${file}, then run \`hestai init --mcp\` again; it was left unchanged.`,
+      });
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw usageError(`${file} is not a JSON object`, { file, code: 'MCP_CONFIG_INVALID', remedy: `Fix or remove ${file}; it was left unchanged.` });
+    }
+    doc = parsed as Record<string, unknown>;
+  }
+  const servers = doc['mcpServers'] ?? {};
+  if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
+    throw usageError(`${file}: mcpServers is not an object`, { file, code: 'MCP_CONFIG_INVALID', remedy: `Fix mcpServers in ${file}; it was left unchanged.` });
+  }
+  return `${JSON.stringify({ ...doc, mcpServers: { ...(servers as Record<string, unknown>), hestai: entry } }, null, 2)}\n`;
+}
