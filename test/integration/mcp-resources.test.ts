@@ -62,10 +62,26 @@ describe('MCP resources', () => {
     const missing = (await mcp.read('session://checklist')) as Record<string, unknown>;
     expect(missing).toMatchObject({ file: '.hestai/context/state/checklist.oct.md', exists: false, content: null });
     expect(missing['hint']).toMatch(/clock_in/);
-    const text = '===CHECKLIST===\nITEMS::[\n  "[x] write the failing test",\n  "[ ] implement"\n]\n===END===\n';
+    const text = '===CHECKLIST===\nMETA:\n  TYPE::"FAST_LAYER"\nITEMS::["[x] write the failing test","[ ] implement"]\n===END===\n';
     repo.write('.hestai/context/state/checklist.oct.md', text);
     const present = (await mcp.read('session://checklist')) as Record<string, unknown>;
-    expect(present).toMatchObject({ exists: true, content: text });
+    expect(present).toMatchObject({
+      exists: true,
+      content: text,
+      parsed: { name: 'CHECKLIST', data: { META: { TYPE: 'FAST_LAYER' }, ITEMS: ['[x] write the failing test', '[ ] implement'] } },
+      parse_errors: [],
+    });
+  });
+
+  it('session://checklist reports OCTAVE syntax errors with their line and still returns the text', async () => {
+    const repo = makeRepo();
+    const text = '===CHECKLIST===\nITEMS::[a,\n===END===\n';
+    repo.write('.hestai/context/state/checklist.oct.md', text);
+    const mcp = await connectInProcess({ cwd: repo.dir, clock });
+    const result = (await mcp.read('session://checklist')) as { content: string; parsed: unknown; parse_errors: string[] };
+    expect(result.content).toBe(text);
+    expect(result.parsed).toBeNull();
+    expect(result.parse_errors[0]).toMatch(/^\.hestai\/context\/state\/checklist\.oct\.md:2: /);
   });
 
   it('session://history returns the five most recently archived sessions, newest first', async () => {
@@ -87,6 +103,7 @@ describe('MCP resources', () => {
     expect(history.sessions[0]!.file).toBe(`.hestai/sessions/archive/2026-11-26-${ids[6]}.oct.md`);
     expect(history.sessions[0]!.archived_at).toBe('2026-11-26T12:00:00.000Z');
     expect(history.sessions[0]!.content).toContain(`SESSION_ID::"${ids[6]}"`);
+    expect(history.sessions[0]).toMatchObject({ parsed: { name: 'SESSION_ARCHIVE', data: { SESSION_ID: ids[6] } } });
   });
 
   it('session://history is empty before any session was archived', async () => {
