@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { isAcknowledged, listActiveSessions } from '../session/record.js';
 import { readTextIfExists } from '../state/store.js';
+import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
 import type { McpDeps } from './deps.js';
 import { pickSession } from './session-pick.js';
@@ -70,13 +71,26 @@ export async function sessionState(paths: WorkspacePaths, deps: Pick<McpDeps, 'c
   };
 }
 
-/** `session://checklist`: the FAST-layer checklist (`.hestai/context/state/checklist.oct.md`). */
+/** An OCTAVE file's text parsed to a plain object, or its syntax errors as `file:line: message`. */
+export function parseOctaveFile(
+  rel: string,
+  content: string | null,
+): { parsed: { name: string; data: OctaveObject } | null; parse_errors: string[] } {
+  if (content === null) return { parsed: null, parse_errors: [] };
+  const result = tryParseOctave(content);
+  if (result.ok) return { parsed: { name: result.doc.name, data: toObject(result.doc) }, parse_errors: [] };
+  return { parsed: null, parse_errors: result.errors.map((e) => `${rel}:${e.line}: ${e.message}`) };
+}
+
+/** `session://checklist`: the FAST-layer checklist (`.hestai/context/state/checklist.oct.md`), text and parsed. */
 export function sessionChecklist(paths: WorkspacePaths): Record<string, unknown> {
   const content = readTextIfExists(paths.checklist);
+  const file = relativeToRoot(paths, paths.checklist);
   return {
-    file: relativeToRoot(paths, paths.checklist),
+    file,
     exists: content !== null,
     content,
+    ...parseOctaveFile(file, content),
     ...(content === null ? { hint: 'The FAST layer is written by clock_in: call clock_in to generate it.' } : {}),
   };
 }
@@ -104,12 +118,17 @@ export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { 
     .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs || b.name.localeCompare(a.name))
     .slice(0, limit);
   return {
-    sessions: files.map(({ name, file, stat }) => ({
-      session_id: UUID.exec(name)?.[0] ?? null,
-      file: relativeToRoot(paths, file),
-      archived_at: stat.mtime.toISOString(),
-      content: readTextIfExists(file),
-    })),
+    sessions: files.map(({ name, file, stat }) => {
+      const rel = relativeToRoot(paths, file);
+      const content = readTextIfExists(file);
+      return {
+        session_id: UUID.exec(name)?.[0] ?? null,
+        file: rel,
+        archived_at: stat.mtime.toISOString(),
+        content,
+        ...(name.endsWith('.oct.md') ? parseOctaveFile(rel, content) : { parsed: null, parse_errors: [] }),
+      };
+    }),
   };
 }
 
