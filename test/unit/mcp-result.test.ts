@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockedError, usageError } from '../../src/errors.js';
 import { gateDecision } from '../../src/mcp/gate.js';
 import { errorResult, okResult } from '../../src/mcp/result.js';
+import { violationKind } from '../../src/mcp/resources.js';
 
 describe('MCP results', () => {
   it('returns structured content with a readable text', () => {
@@ -78,5 +79,26 @@ describe('gateDecision (seed 001: privileged tools stay locked until anchor.json
     expect(decision.reason).toBe(`because ${code}`);
     expect(decision.remedy).toMatch(remedy);
     expect(decision.remedy).toMatch(/untracked/);
+  });
+});
+
+describe('violationKind: which audit events session://violations reports', () => {
+  it.each([
+    ['bypass', 'bypass'],
+    ['commit_bypass', 'bypass'],
+    ['stale_acknowledged', 'acknowledgment'],
+    ['ack', 'acknowledgment'],
+    ['took_over', 'takeover'],
+    ['taken_over', 'takeover'],
+    ['session_takeover', 'takeover'],
+    ['anchor_reset', 'reset'],
+    ['tdd_violation', 'violation'],
+    ['forced_advance', 'violation'],
+  ])('%s is a %s', (event, kind) => {
+    expect(violationKind(event)).toBe(kind);
+  });
+
+  it.each(['clock_in', 'clock_out', 'anchor_validated', 'track', 'stack_refresh'])('%s is routine', (event) => {
+    expect(violationKind(event)).toBeNull();
   });
 });
