@@ -10,6 +10,9 @@ import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js'
 import { gateDecision } from './gate.js';
 import type { McpDeps } from './deps.js';
 import { pickSession } from './session-pick.js';
+import { violationKind } from './violation-kind.js';
+
+export { violationKind };
 
 /**
  * The four read-only resources of seed 004, built from the on-disk state of one worktree. Each returns a
@@ -130,17 +133,6 @@ export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { 
       };
     }),
   };
-}
-
-/** The audit-log categories `session://violations` reports, by the words in an event name. */
-export function violationKind(event: string): 'bypass' | 'acknowledgment' | 'takeover' | 'reset' | 'violation' | null {
-  const e = event.toLowerCase().replace(/[^a-z]/g, '');
-  if (e.includes('bypass')) return 'bypass';
-  if (e.includes('violat') || e.includes('forced')) return 'violation';
-  if (e.includes('takeover') || e.includes('takenover')) return 'takeover';
-  if (e.includes('reset')) return 'reset';
-  if (e.includes('acknowledg') || /(^|[^a-z])ack([^a-z]|$)/i.test(event)) return 'acknowledgment';
-  return null;
 }
 
 /**
