@@ -58,3 +58,7 @@ export { computeServerArm } from './anchor/server-arm.js';
 export { hasValidAnchorAt } from './anchor/gating.js';
 export { type AnchorHandshakeResult, type OdysseanAnchorResult, type WorkPermit } from './anchor/results.js';
 export { type Violation, type CtxProbe, type CtxTarget } from './anchor/rules/types.js';
+export { createServer, type McpDeps } from './mcp/server.js';
+export { serveMcpStdio } from './mcp/stdio.js';
+export { gateDecision, requireUnlocked, type GateDecision } from './mcp/gate.js';
+export { MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson, installedBinPath, type McpServerEntry } from './mcp/config.js';
