@@ -106,6 +106,25 @@ describe('MCP resources', () => {
     expect(history.sessions[0]).toMatchObject({ parsed: { name: 'SESSION_ARCHIVE', data: { SESSION_ID: ids[6] } } });
   });
 
+  it('session://history orders by the ENDED_AT of an archive when it has one', async () => {
+    const repo = makeRepo();
+    const archive = workspacePaths(repo.dir).archive;
+    fs.mkdirSync(archive, { recursive: true });
+    const early = '0b7a9f3c-2d4e-4f6a-8b1c-3d5e7f9a1b21';
+    const late = '0b7a9f3c-2d4e-4f6a-8b1c-3d5e7f9a1b22';
+    // Written in the opposite order of their end times: the later session's file is the older one on disk.
+    fs.writeFileSync(path.join(archive, `20261121T100000Z-${late}.oct.md`), `===SESSION_ARCHIVE===\nSESSION_ID::"${late}"\nENDED_AT::"2026-11-21T10:00:00.000Z"\n===END===\n`);
+    const old = new Date('2026-11-01T00:00:00Z');
+    fs.utimesSync(path.join(archive, `20261121T100000Z-${late}.oct.md`), old, old);
+    fs.writeFileSync(path.join(archive, `20261120T100000Z-${early}.oct.md`), `===SESSION_ARCHIVE===\nSESSION_ID::"${early}"\nENDED_AT::"2026-11-20T10:00:00.000Z"\n===END===\n`);
+    const mcp = await connectInProcess({ cwd: repo.dir, clock });
+    const history = (await mcp.read('session://history')) as { sessions: Array<{ session_id: string; archived_at: string }> };
+    expect(history.sessions).toMatchObject([
+      { session_id: late, archived_at: '2026-11-21T10:00:00.000Z' },
+      { session_id: early, archived_at: '2026-11-20T10:00:00.000Z' },
+    ]);
+  });
+
   it('session://history is empty before any session was archived', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
