@@ -101,7 +101,10 @@ export function sessionChecklist(paths: WorkspacePaths): Record<string, unknown>
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 export const HISTORY_LIMIT = 5;
 
-/** `session://history`: the most recently archived sessions (newest first, at most five). */
+/**
+ * `session://history`: the most recently archived sessions (newest first, at most five), each with its
+ * text and parsed OCTAVE. Ordered by the archive's `ENDED_AT`, or the file's modification time without one.
+ */
 export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { sessions: Array<Record<string, unknown>> } {
   let names: string[];
   try {
@@ -110,29 +113,22 @@ export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: [] };
     throw error;
   }
-  const files = names
-    .filter((name) => !name.startsWith('.'))
-    .map((name) => {
-      const file = path.join(paths.archive, name);
-      const stat = fs.statSync(file);
-      return { name, file, stat };
-    })
-    .filter((entry) => entry.stat.isFile())
-    .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs || b.name.localeCompare(a.name))
-    .slice(0, limit);
-  return {
-    sessions: files.map(({ name, file, stat }) => {
-      const rel = relativeToRoot(paths, file);
-      const content = readTextIfExists(file);
-      return {
-        session_id: UUID.exec(name)?.[0] ?? null,
-        file: rel,
-        archived_at: stat.mtime.toISOString(),
-        content,
-        ...(name.endsWith('.oct.md') ? parseOctaveFile(rel, content) : { parsed: null, parse_errors: [] }),
-      };
-    }),
-  };
+  const entries = [];
+  for (const name of names) {
+    if (name.startsWith('.')) continue;
+    const file = path.join(paths.archive, name);
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) continue;
+    const rel = relativeToRoot(paths, file);
+    const content = readTextIfExists(file);
+    const octave = name.endsWith('.oct.md') ? parseOctaveFile(rel, content) : { parsed: null, parse_errors: [] };
+    const data = octave.parsed?.data;
+    const endedAt = typeof data?.['ENDED_AT'] === 'string' && !Number.isNaN(Date.parse(data['ENDED_AT'])) ? data['ENDED_AT'] : null;
+    const sessionId = typeof data?.['SESSION_ID'] === 'string' ? data['SESSION_ID'] : (UUID.exec(name)?.[0] ?? null);
+    entries.push({ session_id: sessionId, file: rel, archived_at: endedAt ?? stat.mtime.toISOString(), content, ...octave });
+  }
+  entries.sort((a, b) => Date.parse(b.archived_at) - Date.parse(a.archived_at) || b.file.localeCompare(a.file));
+  return { sessions: entries.slice(0, limit) };
 }
 
 /**
