@@ -97,6 +97,30 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     expect(result.structuredContent).toMatchObject({ unlocked: false });
   });
 
+  it('without session_id, answers for no session at all (not an error) and says to clock in', async () => {
+    const repo = makeRepo();
+    const mcp = await connectInProcess();
+    const result = await mcp.call('anchor_status', { working_dir: repo.dir });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ session_id: null, selected_by: null, unlocked: false, code: 'NO_SESSION', anchor: null });
+    expect(result.structuredContent!['remedy']).toMatch(/clock_in/);
+  });
+
+  it('without session_id, checks the most recently anchored session, or HESTAI_SESSION when set', async () => {
+    const repo = makeRepo();
+    const anchored = seedSession(repo.dir, { started_at: '2026-11-22T09:00:00.000Z' });
+    seedAnchor(repo.dir, anchored.session_id);
+    const newer = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
+    const mcp = await connectInProcess();
+    const picked = await mcp.call('anchor_status', { working_dir: repo.dir });
+    expect(picked.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'most_recently_anchored', unlocked: true });
+    const pinned = await connectInProcess({ env: { HESTAI_SESSION: newer.session_id } });
+    const explicit = await pinned.call('anchor_status', { working_dir: repo.dir });
+    expect(explicit.structuredContent).toMatchObject({ session_id: newer.session_id, selected_by: 'HESTAI_SESSION', unlocked: false, code: 'NO_ANCHOR' });
+    const given = await pinned.call('anchor_status', { working_dir: repo.dir, session_id: anchored.session_id });
+    expect(given.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'session_id', unlocked: true });
+  });
+
   it('refuses a relative working_dir as an isError result with the CLI error and its remedy, and keeps serving', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess();
@@ -121,7 +145,7 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
 
   it('answers malformed arguments with an isError result naming the field', async () => {
     const mcp = await connectInProcess();
-    const result = await mcp.call('anchor_status', { working_dir: 42 });
+    const result = await mcp.call('anchor_status', { working_dir: 42, session_id: 'x' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/working_dir/);
   });
