@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpDeps } from '../deps.js';
-import { sessionId, workingDir } from '../schemas.js';
+import { optionalSessionId, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
 
@@ -9,7 +9,11 @@ import { okResult } from '../result.js';
 export const PRIVILEGED_TOOLS = ['clock_out'] as const;
 
 const output = z.object({
-  session_id: z.string().describe('The session checked.'),
+  session_id: z.string().nullable().describe('The session checked; null when no session_id was given and there is no active session.'),
+  selected_by: z
+    .enum(['session_id', 'HESTAI_SESSION', 'most_recently_anchored', 'most_recent'])
+    .nullable()
+    .describe('How the session was chosen: the session_id argument, HESTAI_SESSION, the most recently anchored or the most recent active session.'),
   unlocked: z.boolean().describe('True only when active/{session_id}/anchor.json holds a valid, untampered anchor of an open session.'),
   code: z
     .string()
@@ -39,8 +43,9 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       title: 'Anchor status (tool gating)',
       description:
         'Is this session anchored? Privileged tools (those that write state beyond the handshake, e.g. clock_out) stay locked until ' +
-        'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Returns the verdict, the reason and what to do.',
-      input: z.object({ working_dir: workingDir, session_id: sessionId }),
+        'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Without session_id it checks HESTAI_SESSION, else the ' +
+        'most recently anchored active session, else the most recent one. Returns the verdict, the reason and what to do.',
+      input: z.object({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -49,8 +54,17 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       const { hasValidAnchor, anchorDigest } = await import('../../anchor/record.js');
       const { gateDecision } = await import('../gate.js');
       const { paths } = resolveWorkspace(working_dir, { requireAbsolute: true });
-      const check = hasValidAnchor(paths, session_id);
-      const decision = gateDecision(session_id, check);
+      let id: string | null = session_id ?? null;
+      let selectedBy: 'session_id' | 'HESTAI_SESSION' | 'most_recently_anchored' | 'most_recent' | null = id === null ? null : 'session_id';
+      if (id === null) {
+        const { listActiveSessions } = await import('../../session/record.js');
+        const { pickSession } = await import('../session-pick.js');
+        const picked = pickSession(paths, listActiveSessions(paths).sessions, deps.env);
+        selectedBy = picked.selected_by;
+        id = picked.session?.session_id ?? (picked.selected_by === 'HESTAI_SESSION' ? deps.env['HESTAI_SESSION']! : null);
+      }
+      const check = id === null ? ({ valid: false, code: 'NO_SESSION', reason: `no active session in ${paths.active}` } as const) : hasValidAnchor(paths, id);
+      const decision = { ...gateDecision(id ?? '', check), session_id: id, selected_by: selectedBy };
       const anchor = check.valid
         ? {
             role: check.anchor.role,
@@ -61,9 +75,10 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
             digest: anchorDigest(check.anchor),
           }
         : null;
+      const who = id === null ? 'no session' : `session ${id}`;
       const text = decision.unlocked
-        ? `session ${session_id}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
-        : `session ${session_id}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`;
+        ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
+        : `${who}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`;
       return okResult({ ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS] }, text);
     },
   );
