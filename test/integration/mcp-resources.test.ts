@@ -37,11 +37,24 @@ describe('MCP resources', () => {
     const state = (await mcp.read('session://state')) as Record<string, unknown>;
     expect(state).toMatchObject({
       session_id: session.session_id,
+      selected_by: 'env',
       session: { session_id: session.session_id, role: 'implementation-lead', state: 'ACTIVE' },
       anchor: { unlocked: true, code: 'UNLOCKED' },
       context: { generated_at: '2026-11-22T10:00:00.000Z', age_hours: 26, max_age_hours: 24, stale: true, acknowledged: false },
       active_sessions: [{ session_id: session.session_id, role: 'implementation-lead', state: 'ACTIVE', anchored: true }],
     });
+  });
+
+  it('session://state picks the most recently anchored live session, like the hooks do', async () => {
+    const repo = makeRepo();
+    const anchored = seedSession(repo.dir, { started_at: '2026-11-22T09:00:00.000Z' });
+    seedAnchor(repo.dir, anchored.session_id);
+    seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
+    seedSession(repo.dir, { started_at: '2026-11-22T12:00:00.000Z', state: 'STALE' });
+    const mcp = await connectInProcess({ cwd: repo.dir, clock });
+    const state = (await mcp.read('session://state')) as Record<string, unknown>;
+    expect(state).toMatchObject({ session_id: anchored.session_id, selected_by: 'anchored', anchor: { unlocked: true } });
+    expect((state['active_sessions'] as unknown[]).length).toBe(3);
   });
 
   it('session://state reports an unreadable neighbour session without failing', async () => {

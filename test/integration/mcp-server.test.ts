@@ -113,12 +113,12 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     const newer = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
     const mcp = await connectInProcess();
     const picked = await mcp.call('anchor_status', { working_dir: repo.dir });
-    expect(picked.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'most_recently_anchored', unlocked: true });
+    expect(picked.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'anchored', unlocked: true });
     const pinned = await connectInProcess({ env: { HESTAI_SESSION: newer.session_id } });
     const explicit = await pinned.call('anchor_status', { working_dir: repo.dir });
-    expect(explicit.structuredContent).toMatchObject({ session_id: newer.session_id, selected_by: 'HESTAI_SESSION', unlocked: false, code: 'NO_ANCHOR' });
+    expect(explicit.structuredContent).toMatchObject({ session_id: newer.session_id, selected_by: 'env', unlocked: false, code: 'NO_ANCHOR' });
     const given = await pinned.call('anchor_status', { working_dir: repo.dir, session_id: anchored.session_id });
-    expect(given.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'session_id', unlocked: true });
+    expect(given.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'explicit', unlocked: true });
   });
 
   it('refuses a relative working_dir as an isError result with the CLI error and its remedy, and keeps serving', async () => {
