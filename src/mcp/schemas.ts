@@ -13,7 +13,7 @@ export const sessionId = z.string().describe('The session id returned by clock_i
 export const optionalSessionId = sessionId
   .optional()
   .describe(
-    'The session id returned by clock_in (a UUID v4). Default: HESTAI_SESSION, else the most recently anchored active session, else the most recent active session.',
+    'The session id returned by clock_in (a UUID v4). Default: HESTAI_SESSION, else the most recently anchored live session, else the most recently started one.',
   );
 
 /** The structured content of every isError result (see errorResult in result.ts), for documentation. */

@@ -11,9 +11,9 @@ export const PRIVILEGED_TOOLS = ['clock_out'] as const;
 const output = z.object({
   session_id: z.string().nullable().describe('The session checked; null when no session_id was given and there is no active session.'),
   selected_by: z
-    .enum(['session_id', 'HESTAI_SESSION', 'most_recently_anchored', 'most_recent'])
+    .enum(['explicit', 'env', 'anchored', 'recent'])
     .nullable()
-    .describe('How the session was chosen: the session_id argument, HESTAI_SESSION, the most recently anchored or the most recent active session.'),
+    .describe('How the session was chosen: explicit (the session_id argument), env (HESTAI_SESSION), anchored (the most recently anchored live session) or recent (the most recently started one).'),
   unlocked: z.boolean().describe('True only when active/{session_id}/anchor.json holds a valid, untampered anchor of an open session.'),
   code: z
     .string()
@@ -44,7 +44,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       description:
         'Is this session anchored? Privileged tools (those that write state beyond the handshake, e.g. clock_out) stay locked until ' +
         'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Without session_id it checks HESTAI_SESSION, else the ' +
-        'most recently anchored active session, else the most recent one. Returns the verdict, the reason and what to do.',
+        'most recently anchored live session, else the most recently started one (as the git hooks do). Returns the verdict, the reason and what to do.',
       input: z.object({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -54,15 +54,10 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       const { hasValidAnchor, anchorDigest } = await import('../../anchor/record.js');
       const { gateDecision } = await import('../gate.js');
       const { paths } = resolveWorkspace(working_dir, { requireAbsolute: true });
-      let id: string | null = session_id ?? null;
-      let selectedBy: 'session_id' | 'HESTAI_SESSION' | 'most_recently_anchored' | 'most_recent' | null = id === null ? null : 'session_id';
-      if (id === null) {
-        const { listActiveSessions } = await import('../../session/record.js');
-        const { pickSession } = await import('../session-pick.js');
-        const picked = pickSession(paths, listActiveSessions(paths).sessions, deps.env);
-        selectedBy = picked.selected_by;
-        id = picked.session?.session_id ?? (picked.selected_by === 'HESTAI_SESSION' ? deps.env['HESTAI_SESSION']! : null);
-      }
+      const { resolveSessionChoice } = await import('../../session/resolve.js');
+      const choice = resolveSessionChoice(paths, session_id, deps.env);
+      const id = choice?.session_id ?? null;
+      const selectedBy = choice?.source ?? null;
       const check = id === null ? ({ valid: false, code: 'NO_SESSION', reason: `no active session in ${paths.active}` } as const) : hasValidAnchor(paths, id);
       const decision = { ...gateDecision(id ?? '', check), session_id: id, selected_by: selectedBy };
       const anchor = check.valid
