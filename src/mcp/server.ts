@@ -3,6 +3,8 @@ import { VERSION } from '../version.js';
 import { resolveDeps, type McpDeps } from './deps.js';
 import { registerResources } from './register-resources.js';
 import { registerAnchorStatus } from './tools/anchor-status.js';
+import { registerClockIn } from './tools/clock-in.js';
+import { registerClockOut } from './tools/clock-out.js';
 
 export type { McpDeps } from './deps.js';
 
@@ -23,7 +25,9 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
         'the session is anchored (anchor_status says why). Read session://state for the current session.',
     },
   );
+  registerClockIn(server, resolved);
   registerAnchorStatus(server, resolved);
+  registerClockOut(server, resolved);
   registerResources(server, resolved);
   return server;
 }

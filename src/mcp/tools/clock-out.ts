@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpDeps } from '../deps.js';
+import { okResult } from '../result.js';
+import { optionalSessionId, workingDir } from '../schemas.js';
+import { defineTool } from '../tool.js';
+
+const output = z.looseObject({
+  session_id: z.string().describe('The session that was closed.'),
+  archive_path: z.string().describe('Workspace-relative path of the OCTAVE archive written under .hestai/sessions/archive/.'),
+  started_at: z.string().describe('When the session started (ISO-8601).'),
+  ended_at: z.string().describe('When it ended (ISO-8601).'),
+  duration: z.string().describe('How long it lasted, e.g. 1h 30m 5s.'),
+  summary: z.string().describe('The summary recorded in the archive.'),
+  commits: z
+    .array(z.object({ sha: z.string().describe('Commit sha.'), header: z.string().describe('Commit header.') }))
+    .describe('Commits made during the session, oldest first.'),
+  anchor_digest: z.string().nullable().describe('The HestAI-Anchor digest of the session, or null.'),
+  fast_layer_updated: z.boolean().describe('Whether current-focus.oct.md was marked ended.'),
+});
+
+export function registerClockOut(server: McpServer, deps: McpDeps): void {
+  defineTool(
+    server,
+    deps,
+    'clock_out',
+    {
+      title: 'Clock out',
+      description:
+        'Close an anchored session: archive it in OCTAVE (role, focus, times, summary, commits, anchor digest), mark the FAST-layer focus ended, ' +
+        'then remove its active directory. Privileged: refused with TOOL_LOCKED until the session is anchored.',
+      input: z.object({
+        working_dir: workingDir,
+        session_id: optionalSessionId,
+        summary: z.string().optional().describe('What the session accomplished (one line in the archive).'),
+      }),
+      output,
+      // Removes .hestai/sessions/active/{session_id}/ after archiving it.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ working_dir, session_id, summary }) => {
+      const { resolveWorkspace } = await import('../../workspace.js');
+      const { resolveSessionId } = await import('../../session/resolve.js');
+      const { requireUnlocked } = await import('../gate.js');
+      const { clockOut } = await import('../../session/clock-out.js');
+      const { paths } = resolveWorkspace(working_dir, { requireAbsolute: true });
+      const id = resolveSessionId(paths, session_id, deps.env);
+      if (id !== null) requireUnlocked(paths, id, 'clock_out');
+      const result = await clockOut({ working_dir, session_id: id ?? undefined, summary }, { clock: deps.clock, env: deps.env });
+      const text = `clocked out: session ${result.session_id} archived to ${result.archive_path} (${result.duration}, ${result.commits.length} commit${result.commits.length === 1 ? '' : 's'})`;
+      return okResult(result, text);
+    },
+  );
+}
