@@ -2,9 +2,11 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { VERSION } from '../version.js';
 import { resolveDeps, type McpDeps } from './deps.js';
 import { registerResources } from './register-resources.js';
+import { registerAnchor } from './tools/anchor.js';
 import { registerAnchorStatus } from './tools/anchor-status.js';
 import { registerClockIn } from './tools/clock-in.js';
 import { registerClockOut } from './tools/clock-out.js';
+import { registerOdysseanAnchor } from './tools/odyssean-anchor.js';
 
 export type { McpDeps } from './deps.js';
 
@@ -26,6 +28,8 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
     },
   );
   registerClockIn(server, resolved);
+  registerAnchor(server, resolved);
+  registerOdysseanAnchor(server, resolved);
   registerAnchorStatus(server, resolved);
   registerClockOut(server, resolved);
   registerResources(server, resolved);
