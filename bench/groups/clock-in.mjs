@@ -1,0 +1,37 @@
+// Deterministic `clock-in` (no AI, no GitHub) on 10,000 tracked files and 5,000 commits, against `node -e 0`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLI } from '../lib/env.mjs';
+import { missing, pickRole } from '../lib/hestai.mjs';
+import { measureSpawn } from '../lib/measure.mjs';
+import { filesFixture } from '../fixtures/files.mjs';
+import { nodeNoop } from './members.mjs';
+
+export default function clockInGroup() {
+  let fx;
+  return {
+    id: 'clock-in',
+    title: 'clock-in on 10,000 files',
+    members: [
+      nodeNoop(),
+      {
+        id: 'clock-in',
+        label: 'hestai clock-in (deterministic, 10k files, 5k commits)',
+        kind: 'case',
+        skip: () => missing(['clock-in']),
+        prepare() {
+          fx = filesFixture();
+        },
+        // Every iteration starts from the same state: no sessions left by the previous one.
+        setup: () => fs.rmSync(path.join(fx.repo, '.hestai/sessions'), { recursive: true, force: true }),
+        measure: () =>
+          measureSpawn(process.execPath, [CLI, '--json', 'clock-in', '--role', pickRole(fx.repo), '--focus', 'bench'], {
+            cwd: fx.repo,
+            env: fx.env,
+          }),
+        cleanup: () => fx && fs.rmSync(path.join(fx.repo, '.hestai/sessions'), { recursive: true, force: true }),
+      },
+    ],
+    ratios: [{ case: 'clock-in', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 3 } }],
+  };
+}

@@ -1,0 +1,41 @@
+// `git commit` through real hooks: ours (valid anchor, passing test-first) against two `node -e 0` hooks
+// and against a commitlint commit-msg hook. Each iteration first makes a `test` commit (untimed).
+import fs from 'node:fs';
+import { anchorSession, makeRepo, missing, stageFeature } from '../lib/hestai.mjs';
+import { measureSpawn } from '../lib/measure.mjs';
+
+function commitMember(id, label, kind, hooks, skip) {
+  let repo;
+  return {
+    id,
+    label,
+    kind,
+    skip,
+    prepare() {
+      repo = makeRepo(hooks);
+      if (hooks === 'hestai') repo.env = { ...repo.env, HESTAI_SESSION: anchorSession(repo.repo, repo.env, repo.role) };
+    },
+    setup: (i) => stageFeature(repo.repo, repo.env, i),
+    measure: (i) => measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env }),
+    cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
+  };
+}
+
+export default function commitGroup() {
+  return {
+    id: 'commit',
+    title: 'git commit through hooks',
+    members: [
+      commitMember('noop-hooks', 'commit, both hooks `node -e 0`', 'baseline', 'noop'),
+      commitMember('commitlint-hook', 'commit, commit-msg runs commitlint', 'baseline', 'commitlint'),
+      commitMember('hestai-hooks', 'commit, both hestai hooks (anchored, test-first ok)', 'case', 'hestai', () =>
+        missing(['init'], ['clock-in'], ['anchor'], ['check', 'pre-commit'], ['check', 'commit-msg']),
+      ),
+    ],
+    ratios: [
+      { case: 'hestai-hooks', baseline: 'noop-hooks', metric: 'wall', budget: { op: '<=', limit: 1.3 } },
+      { case: 'hestai-hooks', baseline: 'commitlint-hook', metric: 'wall', budget: { op: '<', limit: 0.5 } },
+      { case: 'hestai-hooks', baseline: 'noop-hooks', metric: 'rss', budget: { op: '<', limit: 1.5 } },
+    ],
+  };
+}

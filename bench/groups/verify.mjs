@@ -1,0 +1,51 @@
+// A 10,000-commit range: `hestai verify` against `commitlint --from --to` and against `git log` reading
+// every message and changed file once (the floor of any range check).
+import { CLI, COMMITLINT } from '../lib/env.mjs';
+import { missing } from '../lib/hestai.mjs';
+import { measureSpawn } from '../lib/measure.mjs';
+import { commitsFixture } from '../fixtures/commits.mjs';
+
+export default function verifyGroup() {
+  let fx;
+  const prepare = () => {
+    fx ??= commitsFixture();
+  };
+  return {
+    id: 'verify',
+    title: 'checking 10,000 commits',
+    iterations: (opts) => Math.min(opts.iterations, opts.quick ? 2 : 7),
+    members: [
+      {
+        id: 'commitlint-range',
+        label: 'commitlint --from <root> --to HEAD',
+        kind: 'baseline',
+        prepare,
+        measure: () => measureSpawn(process.execPath, [COMMITLINT, '--from', fx.first, '--to', 'HEAD'], { cwd: fx.repo, env: fx.env }),
+      },
+      {
+        id: 'git-log-range',
+        label: 'git log --name-only <root>..HEAD',
+        kind: 'baseline',
+        prepare,
+        measure: () =>
+          measureSpawn('git', ['log', '-z', '--no-renames', '--name-only', '--format=%H%x00%P%x00%B', `${fx.first}..HEAD`], {
+            cwd: fx.repo,
+            env: fx.env,
+          }),
+      },
+      {
+        id: 'hestai-verify',
+        label: 'hestai verify --from <root> --to HEAD',
+        kind: 'case',
+        skip: () => missing(['verify']),
+        prepare,
+        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', fx.first, '--to', 'HEAD'], { cwd: fx.repo, env: fx.env }),
+      },
+    ],
+    ratios: [
+      { case: 'hestai-verify', baseline: 'commitlint-range', metric: 'wall', budget: { op: '<', limit: 0.5 } },
+      { case: 'hestai-verify', baseline: 'git-log-range', metric: 'wall' },
+      { case: 'commitlint-range', baseline: 'git-log-range', metric: 'wall' },
+    ],
+  };
+}

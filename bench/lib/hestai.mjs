@@ -1,0 +1,154 @@
+// The product as the bench sees it: which CLI commands are built, and the repositories the cases run in
+// (hooks installed, a session clocked in and anchored) made through the real CLI.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLI, COMMITLINT, CONVENTIONAL, git, isolatedEnv, run, tempDir, write } from './env.mjs';
+
+const helpCache = new Map();
+/**
+ * Whether the built CLI has the command: `hestai <words...> --help` must exit 0 and print that command's own
+ * usage line (commander answers an unknown command's --help with the program's help, also exit 0).
+ */
+export function hasCommand(...words) {
+  const key = words.join(' ');
+  if (!helpCache.has(key)) {
+    const result = fs.existsSync(CLI) ? spawnSync(process.execPath, [CLI, ...words, '--help'], { encoding: 'utf8' }) : null;
+    helpCache.set(key, result?.status === 0 && result.stdout.includes(`Usage: hestai ${words[0]} `));
+  }
+  return helpCache.get(key);
+}
+
+/** A "not built yet" reason when any of the commands is missing, else null. */
+export function missing(...commands) {
+  for (const words of commands) {
+    if (!hasCommand(...words)) return `not built yet: \`hestai ${words.join(' ')}\` is not in dist/`;
+  }
+  return null;
+}
+
+/** Runs the built CLI and returns stdout (parsed when `--json` is among the args). */
+export function hestai(cwd, env, args, options = {}) {
+  const out = run(process.execPath, [CLI, ...args], { cwd, env, ...options });
+  return args.includes('--json') ? JSON.parse(out) : out;
+}
+
+/** The role the bench binds as: implementation-lead when `hestai init` installed it, else the first role. */
+export function pickRole(repo) {
+  const dir = path.join(repo, '.hestai-sys/agents');
+  const roles = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.oct.md')).map((f) => f.slice(0, -7)) : [];
+  return roles.includes('implementation-lead') || roles.length === 0 ? 'implementation-lead' : roles.sort()[0];
+}
+
+/** The `## BIND` payload for the context stage. */
+export function bindPayload(role) {
+  return `## BIND (Identity Lock)\nROLE::${role}\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[bench implementation]\n`;
+}
+
+/** The `## TENSION` + `## COMMIT` payload for the proof stage (three lines with line ranges: valid at deep). */
+export function proofPayload() {
+  return [
+    '## TENSION (Cognitive Proof - AGENT GENERATED)',
+    'L1::[TDD_MANDATE]⇌CTX:src/app.ts:1-2[no failing test yet]→TRIGGER[write the failing test first]',
+    'L2::[MINIMAL_INTERVENTION]⇌CTX:README.md:1-1[documents the app]→TRIGGER[keep the contract stable]',
+    'L3::[ATOMIC_COMMITS]⇌CTX:test/app.test.ts:1-1[one behaviour per test]→TRIGGER[commit the test before the feat]',
+    '## COMMIT (Falsifiable Contract)',
+    'ARTIFACT::src/app.ts',
+    'GATE::npm test',
+    '',
+  ].join('\n');
+}
+
+/** The whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) for the one-shot/in-process validation. */
+export function fullVector(role, arm) {
+  return [
+    '===RAPH_VECTOR::v4.0===',
+    bindPayload(role).trimEnd(),
+    '## ARM (Context Proof - SERVER INJECTED)',
+    `PHASE::${arm.phase}`,
+    `BRANCH::${arm.branch}`,
+    `FILES::${arm.files}`,
+    `FOCUS::${arm.focus}`,
+    proofPayload().trimEnd(),
+    '===END_RAPH_VECTOR===',
+    '',
+  ].join('\n');
+}
+
+/**
+ * A fresh repository on branch feat/bench (off main) with src/, test/ and README, for commit cases.
+ * `hooks`: 'noop' (both hooks run `node -e 0`), 'commitlint' (commit-msg runs commitlint by path),
+ * 'hestai' (`hestai init --no-husky`), or 'none'.
+ */
+export function makeRepo(hooks) {
+  const base = tempDir(`hestai-bench-${hooks}-`);
+  const repo = path.join(base, 'repo');
+  fs.mkdirSync(repo);
+  const env = isolatedEnv(path.join(base, 'home'));
+  git(repo, env, ['init', '-q', '-b', 'main']);
+  write(repo, 'README.md', '# bench app\n');
+  write(repo, 'src/app.ts', 'export const app = 1;\nexport const name = "bench";\n');
+  write(repo, 'test/app.test.ts', '// tests for src/app.ts\n');
+  // By absolute path: the repository lives in the system temp dir, outside this package's node_modules.
+  write(repo, 'commitlint.config.mjs', `export default { extends: [${JSON.stringify(CONVENTIONAL)}] };\n`);
+  write(repo, '.hestai/context/PROJECT-CONTEXT.oct.md', '===PROJECT_CONTEXT===\nPHASE::B1\nFOCUS::bench\n===END===\n');
+  write(repo, '.hestai_workspace.yaml', 'github:\n  issue_search: false\n  pr_context: false\n');
+  git(repo, env, ['add', '-A']);
+  git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: initial commit']);
+  git(repo, env, ['checkout', '-q', '-b', 'feat/bench']);
+  const hooksDir = path.join(repo, '.git/hooks');
+  if (hooks === 'noop') {
+    for (const name of ['pre-commit', 'commit-msg']) {
+      fs.writeFileSync(path.join(hooksDir, name), `#!/bin/sh\nexec "${process.execPath}" -e 0\n`, { mode: 0o755 });
+    }
+  } else if (hooks === 'commitlint') {
+    fs.writeFileSync(path.join(hooksDir, 'commit-msg'), `#!/bin/sh\nexec "${process.execPath}" "${COMMITLINT}" --edit "$1"\n`, {
+      mode: 0o755,
+    });
+  } else if (hooks === 'hestai') {
+    hestai(repo, env, ['init', '--no-husky']);
+    git(repo, env, ['add', '-A']);
+    git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+  }
+  return { base, repo, env, role: pickRole(repo) };
+}
+
+/** Clocks in and completes the three anchor stages through the CLI; returns the session token. */
+export function anchorSession(repo, env, role) {
+  const token = clockIn(repo, env, role);
+  anchorStage(repo, env, 'identity', token, role);
+  anchorStage(repo, env, 'context', token, role);
+  anchorStage(repo, env, 'proof', token, role);
+  return token;
+}
+
+/** `hestai clock-in --role R --json` → the session id. */
+export function clockIn(repo, env, role, focus = 'bench') {
+  const result = hestai(repo, env, ['--json', 'clock-in', '--role', role, '--focus', focus]);
+  const token = result.session_id ?? result.sessionId ?? result.token;
+  if (typeof token !== 'string') throw new Error(`clock-in returned no session_id: ${JSON.stringify(result).slice(0, 500)}`);
+  return token;
+}
+
+/** The argument list of one anchor stage (payload files written next to the repository). */
+export function anchorArgs(repo, stage, token, role) {
+  if (stage === 'identity') return ['--json', 'anchor', '--stage', 'identity', '--role', role, '--token', token];
+  const payload = stage === 'context' ? bindPayload(role) : proofPayload();
+  const file = path.join(path.dirname(repo), `${stage}-payload.txt`);
+  fs.writeFileSync(file, payload);
+  return ['--json', 'anchor', '--stage', stage, '--token', token, '--payload-file', file];
+}
+
+/** Runs one anchor stage untimed (setup). */
+export function anchorStage(repo, env, stage, token, role) {
+  return hestai(repo, env, anchorArgs(repo, stage, token, role));
+}
+
+/** Untimed per-iteration setup of a commit case: a `test` commit (hooks skipped), then a staged source change. */
+export function stageFeature(repo, env, i) {
+  fs.appendFileSync(path.join(repo, 'test/app.test.ts'), `// case ${i}\n`);
+  git(repo, env, ['add', 'test/app.test.ts']);
+  git(repo, env, ['commit', '-q', '--no-verify', '-m', `test(app): cover case ${i}`]);
+  fs.appendFileSync(path.join(repo, 'src/app.ts'), `export const case${i} = ${i};\n`);
+  git(repo, env, ['add', 'src/app.ts']);
+}
