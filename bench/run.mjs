@@ -18,6 +18,7 @@ import clockInGroup from './groups/clock-in.mjs';
 import anchorGroup from './groups/anchor.mjs';
 import deepGroup from './groups/deep.mjs';
 import { mcpColdGroup, mcpWarmGroup } from './groups/mcp.mjs';
+import startupGroup from './groups/startup.mjs';
 
 function parseArgs(argv) {
   const opts = { quick: false, only: null, iterations: null, warmups: null, save: true };
@@ -99,7 +100,7 @@ async function runGroup(group, opts) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const groups = [commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup()];
+  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup()];
   const run = { version: 1, date: new Date().toISOString(), machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
   const rows = [];
   const labels = {};

@@ -1,0 +1,38 @@
+// What a process pays before it does any work: node itself, each heavy dependency the hook path must not
+// load, and the CLI skeleton (`hestai --version`). Explains the other groups' ratios; no budgets here.
+import { CLI, ROOT } from '../lib/env.mjs';
+import { measureSpawn } from '../lib/measure.mjs';
+import { nodeNoop } from './members.mjs';
+
+function importer(pkg) {
+  return {
+    id: `import-${pkg}`,
+    label: `node -e "await import('${pkg}')"`,
+    kind: 'baseline',
+    measure: () => measureSpawn(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pkg)})`], { cwd: ROOT }),
+  };
+}
+
+export default function startupGroup() {
+  return {
+    id: 'startup',
+    title: 'process start-up costs',
+    members: [
+      nodeNoop(),
+      importer('commander'),
+      importer('zod'),
+      importer('yaml'),
+      importer('@modelcontextprotocol/server'),
+      {
+        id: 'hestai-version',
+        label: 'hestai --version (CLI skeleton)',
+        kind: 'case',
+        measure: () => measureSpawn(process.execPath, [CLI, '--version'], { cwd: ROOT }),
+      },
+    ],
+    ratios: ['import-commander', 'import-zod', 'import-yaml', 'import-@modelcontextprotocol/server', 'hestai-version'].flatMap((id) => [
+      { case: id, baseline: 'node-e-0', metric: 'wall' },
+      { case: id, baseline: 'node-e-0', metric: 'rss' },
+    ]),
+  };
+}
