@@ -24,13 +24,19 @@ export default function startupGroup() {
       importer('yaml'),
       importer('@modelcontextprotocol/server'),
       {
+        id: 'git-rev-parse',
+        label: 'git rev-parse --show-toplevel (one git process)',
+        kind: 'baseline',
+        measure: () => measureSpawn('git', ['rev-parse', '--show-toplevel'], { cwd: ROOT }),
+      },
+      {
         id: 'hestai-version',
         label: 'hestai --version (CLI skeleton)',
         kind: 'case',
         measure: () => measureSpawn(process.execPath, [CLI, '--version'], { cwd: ROOT }),
       },
     ],
-    ratios: ['import-commander', 'import-zod', 'import-yaml', 'import-@modelcontextprotocol/server', 'hestai-version'].flatMap((id) => [
+    ratios: ['git-rev-parse', 'import-commander', 'import-zod', 'import-yaml', 'import-@modelcontextprotocol/server', 'hestai-version'].flatMap((id) => [
       { case: id, baseline: 'node-e-0', metric: 'wall' },
       { case: id, baseline: 'node-e-0', metric: 'rss' },
     ]),

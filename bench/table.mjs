@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Prints bench/results/latest.json (or the file given) as the Markdown tables the README's Performance
+// section carries: medians per member, then ratios and absolute budgets with verdicts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { RESULTS_DIR } from './lib/env.mjs';
+
+const file = process.argv[2] ?? path.join(RESULTS_DIR, 'latest.json');
+const run = JSON.parse(fs.readFileSync(file, 'utf8'));
+const f = (x, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
+const m = run.machine;
+const labels = {};
+for (const [id, r] of Object.entries(run.results)) labels[id.slice(id.indexOf('/') + 1)] = r.label;
+for (const s of run.skipped) labels[s.id] = s.label;
+
+const out = [];
+out.push(`Measured ${run.date.slice(0, 10)} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}, git ${m.git}`);
+out.push(`(${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`, '');
+out.push('| group | member | wall ms, median (p25–p75) | peak RSS MB, median | n |', '| --- | --- | ---: | ---: | ---: |');
+for (const [id, r] of Object.entries(run.results)) {
+  const d = r.wall.median < 10 ? 2 : 1;
+  out.push(`| ${id.slice(0, id.indexOf('/'))} | ${r.label.replaceAll('|', '\\|')} | ${f(r.wall.median, d)} (${f(r.wall.p25, d)}–${f(r.wall.p75, d)}) | ${f(r.rss?.median)} | ${r.wall.n} |`);
+}
+for (const s of run.skipped) out.push(`| ${s.group} | ${s.label} | skipped: ${s.reason.replaceAll('`', '')} | | |`);
+out.push('', '| comparison | median of per-pair ratios (p25–p75) | budget | verdict |', '| --- | ---: | ---: | --- |');
+const budget = (b) => (b ? `${b.op === '<' ? '<' : '≤'} ${b.limit}` : '');
+for (const r of run.ratios) {
+  if (!r.summary && !r.budget) continue;
+  const name = `${labels[r.case] ?? r.case} ÷ ${labels[r.baseline] ?? r.baseline}${r.metric === 'rss' ? ' (peak RSS)' : ''}`;
+  const s = r.summary;
+  out.push(`| ${name.replaceAll('|', '\\|')} | ${s ? `${f(s.median, 2)}× (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(r.budget)} | ${r.verdict} |`);
+}
+for (const a of run.absolutes) {
+  const s = a.summary;
+  out.push(`| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(a.budget)} ms | ${a.verdict} |`);
+}
+console.log(out.join('\n'));
