@@ -2,6 +2,7 @@
 // load, and the CLI skeleton (`hestai --version`). Explains the other groups' ratios; no budgets here.
 import { CLI, ROOT } from '../lib/env.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
+import { bundleCli } from '../lib/bundle.mjs';
 import { nodeNoop } from './members.mjs';
 
 function importer(pkg) {
@@ -14,6 +15,7 @@ function importer(pkg) {
 }
 
 export default function startupGroup() {
+  let bundled;
   return {
     id: 'startup',
     title: 'process start-up costs',
@@ -35,8 +37,17 @@ export default function startupGroup() {
         kind: 'case',
         measure: () => measureSpawn(process.execPath, [CLI, '--version'], { cwd: ROOT }),
       },
+      {
+        id: 'hestai-version-bundled',
+        label: 'hestai --version, dist bundled by esbuild (experiment)',
+        kind: 'case',
+        async prepare() {
+          bundled = await bundleCli();
+        },
+        measure: () => measureSpawn(process.execPath, [bundled, '--version'], { cwd: ROOT }),
+      },
     ],
-    ratios: ['git-rev-parse', 'import-commander', 'import-zod', 'import-yaml', 'import-@modelcontextprotocol/server', 'hestai-version'].flatMap((id) => [
+    ratios: ['git-rev-parse', 'import-commander', 'import-zod', 'import-yaml', 'import-@modelcontextprotocol/server', 'hestai-version', 'hestai-version-bundled'].flatMap((id) => [
       { case: id, baseline: 'node-e-0', metric: 'wall' },
       { case: id, baseline: 'node-e-0', metric: 'rss' },
     ]),
