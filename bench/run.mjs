@@ -101,7 +101,8 @@ async function runGroup(group, opts) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup()];
-  const run = { version: 1, date: new Date().toISOString(), machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
+  const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+  const run = { version: 1, date: new Date().toISOString(), command, machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
   const rows = [];
   const labels = {};
   for (const group of groups) {

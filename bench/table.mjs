@@ -3,9 +3,12 @@
 // section carries: medians per member, then ratios and absolute budgets with verdicts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { RESULTS_DIR } from './lib/env.mjs';
+import { RESULTS_DIR, ROOT } from './lib/env.mjs';
 
-const file = process.argv[2] ?? path.join(RESULTS_DIR, 'latest.json');
+// `--readme` writes the tables between the bench-table markers of README.md instead of printing them.
+const args = process.argv.slice(2);
+const toReadme = args.includes('--readme');
+const file = args.find((a) => !a.startsWith('--')) ?? path.join(RESULTS_DIR, 'latest.json');
 const run = JSON.parse(fs.readFileSync(file, 'utf8'));
 const f = (x, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
 const m = run.machine;
@@ -15,7 +18,7 @@ for (const s of run.skipped) labels[s.id] = s.label;
 
 const out = [];
 out.push(`Measured ${run.date.slice(0, 10)} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}, git ${m.git}`);
-out.push(`(${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`, '');
+out.push(`with \`${run.command ?? 'npm run bench'}\` (${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`, '');
 out.push('| group | member | wall ms, median (p25–p75) | peak RSS MB, median | n |', '| --- | --- | ---: | ---: | ---: |');
 for (const [id, r] of Object.entries(run.results)) {
   const d = r.wall.median < 10 ? 2 : 1;
@@ -34,4 +37,16 @@ for (const a of run.absolutes) {
   const s = a.summary;
   out.push(`| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(a.budget)} ms | ${a.verdict} |`);
 }
-console.log(out.join('\n'));
+if (toReadme) {
+  const readme = path.join(ROOT, 'README.md');
+  const text = fs.readFileSync(readme, 'utf8');
+  const start = '<!-- bench-table:start -->';
+  const end = '<!-- bench-table:end -->';
+  if (!text.includes(start) || !text.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
+  const before = text.slice(0, text.indexOf(start) + start.length);
+  const after = text.slice(text.indexOf(end));
+  fs.writeFileSync(readme, `${before}\n${out.join('\n')}\n${after}`);
+  console.log('README.md: Performance tables updated');
+} else {
+  console.log(out.join('\n'));
+}
