@@ -9,7 +9,7 @@ import { measureInProcess } from '../lib/measure.mjs';
 
 const SDK_SERVER = path.join(ROOT, 'bench/mcp/sdk-minimal-server.mjs');
 /** The first tool a cold client calls on `hestai mcp`: the read-only gating check. */
-export const HESTAI_COLD_TOOL = { name: 'anchor_status', args: {} };
+export const HESTAI_COLD_TOOL = { name: 'anchor_status', args: (repo) => ({ working_dir: repo }) };
 
 function text(result) {
   return result.structuredContent ?? JSON.parse(result.content?.find((c) => c.type === 'text')?.text ?? '{}');
@@ -39,7 +39,7 @@ export function mcpColdGroup() {
           repo ??= makeRepo('none');
         },
         measure: () =>
-          coldRoundTrip({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.repo, env: repo.env }, HESTAI_COLD_TOOL.name, HESTAI_COLD_TOOL.args),
+          coldRoundTrip({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.repo, env: repo.env }, HESTAI_COLD_TOOL.name, HESTAI_COLD_TOOL.args(repo.repo)),
         cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
       },
     ],
@@ -71,12 +71,12 @@ export function mcpWarmGroup() {
         },
         // Untimed: clock_in, identity and context stages, so the timed call is the proof stage alone.
         async setup() {
-          const clocked = text(await callTool(session, 'clock_in', { role: repo.role, focus: 'bench' }));
+          const clocked = text(await callTool(session, 'clock_in', { working_dir: repo.repo, role: repo.role, focus: 'bench' }));
           token = clocked.session_id;
-          await callTool(session, 'anchor', { stage: 'identity', role: repo.role, token });
-          await callTool(session, 'anchor', { stage: 'context', token, payload: bindPayload(repo.role) });
+          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'identity', role: repo.role, token });
+          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'context', token, payload: bindPayload(repo.role) });
         },
-        measure: () => measureInProcess(() => callTool(session, 'anchor', { stage: 'proof', token, payload: proofPayload() })),
+        measure: () => measureInProcess(() => callTool(session, 'anchor', { working_dir: repo.repo, stage: 'proof', token, payload: proofPayload() })),
         async cleanup() {
           await session?.client.close();
           if (repo) fs.rmSync(repo.base, { recursive: true, force: true });
