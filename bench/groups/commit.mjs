@@ -1,7 +1,7 @@
 // `git commit` through real hooks: ours (valid anchor, passing test-first) against two `node -e 0` hooks
 // and against a commitlint commit-msg hook. Each iteration first makes a `test` commit (untimed).
 import fs from 'node:fs';
-import { anchorSession, makeRepo, missing, stageFeature } from '../lib/hestai.mjs';
+import { anchorMissing, anchorSession, makeRepo, missingHooks, stageFeature } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
 
 function commitMember(id, label, kind, hooks, skip) {
@@ -11,9 +11,9 @@ function commitMember(id, label, kind, hooks, skip) {
     label,
     kind,
     skip,
-    prepare() {
+    async prepare() {
       repo = makeRepo(hooks);
-      if (hooks === 'hestai') repo.env = { ...repo.env, HESTAI_SESSION: anchorSession(repo.repo, repo.env, repo.role) };
+      if (hooks === 'hestai') repo.env = { ...repo.env, HESTAI_SESSION: await anchorSession(repo.repo, repo.env, repo.role) };
     },
     setup: (i) => stageFeature(repo.repo, repo.env, i),
     measure: (i) => measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env }),
@@ -29,7 +29,7 @@ export default function commitGroup() {
       commitMember('noop-hooks', 'commit, both hooks `node -e 0`', 'baseline', 'noop'),
       commitMember('commitlint-hook', 'commit, commit-msg runs commitlint', 'baseline', 'commitlint'),
       commitMember('hestai-hooks', 'commit, both hestai hooks (anchored, test-first ok)', 'case', 'hestai', () =>
-        missing(['init'], ['clock-in'], ['anchor'], ['check', 'pre-commit'], ['check', 'commit-msg']),
+        missingHooks() ?? anchorMissing(),
       ),
     ],
     ratios: [

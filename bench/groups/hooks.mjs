@@ -2,20 +2,20 @@
 // `node -e 0`, in an anchored repository with a staged change whose test commit came first.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI } from '../lib/env.mjs';
-import { anchorSession, makeRepo, missing, stageFeature } from '../lib/hestai.mjs';
+import { CLI, ROOT } from '../lib/env.mjs';
+import { anchorMissing, anchorSession, makeRepo, missing, missingHooks, stageFeature } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
 import { nodeNoop } from './members.mjs';
 
 export default function hooksGroup() {
   let repo;
   let msgFile;
-  const skip = () => missing(['init'], ['clock-in'], ['anchor'], ['check', 'pre-commit'], ['check', 'commit-msg']);
+  const skip = () => missing(['check', 'pre-commit'], ['check', 'commit-msg']) ?? anchorMissing();
   const shared = {
-    prepare() {
+    async prepare() {
       if (repo) return;
       repo = makeRepo('hestai');
-      repo.env = { ...repo.env, HESTAI_SESSION: anchorSession(repo.repo, repo.env, repo.role) };
+      repo.env = { ...repo.env, HESTAI_SESSION: await anchorSession(repo.repo, repo.env, repo.role) };
       stageFeature(repo.repo, repo.env, 0);
       msgFile = path.join(repo.base, 'COMMIT_EDITMSG');
     },
@@ -43,8 +43,29 @@ export default function hooksGroup() {
         setup: () => fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n'),
         measure: () => measureSpawn(process.execPath, [CLI, 'check', 'commit-msg', msgFile], { cwd: repo.repo, env: repo.env }),
       },
+      {
+        id: 'hook-pre-commit',
+        label: 'hooks/pre-commit (the entrypoint git runs)',
+        kind: 'case',
+        skip: () => missingHooks() ?? anchorMissing(),
+        ...shared,
+        measure: () => measureSpawn(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], { cwd: repo.repo, env: repo.env }),
+      },
+      {
+        id: 'hook-commit-msg',
+        label: 'hooks/commit-msg FILE (the entrypoint git runs)',
+        kind: 'case',
+        skip: () => missingHooks() ?? anchorMissing(),
+        ...shared,
+        setup: () => fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n'),
+        measure: () => measureSpawn(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], { cwd: repo.repo, env: repo.env }),
+      },
     ],
     ratios: [
+      { case: 'hook-pre-commit', baseline: 'node-e-0', metric: 'wall' },
+      { case: 'hook-commit-msg', baseline: 'node-e-0', metric: 'wall' },
+      { case: 'hook-pre-commit', baseline: 'node-e-0', metric: 'rss', budget: { op: '<', limit: 1.5 } },
+      { case: 'hook-commit-msg', baseline: 'node-e-0', metric: 'rss', budget: { op: '<', limit: 1.5 } },
       { case: 'check-pre-commit', baseline: 'node-e-0', metric: 'wall' },
       { case: 'check-commit-msg', baseline: 'node-e-0', metric: 'wall' },
       { case: 'check-pre-commit', baseline: 'node-e-0', metric: 'rss', budget: { op: '<', limit: 1.5 } },

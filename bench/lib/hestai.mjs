@@ -1,9 +1,11 @@
 // The product as the bench sees it: which CLI commands are built, and the repositories the cases run in
 // (hooks installed, a session clocked in and anchored) made through the real CLI.
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, COMMITLINT, CONVENTIONAL, git, isolatedEnv, run, tempDir, write } from './env.mjs';
+import { CLI, COMMITLINT, CONVENTIONAL, ROOT, git, isolatedEnv, run, tempDir, write } from './env.mjs';
 
 const helpCache = new Map();
 /**
@@ -106,15 +108,53 @@ export function makeRepo(hooks) {
       mode: 0o755,
     });
   } else if (hooks === 'hestai') {
-    hestai(repo, env, ['init', '--no-husky']);
-    git(repo, env, ['add', '-A']);
-    git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    if (hasCommand('init')) {
+      hestai(repo, env, ['init', '--no-husky']);
+      git(repo, env, ['add', '-A']);
+      git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    } else {
+      // Until `hestai init` is built: the shipped hook entrypoints, by path, as init installs them.
+      git(repo, env, ['config', 'core.hooksPath', path.join(ROOT, 'hooks')]);
+    }
   }
   return { base, repo, env, role: pickRole(repo) };
 }
 
-/** Clocks in and completes the three anchor stages through the CLI; returns the session token. */
-export function anchorSession(repo, env, role) {
+/** Whether an anchored session can be made: through the CLI, or seeded through the built library. */
+export function anchorMissing() {
+  if (hasCommand('clock-in') && hasCommand('anchor')) return null;
+  const seedable = ['anchor/record.js', 'session/record.js', 'state/store.js', 'paths.js'].every((f) => fs.existsSync(path.join(ROOT, 'dist', f)));
+  return seedable ? null : 'not built yet: neither `hestai clock-in` + `hestai anchor` nor the session/anchor records are in dist/';
+}
+
+/**
+ * Until `clock-in` and `anchor` are built: an active session and a sealed anchor written through the built
+ * library's own record writers (the on-disk format the CLI writes). Returns the token.
+ */
+async function seedAnchoredSession(repo, role) {
+  const load = (f) => import(pathToFileURL(path.join(ROOT, 'dist', f)).href);
+  const [{ sealAnchor, anchorFile }, { writeSession }, { writeJsonAtomic }, { workspacePaths }] = await Promise.all(
+    ['anchor/record.js', 'session/record.js', 'state/store.js', 'paths.js'].map(load),
+  );
+  const paths = workspacePaths(repo);
+  const token = randomUUID();
+  const at = new Date().toISOString();
+  writeSession(paths, {
+    version: 1, session_id: token, role, focus: 'bench', focus_source: 'explicit', branch: 'feat/bench', working_dir: repo,
+    model: null, started_at: at, context_generated_at: at, last_activity: at, state: 'ACTIVE', starting_commit: null,
+    ownership_log: [], acknowledgments: [],
+  });
+  const arm = { phase: 'B1', branch: 'feat/bench', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'bench', context_hash: 'bench' };
+  writeJsonAtomic(anchorFile(paths, token), sealAnchor({
+    version: 1, token, validated: true, role, mode: 'full', tier: 'default', source: 'anchor', validated_at: at, arm,
+    canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
+  }));
+  return token;
+}
+
+/** Clocks in and completes the three anchor stages through the CLI (or seeds them, see above); returns the token. */
+export async function anchorSession(repo, env, role) {
+  if (!(hasCommand('clock-in') && hasCommand('anchor'))) return seedAnchoredSession(repo, role);
   const token = clockIn(repo, env, role);
   anchorStage(repo, env, 'identity', token, role);
   anchorStage(repo, env, 'context', token, role);
@@ -151,4 +191,12 @@ export function stageFeature(repo, env, i) {
   git(repo, env, ['commit', '-q', '--no-verify', '-m', `test(app): cover case ${i}`]);
   fs.appendFileSync(path.join(repo, 'src/app.ts'), `export const case${i} = ${i};\n`);
   git(repo, env, ['add', 'src/app.ts']);
+}
+
+/** "not built yet" unless the shipped hook entrypoints (hooks/pre-commit, hooks/commit-msg) and their build exist. */
+export function missingHooks() {
+  for (const name of ['pre-commit', 'commit-msg']) {
+    if (!fs.existsSync(path.join(ROOT, 'hooks', name))) return `not built yet: hooks/${name} is missing`;
+  }
+  return missing(['check', 'pre-commit'], ['check', 'commit-msg']);
 }
