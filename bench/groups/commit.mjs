@@ -3,9 +3,11 @@
 import fs from 'node:fs';
 import { anchorMissing, anchorSession, makeRepo, missingHooks, stageFeature } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
+import { git } from '../lib/env.mjs';
 
 function commitMember(id, label, kind, hooks, skip) {
   let repo;
+  let checkedTrailer = false;
   return {
     id,
     label,
@@ -16,7 +18,16 @@ function commitMember(id, label, kind, hooks, skip) {
       if (hooks === 'hestai') repo.env = { ...repo.env, HESTAI_SESSION: await anchorSession(repo.repo, repo.env, repo.role) };
     },
     setup: (i) => stageFeature(repo.repo, repo.env, i),
-    measure: (i) => measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env }),
+    measure(i) {
+      const sample = measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env });
+      // Our hooks must really have run: the commit-msg hook appends the session trailer.
+      if (hooks === 'hestai' && !checkedTrailer) {
+        const message = git(repo.repo, repo.env, ['log', '-1', '--format=%B']);
+        if (!message.includes('HestAI-Session:')) throw new Error(`the hestai hooks did not run: no HestAI-Session trailer in\n${message}`);
+        checkedTrailer = true;
+      }
+      return sample;
+    },
     cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
   };
 }
