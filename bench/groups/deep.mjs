@@ -6,11 +6,20 @@ import { ROOT } from '../lib/env.mjs';
 import { fullVector, makeRepo } from '../lib/hestai.mjs';
 import { measureInProcess } from '../lib/measure.mjs';
 
-const CANDIDATES = ['validateRaphVector', 'validateVector', 'validateRaph', 'validateAnchorVector'];
+/** Loads `validateVector` and `makeCtxProbe` from the package root export, else from their modules in dist/. */
+async function loadValidator() {
+  const load = async (f) => {
+    const file = path.join(ROOT, 'dist', f);
+    return fs.existsSync(file) ? import(pathToFileURL(file).href) : {};
+  };
+  const root = await load('index.js');
+  const validateVector = root.validateVector ?? (await load('anchor/validate.js')).validateVector;
+  const makeCtxProbe = root.makeCtxProbe ?? (await load('anchor/ctx-probe.js')).makeCtxProbe;
+  return typeof validateVector === 'function' && typeof makeCtxProbe === 'function' ? { validateVector, makeCtxProbe } : null;
+}
 
 export default function deepGroup() {
-  let lib;
-  let validate;
+  let api;
   let repo;
   let vector;
   return {
@@ -21,25 +30,21 @@ export default function deepGroup() {
     members: [
       {
         id: 'deep-validate',
-        label: 'validate a RAPH vector at tier deep (in-process)',
+        label: 'validate a whole RAPH vector at tier deep, CTX probed on disk (in-process)',
         kind: 'case',
         async skip() {
-          const entry = path.join(ROOT, 'dist/index.js');
-          if (!fs.existsSync(entry)) return 'not built yet: dist/index.js is missing';
-          lib = await import(pathToFileURL(entry).href);
-          const name = CANDIDATES.find((n) => typeof lib[n] === 'function');
-          if (!name) return `not built yet: dist/index.js exports none of ${CANDIDATES.join(', ')}`;
-          validate = lib[name];
-          return null;
+          api = await loadValidator();
+          return api ? null : 'not built yet: validateVector / makeCtxProbe are not in dist/';
         },
         prepare() {
           repo = makeRepo('none');
           vector = fullVector('implementation-lead', { phase: 'B1', branch: 'feat/bench[0↑0↓]', files: '0[]', focus: 'bench' });
         },
+        // A fresh probe per call, so every CTX path is resolved and its lines counted on disk each time.
         measure: () =>
-          measureInProcess(async () => {
-            const result = await validate(vector, { tier: 'deep', role: 'implementation-lead', cwd: repo.repo });
-            if (result && result.validated === false && result.errors?.length) throw new Error(`deep validation failed: ${result.errors.join('; ')}`);
+          measureInProcess(() => {
+            const result = api.validateVector(vector, { role: 'implementation-lead', strictness: 'deep', probe: api.makeCtxProbe(repo.repo) });
+            if (!result.ok) throw new Error(`deep validation failed: ${result.errors.join('; ')}`);
             return result;
           }),
         cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
