@@ -19,6 +19,7 @@ import anchorGroup from './groups/anchor.mjs';
 import deepGroup from './groups/deep.mjs';
 import { mcpColdGroup, mcpWarmGroup } from './groups/mcp.mjs';
 import startupGroup from './groups/startup.mjs';
+import measuresGroup from './groups/measures.mjs';
 
 function parseArgs(argv) {
   const opts = { quick: false, only: null, iterations: null, warmups: null, save: true };
@@ -94,17 +95,20 @@ async function runGroup(group, opts) {
       }
     }
   }
+  const probes = {};
+  for (const m of members) if (m.probe) probes[m.id] = await m.probe();
   for (const m of members) await m.cleanup?.();
-  return { members, skipped, samples };
+  return { members, skipped, samples, probes };
 }
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup()];
+  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup(), measuresGroup()];
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const run = { version: 1, date: new Date().toISOString(), command, machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
   const rows = [];
   const labels = {};
+  const notes = [];
   for (const group of groups) {
     let outcome;
     try {
@@ -120,7 +124,8 @@ async function main() {
       const s = summarizeMember(outcome.samples[m.id]);
       summaries[m.id] = s;
       labels[m.id] = m.label;
-      run.results[`${group.id}/${m.id}`] = { label: m.label, kind: m.kind, ...s, samples: outcome.samples[m.id] };
+      run.results[`${group.id}/${m.id}`] = { label: m.label, kind: m.kind, ...s, probe: outcome.probes?.[m.id], samples: outcome.samples[m.id] };
+      if (outcome.probes?.[m.id]?.git_processes) notes.push(`${m.label}: ${outcome.probes[m.id].git_processes.length} git process(es): ${outcome.probes[m.id].git_processes.join(' | ')}`);
       rows.push({ group: group.id, label: m.label, ...s });
     }
     for (const sk of outcome.skipped) {
@@ -139,6 +144,7 @@ async function main() {
   console.log(memberTable(rows));
   console.log('');
   console.log(budgetTable(run.ratios, run.absolutes, labels));
+  if (notes.length) console.log(`\n${notes.join('\n')}`);
   const failed = [...run.ratios, ...run.absolutes].filter((r) => r.verdict === 'FAIL');
   if (run.errors.length) console.log(`\n${run.errors.length} group(s) failed to run: ${run.errors.map((e) => e.group).join(', ')}`);
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, ROOT } from '../lib/env.mjs';
 import { anchorMissing, anchorSession, makeRepo, missing, missingHooks, stageFeature } from '../lib/hestai.mjs';
-import { measureSpawn } from '../lib/measure.mjs';
+import { gitProcesses, measureSpawn } from '../lib/measure.mjs';
 import { nodeNoop } from './members.mjs';
 
 export default function hooksGroup() {
@@ -50,6 +50,7 @@ export default function hooksGroup() {
         skip: () => missingHooks() ?? anchorMissing(),
         ...shared,
         measure: () => measureSpawn(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], { cwd: repo.repo, env: repo.env }),
+        probe: () => ({ git_processes: gitProcesses(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], { cwd: repo.repo, env: repo.env }) }),
       },
       {
         id: 'hook-commit-msg',
@@ -59,6 +60,10 @@ export default function hooksGroup() {
         ...shared,
         setup: () => fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n'),
         measure: () => measureSpawn(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], { cwd: repo.repo, env: repo.env }),
+        probe() {
+          fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n');
+          return { git_processes: gitProcesses(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], { cwd: repo.repo, env: repo.env }) };
+        },
       },
     ],
     ratios: [

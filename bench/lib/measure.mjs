@@ -60,3 +60,17 @@ export function peakRssOf(pid) {
     return null;
   }
 }
+
+/**
+ * Runs a command once with GIT_TRACE to a file and returns the git commands it started (one per git
+ * process: git logs `trace: built-in: git …` at the start of each built-in command).
+ */
+export function gitProcesses(cmd, args, { cwd, env, input } = {}) {
+  const trace = path.join(os.tmpdir(), `hestai-bench-trace-${process.pid}`);
+  fs.rmSync(trace, { force: true });
+  const result = spawnSync(cmd, args, { cwd, env: { ...env, GIT_TRACE: trace }, input, encoding: 'utf8' });
+  if (result.error) throw result.error;
+  const lines = fs.existsSync(trace) ? fs.readFileSync(trace, 'utf8').split('\n') : [];
+  fs.rmSync(trace, { force: true });
+  return lines.map((l) => /trace: built-in: (git .*)$/.exec(l)?.[1]).filter(Boolean);
+}
