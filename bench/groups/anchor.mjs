@@ -10,7 +10,7 @@ import { nodeNoop } from './members.mjs';
 export default function anchorGroup() {
   let repo;
   let token;
-  const skip = () => missing(['init'], ['clock-in'], ['anchor']);
+  const skip = () => missing(['clock-in'], ['anchor']);
   const stage = (name, setup) => ({
     id: `anchor-${name}`,
     label: `hestai anchor --stage ${name}`,

@@ -64,7 +64,7 @@ export function mcpWarmGroup() {
         id: 'mcp-warm-proof',
         label: 'hestai mcp: anchor proof stage on a connected server',
         kind: 'case',
-        skip: () => missing(['mcp'], ['init']),
+        skip: () => missing(['mcp'], ['clock-in'], ['anchor']),
         async prepare() {
           repo = makeRepo('hestai');
           session = await connect({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.repo, env: repo.env });
