@@ -133,7 +133,7 @@ async function main() {
       run.skipped.push({ group: group.id, ...sk });
       rows.push({ group: group.id, label: sk.label, skipped: sk.reason });
     }
-    if (outcome.members.length === 0) continue;
+    if (outcome.members.length === 0 && outcome.skipped.length === 0) continue;
     for (const spec of group.ratios ?? []) run.ratios.push(ratioOf(group.id, spec, outcome.samples));
     for (const spec of group.absolute ?? []) run.absolutes.push(absoluteOf(group.id, spec, summaries));
   }

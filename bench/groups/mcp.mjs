@@ -64,7 +64,17 @@ export function mcpWarmGroup() {
         id: 'mcp-warm-proof',
         label: 'hestai mcp: anchor proof stage on a connected server',
         kind: 'case',
-        skip: () => missing(['mcp'], ['clock-in'], ['anchor']),
+        async skip() {
+          const reason = missing(['mcp']);
+          if (reason) return reason;
+          const probe = makeRepo('none');
+          const s = await connect({ command: process.execPath, args: [CLI, 'mcp'], cwd: probe.repo, env: probe.env });
+          const names = (await s.client.listTools()).tools.map((t) => t.name);
+          await s.client.close();
+          fs.rmSync(probe.base, { recursive: true, force: true });
+          const absent = ['clock_in', 'anchor'].filter((n) => !names.includes(n));
+          return absent.length ? `not built yet: hestai mcp has no ${absent.join(', ')} tool` : null;
+        },
         async prepare() {
           repo = makeRepo('hestai');
           session = await connect({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.repo, env: repo.env });
