@@ -160,7 +160,9 @@ async function main() {
     fs.writeFileSync(latest, `${JSON.stringify(run, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(ROOT, latest)}`);
   }
-  console.log(`\n${failed.length === 0 ? 'all measured budgets hold' : `${failed.length} budget(s) over`}; ${run.skipped.length} member(s) skipped.`);
+  const verdicts = [...run.ratios, ...run.absolutes].map((r) => r.verdict).filter(Boolean);
+  const count = (v) => verdicts.filter((x) => x === v).length;
+  console.log(`\nbudgets: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('SKIP')} SKIP (not built yet); ${run.skipped.length} member(s) skipped.`);
   process.exitCode = run.errors.length > 0 ? 2 : failed.length > 0 ? 1 : 0;
 }
 
