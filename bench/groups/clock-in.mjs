@@ -6,9 +6,12 @@ import { missing, pickRole } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
 import { filesFixture } from '../fixtures/files.mjs';
 import { nodeNoop } from './members.mjs';
+import { bundleCli } from '../lib/bundle.mjs';
 
 export default function clockInGroup() {
   let fx;
+  let bundled;
+  const clean = () => fs.rmSync(path.join(fx.repo, '.hestai/sessions'), { recursive: true, force: true });
   return {
     id: 'clock-in',
     title: 'clock-in on 10,000 files',
@@ -31,7 +34,25 @@ export default function clockInGroup() {
           }),
         cleanup: () => fx && fs.rmSync(path.join(fx.repo, '.hestai/sessions'), { recursive: true, force: true }),
       },
+      {
+        id: 'clock-in-bundled',
+        label: 'the same, CLI bundled by esbuild (experiment)',
+        kind: 'case',
+        skip: () => missing(['clock-in']),
+        async prepare() {
+          fx = filesFixture();
+          bundled = await bundleCli();
+        },
+        setup: () => clean(),
+        measure: () =>
+          measureSpawn(process.execPath, [bundled, '--json', 'clock-in', '--role', pickRole(fx.repo), '--focus', 'bench'], { cwd: fx.repo, env: fx.env }),
+        cleanup: () => fx && clean(),
+      },
     ],
-    ratios: [{ case: 'clock-in', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 3 } }],
+    ratios: [
+      { case: 'clock-in', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 3 } },
+      { case: 'clock-in', baseline: 'node-e-0', metric: 'rss' },
+      { case: 'clock-in-bundled', baseline: 'node-e-0', metric: 'wall' },
+    ],
   };
 }
