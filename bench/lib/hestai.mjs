@@ -113,8 +113,11 @@ export function makeRepo(hooks) {
       git(repo, env, ['add', '-A']);
       git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
     } else {
-      // Until `hestai init` is built: the shipped hook entrypoints, by path, as init installs them.
+      // Until `hestai init` is built: the shipped hook entrypoints by path and the default constitutions,
+      // as init installs them.
       git(repo, env, ['config', 'core.hooksPath', path.join(ROOT, 'hooks')]);
+      const agents = path.join(ROOT, 'templates/agents');
+      if (fs.existsSync(agents)) fs.cpSync(agents, path.join(repo, '.hestai-sys/agents'), { recursive: true });
     }
   }
   return { base, repo, env, role: pickRole(repo) };
