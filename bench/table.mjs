@@ -19,10 +19,10 @@ for (const s of run.skipped) labels[s.id] = s.label;
 const out = [];
 out.push(`Measured ${run.date.slice(0, 10)} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}, git ${m.git}`);
 out.push(`with \`${run.command ?? 'npm run bench'}\` (${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`, '');
-out.push('| group | member | wall ms, median (p25–p75) | peak RSS MB, median | n |', '| --- | --- | ---: | ---: | ---: |');
+out.push('| group | member | wall ms, median (p25–p75) | peak RSS MB, median (p25–p75) | n |', '| --- | --- | ---: | ---: | ---: |');
 for (const [id, r] of Object.entries(run.results)) {
   const d = r.wall.median < 10 ? 2 : 1;
-  out.push(`| ${id.slice(0, id.indexOf('/'))} | ${r.label.replaceAll('|', '\\|')} | ${f(r.wall.median, d)} (${f(r.wall.p25, d)}–${f(r.wall.p75, d)}) | ${f(r.rss?.median)} | ${r.wall.n} |`);
+  out.push(`| ${id.slice(0, id.indexOf('/'))} | ${r.label.replaceAll('|', '\\|')} | ${f(r.wall.median, d)} (${f(r.wall.p25, d)}–${f(r.wall.p75, d)}) | ${r.rss ? `${f(r.rss.median)} (${f(r.rss.p25)}–${f(r.rss.p75)})` : '—'} | ${r.wall.n} |`);
 }
 for (const s of run.skipped) out.push(`| ${s.group} | ${s.label} | skipped: ${s.reason.replaceAll('`', '')} | | |`);
 out.push('', '| comparison | median of per-pair ratios (p25–p75) | budget | verdict |', '| --- | ---: | ---: | --- |');

@@ -33,7 +33,7 @@ export function absoluteOf(group, spec, summaries) {
 /** The per-member table: wall median (p25–p75) and peak RSS median. */
 export function memberTable(rows) {
   const lines = [
-    `${pad('group / member', 64)} ${lpad('wall ms median', 14)} ${lpad('(p25–p75)', 17)} ${lpad('RSS MB', 7)}  n`,
+    `${pad('group / member', 64)} ${lpad('wall ms median', 14)} ${lpad('(p25–p75)', 17)} ${lpad('RSS MB', 7)} ${lpad('(p25–p75)', 13)}  n`,
   ];
   for (const r of rows) {
     if (r.skipped) {
@@ -45,7 +45,7 @@ export function memberTable(rows) {
       `${pad(`${r.group} / ${r.label}`, 64)} ${lpad(fmt(w.median, w.median < 10 ? 2 : 1), 14)} ${lpad(
         `(${fmt(w.p25, w.median < 10 ? 2 : 1)}–${fmt(w.p75, w.median < 10 ? 2 : 1)})`,
         17,
-      )} ${lpad(fmt(r.rss?.median), 7)}  ${w.n}`,
+      )} ${lpad(fmt(r.rss?.median), 7)} ${lpad(r.rss ? `(${fmt(r.rss.p25)}–${fmt(r.rss.p75)})` : '', 13)}  ${w.n}`,
     );
   }
   return lines.join('\n');
