@@ -108,17 +108,16 @@ export function makeRepo(hooks) {
       mode: 0o755,
     });
   } else if (hooks === 'hestai') {
-    if (hasCommand('init')) {
-      hestai(repo, env, ['init', '--no-husky']);
-      git(repo, env, ['add', '-A']);
-      git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-    } else {
-      // Until `hestai init` is built: the shipped hook entrypoints by path and the default constitutions,
-      // as init installs them.
-      git(repo, env, ['config', 'core.hooksPath', path.join(ROOT, 'hooks')]);
-      const agents = path.join(ROOT, 'templates/agents');
-      if (fs.existsSync(agents)) fs.cpSync(agents, path.join(repo, '.hestai-sys/agents'), { recursive: true });
+    if (hasCommand('init')) hestai(repo, env, ['init', '--no-husky']);
+    // Until `hestai init` is built: the shipped hook entrypoints by path, as init installs them.
+    else git(repo, env, ['config', 'core.hooksPath', path.join(ROOT, 'hooks')]);
+    // The default constitutions where init did not install them (init and anchor were built apart).
+    const agents = path.join(ROOT, 'templates/agents');
+    if (fs.existsSync(agents) && !fs.existsSync(path.join(repo, '.hestai-sys/agents'))) {
+      fs.cpSync(agents, path.join(repo, '.hestai-sys/agents'), { recursive: true });
     }
+    git(repo, env, ['add', '-A']);
+    git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
   }
   return { base, repo, env, role: pickRole(repo) };
 }
