@@ -2,11 +2,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI } from '../lib/env.mjs';
-import { missing, pickRole } from '../lib/hestai.mjs';
+import { hasCommand, hestai, missing, pickRole } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
 import { filesFixture } from '../fixtures/files.mjs';
 import { nodeNoop } from './members.mjs';
 import { bundleCli } from '../lib/bundle.mjs';
+
+/** A repository that adopted hestai has run `hestai init` (idempotent): its layout and config cache exist. */
+function adopt(fx) {
+  if (hasCommand('init')) hestai(fx.repo, fx.env, ['init', '--no-husky']);
+}
 
 export default function clockInGroup() {
   let fx;
@@ -24,6 +29,7 @@ export default function clockInGroup() {
         skip: () => missing(['clock-in']),
         prepare() {
           fx = filesFixture();
+          adopt(fx);
         },
         // Every iteration starts from the same state: no sessions left by the previous one.
         setup: () => fs.rmSync(path.join(fx.repo, '.hestai/sessions'), { recursive: true, force: true }),
@@ -41,6 +47,7 @@ export default function clockInGroup() {
         skip: () => missing(['clock-in']),
         async prepare() {
           fx = filesFixture();
+          adopt(fx);
           bundled = await bundleCli();
         },
         setup: () => clean(),
