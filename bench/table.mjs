@@ -35,7 +35,7 @@ for (const r of run.ratios) {
 }
 for (const a of run.absolutes) {
   const s = a.summary;
-  out.push(`| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(a.budget)} ms | ${a.verdict} |`);
+  out.push(`| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${a.budget ? `${budget(a.budget)} ms` : ''} | ${a.verdict} |`);
 }
 if (toReadme) {
   const readme = path.join(ROOT, 'README.md');

@@ -2,6 +2,7 @@
 // server, and a warm proof-stage call on a connected `hestai mcp`.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CLI, ROOT } from '../lib/env.mjs';
 import { bindPayload, makeRepo, missing, proofPayload } from '../lib/hestai.mjs';
 import { callTool, coldRoundTrip, connect } from '../lib/mcp-client.mjs';
@@ -51,6 +52,9 @@ export function mcpColdGroup() {
 }
 
 export function mcpWarmGroup() {
+  let lib;
+  let libRepo;
+  let libToken;
   let repo;
   let session;
   let token;
@@ -92,7 +96,37 @@ export function mcpWarmGroup() {
           if (repo) fs.rmSync(repo.base, { recursive: true, force: true });
         },
       },
+      {
+        id: 'lib-proof',
+        label: 'anchor proof stage, library call in-process (the floor under the MCP call)',
+        kind: 'baseline',
+        async skip() {
+          const entry = path.join(ROOT, 'dist/index.js');
+          lib = fs.existsSync(entry) ? await import(pathToFileURL(entry).href) : {};
+          return typeof lib.anchor === 'function' ? null : 'not built yet: dist/index.js exports no anchor()';
+        },
+        prepare() {
+          libRepo = makeRepo('hestai');
+        },
+        // Untimed: identity (which clocks in without a token) and context.
+        async setup() {
+          const id = await lib.anchor({ stage: 'identity', working_dir: libRepo.repo, role: libRepo.role }, { env: libRepo.env });
+          if (!id.success) throw new Error(`identity failed: ${id.errors.join('; ')}`);
+          libToken = id.token;
+          const ctx = await lib.anchor({ stage: 'context', working_dir: libRepo.repo, token: libToken, payload: bindPayload(libRepo.role) });
+          if (!ctx.success) throw new Error(`context failed: ${ctx.errors.join('; ')}`);
+        },
+        measure: () =>
+          measureInProcess(async () => {
+            const r = await lib.anchor({ stage: 'proof', working_dir: libRepo.repo, token: libToken, payload: proofPayload() });
+            if (!r.success) throw new Error(`proof failed: ${r.errors.join('; ')}`);
+          }),
+        cleanup: () => libRepo && fs.rmSync(libRepo.base, { recursive: true, force: true }),
+      },
     ],
-    absolute: [{ case: 'mcp-warm-proof', metric: 'wall', budget: { op: '<', limit: 20 } }],
+    absolute: [
+      { case: 'mcp-warm-proof', metric: 'wall', budget: { op: '<', limit: 20 } },
+      { case: 'lib-proof', metric: 'wall' },
+    ],
   };
 }

@@ -27,7 +27,7 @@ export function ratioOf(group, spec, samplesById) {
 /** An absolute budget (e.g. a median under 5 ms). */
 export function absoluteOf(group, spec, summaries) {
   const s = summaries[spec.case]?.[spec.metric];
-  return { ...spec, group, summary: s ?? null, verdict: budgetVerdict(s?.median, spec.budget) };
+  return { ...spec, group, summary: s ?? null, verdict: spec.budget ? budgetVerdict(s?.median, spec.budget) : '' };
 }
 
 /** The per-member table: wall median (p25–p75) and peak RSS median. */
@@ -71,7 +71,7 @@ export function budgetTable(ratios, absolutes, labels) {
       `${pad(`${labels[a.case] ?? a.case} (absolute, ms)`, 78)} ${lpad(s ? fmt(s.median, 2) : '—', 8)} ${lpad(
         s ? `(${fmt(s.p25, 2)}–${fmt(s.p75, 2)})` : '',
         15,
-      )} ${lpad(`${budgetText(a.budget)}ms`, 7)}  ${a.verdict}`,
+      )} ${lpad(a.budget ? `${budgetText(a.budget)}ms` : '', 7)}  ${a.verdict}`,
     );
   }
   return lines.join('\n');
