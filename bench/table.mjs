@@ -34,6 +34,7 @@ for (const r of run.ratios) {
   out.push(`| ${name.replaceAll('|', '\\|')} | ${s ? `${f(s.median, 2)}× (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(r.budget)} | ${r.verdict} |`);
 }
 for (const a of run.absolutes) {
+  if (!a.summary && !a.budget) continue;
   const s = a.summary;
   out.push(`| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${a.budget ? `${budget(a.budget)} ms` : ''} | ${a.verdict} |`);
 }

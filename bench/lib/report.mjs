@@ -66,6 +66,7 @@ export function budgetTable(ratios, absolutes, labels) {
     );
   }
   for (const a of absolutes) {
+    if (!a.summary && !a.budget) continue;
     const s = a.summary;
     lines.push(
       `${pad(`${labels[a.case] ?? a.case} (absolute, ms)`, 78)} ${lpad(s ? fmt(s.median, 2) : '—', 8)} ${lpad(
