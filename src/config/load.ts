@@ -3,7 +3,7 @@ import { readTextIfExists } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 import { workspacePaths } from '../paths.js';
-import { writeCachedConfig } from './cache.js';
+import { readCachedConfig, writeCachedConfig } from './cache.js';
 
 export interface LoadedConfig {
   config: WorkspaceConfig;
@@ -15,12 +15,15 @@ export interface LoadedConfig {
  * Loads `.hestai_workspace.yaml` from a worktree root. Without the file, the defaults are returned and
  * neither yaml nor zod is loaded (the hook path stays small). With it, every problem is reported at once
  * in one `HestaiError` (exit 2) naming the file, each key path and line. A valid file's config is cached
- * in `.hestai/cache/config.json` (keyed by the text's sha256) for the hooks (`loadConfigFast`).
+ * in `.hestai/cache/config.json` (keyed by the text's sha256) and read back on the next load.
  */
 export async function loadConfig(root: string): Promise<LoadedConfig> {
   const file = workspacePaths(root).workspaceConfig;
   const text = readTextIfExists(file);
   if (text === null) return { config: structuredClone(DEFAULTS) as WorkspaceConfig, file: null };
+  // The same text validated before: no yaml or zod to load (every command, not only the hooks).
+  const cached = readCachedConfig(root, text);
+  if (cached !== null) return { config: cached, file };
   const { validateConfigText } = await import('./validate.js');
   const { config, errors } = validateConfigText(text);
   if (config === null) {
