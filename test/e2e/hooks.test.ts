@@ -196,6 +196,25 @@ describe('ensureHooksArmed', () => {
   });
 });
 
+describe('clock-in arms the hooks of its worktree', () => {
+  it('reports armed hooks, and repairs a linked worktree husky left unarmed', () => {
+    const repo = makeRepo();
+    repo.write('package.json', JSON.stringify({ devDependencies: { husky: '^9' } }));
+    expect(repo.hestai(['init']).status).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    const armed = JSON.parse(repo.hestai(['clock-in', '--role', 'implementation-lead', '--json']).stdout) as { hooks?: { armed: boolean; repaired: boolean } };
+    expect(armed.hooks).toMatchObject({ armed: true, repaired: false });
+    expect(spawnHusky(repo).status).toBe(0);
+    const wt = path.join(path.dirname(repo.dir), 'linked-clock');
+    repo.git(['worktree', 'add', '-q', '-b', 'feat/linked-clock', wt]);
+    const result = repo.hestai(['clock-in', '--role', 'implementation-lead', '--json'], { cwd: wt });
+    const response = JSON.parse(result.stdout) as { hooks?: { armed: boolean; repaired: boolean; message: string } };
+    expect(response.hooks).toMatchObject({ armed: true, repaired: true });
+    expect(response.hooks!.message).toContain('core.hooksPath');
+  });
+});
+
 function spawnHusky(repo: TempRepo) {
   return repo.git(['-c', 'alias.husky=!node ' + JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/husky/bin.js')), 'husky'], { allowFail: true });
 }
