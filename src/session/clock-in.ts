@@ -7,6 +7,7 @@ import { blockedError } from '../errors.js';
 import { activeDir } from '../paths.js';
 import { storageError, withLock, writeJsonAtomic } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
+import { ensureHooksArmed } from '../hooks/armed.js';
 import type { GithubContext } from './context/github.js';
 import type { SelectionInfo } from './context/select.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
@@ -190,6 +191,8 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
           : null,
       corrupt_sessions: listed.problems,
       fast_layer: fast!,
+      // Every session starts here, so this is where a worktree whose hooks would not fire is repaired.
+      hooks: ensureHooksArmed(workspace),
       warnings,
     };
   });
