@@ -1,5 +1,6 @@
 import { DemoRepo, show } from './demo-repo.js';
-import { anchorStandIn } from './session-standin.js';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /**
  * `npm start`: the built-in demo. In a temporary repository with the hooks installed by
@@ -26,8 +27,29 @@ async function demo(): Promise<void> {
     const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
     show('   clock in', 'hestai clock-in --role implementation-lead --focus "greeting feature"', { ...clockIn, stdout: `session ${token}\n` }, 0);
     show('   still blocked: the session is not anchored yet', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
-    anchorStandIn(repo.dir, token);
-    process.stdout.write('\n── anchor the session (stand-in until `hestai anchor` lands: writes the sealed anchor.json its three stages write)\n');
+    const bind = path.join(repo.base, 'bind.oct');
+    const proof = path.join(repo.base, 'proof.oct');
+    fs.writeFileSync(bind, ['## BIND (Identity Lock)', 'ROLE::implementation-lead', 'COGNITION::LOGOS::HEPHAESTUS+ATHENA', 'AUTHORITY::RESPONSIBLE[greeting feature]', ''].join('\n'));
+    fs.writeFileSync(
+      proof,
+      [
+        '## TENSION (Cognitive Proof - AGENT GENERATED)',
+        'L1::[TDD_MANDATE]<->CTX:README.md:1-1[no tests yet]->TRIGGER[commit the failing test before the feature]',
+        'L2::[DOCUMENTED_BEHAVIOUR]<->CTX:docs/usage.md[usage says hello]->TRIGGER[keep the greeting as documented]',
+        '## COMMIT (Falsifiable Contract)',
+        'ARTIFACT::src/greet.js',
+        'GATE::node test/greet.test.js',
+        '',
+      ].join('\n'),
+    );
+    const stage = (args: string[], title: string, command: string) => {
+      const step = repo.hestai(['--json', 'anchor', ...args]);
+      const result = JSON.parse(step.stdout) as { success: boolean; next_step: string; errors: string[] };
+      show(title, command, { ...step, stdout: `success: ${result.success}${result.errors.length ? `, errors: ${result.errors.join('; ')}` : ''}\nnext: ${result.next_step}\n` }, 0);
+    };
+    stage(['--stage', 'identity', '--role', 'implementation-lead', '--token', token], '   anchor, stage 1: identity (the role constitution)', `hestai anchor --stage identity --role implementation-lead --token ${token.slice(0, 8)}…`);
+    stage(['--stage', 'context', '--token', token, '--payload-file', bind], '   anchor, stage 2: context (BIND in, server-authoritative ARM out)', 'hestai anchor --stage context --token … --payload-file bind.oct');
+    stage(['--stage', 'proof', '--token', token, '--payload-file', proof], '   anchor, stage 3: proof (TENSION + COMMIT; anchor.json promoted)', 'hestai anchor --stage proof --token … --payload-file proof.oct');
     const now = new Date();
     show('   ... and passes once the session is anchored', 'git commit -m "docs: usage"', commit('docs: usage'), 0);
     show('   the commit carries the session and anchor trailers', 'git log -1 --format=%B', repo.git(['log', '-1', '--format=%B']), 0);
