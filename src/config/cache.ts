@@ -43,16 +43,3 @@ export function writeCachedConfig(root: string, text: string, config: WorkspaceC
     /* caching is an optimisation only */
   }
 }
-
-/**
- * The workspace config for the hook path: the defaults without a workspace file, the cached validated
- * config when the file's hash matches, else a full load (yaml + zod, loaded lazily) that refreshes the cache.
- */
-export async function loadConfigFast(root: string): Promise<WorkspaceConfig> {
-  const text = readTextIfExists(workspacePaths(root).workspaceConfig);
-  if (text === null) return structuredClone(DEFAULTS) as WorkspaceConfig;
-  const cached = readCachedConfig(root, text);
-  if (cached !== null) return cached;
-  const { loadConfig } = await import('./load.js');
-  return (await loadConfig(root)).config;
-}

@@ -1,5 +1,5 @@
 import { clockFromEnv, type Clock } from '../clock.js';
-import { loadConfigFast } from '../config/cache.js';
+import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
@@ -30,7 +30,7 @@ export async function executeHook(
   const write = (text: string) => process.stderr.write(text);
   try {
     const clock = clockFromEnv(env);
-    const config = await loadConfigFast(root);
+    const { config } = await loadConfig(root);
     return applyHookOutcome(decide({ root, args, config, env, clock }), workspacePaths(root), clock, write);
   } catch (error) {
     if (isHestaiError(error)) {
