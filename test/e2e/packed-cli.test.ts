@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
 
 // The CLI as npm ships it: `npm pack` of this checkout, unpacked where no node_modules can be found by
@@ -47,14 +48,14 @@ describe('the packed CLI runs without node_modules', () => {
     const init = packed(['init', '--no-husky'], repo.dir, repo.env);
     expect(init.status, init.stderr).toBe(0);
     expect(fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8')).toContain(path.join(packageDir, 'hooks/pre-commit'));
-    expect(fs.readFileSync(path.join(repo.dir, '.hestai/agents/implementation-lead.oct.md'), 'utf8')).toMatch(/^===/);
+    expect(fs.readFileSync(path.join(workspacePaths(repo.dir).agents, 'implementation-lead.oct.md'), 'utf8')).toMatch(/^===/);
 
     const clockIn = packed(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'packed'], repo.dir, repo.env);
     expect(clockIn.status, clockIn.stderr).toBe(0);
     const response = JSON.parse(clockIn.stdout) as { session_id: string; focus_resolved: { value: string } };
     expect(response.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.focus_resolved.value).toBe('packed');
-    expect(fs.readFileSync(path.join(repo.dir, '.hestai/context/state/current-focus.oct.md'), 'utf8')).toContain('packed');
+    expect(fs.readFileSync(workspacePaths(repo.dir).currentFocus, 'utf8')).toContain('packed');
 
     // The installed hook runs the packed bundle and validates the workspace file (cache miss) on its own.
     repo.write('notes.md', 'hello\n');
@@ -62,6 +63,27 @@ describe('the packed CLI runs without node_modules', () => {
     const commit = repo.git(['commit', '-q', '-m', 'docs: notes'], { allowFail: true });
     expect(commit.status).toBe(1);
     expect(commit.stderr).toMatch(/anchor/i);
+    expect(commit.stderr).not.toMatch(/MODULE_NOT_FOUND|internal error/);
+  });
+
+  it('keeps yaml and zod out of the hook bundles, and still validates a changed workspace file on a cache miss', () => {
+    // Each hook bundle is parsed on every commit; the config validator is a separate file loaded only when
+    // the workspace file changed since it was last validated.
+    for (const hook of ['pre-commit', 'commit-msg']) {
+      const bundle = fs.readFileSync(path.join(packageDir, `dist/hooks/${hook}.cjs`), 'utf8');
+      expect(bundle.includes('ZodError'), `${hook} bundle carries zod`).toBe(false);
+      expect(bundle.includes('LineCounter'), `${hook} bundle carries yaml`).toBe(false);
+    }
+    const repo = makeRepo();
+    expect(packed(['init', '--no-husky'], repo.dir, repo.env).status).toBe(0);
+    const workspaceFile = workspacePaths(repo.dir).workspaceConfig;
+    fs.appendFileSync(workspaceFile, 'freshnes:\n  max_age_hours: 12\n');
+    repo.write('notes.md', 'hello\n');
+    repo.git(['add', 'notes.md']);
+    const commit = repo.git(['commit', '-q', '-m', 'docs: notes'], { allowFail: true });
+    expect(commit.status).toBe(1); // git reports any failing hook as 1; the hook's own exit 2 is in its text
+    expect(commit.stderr).toContain(workspaceFile);
+    expect(commit.stderr).toMatch(/freshnes.*freshness/s);
     expect(commit.stderr).not.toMatch(/MODULE_NOT_FOUND|internal error/);
   });
 
