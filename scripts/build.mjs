@@ -1,10 +1,15 @@
-// Build: compile src/ to dist/ with tsc (JavaScript + type declarations), mark the bin executable, and
-// bundle the two hook entries with esbuild into one CommonJS file each (dist/hooks/{pre-commit,commit-msg}.cjs):
-// a hook starts on every commit, and one pre-parsed file starts faster than ~20 ES modules. The full
-// config validation (yaml + zod) stays out of the bundles: it is loaded from dist/config/load.js only
-// when the workspace file changed since it was last validated.
+// Build: compile src/ to dist/ with tsc (the library: JavaScript + type declarations), then bundle the
+// entrypoints that start a process with esbuild (see "Performance" in the README for what each bought):
+// - the CLI, dist/cli/bin.js (overwriting tsc's), one ES module code-split at its lazy imports into
+//   dist/cli/chunk-*.js: `hestai` loads one file plus the chunk of the command it runs, not ~100 modules
+//   and commander/zod/yaml/the MCP SDK from node_modules. The packed CLI needs no node_modules at all.
+// - the two hooks, dist/hooks/{pre-commit,commit-msg}.cjs, one CommonJS file each: a hook starts on every
+//   commit. The full config validation (yaml + zod) stays out of them (see the hooks build below).
+// Chunks sit two levels under the package root like tsc's files, so the few modules that find assets from
+// import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
+// ../package.json by dist/version.js, is inlined into the bundle instead.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -15,24 +20,45 @@ if (result.status !== 0) process.exit(result.status ?? 1);
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
 
 const esbuild = await import('esbuild');
-const keepFullConfigLoadOut = {
-  name: 'keep-full-config-load-out',
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const inlineVersion = {
+  name: 'inline-version',
   setup(build) {
-    build.onResolve({ filter: /^\.\/load\.js$/ }, () => ({ path: '../config/load.js', external: true }));
+    build.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'ts' }));
   },
 };
+await esbuild.build({
+  entryPoints: { 'cli/bin': 'src/cli/bin.ts' },
+  outdir: 'dist',
+  chunkNames: 'cli/chunk-[hash]',
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minifySyntax: true,
+  legalComments: 'none',
+  // Bundled CommonJS dependencies (commander) call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __hestaiRequire } from 'node:module';\nconst require = __hestaiRequire(import.meta.url);" },
+  plugins: [inlineVersion],
+  logLevel: 'warning',
+});
+chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
+
+// The hooks bundle everything they run on every commit, but not the full config validation (yaml + zod,
+// ~700 KB): load.ts imports ./validate.js lazily, only when the workspace file changed since it was last
+// validated, and here that import becomes a require of its own bundle, dist/hooks/config-validate.cjs.
+const keepConfigValidationOut = {
+  name: 'keep-config-validation-out',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/validate\.js$/ }, (args) =>
+      /[\\/]src[\\/]config$/.test(args.resolveDir) ? { path: './config-validate.cjs', external: true } : undefined,
+    );
+  },
+};
+const hookBundle = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', logLevel: 'warning' };
 for (const hook of ['pre-commit', 'commit-msg']) {
-  await esbuild.build({
-    entryPoints: [`src/hooks/entry/${hook}.ts`],
-    outfile: `dist/hooks/${hook}.cjs`,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minifySyntax: true,
-    minifyWhitespace: true,
-    legalComments: 'none',
-    plugins: [keepFullConfigLoadOut],
-    logLevel: 'warning',
-  });
+  await esbuild.build({ ...hookBundle, entryPoints: [`src/hooks/entry/${hook}.ts`], outfile: `dist/hooks/${hook}.cjs`, plugins: [keepConfigValidationOut] });
 }
+await esbuild.build({ ...hookBundle, entryPoints: ['src/config/validate.ts'], outfile: 'dist/hooks/config-validate.cjs' });
