@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { clockFromEnv, type Clock } from '../clock.js';
+import { clockFromEnv, systemClock, type Clock } from '../clock.js';
+import { auditPathTraversal } from '../security.js';
 import { ExitCode, isHestaiError, type HestaiError } from '../errors.js';
 import { createOutput, paint, type Output } from './output.js';
 
@@ -62,7 +63,10 @@ function formatUserError(out: Output, error: HestaiError): string {
   return lines.join('\n');
 }
 
-/** Wraps a handler as a commander action: builds the context, prints the result, maps errors. */
+/**
+ * Wraps a handler as a commander action: builds the context, prints the result, maps errors (a refused
+ * path traversal is also recorded as a security event in the current directory's audit log).
+ */
 export function action<A extends unknown[]>(
   handler: (ctx: CommandContext, ...args: A) => Promise<CommandResult> | CommandResult,
 ): (...args: unknown[]) => Promise<void> {
@@ -74,7 +78,8 @@ export function action<A extends unknown[]>(
       const result = await handler(ctx, ...(args.slice(0, -1) as A));
       emit(ctx, result);
     } catch (error) {
-      process.exitCode = reportError(ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true), error);
+      const audited = auditPathTraversal(error, process.cwd(), `cli:${command.name()}`, ctx?.clock ?? systemClock);
+      process.exitCode = reportError(ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true), audited.error);
     }
   };
 }

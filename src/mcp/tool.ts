@@ -1,6 +1,7 @@
 import type { McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { McpDeps } from './deps.js';
+import { auditPathTraversal } from '../security.js';
 import { errorResult, type ToolResult } from './result.js';
 
 /** How one tool is declared: zod schemas with described fields, and annotations that are true. */
@@ -15,7 +16,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
 /**
  * Registers a tool whose handler returns a `ToolResult` or throws. Whatever it throws becomes an
  * `isError` result (a `HestaiError` keeps its remedy; anything else is logged to stderr), so one failing
- * call never takes the server down.
+ * call never takes the server down. A refused path traversal is also recorded as a security event in the
+ * audit log of the server's workspace (`auditPathTraversal`).
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
@@ -31,7 +33,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
       try {
         return await handler(args);
       } catch (error) {
-        return errorResult(error, deps.log);
+        const audited = auditPathTraversal(error, deps.cwd, `mcp:${name}`, deps.clock);
+        if (audited.auditLog !== null) deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
+        return errorResult(audited.error, deps.log);
       }
     }) as never,
   );

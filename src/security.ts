@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendAudit } from './audit.js';
+import type { Clock } from './clock.js';
+import { isHestaiError, usageError } from './errors.js';
+import { repoInfo } from './git/repo.js';
+import { workspacePaths, type WorkspacePaths } from './paths.js';
+
+/** What `auditPathTraversal` did: the error to report, and the audit log it wrote to (null: none). */
+export interface SecurityAudit {
+  error: unknown;
+  auditLog: string | null;
+}
+
+/**
+ * Seed §8, "Path traversal attempt → block and log security event". Given an error an adapter is about to
+ * report, records a `PATH_TRAVERSAL` refusal (a `..` segment, control characters, a state directory
+ * symlinked outside the worktree) as a `security.path_traversal` line in the audit log of the workspace
+ * the request came from (`callerDir`: the MCP server's directory, the CLI's current directory), and
+ * returns the error with a detail naming that log. The refused path itself is never a place to write.
+ *
+ * Nothing is written when the caller is not in a workspace that adopted hestai (no `.hestai/`), or when its
+ * `.hestai/` or audit directory leads outside the worktree. Recording never masks the refusal: any failure
+ * here leaves the original error as it was.
+ */
+export function auditPathTraversal(error: unknown, callerDir: string, via: string, clock: Clock): SecurityAudit {
+  if (!isHestaiError(error) || error.code !== 'PATH_TRAVERSAL') return { error, auditLog: null };
+  try {
+    const paths = adoptedWorkspace(callerDir);
+    if (paths === null) return { error, auditLog: null };
+    appendAudit(paths, { event: 'security.path_traversal', session_id: null, at: clock().toISOString(), via, code: error.code, message: error.message });
+    const recorded = usageError(error.message, {
+      code: error.code,
+      file: error.file,
+      remedy: error.remedy,
+      details: [...error.details, `recorded as a security event in ${paths.auditLog}`],
+      cause: error,
+    });
+    return { error: recorded, auditLog: paths.auditLog };
+  } catch {
+    return { error, auditLog: null };
+  }
+}
+
+/** The workspace around `dir` when it has a `.hestai/` whose audit directory stays inside the worktree. */
+function adoptedWorkspace(dir: string): WorkspacePaths | null {
+  if (/[\u0000-\u001f\u007f]/.test(dir) || !fs.existsSync(dir)) return null;
+  const root = repoInfo(fs.realpathSync(dir))?.root ?? null;
+  if (root === null) return null;
+  const paths = workspacePaths(root);
+  if (!fs.existsSync(paths.hestai)) return null;
+  const realRoot = fs.realpathSync(root);
+  for (const candidate of [paths.hestai, paths.audit]) {
+    if (!fs.existsSync(candidate)) continue;
+    const relative = path.relative(realRoot, fs.realpathSync(candidate));
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+  }
+  // A dangling symlink (exists() is false for it) would make appendJsonl create its target elsewhere.
+  if (fs.lstatSync(paths.audit, { throwIfNoEntry: false })?.isSymbolicLink() && !fs.existsSync(paths.audit)) return null;
+  return paths;
+}
