@@ -330,6 +330,24 @@ describe('clockIn: GitHub enrichment through gh', () => {
     expect(res.github_context.active_pr).toMatchObject({ number: 12, title: 'Fix login' });
   });
 
+  it('skips enrichment and proceeds when GitHub rate-limits every call (seed §8)', async () => {
+    const repo = makeRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/issue-7']);
+    const limited = [
+      '#!/bin/sh',
+      'if [ "$1 $2" = "auth status" ]; then echo "Logged in" >&2; exit 0; fi',
+      'echo "GraphQL: API rate limit exceeded for user ID 1234." >&2',
+      'exit 1',
+      '',
+    ].join('\n');
+    const bin = fakeBin(path.dirname(repo.dir), 'gh', limited);
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }));
+    expect(fs.readdirSync(workspacePaths(repo.dir).active)).toEqual([res.session_id]);
+    expect(res.focus_resolved).toMatchObject({ source: 'github_issue', issue_number: 7 });
+    expect(res.github_context).toMatchObject({ available: true, related_issues: [], active_pr: null });
+    expect(res.github_context.reason).toMatch(/API rate limit exceeded/);
+  });
+
   it('skips enrichment when gh is not authenticated', async () => {
     const repo = makeRepo();
     const bin = fakeBin(path.dirname(repo.dir), 'gh', '#!/bin/sh\necho "not logged in" >&2\nexit 1\n');

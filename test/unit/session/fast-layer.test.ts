@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseOctave, toObject, writeOctave, octaveDocument } from '../../../src/octave/index.js';
-import { buildBlockers, buildChecklist, buildCurrentFocus, markFocusEnded } from '../../../src/session/fast-layer/build.js';
+import { parseOctave, toObject, validateOctave, writeOctave, octaveDocument } from '../../../src/octave/index.js';
+import { buildBlockers, buildChecklist, buildCurrentFocus, markFocusEnded, oneLine } from '../../../src/session/fast-layer/build.js';
 import { buildArchiveDocument, archiveFileName, readArchiveEndedAt } from '../../../src/session/archive-doc.js';
 import type { SessionRecord } from '../../../src/session/record.js';
 
@@ -100,5 +101,34 @@ describe('session archive (OCTAVE)', () => {
     expect(readArchiveEndedAt(text)).toBe('2026-01-10T11:30:05.000Z');
     expect(readArchiveEndedAt('garbage')).toBeNull();
     expect(archiveFileName(session, '2026-01-10T11:30:05.000Z')).toBe(`20260110T113005Z-${session.session_id}.oct.md`);
+  });
+});
+
+// Seed §8 "OCTAVE validation fails → retry with simpler content". Generated FAST documents reduce every
+// value to one line first (`oneLine`), so no text, from a focus, a branch, a carried item or an AI proposal,
+// can make the generated OCTAVE invalid; the one failure left, an existing file that is not valid OCTAVE, is
+// moved aside and started afresh (see the clock-in integration tests).
+describe('FAST layer documents from any text', () => {
+  const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+  it('are always writable, valid OCTAVE, and read back as the one-line form of their input', () => {
+    fc.assert(
+      fc.property(anyText, fc.option(anyText, { nil: null }), fc.array(anyText, { maxLength: 4 }), fc.array(anyText, { maxLength: 4 }), (focus, branch, carried, extra) => {
+        const s: SessionRecord = { ...session, focus, branch };
+        const previousChecklist = octaveDocument('CHECKLIST', { PENDING: carried });
+        const previousBlockers = octaveDocument('BLOCKERS', { ACTIVE: carried });
+        const docs = [
+          buildCurrentFocus({ session: s, selected: extra, selection: 'ai' }),
+          buildChecklist({ previous: previousChecklist, session: s, extraItems: extra }),
+          buildBlockers({ previous: previousBlockers, session: s }),
+        ];
+        for (const doc of docs) {
+          const text = writeOctave(doc);
+          expect(validateOctave(text)).toEqual([]);
+          const obj = toObject(parseOctave(text)) as Record<string, unknown>;
+          if (doc.name === 'CURRENT_FOCUS') expect(obj['FOCUS']).toBe(oneLine(focus));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
