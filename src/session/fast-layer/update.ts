@@ -1,4 +1,3 @@
-import { isHestaiError } from '../../errors.js';
 import type { WorkspacePaths } from '../../paths.js';
 import type { SessionRecord } from '../record.js';
 import { buildBlockers, buildChecklist, buildCurrentFocus } from './build.js';
@@ -11,8 +10,10 @@ export interface FastLayerUpdate {
 
 /**
  * CI-I4: rewrites current-focus, checklist (incomplete items carried forward) and blockers (unresolved
- * kept) for a session. If a document cannot be written as OCTAVE, it retries with simpler content (the
- * previous files' items left out) and says so in `warnings`.
+ * kept) for a session. Seed §8's "OCTAVE validation fails → retry with simpler content" is met before
+ * writing rather than after: every value is reduced to one line (`oneLine`), so a generated document is
+ * always valid OCTAVE (a property test holds this for any text), and a previous file that is not valid
+ * OCTAVE is moved aside and started afresh, reported in `warnings` (`readFastDoc`).
  */
 export function updateFastLayer(
   paths: WorkspacePaths,
@@ -22,23 +23,12 @@ export function updateFastLayer(
 ): FastLayerUpdate {
   const previousChecklist = readFastDoc(paths.checklist, session.context_generated_at, warnings);
   const previousBlockers = readFastDoc(paths.blockers, session.context_generated_at, warnings);
-  const build = (simple: boolean) => {
-    const checklist = buildChecklist({ previous: simple ? null : previousChecklist, session, extraItems: simple ? [] : input.checklistItems });
-    return [
-      { file: paths.currentFocus, doc: buildCurrentFocus({ session, selected: simple ? [] : input.selected, selection: input.selection }) },
-      { file: paths.checklist, doc: checklist },
-      { file: paths.blockers, doc: buildBlockers({ previous: simple ? null : previousBlockers, session }) },
-    ];
-  };
-  let docs = build(false);
-  try {
-    writeFastDocs(docs);
-  } catch (error) {
-    if (!isHestaiError(error) || error.code !== 'OCTAVE_UNWRITABLE') throw error;
-    warnings.push(`FAST layer: ${error.message}; wrote simpler content instead`);
-    docs = build(true);
-    writeFastDocs(docs);
-  }
+  const docs = [
+    { file: paths.currentFocus, doc: buildCurrentFocus({ session, selected: input.selected, selection: input.selection }) },
+    { file: paths.checklist, doc: buildChecklist({ previous: previousChecklist, session, extraItems: input.checklistItems }) },
+    { file: paths.blockers, doc: buildBlockers({ previous: previousBlockers, session }) },
+  ];
+  writeFastDocs(docs);
   const carried = docs[1]!.doc.entries.find((e) => e.key === 'CARRIED_FORWARD');
   return {
     written: docs.map((d) => d.file),
