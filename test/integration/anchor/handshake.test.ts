@@ -100,6 +100,8 @@ describe('anchor: context and proof stages', () => {
     }
     expect(fs.existsSync(path.join(paths.pending, token))).toBe(false);
     expect(readHandshake(paths, token)).toBeNull();
+    // Seed §7: the bound agent is now working; the session moves CREATED → ACTIVE at the proof's instant.
+    expect(readSession(paths, token)).toMatchObject({ state: 'ACTIVE', last_activity: '2026-11-22T10:05:00.000Z' });
   });
 
   it('reports ahead/behind against the upstream in the ARM', async () => {

@@ -4,6 +4,7 @@ import { readHandshake } from '../../../src/anchor/handshake-store.js';
 import { odysseanAnchor } from '../../../src/anchor/one-shot.js';
 import { hasValidAnchor } from '../../../src/anchor/record.js';
 import { resetAnchor } from '../../../src/anchor/reset.js';
+import { readSession } from '../../../src/session/record.js';
 import { anchorRepo, clock, vector } from './setup.js';
 
 const ROLE = 'implementation-lead';
@@ -21,6 +22,7 @@ describe('odysseanAnchor (one-shot RAPH v4.0)', () => {
     const check = hasValidAnchor(paths, token);
     expect(check.valid && check.anchor).toMatchObject({ source: 'odyssean_anchor', tier: 'deep', role: ROLE, canonical_anchor: result.canonical_anchor });
     expect(result.enforcement.anchor_digest).toBe(check.valid ? `sha256:${check.anchor.integrity.hash.slice(0, 16)}` : '');
+    expect(readSession(paths, token)?.state).toBe('ACTIVE');
     const twice = await odysseanAnchor({ working_dir: repo.dir, session_id: token, role: ROLE, vector_candidate: vector() }, { clock });
     expect(twice.errors).toEqual([`ALREADY_BOUND: session ${token} is already anchored`]);
   });

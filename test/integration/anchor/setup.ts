@@ -37,7 +37,7 @@ export function session(id: string, root: string, role: string, focus: string, o
     started_at: NOW,
     context_generated_at: NOW,
     last_activity: NOW,
-    state: 'ACTIVE',
+    state: 'CREATED', // as clock-in leaves it
     starting_commit: null,
     ownership_log: [],
     acknowledgments: [],
