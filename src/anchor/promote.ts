@@ -8,12 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pendingDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { usageError } from '../errors.js';
+import { markSessionWorking } from '../session/activity.js';
 import { writeJsonAtomic } from '../state/store.js';
 import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from './record.js';
 import { removePending, writeHandshake, type HandshakeRecord } from './handshake-store.js';
 import type { WorkPermit } from './results.js';
 
-/** Seals, writes and promotes the anchor; marks the handshake BOUND and removes the pending directory. */
+/**
+ * Seals, writes and promotes the anchor; marks the handshake BOUND, removes the pending directory and
+ * moves the session CREATED → ACTIVE.
+ */
 export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, handshake: HandshakeRecord | null, now: string): { anchor: AnchorRecord; permit: WorkPermit } {
   const anchor = sealAnchor(unsealed);
   const staged = path.join(pendingDir(paths, anchor.token), ANCHOR_FILE);
@@ -30,6 +34,7 @@ export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, h
   }
   if (handshake !== null) writeHandshake(paths, { ...handshake, stage: 'BOUND', updated_at: now });
   removePending(paths, anchor.token);
+  markSessionWorking(paths, anchor.token, anchor.validated_at);
   return {
     anchor,
     permit: {

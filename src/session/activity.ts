@@ -1,0 +1,21 @@
+import path from 'node:path';
+import type { WorkspacePaths } from '../paths.js';
+import { withLock } from '../state/store.js';
+import { readSession, writeSession } from './record.js';
+
+/** The lock every read-modify-write of session records takes (clock-in, ack, refresh, clock-out, cleanup). */
+export function sessionsLock(paths: WorkspacePaths): string {
+  return path.join(paths.locks, 'sessions');
+}
+
+/**
+ * Seed §7: once its agent is bound (the anchor promoted), a session is working: CREATED → ACTIVE, with
+ * `last_activity` at that instant. A session that is no longer live (STALE, COMPLETED) is left alone.
+ */
+export function markSessionWorking(paths: WorkspacePaths, sessionId: string, at: string): void {
+  withLock(sessionsLock(paths), () => {
+    const session = readSession(paths, sessionId);
+    if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return;
+    writeSession(paths, { ...session, state: 'ACTIVE', last_activity: at });
+  });
+}
