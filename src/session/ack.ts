@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
@@ -9,6 +8,7 @@ import { oneLine } from './fast-layer/build.js';
 import { openSession } from './open.js';
 import { writeSession } from './record.js';
 import { contextAgeHours, isContextStale } from './rules/stale.js';
+import { sessionsLock } from './activity.js';
 
 export interface AcknowledgeResponse {
   session_id: string;
@@ -36,7 +36,7 @@ export async function acknowledgeStale(input: { working_dir: string; session_id?
   const { config } = await loadConfig(workspace.root);
   const now = clock();
   const at = now.toISOString();
-  return withLock(path.join(paths.locks, 'sessions'), () => {
+  return withLock(sessionsLock(paths), () => {
     const session = openSession(paths, input.session_id, env, { live: true });
     const age = contextAgeHours(session, now);
     const wasStale = isContextStale(session, now, config.freshness.max_age_hours);

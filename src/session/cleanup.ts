@@ -11,6 +11,7 @@ import { resolveDeps, type SessionDeps } from './deps.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { listActiveSessions, writeSession } from './record.js';
 import { isArchiveExpired, sessionsToMarkStale } from './rules/stale.js';
+import { sessionsLock } from './activity.js';
 
 export interface CleanupResponse {
   /** Sessions inactive beyond the threshold, marked STALE by this run. */
@@ -39,7 +40,7 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
   const now = clock();
   const at = now.toISOString();
   const { stale_session_hours, archive_retention_days } = config.cleanup;
-  return withLock(path.join(paths.locks, 'sessions'), () => {
+  return withLock(sessionsLock(paths), () => {
     const result: CleanupResponse = {
       marked_stale: [],
       archived: [],

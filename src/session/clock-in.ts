@@ -20,6 +20,7 @@ import { detectConflicts, type SessionConflict } from './rules/conflict.js';
 import { normalizeFocus, validateModel, validateOnConflict, validateRole, type ConflictResolution } from './rules/input.js';
 import { sessionsToMarkStale } from './rules/stale.js';
 import type { ResolvedFocus } from './rules/focus.js';
+import { sessionsLock } from './activity.js';
 
 export interface ClockInInput {
   /** Absolute path inside the repository (resolved to its worktree root). */
@@ -89,7 +90,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   const now = new Date(at);
 
   ensureDir(paths.active);
-  return withLock(path.join(paths.locks, 'sessions'), () => {
+  return withLock(sessionsLock(paths), () => {
     const listed = listActiveSessions(paths);
     const toStale = sessionsToMarkStale(listed.sessions, now, config.cleanup.stale_session_hours);
     const staleIds = new Set(toStale.map((s) => s.session_id));

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { commitsSinceAsync } from '../git/async.js';
 import { readTextIfExists, withLock, writeFileAtomic } from '../state/store.js';
@@ -11,6 +10,7 @@ import { markFocusEnded } from './fast-layer/build.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { openSession } from './open.js';
 import { normalizeSummary } from './rules/input.js';
+import { sessionsLock } from './activity.js';
 
 export interface ClockOutResponse {
   session_id: string;
@@ -45,7 +45,7 @@ export async function clockOut(input: { working_dir: string; session_id?: string
     commits = [];
   }
   const endedAt = clock().toISOString();
-  return withLock(path.join(paths.locks, 'sessions'), () => {
+  return withLock(sessionsLock(paths), () => {
     const current = openSession(paths, session.session_id, env, { live: false });
     const anchor = sessionAnchorDigest(paths, current.session_id);
     const archivePath = archiveSession(paths, current, { ended_at: endedAt, summary, commits, anchor_digest: anchor, final_state: 'COMPLETED' });

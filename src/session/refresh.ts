@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
 import { withLock } from '../state/store.js';
@@ -13,6 +12,7 @@ import { openSession } from './open.js';
 import { writeSession } from './record.js';
 import { contextPaths, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import type { ResolvedFocus } from './rules/focus.js';
+import { sessionsLock } from './activity.js';
 
 export interface RefreshResponse {
   session_id: string;
@@ -41,7 +41,7 @@ export async function refreshSession(input: { working_dir: string; session_id?: 
   const focus: ResolvedFocus = { value: session.focus, source: session.focus_source };
   const generated = await generateContext({ workspace, config, env, role: session.role, fixedFocus: focus, model: session.model ?? undefined, warnings });
   const at = clock().toISOString();
-  return withLock(path.join(paths.locks, 'sessions'), () => {
+  return withLock(sessionsLock(paths), () => {
     const current = openSession(paths, session.session_id, env, { live: true });
     const updated = { ...current, context_generated_at: at, last_activity: at, state: 'ACTIVE' as const, branch: generated.gathered.git.branch };
     updateFastLayer(
