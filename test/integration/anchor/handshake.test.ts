@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +8,12 @@ import { readHandshake } from '../../../src/anchor/handshake-store.js';
 import { anchorFile, hasValidAnchor } from '../../../src/anchor/record.js';
 import { resetAnchor } from '../../../src/anchor/reset.js';
 import { HestaiError } from '../../../src/errors.js';
-import { readSession } from '../../../src/session/record.js';
 import { readJsonl } from '../../../src/state/store.js';
 import { makeRepo } from '../../helpers/git-repo.js';
+import { cleanupSessions } from '../../../src/session/cleanup.js';
+import { readSession, writeSession } from '../../../src/session/record.js';
 import { workspacePaths } from '../../../src/paths.js';
-import { anchorRepo, BIND, clock, clockAt, PROOF } from './setup.js';
+import { anchorRepo, BIND, clock, clockAt, PROOF, session } from './setup.js';
 
 const ROLE = 'implementation-lead';
 
@@ -227,3 +229,23 @@ describe('anchor: modes', () => {
     expect(fs.existsSync(anchorFile(paths, token))).toBe(true);
   });
 });
+
+describe('cleanup of pending handshakes', () => {
+  it('removes the handshake of a session that is gone, keeps the one of a live session (even expired), and audits it', async () => {
+    const { repo, paths, token } = anchorRepo();
+    await anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE, token }, { clock });
+    const live = randomUUID();
+    writeSession(paths, session(live, repo.dir, ROLE, 'still working', { last_activity: '2026-11-25T09:00:00.000Z' }));
+    await anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE, token: live }, { clock });
+    // 73 h later: the first session is past the 72 h threshold (archived), the second is not; both handshakes expired.
+    const later = { clock: clockAt('2026-11-25T11:00:00.000Z'), env: repo.env };
+    const res = await cleanupSessions({ working_dir: repo.dir }, later);
+    expect(res.archived.map((a) => a.session_id)).toEqual([token]);
+    expect(res.removed_handshakes).toEqual([token]);
+    expect(fs.existsSync(path.join(paths.pending, token))).toBe(false);
+    expect(readHandshake(paths, live)?.stage).toBe('IDENTITY');
+    expect(readJsonl(paths.auditLog)).toContainEqual(expect.objectContaining({ event: 'handshake_removed', session_id: token, stage: 'IDENTITY' }));
+    expect((await cleanupSessions({ working_dir: repo.dir }, later)).removed_handshakes).toEqual([]);
+  });
+});
+
