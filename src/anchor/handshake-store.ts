@@ -93,3 +93,35 @@ export function removePending(paths: WorkspacePaths, token: string): void {
 export function withHandshakeLock<T>(paths: WorkspacePaths, token: string, fn: () => T): T {
   return withLock(path.join(paths.locks, `anchor-${token}`), fn, { timeoutMs: 30_000 });
 }
+
+/**
+ * Removes the pending handshakes whose session is gone (archived, clocked out, cleaned up): nothing can
+ * complete them any more. A live session's handshake is kept even when expired: it carries the retry count
+ * and the terminal state, which only a human reset may clear. Each removal holds the token's lock.
+ * Returns the removed tokens with the stage each was in (`unreadable` for a corrupt file).
+ */
+export function removeOrphanedHandshakes(paths: WorkspacePaths, isLive: (token: string) => boolean): { token: string; stage: string }[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(paths.pending).filter((name) => UUID_V4.test(name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const removed: { token: string; stage: string }[] = [];
+  for (const token of names.sort()) {
+    if (isLive(token)) continue;
+    withHandshakeLock(paths, token, () => {
+      let stage: string;
+      try {
+        stage = readHandshake(paths, token)?.stage ?? 'none';
+      } catch {
+        stage = 'unreadable';
+      }
+      removePending(paths, token);
+      removed.push({ token, stage });
+    });
+  }
+  return removed;
+}
+

@@ -9,6 +9,7 @@ import { readArchiveEndedAt } from './archive-doc.js';
 import { archiveSession, sessionAnchorDigest } from './archive.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { assertNoSymlinkEscape } from './guard.js';
+import { removeOrphanedHandshakes } from '../anchor/handshake-store.js';
 import { listActiveSessions, writeSession } from './record.js';
 import { isArchiveExpired, sessionsToMarkStale } from './rules/stale.js';
 import { sessionsLock } from './activity.js';
@@ -21,6 +22,8 @@ export interface CleanupResponse {
   /** Archives older than the retention, deleted. */
   deleted_archives: string[];
   kept_archives: number;
+  /** Pending anchor handshakes of sessions that are gone, removed (a live session's handshake is kept). */
+  removed_handshakes: string[];
   /** Files that could not be judged (never deleted): corrupt sessions, unreadable archives. */
   problems: { file: string; problem: string }[];
   /** Human authority: read from `.hestai_workspace.yaml`, never changed by the tool. */
@@ -29,7 +32,9 @@ export interface CleanupResponse {
 
 /**
  * `hestai cleanup` (seed 000 §7): marks sessions inactive over `cleanup.stale_session_hours` STALE,
- * archives STALE sessions, and deletes archives older than `cleanup.archive_retention_days`.
+ * archives STALE sessions, deletes archives older than `cleanup.archive_retention_days`, and removes the
+ * pending anchor handshakes of sessions that are gone (after the sessions lock is released: a proof takes
+ * the handshake lock first and the sessions lock second, so cleanup never holds both).
  */
 export async function cleanupSessions(input: { working_dir: string }, deps?: SessionDeps): Promise<CleanupResponse> {
   const { clock } = resolveDeps(deps);
@@ -40,12 +45,13 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
   const now = clock();
   const at = now.toISOString();
   const { stale_session_hours, archive_retention_days } = config.cleanup;
-  return withLock(sessionsLock(paths), () => {
+  const result = withLock(sessionsLock(paths), () => {
     const result: CleanupResponse = {
       marked_stale: [],
       archived: [],
       deleted_archives: [],
       kept_archives: 0,
+      removed_handshakes: [],
       problems: [],
       thresholds: { stale_session_hours, archive_retention_days, source: file ? '.hestai_workspace.yaml' : 'defaults' },
     };
@@ -104,4 +110,11 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
     }
     return result;
   });
+  const unreadable = new Set(result.problems.map((p) => path.basename(p.file)));
+  // A session whose record is unreadable is not judged gone: its handshake stays until the record is fixed.
+  for (const { token, stage } of removeOrphanedHandshakes(paths, (id) => unreadable.has(id) || fs.existsSync(path.join(paths.active, id)))) {
+    result.removed_handshakes.push(token);
+    appendAudit(paths, { event: 'handshake_removed', session_id: token, at, stage, reason: 'its session is no longer active' });
+  }
+  return result;
 }

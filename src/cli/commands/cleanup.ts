@@ -14,9 +14,10 @@ export function registerCleanup(program: Command): void {
         const t = res.thresholds;
         const text = [
           `thresholds (${t.source}): stale after ${t.stale_session_hours} h, archives kept ${t.archive_retention_days} days`,
-          `marked stale: ${res.marked_stale.length}; archived: ${res.archived.length}; archives deleted: ${res.deleted_archives.length}; kept: ${res.kept_archives}`,
+          `marked stale: ${res.marked_stale.length}; archived: ${res.archived.length}; archives deleted: ${res.deleted_archives.length}; kept: ${res.kept_archives}; handshakes removed: ${res.removed_handshakes.length}`,
           ...res.archived.map((a) => `  archived ${a.session_id} → ${a.archive_path}`),
           ...res.deleted_archives.map((a) => `  deleted ${a}`),
+          ...res.removed_handshakes.map((token) => `  removed the pending handshake of ${token} (its session is gone)`),
           ...res.problems.map((p) => `  skipped ${p.file}: ${p.problem}`),
         ].join('\n');
         return { exitCode: ExitCode.Ok, json: res, text };
