@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
-import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
+import { CLI, makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 /** A real `git commit` through whatever hooks are installed (no --no-verify). */
@@ -43,6 +43,25 @@ describe('hestai init --no-husky', () => {
     const second = repo.hestai(['init', '--no-husky']);
     expect(second.status, second.stderr).toBe(0);
     expect(snapshot()).toEqual(before);
+  });
+
+  it('--mcp registers `hestai mcp` in .mcp.json next to the servers already there, and refuses a file that is not a JSON object', () => {
+    const repo = makeRepo();
+    const mcpJson = path.join(repo.dir, '.mcp.json');
+    fs.writeFileSync(mcpJson, JSON.stringify({ mcpServers: { other: { command: 'other-server', args: [] } }, note: 'kept' }));
+    const init = repo.hestai(['init', '--no-husky', '--mcp']);
+    expect(init.status, init.stderr).toBe(0);
+    const doc = JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as { mcpServers: Record<string, unknown>; note: string };
+    expect(doc.note).toBe('kept');
+    expect(doc.mcpServers['other']).toEqual({ command: 'other-server', args: [] });
+    expect(doc.mcpServers['hestai']).toEqual({ type: 'stdio', command: 'node', args: [CLI, 'mcp'], env: {} });
+
+    const other = makeRepo();
+    fs.writeFileSync(path.join(other.dir, '.mcp.json'), '[1]\n');
+    const refused = other.hestai(['init', '--no-husky', '--mcp']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${path.join(other.dir, '.mcp.json')} is not a JSON object`);
+    expect(fs.readFileSync(path.join(other.dir, '.mcp.json'), 'utf8')).toBe('[1]\n');
   });
 
   it('keeps the lines of an existing plain hook', () => {
