@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { headCommit } from '../git/repo.js';
 import { readTextIfExists, writeFileAtomic } from '../state/store.js';
+import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from '../mcp/config.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
 import { ensureHooksArmed, installHuskyRunner, type ArmedResult } from './armed.js';
@@ -177,19 +178,8 @@ export function initWorkspace(input: InitInput): InitResult {
   return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace) };
 }
 
-/** Registers `hestai mcp` for Claude Code in `.mcp.json`, keeping other servers. */
+/** Registers `hestai mcp` for Claude Code in `.mcp.json`, keeping other servers (`mergeMcpJson`). */
 function writeMcpJson(actions: InitAction[], workspace: Workspace): void {
-  const file = path.join(workspace.root, '.mcp.json');
-  const text = readTextIfExists(file);
-  let doc: { mcpServers?: Record<string, unknown> } = {};
-  if (text !== null) {
-    try {
-      doc = JSON.parse(text) as typeof doc;
-    } catch (error) {
-      throw usageError(`${file} is not valid JSON (${(error as Error).message})`, { file, code: 'MCP_JSON_INVALID', remedy: 'Fix or remove .mcp.json, then run hestai init --mcp again.' });
-    }
-  }
-  const bin = path.join(PACKAGE_ROOT, 'dist', 'cli', 'bin.js');
-  doc.mcpServers = { ...doc.mcpServers, hestai: { type: 'stdio', command: 'node', args: [bin, 'mcp'] } };
-  put(actions, workspace, file, `${JSON.stringify(doc, null, 2)}\n`);
+  const file = path.join(workspace.root, MCP_CONFIG_FILE);
+  put(actions, workspace, file, mergeMcpJson(readTextIfExists(file), installedBinPath(), file));
 }
