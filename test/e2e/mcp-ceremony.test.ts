@@ -1,33 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installConstitutions } from '../../src/anchor/constitution.js';
 import { workspacePaths } from '../../src/paths.js';
-import { CLI, makeRepo, type TempRepo } from '../helpers/git-repo.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  while (clients.length > 0) await clients.pop()!.close();
-});
-
-interface Result {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
-
-async function connectStdio(repo: TempRepo): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<Result>; read: (uri: string) => Promise<Record<string, unknown>> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.dir, env: repo.env as Record<string, string>, stderr: 'pipe' });
-  const client = new Client({ name: 'hestai-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return {
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as Result,
-    read: async (uri) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, unknown>,
-  };
-}
+import { makeRepo } from '../helpers/git-repo.js';
+import { connectStdio, textOf } from '../helpers/mcp.js';
 
 const ROLE = 'implementation-lead';
 const BIND = ['## BIND (Identity Lock)', `ROLE::${ROLE}`, 'COGNITION::LOGOS::ATHENA', 'AUTHORITY::RESPONSIBLE[the app module]'].join('\n');
@@ -40,10 +17,6 @@ const PROOF = [
   'GATE::npm test',
 ].join('\n');
 
-function text(result: Result): string {
-  return result.content.map((c) => c.text ?? '').join('\n');
-}
-
 describe('the whole ceremony over stdio, as an agent runs it without a shell', () => {
   it('clock_in → anchor identity/context/proof → anchor_status → clock_out', async () => {
     const repo = makeRepo();
@@ -54,27 +27,27 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
       'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
       'test/app.test.ts': "import { add } from '../src/app';\n",
     });
-    const mcp = await connectStdio(repo);
+    const mcp = await connectStdio(repo.dir, repo.env);
 
     const clockIn = await mcp.call('clock_in', { working_dir: repo.dir, role: ROLE, focus: 'implement the app' });
-    expect(clockIn.isError, text(clockIn)).toBeFalsy();
+    expect(clockIn.isError, textOf(clockIn)).toBeFalsy();
     const sessionId = clockIn.structuredContent!['session_id'] as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(text(clockIn)).toContain(sessionId);
+    expect(textOf(clockIn)).toContain(sessionId);
 
     const locked = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(locked.structuredContent).toMatchObject({ unlocked: false, code: 'NO_ANCHOR' });
     const refused = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ error: { code: 'TOOL_LOCKED' } });
-    expect(text(refused)).toMatch(/hint: .*anchor/);
+    expect(textOf(refused)).toMatch(/hint: .*anchor/);
 
     const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, token: sessionId });
-    expect(identity.isError, text(identity)).toBeFalsy();
+    expect(identity.isError, textOf(identity)).toBeFalsy();
     expect(identity.structuredContent).toMatchObject({ success: true, token: sessionId, terminal: false });
 
     const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, token: sessionId, payload: BIND });
-    expect(context.isError, text(context)).toBeFalsy();
+    expect(context.isError, textOf(context)).toBeFalsy();
     expect(context.structuredContent).toMatchObject({ success: true, terminal: false });
     expect(context.structuredContent!['server_arm']).toMatch(/BRANCH::main/);
 
@@ -85,7 +58,7 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
     expect(bad.structuredContent!['guidance']).toBeTruthy();
 
     const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, token: sessionId, payload: PROOF });
-    expect(proof.isError, text(proof)).toBeFalsy();
+    expect(proof.isError, textOf(proof)).toBeFalsy();
     expect(proof.structuredContent).toMatchObject({ success: true, terminal: false });
     expect(proof.structuredContent!['anchor']).toMatch(/===RAPH_VECTOR::v4\.0===/);
 
@@ -94,7 +67,7 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
     expect(await mcp.read('session://state')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
 
     const clockOut = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId, summary: 'added the app' });
-    expect(clockOut.isError, text(clockOut)).toBeFalsy();
+    expect(clockOut.isError, textOf(clockOut)).toBeFalsy();
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(false);
     const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(after.structuredContent).toMatchObject({ unlocked: false });

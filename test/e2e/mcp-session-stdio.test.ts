@@ -1,57 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { seedAnchor } from '../helpers/sessions.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  while (clients.length > 0) await clients.pop()!.close();
-});
-
-interface Result {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
-
-async function connectStdio(repo: TempRepo): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<Result>; read: (uri: string) => Promise<Record<string, unknown>> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.dir, env: repo.env as Record<string, string>, stderr: 'pipe' });
-  const client = new Client({ name: 'hestai-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return {
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as Result,
-    read: async (uri) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, unknown>,
-  };
-}
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { connectStdio, textOf } from '../helpers/mcp.js';
+import { seedAnchor } from '../helpers/session-fixture.js';
 
 const ROLE = 'implementation-lead';
-
-function text(result: Result): string {
-  return result.content.map((c) => c.text ?? '').join('\n');
-}
 
 describe('session tools over stdio (the SDK stdio client against the built server)', () => {
   it('clock_in → anchor_status locked → clock_out refused → (anchored) → clock_out archives', async () => {
     const repo = makeRepo();
     repo.commit('feat: app', { 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' });
-    const mcp = await connectStdio(repo);
+    const mcp = await connectStdio(repo.dir, repo.env);
 
     const clockIn = await mcp.call('clock_in', { working_dir: repo.dir, role: ROLE, focus: 'implement the app' });
-    expect(clockIn.isError, text(clockIn)).toBeFalsy();
+    expect(clockIn.isError, textOf(clockIn)).toBeFalsy();
     const sessionId = clockIn.structuredContent!['session_id'] as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(text(clockIn)).toContain(sessionId);
+    expect(textOf(clockIn)).toContain(sessionId);
 
     const locked = await mcp.call('anchor_status', { working_dir: repo.dir });
     expect(locked.structuredContent).toMatchObject({ session_id: sessionId, selected_by: 'recent', unlocked: false, code: 'NO_ANCHOR' });
     const refused = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ error: { code: 'TOOL_LOCKED' } });
-    expect(text(refused)).toMatch(/hint: .*anchor/);
+    expect(textOf(refused)).toMatch(/hint: .*anchor/);
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(true);
 
     // Stand-in for the anchor handshake (the anchor tools arrive with the anchor library): a sealed,
@@ -62,7 +35,7 @@ describe('session tools over stdio (the SDK stdio client against the built serve
     expect(await mcp.read('session://state')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
 
     const clockOut = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId, summary: 'added the app' });
-    expect(clockOut.isError, text(clockOut)).toBeFalsy();
+    expect(clockOut.isError, textOf(clockOut)).toBeFalsy();
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(false);
     const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(after.structuredContent).toMatchObject({ unlocked: false });

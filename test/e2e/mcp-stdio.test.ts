@@ -1,32 +1,7 @@
 import { spawn } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI, makeRepo, type TempRepo } from '../helpers/git-repo.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  while (clients.length > 0) await clients.pop()!.close();
-});
-
-/** `hestai mcp` started by the SDK's real stdio client, as Claude Code starts it. */
-async function connectStdio(repo: TempRepo, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', ...args],
-    cwd: repo.dir,
-    env: repo.env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const client = new Client({ name: 'hestai-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return { client, stderr: () => stderr };
-}
+import { connectStdio } from '../helpers/mcp.js';
 
 /** Writes raw lines to `hestai mcp` and collects every stdout line until stdin closes and it exits. */
 function rawSession(repo: TempRepo, lines: string[]): Promise<{ code: number | null; stdout: string[]; stderr: string }> {
@@ -60,7 +35,7 @@ function rawSession(repo: TempRepo, lines: string[]): Promise<{ code: number | n
 describe('hestai mcp over stdio (the SDK stdio client against the built server)', () => {
   it('serves the tool catalogue and the resources, starting from the directory it was launched in', async () => {
     const repo = makeRepo();
-    const { client } = await connectStdio(repo);
+    const { client } = await connectStdio(repo.dir, repo.env);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('anchor_status');
     const state = await client.readResource({ uri: 'session://state' });
@@ -72,7 +47,7 @@ describe('hestai mcp over stdio (the SDK stdio client against the built server)'
   it('uses --cwd as the directory for resources', async () => {
     const repo = makeRepo();
     const other = makeRepo();
-    const { client } = await connectStdio(repo, ['--cwd', other.dir]);
+    const { client } = await connectStdio(repo.dir, repo.env, { args: ['--cwd', other.dir] });
     const state = await client.readResource({ uri: 'session://state' });
     expect(JSON.parse((state.contents[0] as { text: string }).text)).toMatchObject({ working_dir: other.dir });
   });

@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
+import { connectStdio } from '../helpers/mcp.js';
 
 // The CLI as npm ships it: `npm pack` of this checkout, unpacked where no node_modules can be found by
 // walking up. The shipped `hestai` is one esbuild bundle (code-split at its lazy imports), so every command
@@ -89,15 +88,9 @@ describe('the packed CLI runs without node_modules', () => {
 
   it('serves MCP over stdio', async () => {
     const repo = makeRepo();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: repo.dir, env: repo.env as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'hestai-packed', version: '1.0.0' });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['clock_in', 'anchor', 'odyssean_anchor', 'clock_out', 'anchor_status']));
-      expect(client.getServerVersion()?.name).toBe('hestai');
-    } finally {
-      await client.close();
-    }
+    const { client } = await connectStdio(repo.dir, repo.env, { entry: cli });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['clock_in', 'anchor', 'odyssean_anchor', 'clock_out', 'anchor_status']));
+    expect(client.getServerVersion()?.name).toBe('hestai');
   });
 });

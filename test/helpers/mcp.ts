@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach } from 'vitest';
 import { createServer, type McpDeps } from '../../src/mcp/server.js';
+import { CLI } from './git-repo.js';
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -15,12 +17,37 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
-export interface InProcess {
+/** A connected client, narrowed to what the tests do with it. */
+interface Connected {
   client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** A resource's first content: parsed when its MIME type is JSON, else the text. */
+  read(uri: string): Promise<unknown>;
+}
+
+export interface InProcess extends Connected {
   /** Lines the server wrote to its diagnostic log (stderr in production). */
   logs: string[];
-  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-  read(uri: string): Promise<unknown>;
+}
+
+export interface OverStdio extends Connected {
+  /** What the server process wrote to stderr so far. */
+  stderr(): string;
+}
+
+function connected(client: Client): Connected {
+  return {
+    client,
+    async call(name, args) {
+      return (await client.callTool({ name, arguments: args })) as ToolResult;
+    },
+    async read(uri) {
+      const result = await client.readResource({ uri });
+      const first = result.contents[0] as { text?: string; mimeType?: string } | undefined;
+      if (!first || typeof first.text !== 'string') throw new Error(`resource ${uri} returned no text`);
+      return first.mimeType === 'application/json' ? (JSON.parse(first.text) as unknown) : first.text;
+    },
+  };
 }
 
 /**
@@ -38,19 +65,29 @@ export async function connectInProcess(deps: Partial<McpDeps> = {}): Promise<InP
     await client.close();
     await server.close();
   });
-  return {
-    client,
-    logs,
-    async call(name, args) {
-      return (await client.callTool({ name, arguments: args })) as ToolResult;
-    },
-    async read(uri) {
-      const result = await client.readResource({ uri });
-      const first = result.contents[0] as { text?: string; mimeType?: string } | undefined;
-      if (!first || typeof first.text !== 'string') throw new Error(`resource ${uri} returned no text`);
-      return first.mimeType === 'application/json' ? (JSON.parse(first.text) as unknown) : first.text;
-    },
-  };
+  return { ...connected(client), logs };
+}
+
+/**
+ * `hestai mcp` as a child process started by the SDK's real stdio client, as Claude Code starts it
+ * (`entry`: another build of the CLI, e.g. an unpacked tarball). Closed after the test.
+ */
+export async function connectStdio(cwd: string, env: NodeJS.ProcessEnv, options: { entry?: string; args?: string[] } = {}): Promise<OverStdio> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [options.entry ?? CLI, 'mcp', ...(options.args ?? [])],
+    cwd,
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'hestai-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(() => client.close());
+  return { ...connected(client), stderr: () => stderr };
 }
 
 /** The readable text of a tool result (all text blocks joined). */

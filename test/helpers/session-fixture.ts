@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { sealAnchor, anchorFile, type AnchorRecord } from '../../src/anchor/record.js';
+import { sealAnchor, anchorFile, type AnchorRecord, type UnsealedAnchor } from '../../src/anchor/record.js';
 import { workspacePaths } from '../../src/paths.js';
 import { writeSession, type SessionRecord } from '../../src/session/record.js';
 import { writeJsonAtomic } from '../../src/state/store.js';
 import { PROJECT_ROOT, type RunResult } from './git-repo.js';
 
-export interface SessionFixture {
-  token: string;
-  session: SessionRecord;
-  anchor: AnchorRecord | null;
-}
+// Sessions and anchors written through the real record writers, in exactly the on-disk format
+// `hestai clock-in` and `hestai anchor` write, for tests of the readers (hooks, gating, resources, verify)
+// that must not depend on the clock-in or anchor flows.
 
-/**
- * Writes an active session (and, unless `anchored: false`, a sealed anchor) in exactly the on-disk format
- * `hestai clock-in` and `hestai anchor` write, for hook tests.
- */
-export function makeSession(
-  root: string,
-  options: { anchored?: boolean; generatedAt?: string; validatedAt?: string; session?: Partial<SessionRecord> } = {},
-): SessionFixture {
-  const paths = workspacePaths(root);
-  const token = randomUUID();
-  const at = options.generatedAt ?? new Date().toISOString();
-  const session: SessionRecord = {
+const SEEDED_AT = '2026-11-22T10:00:00.000Z';
+
+/** Writes an ACTIVE session (every field overridable) and returns its record. */
+export function seedSession(root: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const at = overrides.context_generated_at ?? SEEDED_AT;
+  const record: SessionRecord = {
     version: 1,
-    session_id: token,
+    session_id: randomUUID(),
     role: 'implementation-lead',
     focus: 'general',
     focus_source: 'default',
@@ -40,24 +32,51 @@ export function makeSession(
     starting_commit: null,
     ownership_log: [],
     acknowledgments: [],
-    ...options.session,
+    ...overrides,
   };
-  writeSession(paths, session);
-  if (options.anchored === false) return { token, session, anchor: null };
+  writeSession(workspacePaths(root), record);
+  return record;
+}
+
+/**
+ * Writes a sealed, validated anchor.json for a session: `fields` are sealed in; `tamper` is applied after
+ * sealing (an anchor whose integrity no longer holds).
+ */
+export function seedAnchor(root: string, token: string, tamper: Partial<AnchorRecord> = {}, fields: Partial<UnsealedAnchor> = {}): AnchorRecord {
   const anchor = sealAnchor({
     version: 1,
     token,
     validated: true,
-    role: session.role,
+    role: 'implementation-lead',
     mode: 'full',
     tier: 'default',
     source: 'anchor',
-    validated_at: options.validatedAt ?? at,
+    validated_at: '2026-11-22T10:05:00.000Z',
     arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'abc' },
     canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
+    ...fields,
   });
-  writeJsonAtomic(anchorFile(paths, token), anchor);
-  return { token, session, anchor };
+  const record = { ...anchor, ...tamper };
+  writeJsonAtomic(anchorFile(workspacePaths(root), token), record);
+  return record;
+}
+
+export interface SessionFixture {
+  token: string;
+  session: SessionRecord;
+  anchor: AnchorRecord | null;
+}
+
+/** For hook tests: a session generated `generatedAt` (default now) and, unless `anchored: false`, its anchor. */
+export function makeSession(
+  root: string,
+  options: { anchored?: boolean; generatedAt?: string; validatedAt?: string; session?: Partial<SessionRecord> } = {},
+): SessionFixture {
+  const at = options.generatedAt ?? new Date().toISOString();
+  const session = seedSession(root, { context_generated_at: at, ...options.session });
+  if (options.anchored === false) return { token: session.session_id, session, anchor: null };
+  const anchor = seedAnchor(root, session.session_id, {}, { role: session.role, validated_at: options.validatedAt ?? at });
+  return { token: session.session_id, session, anchor };
 }
 
 /** Runs a hook entrypoint (`hooks/pre-commit`, `hooks/commit-msg`) as git would: cwd = the worktree root. */

@@ -5,7 +5,7 @@ import { installConstitutions } from '../../src/anchor/constitution.js';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
-import { seedSession } from '../helpers/sessions.js';
+import { seedSession } from '../helpers/session-fixture.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const clock = () => NOW;

@@ -3,7 +3,7 @@ import { isHestaiError } from '../../src/errors.js';
 import { requireUnlocked } from '../../src/mcp/gate.js';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo } from '../helpers/git-repo.js';
-import { seedAnchor, seedSession } from '../helpers/sessions.js';
+import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
 
 describe('requireUnlocked: the check every privileged tool runs first', () => {
   it('refuses with TOOL_LOCKED, the tool, the session, the reason and a remedy until the session is anchored', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { connectInProcess } from '../helpers/mcp.js';
-import { seedAnchor, seedSession } from '../helpers/sessions.js';
+import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 const clock = () => NOW;

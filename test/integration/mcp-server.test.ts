@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
-import { seedAnchor, seedSession } from '../helpers/sessions.js';
+import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
 
 /** Every property of a JSON schema (recursively) that lacks a description, as dotted paths. */
 function undescribed(schema: unknown, at = ''): string[] {

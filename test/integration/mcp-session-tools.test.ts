@@ -5,7 +5,7 @@ import { workspacePaths } from '../../src/paths.js';
 import { readSession } from '../../src/session/record.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
-import { seedAnchor, seedSession } from '../helpers/sessions.js';
+import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const clock = () => NOW;
