@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { sealAnchor, anchorFile, type AnchorRecord, type UnsealedAnchor } from '../../src/anchor/record.js';
@@ -6,34 +5,15 @@ import { workspacePaths } from '../../src/paths.js';
 import { writeSession, type SessionRecord } from '../../src/session/record.js';
 import { writeJsonAtomic } from '../../src/state/store.js';
 import { PROJECT_ROOT, type RunResult } from './git-repo.js';
+import { SEEDED_AT, sessionRecord, unsealedAnchor } from './records.js';
 
 // Sessions and anchors written through the real record writers, in exactly the on-disk format
 // `hestai clock-in` and `hestai anchor` write, for tests of the readers (hooks, gating, resources, verify)
 // that must not depend on the clock-in or anchor flows.
 
-const SEEDED_AT = '2026-11-22T10:00:00.000Z';
-
 /** Writes an ACTIVE session (every field overridable) and returns its record. */
 export function seedSession(root: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
-  const at = overrides.context_generated_at ?? SEEDED_AT;
-  const record: SessionRecord = {
-    version: 1,
-    session_id: randomUUID(),
-    role: 'implementation-lead',
-    focus: 'general',
-    focus_source: 'default',
-    branch: 'main',
-    working_dir: root,
-    model: null,
-    started_at: at,
-    context_generated_at: at,
-    last_activity: at,
-    state: 'ACTIVE',
-    starting_commit: null,
-    ownership_log: [],
-    acknowledgments: [],
-    ...overrides,
-  };
+  const record = sessionRecord({ working_dir: root, ...overrides }, overrides.context_generated_at ?? SEEDED_AT);
   writeSession(workspacePaths(root), record);
   return record;
 }
@@ -43,20 +23,7 @@ export function seedSession(root: string, overrides: Partial<SessionRecord> = {}
  * sealing (an anchor whose integrity no longer holds).
  */
 export function seedAnchor(root: string, token: string, tamper: Partial<AnchorRecord> = {}, fields: Partial<UnsealedAnchor> = {}): AnchorRecord {
-  const anchor = sealAnchor({
-    version: 1,
-    token,
-    validated: true,
-    role: 'implementation-lead',
-    mode: 'full',
-    tier: 'default',
-    source: 'anchor',
-    validated_at: '2026-11-22T10:05:00.000Z',
-    arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'abc' },
-    canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
-    ...fields,
-  });
-  const record = { ...anchor, ...tamper };
+  const record = { ...sealAnchor(unsealedAnchor(token, fields)), ...tamper };
   writeJsonAtomic(anchorFile(workspacePaths(root), token), record);
   return record;
 }

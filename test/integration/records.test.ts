@@ -1,48 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anchorDigest, anchorFile, anchorIntegrityHash, canonicalJson, hasValidAnchor, sealAnchor, type UnsealedAnchor } from '../../src/anchor/record.js';
+import { anchorDigest, anchorFile, anchorIntegrityHash, canonicalJson, hasValidAnchor, sealAnchor } from '../../src/anchor/record.js';
 import { workspacePaths } from '../../src/paths.js';
 import { isAcknowledged, listActiveSessions, readSession, sessionFile, writeSession, type SessionRecord } from '../../src/session/record.js';
 import { writeJsonAtomic } from '../../src/state/store.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { sessionRecord, unsealedAnchor } from '../helpers/records.js';
 
-function session(id: string, root: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
-  const now = '2026-11-22T10:00:00.000Z';
-  return {
-    version: 1,
-    session_id: id,
-    role: 'implementation-lead',
-    focus: 'general',
-    focus_source: 'default',
-    branch: 'main',
-    working_dir: root,
-    model: null,
-    started_at: now,
-    context_generated_at: now,
-    last_activity: now,
-    state: 'ACTIVE',
-    starting_commit: null,
-    ownership_log: [],
-    acknowledgments: [],
-    ...overrides,
-  };
-}
-
-function anchor(token: string): UnsealedAnchor {
-  return {
-    version: 1,
-    token,
-    validated: true,
-    role: 'implementation-lead',
-    mode: 'full',
-    tier: 'default',
-    source: 'anchor',
-    validated_at: '2026-11-22T10:05:00.000Z',
-    arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'abc' },
-    canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
-  };
-}
+const session = (id: string, root: string, overrides: Partial<SessionRecord> = {}) => sessionRecord({ session_id: id, working_dir: root, ...overrides });
+const anchor = (token: string) => unsealedAnchor(token);
 
 describe('session records', () => {
   it('round-trips through the store and lists neighbours, reporting corrupt ones', () => {

@@ -1,35 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sealAnchor, anchorFile, anchorDigest, type UnsealedAnchor } from '../../src/anchor/record.js';
+import { anchorFile, anchorDigest } from '../../src/anchor/record.js';
 import { workspacePaths, type WorkspacePaths } from '../../src/paths.js';
 import { parseOctave, toObject } from '../../src/octave/index.js';
 import { clockIn } from '../../src/session/clock-in.js';
 import { acknowledgeStale, cleanupSessions, clockOut, refreshSession, resolveSessionId, sessionStatus } from '../../src/session/index.js';
 import { readSession, writeSession } from '../../src/session/record.js';
-import { readJsonl, writeJsonAtomic } from '../../src/state/store.js';
+import { readJsonl } from '../../src/state/store.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
+import { seedAnchor } from '../helpers/session-fixture.js';
 import { fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixtures.js';
 
 const T0 = '2026-01-10T12:00:00.000Z';
 const at = (hours: number) => fixedClock(new Date(Date.parse(T0) + hours * 3_600_000).toISOString());
 const deps = (repo: TempRepo, hours = 0, env: NodeJS.ProcessEnv = {}) => ({ clock: at(hours), env: { ...repo.env, PATH: pathWithoutGh(), ...env } });
 
-function anchorFor(paths: WorkspacePaths, token: string, validatedAt: string): void {
-  const unsealed: UnsealedAnchor = {
-    version: 1,
-    token,
-    validated: true,
-    role: 'implementation-lead',
-    mode: 'full',
-    tier: 'default',
-    source: 'anchor',
-    validated_at: validatedAt,
-    arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'x' },
-    canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
-  };
-  writeJsonAtomic(anchorFile(paths, token), sealAnchor(unsealed));
-}
+const anchorFor = (paths: WorkspacePaths, token: string, validatedAt: string) => seedAnchor(paths.root, token, {}, { validated_at: validatedAt, arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'x' } });
 
 describe('resolveSessionId', () => {
   it('picks explicit > HESTAI_SESSION > most recently anchored > most recent', async () => {

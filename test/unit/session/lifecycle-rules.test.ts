@@ -2,31 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../src/session/record.js';
 import { contextAgeHours, isArchiveExpired, isContextStale, isInactive, sessionsToMarkStale } from '../../../src/session/rules/stale.js';
 import { detectConflicts } from '../../../src/session/rules/conflict.js';
+import { sessionRecord } from '../../helpers/records.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const H = 3_600_000;
 
-function session(id: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
-  const at = new Date(T0).toISOString();
-  return {
-    version: 1,
-    session_id: id,
-    role: 'implementation-lead',
-    focus: 'general',
-    focus_source: 'default',
-    branch: 'main',
-    working_dir: '/repo',
-    model: null,
-    started_at: at,
-    context_generated_at: at,
-    last_activity: at,
-    state: 'ACTIVE',
-    starting_commit: null,
-    ownership_log: [],
-    acknowledgments: [],
-    ...overrides,
-  };
-}
+const session = (id: string, overrides: Partial<SessionRecord> = {}) => sessionRecord({ session_id: id, ...overrides }, new Date(T0).toISOString());
 
 describe('72 h inactivity', () => {
   it('is inactive strictly after the threshold', () => {
