@@ -52,6 +52,25 @@ describe('pre-commit hook', () => {
     expect(chosen.stderr).toContain('HESTAI_SESSION');
   });
 
+  it('never lets a STALE session (taken over or inactive) authorise a commit, even with a valid anchor', () => {
+    const repo = makeRepo();
+    const old = makeSession(repo.dir, { session: { state: 'STALE' } });
+    const onlyStale = runHook('pre-commit', repo.dir, repo.env);
+    expect(onlyStale.status).toBe(1);
+    expect(onlyStale.stderr).toContain('no active session');
+
+    const fresh = makeSession(repo.dir, { anchored: false });
+    const result = runHook('pre-commit', repo.dir, repo.env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`checking session ${fresh.token}`);
+    expect(result.stderr).not.toContain(old.token);
+
+    const named = runHook('pre-commit', repo.dir, { ...repo.env, HESTAI_SESSION: old.token });
+    expect(named.status).toBe(1);
+    expect(named.stderr).toContain(`session ${old.token} is STALE`);
+    expect(named.stderr).toContain('hestai clock-in');
+  });
+
   it('blocks when HESTAI_SESSION names no active session', () => {
     const repo = makeRepo();
     makeSession(repo.dir);
