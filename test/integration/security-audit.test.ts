@@ -1,7 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
 import { readJsonl } from '../../src/state/store.js';
+import { usageError } from '../../src/errors.js';
+import { auditPathTraversal } from '../../src/security.js';
 import { makeRepo, runCli, tempDir, type TempRepo } from '../helpers/git-repo.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
 
@@ -75,6 +78,35 @@ describe('path traversal attempts are blocked and logged as security events', ()
     expect(result.status).toBe(2);
     expect(result.stderr).not.toContain('recorded as a security event');
     expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('never appends through an audit.jsonl that is a symlink (a cloned repository could point it at ~/.bashrc)', () => {
+    const repo = adopted();
+    const outside = path.join(tempDir(), 'bashrc');
+    fs.writeFileSync(outside, 'export PATH=$PATH\n');
+    fs.mkdirSync(workspacePaths(repo.dir).audit, { recursive: true });
+    fs.symlinkSync(outside, workspacePaths(repo.dir).auditLog);
+    const result = repo.hestai(['--cwd', `${repo.dir}/a\u0007b`, 'status']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).not.toContain('recorded as a security event');
+    expect(fs.readFileSync(outside, 'utf8')).toBe('export PATH=$PATH\n');
+  });
+
+  it('logs for a workspace that has .hestai/ but no git repository', async () => {
+    const dir = tempDir();
+    fs.mkdirSync(workspacePaths(dir).hestai, { recursive: true });
+    const mcp = await connectInProcess({ cwd: dir });
+    const result = await mcp.call('clock_in', { role: 'implementation-lead', working_dir: `${dir}/../etc` });
+    expect(result.isError).toBe(true);
+    expect((readJsonl(workspacePaths(dir).auditLog) as SecurityLine[]).map((l) => l.event)).toEqual(['security.path_traversal']);
+  });
+
+  it('keeps the refusal when the caller directory cannot be read (recording never masks the error)', () => {
+    const refusal = usageError('working directory "/a/../b" contains ".." (path traversal is refused)', { code: 'PATH_TRAVERSAL' });
+    const audited = auditPathTraversal(refusal, () => {
+      throw Object.assign(new Error('ENOENT: process.cwd failed'), { code: 'ENOENT' });
+    }, 'cli:status', () => new Date());
+    expect(audited).toEqual({ error: refusal, auditLog: null });
   });
 
   it('writes nowhere when the caller is not in a hestai workspace, and still refuses with exit 2', () => {

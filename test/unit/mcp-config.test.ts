@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mcpArgv } from '../../src/cli/mcp-argv.js';
-import { MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson } from '../../src/mcp/config.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installedBinPath, MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson } from '../../src/mcp/config.js';
 
 const BIN = '/home/me/project/node_modules/hestai-hooks/dist/cli/bin.js';
 
@@ -8,6 +10,11 @@ describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', 
   it('runs the installed entrypoint by absolute path over stdio', () => {
     expect(MCP_CONFIG_FILE).toBe('.mcp.json');
     expect(mcpJsonFor(BIN)).toEqual({ mcpServers: { hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} } } });
+  });
+
+  it('points at the built dist/cli/bin.js from the sources too (tsx, tests), not at src/cli/bin.js', () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    expect(installedBinPath()).toBe(path.join(root, 'dist/cli/bin.js'));
   });
 
   it('refuses a relative entrypoint path', () => {

@@ -112,8 +112,9 @@ describe('FAST layer documents from any text', () => {
   const anyText = fc.string({ unit: 'binary', maxLength: 40 });
   it('are always writable, valid OCTAVE, and read back as the one-line form of their input', () => {
     fc.assert(
-      fc.property(anyText, fc.option(anyText, { nil: null }), fc.array(anyText, { maxLength: 4 }), fc.array(anyText, { maxLength: 4 }), (focus, branch, carried, extra) => {
-        const s: SessionRecord = { ...session, focus, branch };
+      fc.property(anyText, fc.option(anyText, { nil: null }), fc.array(anyText, { maxLength: 4 }), fc.array(anyText, { maxLength: 4 }), fc.array(anyText, { minLength: 4, maxLength: 4 }), (focus, branch, carried, extra, [role, startedAt, generatedAt, id]) => {
+        // Values refresh and clock-out read back from session.json, whose validator only checks their types.
+        const s: SessionRecord = { ...session, focus, branch, role: role!, started_at: startedAt!, context_generated_at: generatedAt!, session_id: id! };
         const previousChecklist = octaveDocument('CHECKLIST', { PENDING: carried });
         const previousBlockers = octaveDocument('BLOCKERS', { ACTIVE: carried });
         const docs = [
