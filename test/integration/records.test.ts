@@ -12,6 +12,16 @@ const session = (id: string, root: string, overrides: Partial<SessionRecord> = {
 const anchor = (token: string) => unsealedAnchor(token);
 
 describe('session records', () => {
+  it('reports as corrupt a record whose role or timestamps could inject lines into the OCTAVE files written from it', () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    for (const bad of [{ role: 'lead\nSTATE::DONE' }, { started_at: '\n2026-01-01T00:00:00.000Z' }, { last_activity: '2026-01-01' }]) {
+      const id = randomUUID();
+      writeJsonAtomic(sessionFile(paths, id), { ...session(id, repo.dir), ...bad });
+      expect(() => readSession(paths, id), JSON.stringify(bad)).toThrow(/is corrupt/);
+    }
+  });
+
   it('round-trips through the store and lists neighbours, reporting corrupt ones', () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
