@@ -16,17 +16,19 @@ export interface SecurityAudit {
  * Seed §8, "Path traversal attempt → block and log security event". Given an error an adapter is about to
  * report, records a `PATH_TRAVERSAL` refusal (a `..` segment, control characters, a state directory
  * symlinked outside the worktree) as a `security.path_traversal` line in the audit log of the workspace
- * the request came from (`callerDir`: the MCP server's directory, the CLI's current directory), and
+ * the request came from (`callerDir`, read only then: the MCP server's directory, the CLI's current
+ * directory), and
  * returns the error with a detail naming that log. The refused path itself is never a place to write.
  *
- * Nothing is written when the caller is not in a workspace that adopted hestai (no `.hestai/`), or when its
- * `.hestai/` or audit directory leads outside the worktree. Recording never masks the refusal: any failure
- * here leaves the original error as it was.
+ * Nothing is written when the caller is not in a workspace that adopted hestai (no `.hestai/`), when its
+ * `.hestai/` or audit directory leads outside the worktree, or when `audit.jsonl` is anything but a regular
+ * file (a symlink in a cloned repository could aim it at ~/.bashrc). Recording never masks the refusal:
+ * any failure here leaves the original error as it was.
  */
-export function auditPathTraversal(error: unknown, callerDir: string, via: string, clock: Clock): SecurityAudit {
+export function auditPathTraversal(error: unknown, callerDir: () => string, via: string, clock: Clock): SecurityAudit {
   if (!isHestaiError(error) || error.code !== 'PATH_TRAVERSAL') return { error, auditLog: null };
   try {
-    const paths = adoptedWorkspace(callerDir);
+    const paths = adoptedWorkspace(callerDir());
     if (paths === null) return { error, auditLog: null };
     appendAudit(paths, { event: 'security.path_traversal', session_id: null, at: clock().toISOString(), via, code: error.code, message: error.message });
     const recorded = usageError(error.message, {
@@ -42,20 +44,23 @@ export function auditPathTraversal(error: unknown, callerDir: string, via: strin
   }
 }
 
-/** The workspace around `dir` when it has a `.hestai/` whose audit directory stays inside the worktree. */
+/** The workspace around `dir` (a git worktree, or a directory holding `.hestai/`) that is safe to append to. */
 function adoptedWorkspace(dir: string): WorkspacePaths | null {
   if (/[\u0000-\u001f\u007f]/.test(dir) || !fs.existsSync(dir)) return null;
-  const root = repoInfo(fs.realpathSync(dir))?.root ?? null;
-  if (root === null) return null;
+  const real = fs.realpathSync(dir);
+  const root = repoInfo(real)?.root ?? real;
   const paths = workspacePaths(root);
   if (!fs.existsSync(paths.hestai)) return null;
   const realRoot = fs.realpathSync(root);
   for (const candidate of [paths.hestai, paths.audit]) {
-    if (!fs.existsSync(candidate)) continue;
+    const stat = fs.lstatSync(candidate, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
+    // A dangling symlink would make appendJsonl create its target wherever it points.
+    if (stat.isSymbolicLink() && !fs.existsSync(candidate)) return null;
     const relative = path.relative(realRoot, fs.realpathSync(candidate));
     if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
   }
-  // A dangling symlink (exists() is false for it) would make appendJsonl create its target elsewhere.
-  if (fs.lstatSync(paths.audit, { throwIfNoEntry: false })?.isSymbolicLink() && !fs.existsSync(paths.audit)) return null;
+  const log = fs.lstatSync(paths.auditLog, { throwIfNoEntry: false });
+  if (log !== undefined && !log.isFile()) return null;
   return paths;
 }

@@ -78,7 +78,7 @@ export function action<A extends unknown[]>(
       const result = await handler(ctx, ...(args.slice(0, -1) as A));
       emit(ctx, result);
     } catch (error) {
-      const audited = auditPathTraversal(error, process.cwd(), `cli:${command.name()}`, ctx?.clock ?? systemClock);
+      const audited = auditPathTraversal(error, () => process.cwd(), `cli:${command.name()}`, ctx?.clock ?? systemClock);
       process.exitCode = reportError(ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true), audited.error);
     }
   };

@@ -33,7 +33,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
       try {
         return await handler(args);
       } catch (error) {
-        const audited = auditPathTraversal(error, deps.cwd, `mcp:${name}`, deps.clock);
+        const audited = auditPathTraversal(error, () => deps.cwd, `mcp:${name}`, deps.clock);
         if (audited.auditLog !== null) deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
         return errorResult(audited.error, deps.log);
       }
