@@ -4,6 +4,7 @@ import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
 import { expectArray, expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import { ROLE_PATTERN } from './rules/input.js';
 
 /** Session states of seed 000 §7. */
 export const SESSION_STATES = ['CREATED', 'ACTIVE', 'COMPLETED', 'STALE', 'ARCHIVED'] as const;
@@ -56,7 +57,7 @@ export const validateSessionRecord: Validate<SessionRecord> = (value) => {
   const problems: Problems = [];
   if (value['version'] !== 1) problems.push('version: expected 1');
   expectString(value, 'session_id', problems, { pattern: UUID_V4 });
-  expectString(value, 'role', problems);
+  expectString(value, 'role', problems, { pattern: ROLE_PATTERN });
   expectString(value, 'focus', problems);
   expectOneOf(value, 'focus_source', FOCUS_SOURCES, problems);
   expectString(value, 'branch', problems, { nullable: true });

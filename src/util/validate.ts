@@ -18,10 +18,15 @@ export function expectString(obj: Record<string, unknown>, key: string, problems
   if (options.pattern && !options.pattern.test(value)) problems.push(`${key}: does not match ${options.pattern}`);
 }
 
+/** A full ISO-8601 timestamp as `Date#toISOString` writes it (offsets allowed): one line, nothing around it. */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
 export function expectIsoDate(obj: Record<string, unknown>, key: string, problems: Problems, options: { nullable?: boolean } = {}): void {
   const value = obj[key];
   if (value === null && options.nullable) return;
-  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) problems.push(`${key}: expected an ISO-8601 timestamp`);
+  if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
+    problems.push(`${key}: expected an ISO-8601 timestamp like 2026-01-31T12:00:00.000Z`);
+  }
 }
 
 export function expectOneOf(obj: Record<string, unknown>, key: string, allowed: readonly string[], problems: Problems): void {

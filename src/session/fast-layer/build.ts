@@ -25,13 +25,13 @@ export function buildCurrentFocus(input: { session: SessionRecord; selected: rea
   const s = input.session;
   return octaveDocument('CURRENT_FOCUS', {
     META: meta('current-focus'),
-    SESSION_ID: s.session_id,
-    ROLE: s.role,
+    SESSION_ID: oneLine(s.session_id),
+    ROLE: oneLine(s.role),
     FOCUS: oneLine(s.focus),
-    FOCUS_SOURCE: s.focus_source,
+    FOCUS_SOURCE: oneLine(s.focus_source),
     BRANCH: s.branch === null ? '(detached)' : oneLine(s.branch),
-    STARTED_AT: s.started_at,
-    CONTEXT_GENERATED_AT: s.context_generated_at,
+    STARTED_AT: oneLine(s.started_at),
+    CONTEXT_GENERATED_AT: oneLine(s.context_generated_at),
     STATUS: 'ACTIVE',
     SELECTION: input.selection,
     SELECTED_CONTEXT: input.selected.map(oneLine),
@@ -49,8 +49,8 @@ export function buildChecklist(input: { previous: OctaveDocument | null; session
   const carried = unique(strings(input.previous ? getValue(input.previous, 'PENDING') : undefined)).filter((i) => i !== task);
   return octaveDocument('CHECKLIST', {
     META: meta('checklist'),
-    SESSION_ID: input.session.session_id,
-    UPDATED_AT: input.session.context_generated_at,
+    SESSION_ID: oneLine(input.session.session_id),
+    UPDATED_AT: oneLine(input.session.context_generated_at),
     PENDING: unique([task, ...carried, ...input.extraItems.map(oneLine).filter((i) => i !== '')]),
     DONE: [],
     CARRIED_FORWARD: carried,
@@ -65,11 +65,11 @@ export function buildBlockers(input: { previous: OctaveDocument | null; session:
     ACTIVE: unique(strings(input.previous ? getValue(input.previous, 'ACTIVE') : undefined)),
     RESOLVED: [],
     SESSION_CONTEXT: {
-      SESSION_ID: s.session_id,
-      ROLE: s.role,
+      SESSION_ID: oneLine(s.session_id),
+      ROLE: oneLine(s.role),
       FOCUS: oneLine(s.focus),
       BRANCH: s.branch === null ? '(detached)' : oneLine(s.branch),
-      AT: s.context_generated_at,
+      AT: oneLine(s.context_generated_at),
     },
   });
 }
