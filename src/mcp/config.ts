@@ -13,9 +13,12 @@ export interface McpServerEntry {
   env: Record<string, string>;
 }
 
-/** The built CLI entrypoint of this installation (dist/cli/bin.js next to this module's dist/mcp/). */
+/**
+ * The built CLI entrypoint of this installation: `dist/cli/bin.js` under the package root, two levels up
+ * from this module wherever it runs (src/mcp/ under tsx or tests, dist/mcp/ from tsc, dist/cli/ as a chunk).
+ */
 export function installedBinPath(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/bin.js');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/bin.js');
 }
 
 /** The `.mcp.json` document that registers `hestai mcp` for Claude Code (`hestai init --mcp` writes it). */
