@@ -112,6 +112,7 @@ export function removeOrphanedHandshakes(paths: WorkspacePaths, isLive: (token: 
   for (const token of names.sort()) {
     if (isLive(token)) continue;
     withHandshakeLock(paths, token, () => {
+      if (!fs.existsSync(pendingDir(paths, token))) return; // removed meanwhile (a second cleanup)
       let stage: string;
       try {
         stage = readHandshake(paths, token)?.stage ?? 'none';

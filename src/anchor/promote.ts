@@ -15,11 +15,14 @@ import { removePending, writeHandshake, type HandshakeRecord } from './handshake
 import type { WorkPermit } from './results.js';
 
 /**
- * Seals, writes and promotes the anchor; marks the handshake BOUND, removes the pending directory and
- * moves the session CREATED → ACTIVE.
+ * Moves the session CREATED → ACTIVE, then seals, writes and promotes the anchor; marks the handshake
+ * BOUND and removes the pending directory.
  */
 export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, handshake: HandshakeRecord | null, now: string): { anchor: AnchorRecord; permit: WorkPermit } {
   const anchor = sealAnchor(unsealed);
+  // Before the commit point (the rename): if this bookkeeping fails, the proof fails whole and can be sent
+  // again; an ACTIVE session without an anchor is what refresh and ack leave too.
+  markSessionWorking(paths, anchor.token, anchor.validated_at);
   const staged = path.join(pendingDir(paths, anchor.token), ANCHOR_FILE);
   const target = anchorFile(paths, anchor.token);
   writeJsonAtomic(staged, anchor);
@@ -34,7 +37,6 @@ export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, h
   }
   if (handshake !== null) writeHandshake(paths, { ...handshake, stage: 'BOUND', updated_at: now });
   removePending(paths, anchor.token);
-  markSessionWorking(paths, anchor.token, anchor.validated_at);
   return {
     anchor,
     permit: {

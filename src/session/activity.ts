@@ -10,12 +10,14 @@ export function sessionsLock(paths: WorkspacePaths): string {
 
 /**
  * Seed §7: once its agent is bound (the anchor promoted), a session is working: CREATED → ACTIVE, with
- * `last_activity` at that instant. A session that is no longer live (STALE, COMPLETED) is left alone.
+ * `last_activity` at that instant (or later). A session that is no longer live (STALE, COMPLETED) is left
+ * alone.
  */
 export function markSessionWorking(paths: WorkspacePaths, sessionId: string, at: string): void {
   withLock(sessionsLock(paths), () => {
     const session = readSession(paths, sessionId);
     if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return;
-    writeSession(paths, { ...session, state: 'ACTIVE', last_activity: at });
+    // Never backwards: a refresh or an acknowledgment may have recorded a later instant meanwhile.
+    writeSession(paths, { ...session, state: 'ACTIVE', last_activity: at > session.last_activity ? at : session.last_activity });
   });
 }
