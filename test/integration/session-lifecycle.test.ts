@@ -9,7 +9,8 @@ import { acknowledgeStale, cleanupSessions, clockOut, refreshSession, resolveSes
 import { readSession, writeSession } from '../../src/session/record.js';
 import { readJsonl } from '../../src/state/store.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { seedAnchor } from '../helpers/session-fixture.js';
+import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
+import { markSessionWorking } from '../../src/session/activity.js';
 import { fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixtures.js';
 
 const T0 = '2026-01-10T12:00:00.000Z';
@@ -185,5 +186,20 @@ describe('sessionStatus (the dashboard data)', () => {
     expect(status.hooks).toMatchObject({ dir: hooks, pre_commit: true, commit_msg: false });
     expect(status.thresholds).toMatchObject({ max_context_age_hours: 24, stale_session_hours: 72 });
     expect(status.archives).toBe(0);
+  });
+});
+
+describe('markSessionWorking (a bound session is ACTIVE)', () => {
+  it('moves CREATED to ACTIVE without moving last_activity backwards, and leaves closed sessions alone', () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const created = seedSession(repo.dir, { state: 'CREATED', last_activity: '2026-11-22T12:00:00.000Z' });
+    markSessionWorking(paths, created.session_id, '2026-11-22T11:00:00.000Z');
+    expect(readSession(paths, created.session_id)).toMatchObject({ state: 'ACTIVE', last_activity: '2026-11-22T12:00:00.000Z' });
+    markSessionWorking(paths, created.session_id, '2026-11-22T13:00:00.000Z');
+    expect(readSession(paths, created.session_id)!.last_activity).toBe('2026-11-22T13:00:00.000Z');
+    const stale = seedSession(repo.dir, { state: 'STALE' });
+    markSessionWorking(paths, stale.session_id, '2026-11-22T13:00:00.000Z');
+    expect(readSession(paths, stale.session_id)).toEqual(stale);
   });
 });
