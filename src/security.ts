@@ -1,10 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { appendAudit } from './audit.js';
 import type { Clock } from './clock.js';
 import { isHestaiError, usageError } from './errors.js';
 import { repoInfo } from './git/repo.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
+import { symlinkEscape } from './session/guard.js';
+import { CONTROL } from './workspace.js';
 
 /** What `auditPathTraversal` did: the error to report, and the audit log it wrote to (null: none). */
 export interface SecurityAudit {
@@ -46,20 +47,13 @@ export function auditPathTraversal(error: unknown, callerDir: () => string, via:
 
 /** The workspace around `dir` (a git worktree, or a directory holding `.hestai/`) that is safe to append to. */
 function adoptedWorkspace(dir: string): WorkspacePaths | null {
-  if (/[\u0000-\u001f\u007f]/.test(dir) || !fs.existsSync(dir)) return null;
+  if (CONTROL.test(dir) || !fs.existsSync(dir)) return null;
   const real = fs.realpathSync(dir);
   const root = repoInfo(real)?.root ?? real;
   const paths = workspacePaths(root);
   if (!fs.existsSync(paths.hestai)) return null;
   const realRoot = fs.realpathSync(root);
-  for (const candidate of [paths.hestai, paths.audit]) {
-    const stat = fs.lstatSync(candidate, { throwIfNoEntry: false });
-    if (stat === undefined) continue;
-    // A dangling symlink would make appendJsonl create its target wherever it points.
-    if (stat.isSymbolicLink() && !fs.existsSync(candidate)) return null;
-    const relative = path.relative(realRoot, fs.realpathSync(candidate));
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
-  }
+  if (symlinkEscape(realRoot, paths.hestai) !== null || symlinkEscape(realRoot, paths.audit) !== null) return null;
   const log = fs.lstatSync(paths.auditLog, { throwIfNoEntry: false });
   if (log !== undefined && !log.isFile()) return null;
   return paths;

@@ -11,7 +11,8 @@ export interface Workspace {
   paths: WorkspacePaths;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Control characters: refused in any path hestai is given. */
+export const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Validates an untrusted working-directory argument and resolves it to its worktree root.

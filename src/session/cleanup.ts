@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
-import { relativeToRoot } from '../paths.js';
+import { activeDir, relativeToRoot } from '../paths.js';
 import { storageError, withLock } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
 import { readArchiveEndedAt } from './archive-doc.js';
@@ -110,9 +110,9 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
     }
     return result;
   });
-  const unreadable = new Set(result.problems.map((p) => path.basename(p.file)));
-  // A session whose record is unreadable is not judged gone: its handshake stays until the record is fixed.
-  for (const { token, stage } of removeOrphanedHandshakes(paths, (id) => unreadable.has(id) || fs.existsSync(path.join(paths.active, id)))) {
+  // A session is gone when its directory under active/ is: one with an unreadable record still counts, and
+  // its handshake stays until the record is fixed.
+  for (const { token, stage } of removeOrphanedHandshakes(paths, (id) => fs.existsSync(activeDir(paths, id)))) {
     result.removed_handshakes.push(token);
     appendAudit(paths, { event: 'handshake_removed', session_id: token, at, stage, reason: 'its session is no longer active' });
   }
