@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // CLI), e2e (installed hooks, real `git commit`s, the MCP server over stdio). `npm test` runs all three.
 export default defineConfig({
   test: {
+    // Rebuilds dist/ first when src/ (or another build input) is newer: the integration and e2e tests run it.
+    globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
