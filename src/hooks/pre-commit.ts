@@ -1,10 +1,9 @@
-import { HOUR_MS, type Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { workspacePaths } from '../paths.js';
-import { isAcknowledged } from '../session/record.js';
 import { EMPTY_BYPASS_LINES, readBypass } from './bypass.js';
-import { handshakeIsTerminal } from './handshake.js';
 import type { HookOutcome } from './outcome.js';
+import { judgeSession } from './session-verdict.js';
 import { anchorRemedy, resolveCommitSession } from './session.js';
 
 export interface PreCommitInput {
@@ -45,10 +44,11 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
   const { session, anchor, source } = resolved;
   const token = session.session_id;
   const using = `hestai: checking session ${token} (role ${session.role}; ${source})`;
-  if (!anchor.valid) {
-    return blocked([using, `hestai: commit blocked: session ${token} has no valid anchor: ${anchor.reason}.`, `hint: ${anchorRemedy(anchor, session)}`], token);
+  const verdict = judgeSession(paths, session, anchor, config, clock());
+  if (!verdict.ok && verdict.code === 'NO_ANCHOR') {
+    return blocked([using, `hestai: commit blocked: session ${token} has no valid anchor: ${verdict.anchor.reason}.`, `hint: ${anchorRemedy(verdict.anchor, session)}`], token);
   }
-  if (handshakeIsTerminal(paths, token)) {
+  if (!verdict.ok && verdict.code === 'TERMINAL') {
     return blocked(
       [
         using,
@@ -58,18 +58,15 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
       token,
     );
   }
-  const ageMs = clock().getTime() - Date.parse(session.context_generated_at);
-  const limitH = config.freshness.max_age_hours;
-  if (ageMs > limitH * HOUR_MS && !isAcknowledged(session)) {
-    const hours = Math.floor(ageMs / HOUR_MS);
+  if (!verdict.ok) {
     return blocked(
       [
         using,
-        `hestai: commit blocked: the context of session ${token} was generated ${hours} h ago (${session.context_generated_at}), older than freshness.max_age_hours (${limitH} h), and is not acknowledged.`,
+        `hestai: commit blocked: the context of session ${token} was generated ${Math.floor(verdict.ageHours)} h ago (${session.context_generated_at}), older than freshness.max_age_hours (${verdict.limitHours} h), and is not acknowledged.`,
         `hint: regenerate it: hestai refresh --session ${token}  — or, if it is still right, acknowledge it (audited): hestai ack --session ${token} --reason "..."`,
       ],
       token,
     );
   }
-  return { exitCode: 0, lines: [`${using}: anchored, context ${Math.max(0, Math.floor(ageMs / HOUR_MS))} h old: ok`], audit: [], session_id: token };
+  return { exitCode: 0, lines: [`${using}: anchored, context ${Math.max(0, Math.floor(verdict.ageHours))} h old: ok`], audit: [], session_id: token };
 }

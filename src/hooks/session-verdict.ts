@@ -1,0 +1,28 @@
+import type { AnchorCheck } from '../anchor/record.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import type { WorkspacePaths } from '../paths.js';
+import type { SessionRecord } from '../session/record.js';
+import { contextAgeHours, isContextStale } from '../session/rules/stale.js';
+import { handshakeIsTerminal } from './handshake.js';
+
+/** Why a session may not change the worktree now, or that it may. */
+export type SessionVerdict =
+  | { ok: true; ageHours: number }
+  | { ok: false; code: 'NO_ANCHOR'; anchor: AnchorCheck & { valid: false } }
+  | { ok: false; code: 'TERMINAL' }
+  | { ok: false; code: 'STALE'; ageHours: number; limitHours: number };
+
+/**
+ * The one place that decides whether a session may change the worktree (DESIGN.md §1 rules 1 and 2): it
+ * must hold a valid anchor, its handshake must not be terminal, and its context must be fresh or
+ * acknowledged for this generation (`isContextStale`). The pre-commit hook and the agent-runtime hooks
+ * (PreToolUse, `hestai check tool-use`) both ask here and only word the answer. Reads state, writes nothing.
+ */
+export function judgeSession(paths: WorkspacePaths, session: SessionRecord, anchor: AnchorCheck, config: WorkspaceConfig, now: Date): SessionVerdict {
+  if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };
+  if (handshakeIsTerminal(paths, session.session_id)) return { ok: false, code: 'TERMINAL' };
+  const limitHours = config.freshness.max_age_hours;
+  const ageHours = contextAgeHours(session, now);
+  if (isContextStale(session, now, limitHours)) return { ok: false, code: 'STALE', ageHours, limitHours };
+  return { ok: true, ageHours };
+}
