@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { bashWrites } from '../../../src/agent/bash-writes.js';
+
+describe('bashWrites: which shell commands change files', () => {
+  it.each([
+    ['git commit -m "feat: x"', ['git commit']],
+    ['git -C sub commit -qm x', ['git commit']],
+    ['git add -A && git commit -m x', ['git add', 'git commit']],
+    ['echo hi > out.txt', ['> out.txt']],
+    ['echo hi >> log.txt', ['>> log.txt']],
+    ['echo hi>out.txt', ['> out.txt']],
+    ['npm test 2> err.log', ['2> err.log']],
+    ['build &> all.log', ['&> all.log']],
+    ['echo x | tee a.txt b.txt', ['tee']],
+    ['echo x | sudo tee -a /etc/hosts', ['tee']],
+    ['FOO=1 cp a b', ['cp']],
+    ["sed -i 's/a/b/' f.txt", ['sed -i']],
+    ['rm -rf build', ['rm']],
+  ])('%s writes (%j)', (command, what) => {
+    const result = bashWrites(command);
+    expect(result.writes).toBe(true);
+    expect(result.what).toEqual(what);
+  });
+
+  it.each([
+    'ls -la',
+    'cat README.md',
+    'git status',
+    'git log --oneline -5',
+    'git diff HEAD~1',
+    'npm test 2>&1',
+    'npm test >&2',
+    'npm test > /dev/null 2>&1',
+    'grep -r "a > b" src',
+    "echo 'x >> y'",
+    'echo "tee and git commit are words here"',
+    'sort < input.txt',
+    'cat <<EOF\nline > not a redirection\ngit commit -m inside-heredoc\nEOF',
+    '# echo > commented.txt',
+    'node dist/cli/bin.js clock-in --role implementation-lead',
+  ])('%s does not write', (command) => {
+    expect(bashWrites(command)).toEqual({ writes: false, targets: [], what: [] });
+  });
+
+  it('names the targets it knows, and says when it cannot know them', () => {
+    expect(bashWrites('echo x > a.txt; echo y | tee -a b.txt').targets).toEqual(['a.txt', 'b.txt']);
+    expect(bashWrites('echo x > ".hestai/sessions/x.json"').targets).toEqual(['.hestai/sessions/x.json']);
+    expect(bashWrites('cp src/a.ts src/b.ts').targets).toEqual(['src/b.ts']);
+    expect(bashWrites('echo x > "$OUT"').targets).toBeNull();
+    expect(bashWrites('git commit -m x').targets).toBeNull();
+    expect(bashWrites('cat > /tmp/bind.oct <<EOF\n## BIND\nEOF').targets).toEqual(['/tmp/bind.oct']);
+  });
+});

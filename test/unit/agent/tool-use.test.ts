@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { classifyToolUse, insideRoot, protectedEntry, toolUseFromClaude } from '../../../src/agent/tool-use.js';
+
+const claude = (tool: string, input: Record<string, unknown>) => classifyToolUse(toolUseFromClaude(tool, input));
+
+describe('classifyToolUse', () => {
+  it('edit tools write their file; reads and unknown tools are reads', () => {
+    expect(claude('Edit', { file_path: '/r/src/a.ts', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'write', targets: ['/r/src/a.ts'], what: 'Edit' });
+    expect(claude('Write', { file_path: 'b.ts', content: '' })).toEqual({ kind: 'write', targets: ['b.ts'], what: 'Write' });
+    expect(claude('MultiEdit', { file_path: 'c.ts', edits: [] })).toMatchObject({ kind: 'write', targets: ['c.ts'] });
+    expect(claude('NotebookEdit', { notebook_path: 'n.ipynb', new_source: '' })).toMatchObject({ kind: 'write', targets: ['n.ipynb'] });
+    for (const tool of ['Read', 'Grep', 'Glob', 'WebFetch', 'TodoWrite', 'mcp__hestai__anchor']) expect(claude(tool, { file_path: 'x', path: 'y' })).toEqual({ kind: 'read' });
+  });
+
+  it('Bash writes only when a write is recognised', () => {
+    expect(claude('Bash', { command: 'git status' })).toEqual({ kind: 'read' });
+    expect(claude('Bash', { command: 'git commit -m x' })).toEqual({ kind: 'write', targets: null, what: 'git commit' });
+  });
+
+  it('the generic form: an explicit kind decides for tools hestai does not know', () => {
+    expect(classifyToolUse({ tool: 'editFile', paths: ['a'], command: null, kind: 'write' })).toEqual({ kind: 'write', targets: ['a'], what: 'editFile' });
+    expect(classifyToolUse({ tool: 'Edit', paths: ['a'], command: null, kind: 'read' })).toEqual({ kind: 'read' });
+    expect(classifyToolUse({ tool: 'shell', paths: [], command: 'echo > a', kind: null })).toMatchObject({ kind: 'write', targets: ['a'] });
+  });
+});
+
+describe('protected paths', () => {
+  it('.hestai/, the workspace config and the Claude settings are protected; look-alikes are not', () => {
+    expect(protectedEntry('.hestai/sessions/active/x/anchor.json')).toBe('.hestai/');
+    expect(protectedEntry('.hestai')).toBe('.hestai/');
+    expect(protectedEntry('./.hestai/protocol.yaml')).toBe('.hestai/');
+    expect(protectedEntry('.hestai_workspace.yaml')).toBe('.hestai_workspace.yaml');
+    expect(protectedEntry('.claude/settings.json')).toBe('.claude/settings.json');
+    expect(protectedEntry('.hestai-notes.md')).toBeNull();
+    expect(protectedEntry('docs/.hestai/x')).toBeNull();
+    expect(protectedEntry('src/a.ts')).toBeNull();
+  });
+
+  it('insideRoot resolves against the cwd and says when a path leaves the worktree', () => {
+    expect(insideRoot('/r', '/r/src', 'a.ts')).toBe('src/a.ts');
+    expect(insideRoot('/r', '/r/src', '../.hestai/x')).toBe('.hestai/x');
+    expect(insideRoot('/r', '/r', '/tmp/bind.oct')).toBeNull();
+    expect(insideRoot('/r', '/r', '/r2/x')).toBeNull();
+  });
+});
