@@ -23,6 +23,8 @@ export interface WorkspacePaths {
   audit: string;
   auditLog: string;
   locks: string;
+  /** `.hestai/sessions/bindings/{runtime}/`: which hestai session each agent-runtime session is bound to. */
+  bindings: string;
   protocol: string;
   hestaiSys: string;
   agents: string;
@@ -57,6 +59,7 @@ export function workspacePaths(root: string): WorkspacePaths {
     audit,
     auditLog: path.join(audit, 'audit.jsonl'),
     locks: path.join(sessions, '.locks'),
+    bindings: path.join(sessions, 'bindings'),
     protocol: path.join(hestai, 'protocol.yaml'),
     hestaiSys,
     agents: path.join(hestaiSys, 'agents'),

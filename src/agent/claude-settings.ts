@@ -1,0 +1,110 @@
+import { usageError } from '../errors.js';
+
+/** Claude Code's project settings file (shared with the team; hooks live under `hooks`). */
+export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
+
+/** The tools whose PreToolUse hestai judges (reads are never sent to it, so they cost nothing). */
+export const CLAUDE_PRE_TOOL_MATCHER = 'Edit|MultiEdit|Write|NotebookEdit|Bash';
+
+/** Seconds Claude Code waits before killing each hook (the hook itself fails closed well before). */
+export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10 } as const;
+
+/** POSIX single quotes: everything inside is literal (`'` becomes `'\''`). */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command Claude Code runs for every hestai hook event (the event is in the JSON on stdin). `entry`
+ * is where `hooks/claude-code` is: relative to the project (`node_modules/hestai-hooks/hooks/claude-code`,
+ * run as `"$CLAUDE_PROJECT_DIR"/...` so it works from any directory) when hestai-hooks is a dependency of
+ * the project, else the absolute path of the running package's entry, single-quoted so spaces, quotes,
+ * `$` and backticks in it are inert.
+ */
+export function claudeHookCommand(entry: { project: string } | { absolute: string }): string {
+  if ('project' in entry) {
+    if (!/^[A-Za-z0-9_./-]+$/.test(entry.project) || entry.project.split('/').includes('..')) {
+      throw usageError(`the project-relative hook path ${JSON.stringify(entry.project)} is not a plain relative path`, { code: 'AGENT_CONFIG_INVALID' });
+    }
+    return `node "$CLAUDE_PROJECT_DIR"/${entry.project}`;
+  }
+  if (!entry.absolute.startsWith('/') || /[\u0000-\u001f\u007f]/.test(entry.absolute)) {
+    throw usageError(`the hook entrypoint ${JSON.stringify(entry.absolute)} is not a plain absolute path`, {
+      code: 'AGENT_CONFIG_INVALID',
+      remedy: 'Install hestai-hooks in a directory whose path has no control characters.',
+    });
+  }
+  return `node ${shellQuote(entry.absolute)}`;
+}
+
+/** True for a hook command hestai wrote (how a re-run finds and replaces its own entries). */
+export function isHestaiHookCommand(command: unknown): boolean {
+  return typeof command === 'string' && /^node\s.*hooks\/claude-code['"]?\s*$/.test(command);
+}
+
+interface HookEntry {
+  type: 'command';
+  command: string;
+  timeout: number;
+}
+interface MatcherGroup {
+  matcher?: string;
+  hooks: HookEntry[];
+}
+
+/** hestai's hooks, by event: SessionStart (every source) and PreToolUse on the file-changing tools. */
+export function claudeHooksFor(command: string): Record<'SessionStart' | 'PreToolUse', MatcherGroup> {
+  return {
+    SessionStart: { hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.SessionStart }] },
+    PreToolUse: { matcher: CLAUDE_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.PreToolUse }] },
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The new text of `.claude/settings.json`: the existing document (null when there is none) with hestai's
+ * hooks added or replaced in place, and every other setting, event, matcher group and hook kept, in order.
+ * Idempotent. A file that is not a JSON object, or whose `hooks` is not an object of arrays of matcher
+ * groups, is refused (naming the file and key), never overwritten.
+ */
+export function mergeClaudeSettings(existing: string | null, command: string, file: string): string {
+  const refuse = (what: string) =>
+    usageError(`${file}: ${what}`, { file, code: 'AGENT_CONFIG_INVALID', remedy: `Fix ${file} (Claude Code's settings), then run \`hestai init --agent claude-code\` again; it was left unchanged.` });
+  let doc: Record<string, unknown> = {};
+  if (existing !== null && existing.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(existing);
+    } catch (error) {
+      throw refuse(`not valid JSON (${(error as Error).message})`);
+    }
+    if (!isObject(parsed)) throw refuse('not a JSON object');
+    doc = parsed;
+  }
+  const hooks = doc['hooks'] ?? {};
+  if (!isObject(hooks)) throw refuse('"hooks" is not an object');
+  const merged: Record<string, unknown> = { ...hooks };
+  for (const [event, ours] of Object.entries(claudeHooksFor(command))) {
+    const groups = merged[event] ?? [];
+    if (!Array.isArray(groups)) throw refuse(`"hooks.${event}" is not a list`);
+    let placed = false;
+    const next: unknown[] = [];
+    for (const [i, group] of groups.entries()) {
+      if (!isObject(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks']))) throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
+      const entries = (group['hooks'] as unknown[] | undefined) ?? [];
+      const others = entries.filter((h) => !(isObject(h) && isHestaiHookCommand(h['command'])));
+      if (others.length === entries.length) {
+        next.push(group);
+      } else {
+        // hestai's entry is replaced where it was; hooks sharing its group keep their group and matcher.
+        if (others.length > 0) next.push({ ...group, hooks: others });
+        if (!placed) next.push(ours);
+        placed = true;
+      }
+    }
+    if (!placed) next.push(ours);
+    merged[event] = next;
+  }
+  return `${JSON.stringify({ ...doc, hooks: merged }, null, 2)}\n`;
+}
