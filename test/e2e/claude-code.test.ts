@@ -1,0 +1,263 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workspacePaths } from '../../src/paths.js';
+import { isolatedEnv, makeRepo, PROJECT_ROOT, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
+
+// Claude Code as it runs hooks: the exact command `hestai init --agent claude-code` wrote into
+// .claude/settings.json, through `sh -c`, with CLAUDE_PROJECT_DIR and CLAUDE_ENV_FILE set and the
+// documented JSON payload on stdin (session_id, cwd, hook_event_name, tool_name, tool_input). Exit 2
+// blocks a tool call and its stderr is what the model reads; the env file is sourced by the agent's shell.
+
+interface Agent {
+  runtimeId: string;
+  envFile: string;
+}
+
+function adopt(repo: TempRepo): { command: string; settings: any } {
+  const init = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
+  expect(init.status, init.stderr).toBe(0);
+  const config = path.join(repo.dir, '.hestai_workspace.yaml');
+  fs.appendFileSync(config, 'github:\n  issue_search: false\n  pr_context: false\n');
+  repo.write('src/app.ts', 'export const app = 1;\n');
+  repo.git(['add', '-A']);
+  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+  const settings = JSON.parse(fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8'));
+  const pre = settings.hooks.PreToolUse.find((g: any) => g.matcher?.includes('Edit'));
+  const start = settings.hooks.SessionStart[0];
+  expect(pre.hooks[0].command).toBe(start.hooks[0].command);
+  return { command: pre.hooks[0].command, settings };
+}
+
+function claude(repo: TempRepo, command: string, agent: Agent, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): RunResult {
+  const result = spawnSync('sh', ['-c', command], {
+    cwd: repo.dir,
+    env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir, CLAUDE_ENV_FILE: agent.envFile, ...env },
+    input: JSON.stringify({ session_id: agent.runtimeId, transcript_path: '/dev/null', cwd: repo.dir, ...payload }),
+    encoding: 'utf8',
+  });
+  if (result.error) throw result.error;
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+const edit = (repo: TempRepo, file: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo.dir, file), old_string: 'a', new_string: 'b' } });
+const bash = (command: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+const sessionStart = (source = 'startup') => ({ hook_event_name: 'SessionStart', source });
+
+function newAgent(name: string): Agent {
+  const dir = tempDir('hestai-claude-');
+  return { runtimeId: `${name}-0b7c8a52-4a7e-4f00-9d21-${name.length}`, envFile: path.join(dir, 'env') };
+}
+
+/** The session the agent's shell sees: the last `export HESTAI_SESSION=` line of its env file. */
+function shellSession(agent: Agent): string {
+  const lines = fs.readFileSync(agent.envFile, 'utf8').trim().split('\n');
+  const last = lines.filter((l) => l.startsWith('export HESTAI_SESSION=')).pop();
+  return last!.slice('export HESTAI_SESSION='.length);
+}
+
+/** The whole Odyssean Anchor ceremony through the CLI, as an agent's shell would run it. */
+function anchor(repo: TempRepo, token: string): void {
+  const dir = tempDir('hestai-payload-');
+  const bind = path.join(dir, 'bind.oct');
+  const proof = path.join(dir, 'proof.oct');
+  fs.writeFileSync(bind, '## BIND (Identity Lock)\nROLE::implementation-lead\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[edit-time hooks]\n');
+  fs.writeFileSync(
+    proof,
+    [
+      '## TENSION (Cognitive Proof - AGENT GENERATED)',
+      'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-1[no test yet]->TRIGGER[commit the failing test first]',
+      'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
+      '## COMMIT (Falsifiable Contract)',
+      'ARTIFACT::src/app.ts',
+      'GATE::npm test',
+      '',
+    ].join('\n'),
+  );
+  for (const args of [
+    ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
+    ['--stage', 'context', '--token', token, '--payload-file', bind],
+    ['--stage', 'proof', '--token', token, '--payload-file', proof],
+  ]) {
+    const step = repo.hestai(['--json', 'anchor', ...args]);
+    expect(step.status, step.stderr + step.stdout).toBe(0);
+  }
+}
+
+describe('hestai init --agent claude-code', () => {
+  it('merges the hooks into .claude/settings.json keeping what is there, idempotently, and registers the MCP server', () => {
+    const repo = makeRepo();
+    const existing = { permissions: { allow: ['Bash(npm test)'] }, hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }] } };
+    repo.write('.claude/settings.json', JSON.stringify(existing));
+    const { command, settings } = adopt(repo);
+    expect(command).toBe(`node '${path.join(PROJECT_ROOT, 'hooks/claude-code')}'`);
+    expect(settings.permissions).toEqual(existing.permissions);
+    expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
+    expect(settings.hooks.PreToolUse[0].matcher).toBe('Edit|MultiEdit|Write|NotebookEdit|Bash');
+    expect(JSON.parse(fs.readFileSync(path.join(repo.dir, '.mcp.json'), 'utf8')).mcpServers.hestai.command).toBe('node');
+    const before = fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8');
+    const again = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a settings file that is not a JSON object and leaves it unchanged; plain init only hints', () => {
+    const repo = makeRepo();
+    repo.write('.claude/settings.json', '["not", "an object"]\n');
+    const refused = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${path.join(repo.dir, '.claude/settings.json')}: not a JSON object`);
+    expect(fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8')).toBe('["not", "an object"]\n');
+    const plain = repo.hestai(['init', '--no-husky']);
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('hint: .claude/ found: run hestai init --agent claude-code');
+    expect(repo.hestai(['init', '--agent', 'cursor']).stderr).toContain('unknown agent runtime "cursor"');
+  });
+});
+
+describe('Claude Code hooks, run as Claude Code runs them', () => {
+  it('blocks an edit until the session is anchored, then allows it; reads are never blocked', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const agent = newAgent('solo');
+
+    const unbound = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(unbound.status).toBe(2);
+    expect(unbound.stderr).toContain('hestai: Edit blocked: this agent has no hestai session');
+    expect(unbound.stderr).toContain(`"session_id":"${agent.runtimeId}"`);
+
+    const start = claude(repo, command, agent, sessionStart());
+    expect(start.status, start.stderr).toBe(0);
+    const token = shellSession(agent);
+    expect(start.stdout).toContain(`bound to hestai session ${token} (role implementation-lead`);
+    expect(start.stdout).toContain('clocked in now');
+    expect(start.stdout).toContain(`next: anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"implementation-lead","token":"${token}"}`);
+
+    const blocked = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(blocked.status).toBe(2);
+    expect(blocked.stderr).toContain(`hestai: Edit blocked: session ${token} (role implementation-lead) has no valid anchor`);
+    expect(blocked.stderr).toMatch(/^fix: call the MCP tool anchor/m);
+    for (const payload of [bash('git status && cat README.md'), { hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, 'src/app.ts') } }, bash('echo draft > /tmp/hestai-outside.txt')]) {
+      expect(claude(repo, command, agent, payload).status).toBe(0);
+    }
+    const commit = claude(repo, command, agent, bash('git commit -am "docs: x"'));
+    expect(commit.status).toBe(2);
+    expect(commit.stderr).toContain('hestai: git commit blocked');
+
+    anchor(repo, token);
+    const allowed = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(allowed.status, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toBe('');
+    expect(claude(repo, command, agent, bash('npm test > out.log')).status).toBe(0);
+    const audit = fs.readFileSync(workspacePaths(repo.dir).auditLog, 'utf8');
+    expect(audit).toContain('"event":"agent_tool_refused"');
+  });
+
+  it('a stale, unacknowledged context blocks edits until refreshed or acknowledged', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const agent = newAgent('stale');
+    expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
+    const token = shellSession(agent);
+    anchor(repo, token);
+    const later = { HESTAI_NOW: new Date(Date.now() + 25 * 3_600_000).toISOString() };
+    const stale = claude(repo, command, agent, edit(repo, 'src/app.ts'), later);
+    expect(stale.status).toBe(2);
+    expect(stale.stderr).toMatch(new RegExp(`the context of session ${token} was generated 2[45] h ago`));
+    expect(stale.stderr).toContain(`refresh --session ${token}`);
+    expect(repo.hestai(['ack', '--session', token, '--reason', 'reviewed: still right'], { env: later }).status).toBe(0);
+    expect(claude(repo, command, agent, edit(repo, 'src/app.ts'), later).status).toBe(0);
+  });
+
+  it('refuses writes under .hestai/ whatever the session: edit tools, shell redirections and symlinks', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const agent = newAgent('guard');
+    expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
+    const token = shellSession(agent);
+    anchor(repo, token);
+    const anchorJson = `.hestai/sessions/active/${token}/anchor.json`;
+    const write = claude(repo, command, agent, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, anchorJson), content: '{}' } });
+    expect(write.status).toBe(2);
+    expect(write.stderr).toContain(`hestai: Write blocked: ${anchorJson} is under .hestai/, which agents never write`);
+    expect(claude(repo, command, agent, bash(`echo '{}' > ${anchorJson}`)).status).toBe(2);
+    expect(claude(repo, command, agent, bash('cat x | tee .hestai_workspace.yaml')).status).toBe(2);
+    expect(claude(repo, command, agent, edit(repo, '.claude/settings.json')).status).toBe(2);
+    fs.symlinkSync(path.join(repo.dir, '.hestai'), path.join(repo.dir, 'innocent'));
+    const viaLink = claude(repo, command, agent, edit(repo, `innocent/sessions/active/${token}/anchor.json`));
+    expect(viaLink.status).toBe(2);
+    expect(viaLink.stderr).toContain('is under .hestai/');
+    expect(claude(repo, command, agent, edit(repo, 'src/app.ts')).status).toBe(0);
+  });
+
+  it('two agents in one worktree commit under their own sessions, and a resume keeps the binding', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const [ann, bob] = [newAgent('ann'), newAgent('bob')];
+    expect(claude(repo, command, ann, sessionStart()).status).toBe(0);
+    expect(claude(repo, command, bob, sessionStart()).status).toBe(0);
+    const [annToken, bobToken] = [shellSession(ann), shellSession(bob)];
+    expect(annToken).not.toBe(bobToken);
+    anchor(repo, annToken);
+    anchor(repo, bobToken);
+
+    // The agent's shell sources its env file before each command, as Claude Code does.
+    const shell = (agent: Agent, script: string) => spawnSync('sh', ['-c', `. "$CLAUDE_ENV_FILE" && ${script}`], { cwd: repo.dir, env: { ...repo.env, CLAUDE_ENV_FILE: agent.envFile }, encoding: 'utf8' });
+    repo.write('notes/ann.md', 'ann\n');
+    const a = shell(ann, 'git add notes/ann.md && git commit -q -m "docs: ann notes"');
+    expect(a.status, a.stderr).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%B']).stdout).toContain(`HestAI-Session: ${annToken}`);
+    repo.write('notes/bob.md', 'bob\n');
+    const b = shell(bob, 'git add notes/bob.md && git commit -q -m "docs: bob notes"');
+    expect(b.status, b.stderr).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%B']).stdout).toContain(`HestAI-Session: ${bobToken}`);
+
+    const resumed = claude(repo, command, ann, sessionStart('resume'));
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`bound to hestai session ${annToken}`);
+    expect(resumed.stdout).toContain('resumed');
+    expect(shellSession(ann)).toBe(annToken);
+    expect(fs.readdirSync(workspacePaths(repo.dir).active).filter((d) => !d.startsWith('.'))).toHaveLength(2);
+  });
+
+  it('fails closed for edits and open for reads when the hook cannot check', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const agent = newAgent('broken');
+    const garbage = spawnSync('sh', ['-c', command], { cwd: repo.dir, env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir }, input: 'not json', encoding: 'utf8' });
+    expect(garbage.status).toBe(2);
+    expect(garbage.stderr).toMatch(/^hestai hook failed: the hook input on stdin is not JSON/);
+    expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
+    const binding = path.join(workspacePaths(repo.dir).bindings, 'claude-code', `${agent.runtimeId}.json`);
+    fs.writeFileSync(binding, '{ truncated');
+    const edit1 = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(edit1.status).toBe(2);
+    expect(edit1.stderr).toContain('hestai hook failed:');
+    expect(edit1.stderr).toContain(binding);
+    expect(claude(repo, command, agent, bash('ls')).status).toBe(0);
+  });
+
+  it('works from a project directory whose path has spaces, quotes and $', () => {
+    const base = tempDir('hestai-weird-');
+    const dir = path.join(base, "my proj 'q' $HOME `x`");
+    fs.mkdirSync(dir);
+    fs.mkdirSync(path.join(base, 'home'));
+    const env = isolatedEnv(path.join(base, 'home'));
+    const git = (args: string[]) => spawnSync('git', args, { cwd: dir, env, encoding: 'utf8' });
+    git(['init', '-q', '-b', 'main']);
+    fs.writeFileSync(path.join(dir, 'README.md'), '# weird\n');
+    git(['add', '-A']);
+    git(['commit', '-q', '-m', 'chore: init']);
+    const repo = { dir, env, hestai: (args: string[]) => spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli/bin.js'), ...args], { cwd: dir, env, encoding: 'utf8' }) };
+    expect(repo.hestai(['init', '--no-husky', '--agent', 'claude-code']).status).toBe(0);
+    const command = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command as string;
+    const envFile = path.join(base, 'env');
+    const run = (payload: object) =>
+      spawnSync('sh', ['-c', command], { cwd: dir, env: { ...env, CLAUDE_PROJECT_DIR: dir, CLAUDE_ENV_FILE: envFile }, input: JSON.stringify({ session_id: 'w-1', cwd: dir, ...payload }), encoding: 'utf8' });
+    expect(run({ hook_event_name: 'SessionStart', source: 'startup' }).status).toBe(0);
+    const blocked = run({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(dir, 'a.ts'), content: '' } });
+    expect(blocked.status).toBe(2);
+    expect(blocked.stderr).toContain('has no valid anchor');
+  });
+});
