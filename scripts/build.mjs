@@ -62,3 +62,25 @@ for (const hook of ['pre-commit', 'commit-msg']) {
   await esbuild.build({ ...hookBundle, entryPoints: [`src/hooks/entry/${hook}.ts`], outfile: `dist/hooks/${hook}.cjs`, plugins: [keepConfigValidationOut] });
 }
 await esbuild.build({ ...hookBundle, entryPoints: ['src/config/validate.ts'], outfile: 'dist/hooks/config-validate.cjs' });
+
+// The Claude Code hook runs before every file-changing tool call: one bundle without the SessionStart
+// handler (which clocks in: context gathering, the FAST layer), a require of its own bundle when needed.
+const keepSessionStartOut = {
+  name: 'keep-session-start-out',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/session-start\.js$/ }, (args) =>
+      /[\\/]src[\\/]agent[\\/]entry$/.test(args.resolveDir) ? { path: './agent-session.cjs', external: true } : undefined,
+    );
+  },
+};
+await esbuild.build({ ...hookBundle, entryPoints: ['src/agent/entry/claude-code.ts'], outfile: 'dist/hooks/claude-code.cjs', plugins: [keepConfigValidationOut, keepSessionStartOut] });
+// It sits two levels under the package root like tsc's files, so modules finding prompts/ from their URL
+// resolve the same; CommonJS has no import.meta, so the bundle's own file URL stands in for it.
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/agent/session-start.ts'],
+  outfile: 'dist/hooks/agent-session.cjs',
+  define: { 'import.meta.url': '__hestaiFileUrl' },
+  banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [keepConfigValidationOut, inlineVersion],
+});

@@ -98,7 +98,7 @@ export function decideToolUse(input: ToolUseInput): ToolUseDecision {
     return deny('SESSION_GONE', `your hestai session ${token} is ${session === null ? 'no longer active (clocked out or cleaned up)' : session.state}`, input.noSessionFix, token, what);
   }
   const role = session.role;
-  const anchorCall = `call the MCP tool anchor with {"stage":"identity","role":"${role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
+  const anchorCall = `call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
   const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), input.config, input.now);
   if (verdict.ok) return { allow: true, code: 'ALLOWED', reason: `session ${token} is anchored and its context ${Math.floor(verdict.ageHours)} h old`, fix: null, session_id: token, what };
   switch (verdict.code) {

@@ -9,6 +9,8 @@ import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
 import { ensureHooksArmed, installHuskyRunner, type ArmedResult } from './armed.js';
 import { HESTAI_HOOKS, hookCommand, isShellHook, withHookLine } from './install.js';
+import { AGENT_RUNTIMES, type AgentRuntime } from '../agent/binding.js';
+import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from '../agent/claude-settings.js';
 
 export interface InitInput {
   working_dir: string;
@@ -16,6 +18,8 @@ export interface InitInput {
   husky?: boolean;
   /** Write `.mcp.json` registering `hestai mcp` for Claude Code. */
   mcp?: boolean;
+  /** Install the edit-time hooks of an agent runtime (`.claude/settings.json` for claude-code; implies `mcp`). */
+  agent?: string;
 }
 
 export interface InitAction {
@@ -31,6 +35,8 @@ export interface InitResult {
   hooks_dir: string;
   actions: InitAction[];
   armed: ArmedResult;
+  /** Suggestions for the user (e.g. a `.claude/` directory without hestai's agent hooks). */
+  hints: string[];
 }
 
 /** The installed package root (dist/hooks/init.js → ../..). */
@@ -174,8 +180,40 @@ export function initWorkspace(input: InitInput): InitResult {
       put(actions, workspace, file, withHookLine(existing, hook, hookCommand(hook, hooksDir), { shebang: true }), 0o755);
     }
   }
-  if (input.mcp) writeMcpJson(actions, workspace);
-  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace) };
+  const agent = input.agent === undefined ? null : checkAgent(input.agent);
+  if (input.mcp || agent !== null) writeMcpJson(actions, workspace);
+  const hints: string[] = [];
+  if (agent === 'claude-code') writeClaudeSettings(actions, workspace, hooksDir);
+  else if (fs.existsSync(path.join(root, '.claude')) && !claudeHooksInstalled(root)) {
+    hints.push('.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)');
+  }
+  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace), hints };
+}
+
+function checkAgent(agent: string): AgentRuntime {
+  if (!(AGENT_RUNTIMES as readonly string[]).includes(agent)) {
+    throw usageError(`unknown agent runtime ${JSON.stringify(agent)}`, {
+      code: 'AGENT_UNKNOWN',
+      remedy: `Supported: ${AGENT_RUNTIMES.join(', ')}. Other runtimes can call \`hestai check tool-use\` (README "Agent runtimes").`,
+    });
+  }
+  return agent as AgentRuntime;
+}
+
+/** The hook command for Claude Code: by `$CLAUDE_PROJECT_DIR` when hestai-hooks is a dependency, else by absolute path. */
+export function claudeCommandFor(hooksDir: string): string {
+  return path.isAbsolute(hooksDir) ? claudeHookCommand({ absolute: path.join(hooksDir, 'claude-code') }) : claudeHookCommand({ project: `${hooksDir}/claude-code` });
+}
+
+/** Merges hestai's SessionStart and PreToolUse hooks into `.claude/settings.json` (`mergeClaudeSettings`). */
+function writeClaudeSettings(actions: InitAction[], workspace: Workspace, hooksDir: string): void {
+  const file = path.join(workspace.root, CLAUDE_SETTINGS_FILE);
+  put(actions, workspace, file, mergeClaudeSettings(readTextIfExists(file), claudeCommandFor(hooksDir), file));
+}
+
+function claudeHooksInstalled(root: string): boolean {
+  const text = readTextIfExists(path.join(root, CLAUDE_SETTINGS_FILE));
+  return text !== null && /hooks\/claude-code/.test(text);
 }
 
 /** Registers `hestai mcp` for Claude Code in `.mcp.json`, keeping other servers (`mergeMcpJson`). */

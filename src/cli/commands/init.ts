@@ -9,16 +9,23 @@ export function registerInit(program: Command): void {
     .option('--husky', 'add the hook lines to .husky/ (the default when the project uses husky)')
     .option('--no-husky', 'install plain git hooks in the common git dir instead')
     .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
+    .option('--agent <runtime>', 'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp)')
     .action(
-      action(async (ctx, options: { husky?: boolean; mcp?: boolean }) => {
+      action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string }) => {
         const { initWorkspace } = await import('../../hooks/init.js');
-        const result = initWorkspace({ working_dir: ctx.cwd, ...(options.husky === undefined ? {} : { husky: options.husky }), mcp: options.mcp === true });
+        const result = initWorkspace({
+          working_dir: ctx.cwd,
+          ...(options.husky === undefined ? {} : { husky: options.husky }),
+          mcp: options.mcp === true,
+          ...(options.agent === undefined ? {} : { agent: options.agent }),
+        });
         const changed = result.actions.filter((a) => a.action !== 'unchanged');
         const text = [
           `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit and .husky/commit-msg' : 'plain git hooks'})`,
           ...(changed.length === 0 ? ['  nothing to change: already initialised'] : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
           `  hooks call ${result.hooks_dir}/{pre-commit,commit-msg}`,
           `  ${result.armed.message}`,
+          ...result.hints.map((h) => `hint: ${h}`),
           'next: hestai clock-in --role <role>, then hestai anchor (see README "Getting started")',
         ].join('\n');
         return { exitCode: result.armed.armed ? ExitCode.Ok : ExitCode.Blocked, json: result, text };

@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { appendAudit } from '../audit.js';
+import { clockFromEnv } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { isHestaiError } from '../errors.js';
+import { workspacePaths } from '../paths.js';
+import { UUID_V4 } from '../util/validate.js';
+import { checkRuntimeSessionId, readBinding } from './binding.js';
+import { shellQuote } from './claude-settings.js';
+import { decideToolUse, refusalText } from './decide.js';
+import { cliCommandFor, findProjectRoot } from './project-root.js';
+import { classifyToolUse, toolUseFromClaude, type ToolUse } from './tool-use.js';
+
+/** How long the hook may take before it gives up (and fails closed for edits); Claude Code's own limit is longer. */
+export const HOOK_DEADLINE_MS = 5_000;
+
+export interface ClaudeHookIo {
+  stdin: () => Promise<string>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** The installed package root (where hooks/ and dist/ are). */
+  packageRoot: string;
+  /** Loads the SessionStart handler (its own bundle: it clocks in, which the PreToolUse path never needs). */
+  loadSessionStart: () => Promise<typeof import('./session-start.js')>;
+}
+
+class HookInputError extends Error {}
+
+function parsePayload(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HookInputError(`the hook input on stdin is not JSON (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HookInputError('the hook input on stdin is not a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function message(error: unknown): string {
+  if (isHestaiError(error)) return `${error.message}${error.remedy ? ` (hint: ${error.remedy})` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The command that runs this hook, for messages that tell the model how to run a step of it by hand. */
+export function hookCommandFor(packageRoot: string): string {
+  return `node ${shellQuote(path.join(packageRoot, 'hooks', 'claude-code'))}`;
+}
+
+/**
+ * Claude Code's hook command (`hooks/claude-code`, one command for every event; the event is in the JSON
+ * on stdin). PreToolUse: exit 2 refuses the tool call and its stderr is the reason the model reads; exit 0
+ * lets it through. SessionStart: clocks in or resumes, binds the runtime session, exports HESTAI_SESSION
+ * through CLAUDE_ENV_FILE, and prints the context summary and next step (stdout joins the model's context).
+ * A failure or a missing input within HOOK_DEADLINE_MS fails closed for an edit (exit 2, "hestai hook
+ * failed: ...") and open for a read.
+ */
+export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
+  let event: string | null = null;
+  let tool: ToolUse | null = null;
+  const failed = (error: unknown): number => {
+    const why = message(error);
+    if (event === 'PreToolUse' || event === null) {
+      if (tool !== null && classifyToolUse(tool).kind === 'read') {
+        io.stderr(`hestai hook failed: ${why} (a read is allowed anyway: reads fail open)\n`);
+        return 0;
+      }
+      io.stderr(`hestai hook failed: ${why}\nhestai refuses changes it cannot check (it fails closed for edits; reads still work). fix: tell a human that the hestai hook fails; they can run it by hand to see why: ${hookCommandFor(io.packageRoot)}\n`);
+      return 2;
+    }
+    io.stderr(`hestai hook failed (${event}): ${why}\n`);
+    return 1;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<number>((resolve) => {
+    timer = setTimeout(() => resolve(failed(new Error(`no answer within ${HOOK_DEADLINE_MS / 1000} s (${event === null ? 'the input on stdin never ended' : 'the check did not finish'})`))), HOOK_DEADLINE_MS);
+  });
+  const work = (async () => {
+    const payload = parsePayload(await io.stdin());
+    event = typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '';
+    if (event === 'PreToolUse') {
+      tool = toolUseFromClaude(payload['tool_name'], payload['tool_input']);
+      return preToolUse(io, payload, tool);
+    }
+    if (event === 'SessionStart') {
+      clearTimeout(timer); // clocking in gathers context; Claude Code's own SessionStart timeout applies
+      const { sessionStart } = await io.loadSessionStart();
+      return sessionStart({ ...rootAndCwd(io, payload), payload, env: io.env, packageRoot: io.packageRoot, stdout: io.stdout, stderr: io.stderr });
+    }
+    return 0; // events hestai does not handle are let through
+  })().catch(failed);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function rootAndCwd(io: ClaudeHookIo, payload: Record<string, unknown>): { root: string; cwd: string } {
+  const cwd = typeof payload['cwd'] === 'string' && path.isAbsolute(payload['cwd']) ? payload['cwd'] : io.cwd;
+  const start = io.env['CLAUDE_PROJECT_DIR'] || cwd;
+  const root = findProjectRoot(start);
+  if (root === null) throw new HookInputError(`${start} is not inside a git work tree or a directory with .hestai/ (CLAUDE_PROJECT_DIR or the hook's cwd)`);
+  return { root, cwd };
+}
+
+async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, tool: ToolUse): Promise<number> {
+  if (classifyToolUse(tool).kind === 'read') return 0;
+  const { root, cwd } = rootAndCwd(io, payload);
+  const paths = workspacePaths(root);
+  const runtimeId = checkRuntimeSessionId(payload['session_id']);
+  const binding = readBinding(paths, 'claude-code', runtimeId);
+  const pinned = io.env['HESTAI_SESSION']?.trim();
+  const sessionId = binding?.session_id ?? (pinned && UUID_V4.test(pinned) ? pinned : null);
+  const { config } = await loadConfig(root);
+  const clock = clockFromEnv(io.env);
+  const cli = cliCommandFor(root, io.packageRoot);
+  const rebind = `printf '%s' ${shellQuote(JSON.stringify({ hook_event_name: 'SessionStart', session_id: runtimeId, source: 'startup', cwd: root }))} | ${hookCommandFor(io.packageRoot)}`;
+  const decision = decideToolUse({
+    paths,
+    cwd,
+    use: tool,
+    sessionId,
+    noSessionFix: `this Claude Code session (${runtimeId}) is bound to no live hestai session (its SessionStart hook binds one and clocks in). Bind one now by running that step: ${rebind}`,
+    config,
+    now: clock(),
+    cli,
+  });
+  if (decision.allow) return 0;
+  appendAudit(paths, { event: 'agent_tool_refused', session_id: decision.session_id, at: clock().toISOString(), runtime: 'claude-code', runtime_session_id: runtimeId, code: decision.code, what: decision.what });
+  io.stderr(refusalText(decision));
+  return 2;
+}

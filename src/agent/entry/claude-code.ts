@@ -1,0 +1,26 @@
+// Entry of `hooks/claude-code`, bundled by scripts/build.mjs into dist/hooks/claude-code.cjs (one CommonJS
+// file without commander, zod, yaml or the MCP SDK: it runs before every file-changing tool call). The
+// SessionStart handler, which clocks in, is its own bundle, dist/hooks/agent-session.cjs, loaded only then.
+import { runClaudeHook } from '../claude-code.js';
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+/** Runs the Claude Code hook for the event on stdin; resolves to the exit code. */
+export function run(packageRoot: string): Promise<number> {
+  return runClaudeHook({
+    stdin: readStdin,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    packageRoot,
+    loadSessionStart: () => import('../session-start.js'),
+  });
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import { hasValidAnchor } from '../anchor/record.js';
+import { clockFromEnv } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { usageError } from '../errors.js';
+import { judgeSession } from '../hooks/session-verdict.js';
+import { workspacePaths } from '../paths.js';
+import { clockIn } from '../session/clock-in.js';
+import { readSession, type SessionRecord } from '../session/record.js';
+import { contextPaths } from '../session/response.js';
+import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
+import { cliCommandFor } from './project-root.js';
+
+/** The role SessionStart clocks in as when `HESTAI_ROLE` does not name one. */
+export const DEFAULT_AGENT_ROLE = 'implementation-lead';
+
+export interface SessionStartInput {
+  root: string;
+  cwd: string;
+  payload: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  packageRoot: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const live = (s: SessionRecord | null): s is SessionRecord => s !== null && (s.state === 'CREATED' || s.state === 'ACTIVE');
+
+/**
+ * Claude Code's SessionStart: the hestai session bound to this runtime session (`session_id` of the input)
+ * is resumed while it is live (so `resume`, `clear` and `compact` keep it); otherwise the agent is clocked
+ * in (role `HESTAI_ROLE`, default implementation-lead; `on_conflict: continue`, so agents work side by side)
+ * and the binding written under `.hestai/sessions/bindings/claude-code/`. `export HESTAI_SESSION=<id>` is
+ * appended to `CLAUDE_ENV_FILE`, so every command the agent's shell runs — `git commit` above all — is
+ * judged under its own session. stdout (the model reads it) says which session, its context and the next
+ * step of the ceremony.
+ */
+export async function sessionStart(input: SessionStartInput): Promise<number> {
+  const { root, env } = input;
+  const paths = workspacePaths(root);
+  const clock = clockFromEnv(env);
+  const runtimeId = checkRuntimeSessionId(input.payload['session_id']);
+  const binding = readBinding(paths, 'claude-code', runtimeId);
+  let session = binding ? readSession(paths, binding.session_id) : null;
+  const resumed = live(session);
+  if (!live(session)) {
+    const role = env['HESTAI_ROLE']?.trim() || DEFAULT_AGENT_ROLE;
+    const response = await clockIn({ working_dir: root, role, on_conflict: 'continue' }, { clock, env });
+    writeBinding(paths, { version: 1, runtime: 'claude-code', runtime_session_id: runtimeId, session_id: response.session_id, bound_at: clock().toISOString() });
+    session = readSession(paths, response.session_id);
+    if (!live(session)) throw usageError(`clock-in returned session ${response.session_id}, which is not active`, { code: 'STATE_CORRUPT' });
+  }
+  const token = session.session_id;
+  const envFile = env['CLAUDE_ENV_FILE'];
+  if (envFile) fs.appendFileSync(envFile, `export HESTAI_SESSION=${token}\n`);
+
+  const { config } = await loadConfig(root);
+  const cli = cliCommandFor(root, input.packageRoot);
+  const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), config, clock());
+  const files = contextPaths(paths, config);
+  const read = [files.project_context, files.current_state, files.current_focus, files.checklist, files.blockers, files.negatives, ...files.additional].filter((f): f is string => f !== null);
+  const ageHours = Math.max(0, Math.floor((clock().getTime() - Date.parse(session.context_generated_at)) / 3_600_000));
+  const next = verdict.ok
+    ? 'you are anchored and your context is fresh: edits and commits are allowed.'
+    : verdict.code === 'NO_ANCHOR'
+      ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${session.role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`
+      : verdict.code === 'STALE'
+        ? `your context is ${ageHours} h old (limit ${verdict.limitHours} h): regenerate it with ${cli} refresh --session ${token} and re-read the files above.`
+        : `the anchor handshake of this session is terminal: stop and ask a human to run ${cli} anchor reset --token ${token} --reason "..." (audited).`;
+  input.stdout(
+    [
+      `hestai: this Claude Code session is bound to hestai session ${token} (role ${session.role}, focus "${session.focus}"; ${resumed ? 'resumed' : 'clocked in now'}).`,
+      envFile
+        ? `HESTAI_SESSION=${token} is set for your shell commands, so your commits are judged under this session and carry its trailers.`
+        : `CLAUDE_ENV_FILE is not set: prefix your commits with HESTAI_SESSION=${token} so they are judged under this session.`,
+      `context: generated ${session.context_generated_at} (${ageHours} h ago; limit ${config.freshness.max_age_hours} h). Read: ${read.join(', ')}.`,
+      `next: ${next}`,
+      'hestai refuses Edit, Write, MultiEdit, NotebookEdit and shell commands that write (git commit, > and >>, tee, ...) inside this worktree until this session is anchored and its context fresh; it never lets an agent write .hestai/.',
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
