@@ -30,5 +30,6 @@ export const DEFAULTS = {
   anchor: { required: true, strictness: 'default' as 'quick' | 'default' | 'deep', handshake_ttl_minutes: 60 },
   hooks: { pre_commit: true, commit_msg: true, trailers: true },
   verify: { trailers: 'warn' as 'off' | 'warn' | 'error', bypass: 'warn' as 'warn' | 'error' },
+  protocol: { enforce: false, force_limit: 3, history_limit: 50 },
   quality_gates: [] as { name: string; command: string; timeout_ms: number }[],
 };

@@ -95,6 +95,16 @@ export const configSchema = z.strictObject({
       bypass: z.enum(['warn', 'error']).default(DEFAULTS.verify.bypass).describe('Commits carrying HestAI-Bypass'),
     })
     .default(() => structuredClone(DEFAULTS.verify)),
+  protocol: z
+    .strictObject({
+      enforce: z
+        .boolean()
+        .default(DEFAULTS.protocol.enforce)
+        .describe('pre-commit blocks while a blocking gate of the current phase is unmet; MCP tools refuse while a blocking start gate is unmet'),
+      force_limit: z.number().int().min(0).max(100).default(DEFAULTS.protocol.force_limit).describe('Forced advances allowed per session'),
+      history_limit: z.number().int().min(1).max(10_000).default(DEFAULTS.protocol.history_limit).describe('Records kept in the protocol history'),
+    })
+    .default(() => structuredClone(DEFAULTS.protocol)),
   quality_gates: z.array(qualityGateSchema).default([]),
 });
 

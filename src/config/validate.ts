@@ -22,11 +22,20 @@ export interface ConfigValidation {
  * problem is collected, each with its key path and line, and unknown keys get a nearest-key suggestion.
  */
 export function validateConfigText(text: string): ConfigValidation {
+  const { value, errors } = validateYamlText(text, configSchema);
+  return { config: value, errors };
+}
+
+/**
+ * Validates YAML text against any strict zod schema (the workspace config, the session protocol): every
+ * problem with its key path, line and column, and a nearest-key suggestion for unknown keys.
+ */
+export function validateYamlText<S extends z.ZodType>(text: string, schema: S): { value: z.infer<S> | null; errors: ConfigProblem[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
-      config: null,
+      value: null,
       errors: doc.errors.map((error) => {
         const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
         return {
@@ -39,16 +48,16 @@ export function validateConfigText(text: string): ConfigValidation {
   }
   const raw: unknown = doc.toJS() ?? {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { config: null, errors: [{ key: '', line: 1, message: 'expected a mapping of keys at the top level' }] };
+    return { value: null, errors: [{ key: '', line: 1, message: 'expected a mapping of keys at the top level' }] };
   }
-  const result = configSchema.safeParse(raw);
-  if (result.success) return { config: result.data, errors: [] };
+  const result = schema.safeParse(raw);
+  if (result.success) return { value: result.data, errors: [] };
   const errors: ConfigProblem[] = [];
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const keyPath = [...issue.path, key];
-        const known = knownKeysAt(issue.path);
+        const known = knownKeysAt(schema, issue.path);
         const suggestion = nearest(key, known);
         errors.push({
           key: keyPath.join('.'),
@@ -64,12 +73,12 @@ export function validateConfigText(text: string): ConfigValidation {
       });
     }
   }
-  return { config: null, errors };
+  return { value: null, errors };
 }
 
 /** The keys a strict object accepts at `keyPath` in the schema. */
-function knownKeysAt(keyPath: readonly PropertyKey[]): string[] {
-  let schema: z.ZodType = configSchema;
+function knownKeysAt(root: z.ZodType, keyPath: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType = root;
   for (const segment of keyPath) {
     schema = unwrap(schema);
     if (schema instanceof z.ZodObject) {
@@ -83,6 +92,12 @@ function knownKeysAt(keyPath: readonly PropertyKey[]): string[] {
     }
   }
   schema = unwrap(schema);
+  if (schema instanceof z.ZodUnion) {
+    // A union of objects (e.g. the protocol's check types): every key any member accepts.
+    const keys = new Set<string>();
+    for (const option of schema.options as readonly z.ZodType[]) for (const key of knownKeysAt(option, [])) keys.add(key);
+    return [...keys];
+  }
   return schema instanceof z.ZodObject ? Object.keys(schema.shape as object) : [];
 }
 

@@ -53,7 +53,8 @@ PURPOSE::"Describe the project in one line"
 ===END===
 `;
 
-const PROTOCOL = `# hestai session protocol: phases, gates and requirement levels as data (see README "Session protocol").
+/** The inert protocol file earlier versions installed (nothing read it): `hestai init` replaces it. */
+const INERT_PROTOCOL = `# hestai session protocol: phases, gates and requirement levels as data (see README "Session protocol").
 version: 1
 phases:
   - name: binding
@@ -68,6 +69,11 @@ phases:
     gates:
       - { name: clock_out, level: recommended }
 `;
+
+/** The default session protocol (binding ceremony and end duties), shipped in templates/protocol/. */
+export function defaultProtocolText(packageRoot: string = PACKAGE_ROOT): string {
+  return fs.readFileSync(path.join(packageRoot, 'templates', 'protocol', 'default.yaml'), 'utf8');
+}
 
 function workspaceConfigText(since: string | null): string {
   return [
@@ -142,7 +148,9 @@ export function initWorkspace(input: InitInput): InitResult {
   const actions: InitAction[] = [];
   for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit, paths.cache]) fs.mkdirSync(dir, { recursive: true });
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
-  putIfMissing(actions, workspace, paths.protocol, PROTOCOL);
+  const protocolBefore = readTextIfExists(paths.protocol);
+  if (protocolBefore === null || protocolBefore === INERT_PROTOCOL) put(actions, workspace, paths.protocol, defaultProtocolText());
+  else actions.push({ path: path.relative(root, paths.protocol), action: 'unchanged' });
   putIfMissing(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root)));
   const constitutions = installConstitutions(paths);
   for (const file of constitutions.written) actions.push({ path: file, action: 'created' });

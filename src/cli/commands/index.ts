@@ -12,6 +12,7 @@ import { registerInit } from './init.js';
 import { registerVerify } from './verify.js';
 import { registerOdysseanAnchor } from './odyssean-anchor.js';
 import { registerMcp } from './mcp.js';
+import { registerSession } from './session.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -31,4 +32,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerAnchor,
   registerOdysseanAnchor,
   registerMcp,
+  registerSession,
 ];

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { hasValidAnchor } from '../anchor/record.js';
+import { HOUR_MS } from '../clock.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import { changedSince, commitCountSince, commitOfSha, workTreeFiles } from '../git/changes.js';
+import { history } from '../git/history.js';
+import { currentBranch, status } from '../git/repo.js';
+import type { WorkspacePaths } from '../paths.js';
+import { isAcknowledged, readSession } from '../session/record.js';
+import { commitFacts } from '../tdd/commit.js';
+import { evaluateTestFirst } from '../tdd/rule.js';
+import { testFileMatcher } from '../tdd/test-files.js';
+import { runProcess } from '../util/run-process.js';
+import { commitShaOf, evidencePathOf, type EvidenceRecord } from './evidence.js';
+import { pathMatches } from './evaluate.js';
+import { emptyFacts, type CommandOutcome, type Facts } from './facts-types.js';
+import type { RecordedResult } from './store.js';
+import { commandTrust } from './trust.js';
+import { gateKey, type Gate } from './types.js';
+
+export interface GatherInput {
+  paths: WorkspacePaths;
+  config: WorkspaceConfig;
+  env: NodeJS.ProcessEnv;
+  now: Date;
+  session_id: string;
+  started_at: string;
+  starting_commit: string | null;
+  /** The gates to gather facts for, with their phase. */
+  gates: ReadonlyArray<{ phase: string; gate: Gate }>;
+  evidence: readonly EvidenceRecord[];
+  /** Run `command` checks now (validate, advance, end); otherwise use the recorded results. */
+  runCommands: boolean;
+  recorded: Readonly<Record<string, RecordedResult>>;
+  /** sha256 of the files file_modified_since_start watches, taken when the run started. */
+  baseline?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * The baseline of `file_modified_since_start`: the sha256 of every work-tree file matching one of the
+ * patterns, taken at `session start`. A file counts as modified when its content differs from it (so a
+ * file that was merely untracked or dirty before the run started does not count).
+ */
+export function takeBaseline(root: string, patterns: readonly string[]): Record<string, string> {
+  const baseline: Record<string, string> = {};
+  if (patterns.length === 0) return baseline;
+  for (const f of workTreeFiles(root)) {
+    if (!patterns.some((p) => pathMatches(p, f))) continue;
+    const hash = sha256OfFile(root, f);
+    if (hash !== null) baseline[f] = hash;
+  }
+  return baseline;
+}
+
+const isGlob = (p: string) => /[*?[\]{}]/.test(p);
+
+/** Inside the worktree after resolving symlinks (a committed symlink must not prove a file elsewhere). */
+function existsInside(root: string, rel: string): boolean {
+  const full = path.join(root, rel);
+  try {
+    const real = fs.realpathSync(full);
+    const realRoot = fs.realpathSync(root);
+    return (real === realRoot || real.startsWith(`${realRoot}${path.sep}`)) && fs.statSync(real).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function sha256OfFile(root: string, rel: string): string | null {
+  if (!existsInside(root, rel)) return null;
+  return createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex');
+}
+
+/**
+ * Gathers exactly the facts the given gates need: one git call per kind of fact, none for gates that
+ * need none. Commands run only when asked and only in a trusted workspace.
+ */
+export async function gatherFacts(input: GatherInput): Promise<Facts> {
+  const { paths, config, env } = input;
+  const root = paths.root;
+  const facts = emptyFacts(input.session_id, input.started_at, input.starting_commit);
+  const types = new Set(input.gates.map((g) => g.gate.check.type));
+  let files: string[] | null = null;
+  const allFiles = () => (files ??= workTreeFiles(root));
+
+  for (const { phase, gate } of input.gates) {
+    const check = gate.check;
+    if (check.type === 'file_exists') {
+      facts.exists[check.path] = isGlob(check.path) ? allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f)) : existsInside(root, check.path);
+    } else if (check.type === 'evidence' && check.path !== undefined && check.accepts.includes('content_hash')) {
+      facts.hashes[check.path] = sha256OfFile(root, check.path);
+    } else if (check.type === 'command' && !(check.run in facts.commands)) {
+      const outcome = input.runCommands ? await runCommand(root, env, check.run, check.timeout_ms) : recordedOutcome(input.recorded[gateKey(phase, gate.id)]);
+      if (outcome !== undefined) facts.commands[check.run] = outcome;
+    }
+  }
+  if (types.has('file_modified_since_start')) {
+    if (input.baseline === undefined) facts.changed = changedSince(root, input.starting_commit);
+    else {
+      const baseline = input.baseline;
+      const patterns = input.gates.flatMap(({ gate }) => (gate.check.type === 'file_modified_since_start' ? [gate.check.path] : []));
+      const candidates = new Set([...allFiles(), ...Object.keys(baseline)].filter((f) => patterns.some((p) => pathMatches(p, f))));
+      facts.changed = [...candidates].filter((f) => sha256OfFile(root, f) !== (baseline[f] ?? null));
+    }
+  }
+  if (types.has('git_commit_since_start')) facts.commits_since_start = commitCountSince(root, input.starting_commit);
+  if (types.has('git_clean')) facts.dirty = status(root).map((e) => e.path);
+  if (types.has('branch_not')) facts.branch = currentBranch(root);
+  if (types.has('anchor_valid')) {
+    const check = hasValidAnchor(paths, input.session_id);
+    facts.anchor = check.valid ? { valid: true, reason: `session ${input.session_id} holds a valid anchor` } : { valid: false, reason: `not anchored: ${check.reason}` };
+  }
+  if (types.has('context_fresh')) {
+    const session = readSession(paths, input.session_id);
+    if (session === null) facts.context = { fresh: false, reason: `session ${input.session_id} is not active` };
+    else {
+      const hours = (input.now.getTime() - Date.parse(session.context_generated_at)) / HOUR_MS;
+      const limit = config.freshness.max_age_hours;
+      facts.context =
+        hours <= limit
+          ? { fresh: true, reason: `context generated ${Math.floor(hours)} h ago (limit ${limit} h)` }
+          : isAcknowledged(session)
+            ? { fresh: true, reason: `context ${Math.floor(hours)} h old, acknowledged` }
+            : { fresh: false, reason: `context generated ${Math.floor(hours)} h ago, older than freshness.max_age_hours (${limit} h), not acknowledged` };
+    }
+  }
+  if (types.has('tests_first')) {
+    const result = history(root, { revisions: ['HEAD', ...(input.starting_commit ? [`^${input.starting_commit}`] : [])] });
+    const commits = 'commits' in result ? result.commits : [];
+    const isTest = testFileMatcher(config.tdd.test_globs);
+    const verdicts = evaluateTestFirst(
+      commits.map((c) => commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest)),
+      config.tdd,
+    );
+    const failures = verdicts.filter((v) => v.status === 'fail').map((v) => `${v.sha.slice(0, 7)}: ${v.message}`);
+    facts.tests_first = { ok: failures.length === 0, failures, judged: verdicts.length };
+  }
+  for (const e of input.evidence) {
+    if (e.type === 'file_path') {
+      const p = evidencePathOf(e.value);
+      if (p !== null && !(p in facts.evidence_files)) facts.evidence_files[p] = existsInside(root, p);
+    } else if (e.type === 'commit_sha') {
+      const sha = commitShaOf(e.value);
+      if (sha !== null && !(sha in facts.evidence_commits)) facts.evidence_commits[sha] = commitOfSha(root, sha);
+    }
+  }
+  return facts;
+}
+
+/** A recorded command result as an outcome (the pre-commit hook and the read-only views never run commands). */
+function recordedOutcome(recorded: RecordedResult | undefined): CommandOutcome | undefined {
+  if (recorded === undefined || recorded.status === 'PENDING' || recorded.status === 'SKIPPED') return undefined;
+  if (recorded.status === 'FAIL' && recorded.evidence === null) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: recorded.message };
+  return { ran: true, exit_code: recorded.status === 'PASS' ? 0 : 1, timed_out: false, tail: recorded.evidence ?? '' };
+}
+
+async function runCommand(root: string, env: NodeJS.ProcessEnv, run: string, timeoutMs: number): Promise<CommandOutcome> {
+  const trust = commandTrust(root, env);
+  if (!trust.trusted) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: trust.reason, remedy: trust.remedy };
+  const result = await runProcess('/bin/sh', ['-c', run], { cwd: root, env, timeoutMs });
+  const tail = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-5).join('\n').slice(-500);
+  if (result.startError) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: result.startError };
+  return { ran: true, exit_code: result.status, timed_out: result.timedOut, tail };
+}

@@ -1,0 +1,533 @@
+import type { Clock } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import { blockedError, usageError } from '../errors.js';
+import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
+import type { WorkspacePaths } from '../paths.js';
+import { readSession, type SessionRecord } from '../session/record.js';
+import { resolveSessionId } from '../session/resolve.js';
+import { resolveWorkspace } from '../workspace.js';
+import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
+import type { EvidenceRecord } from './evidence.js';
+import { gatherFacts, takeBaseline } from './facts.js';
+import { requireProtocol, type LoadedProtocol } from './load.js';
+import { applyAdvance, blockedReason, blockedUntil, buildChecklist, decideAdvance, phasesToPass, unmet, type BlockedReason, type Checklist } from './machine.js';
+import { suggestAction, type Surface } from './remedy.js';
+import {
+  appendHistory,
+  appendViolations,
+  readHistory,
+  readProtocolState,
+  readViolations,
+  updateProtocolState,
+  type HistoryRecord,
+  type ProtocolState,
+  type Violation,
+} from './store.js';
+import { commandTrust } from './trust.js';
+import { COMPLETE, EVIDENCE_TYPES, gateKey, LEVELS, type EvidenceType, type Gate, type Level, type Phase, type Protocol } from './types.js';
+
+/**
+ * The session protocol's operations (seed 004), one library API shared by the CLI and the MCP tools.
+ * Plan, then apply: facts are gathered (git, files, records), the pure rules decide, and the state is
+ * written under the session's lock (re-read inside it, so concurrent agents never lose a write).
+ */
+export interface ProtocolDeps {
+  clock: Clock;
+  env: NodeJS.ProcessEnv;
+}
+
+interface Run {
+  paths: WorkspacePaths;
+  config: WorkspaceConfig;
+  loaded: LoadedProtocol;
+  protocol: Protocol;
+  session: SessionRecord;
+}
+
+async function open(working_dir: string, session_id: string | undefined, env: NodeJS.ProcessEnv): Promise<Run> {
+  const { paths, root } = resolveWorkspace(working_dir);
+  const { config } = await loadConfig(root);
+  const loaded = await requireProtocol(paths);
+  const id = resolveSessionId(paths, session_id, env);
+  if (id === null) {
+    throw usageError('no session to run the protocol for: clock in first', {
+      code: 'NO_SESSION',
+      remedy: 'Start a session: hestai clock-in --role <role> (MCP: clock_in), then hestai session start --objective "..." (MCP: session_start).',
+    });
+  }
+  const session = readSession(paths, id);
+  if (session === null || (session.state !== 'ACTIVE' && session.state !== 'CREATED')) {
+    throw usageError(`session ${id} is not an active session of this worktree`, {
+      code: 'NO_SESSION',
+      remedy: 'Clock in (hestai clock-in --role <role>; MCP: clock_in) and pass the session_id it returns.',
+    });
+  }
+  return { paths, config, loaded, protocol: loaded.protocol, session };
+}
+
+function requireState(run: Run): ProtocolState {
+  const state = readProtocolState(run.paths, run.session.session_id);
+  if (state === null) {
+    throw usageError(`session ${run.session.session_id} has no protocol run`, {
+      code: 'PROTOCOL_NOT_STARTED',
+      remedy: 'Start it: hestai session start --objective "..." (MCP: session_start).',
+    });
+  }
+  return state;
+}
+
+function findPhase(protocol: Protocol, id: string): Phase {
+  const phase = protocol.phases.find((p) => p.id === id);
+  if (!phase) {
+    throw usageError(`unknown phase ${JSON.stringify(id)}`, {
+      code: 'PHASE_UNKNOWN',
+      remedy: `Pass one of the protocol's phases: ${protocol.phases.map((p) => p.id).join(', ')}.`,
+    });
+  }
+  return phase;
+}
+
+function findGate(phase: Phase, id: string): Gate {
+  const gate = phase.gates.find((g) => g.id === id);
+  if (!gate) {
+    throw usageError(`phase ${phase.id} has no step ${JSON.stringify(id)}`, {
+      code: 'STEP_UNKNOWN',
+      remedy: phase.gates.length > 0 ? `Pass one of its steps: ${phase.gates.map((g) => g.id).join(', ')}.` : `Phase ${phase.id} has no gates.`,
+    });
+  }
+  return gate;
+}
+
+type PhaseGate = { phase: string; gate: Gate };
+
+/** The phases not yet passed: the current one and every later one (none once COMPLETE). */
+function remainingPhases(protocol: Protocol, state: ProtocolState): Phase[] {
+  const from = protocol.phases.findIndex((p) => p.id === state.current_phase);
+  if (state.current_phase === COMPLETE) return [];
+  return from < 0 ? protocol.phases : protocol.phases.slice(from);
+}
+
+/**
+ * Results of the phases already passed, as recorded when they were passed (for display only: advance
+ * and end never trust recorded results; a forced skip is in the violations).
+ */
+function passedResults(protocol: Protocol, state: ProtocolState, remaining: readonly Phase[]): GateResult[] {
+  const left = new Set(remaining.map((p) => p.id));
+  return protocol.phases
+    .filter((p) => !left.has(p.id))
+    .flatMap((p) =>
+      p.gates.map((g): GateResult => {
+        const r = state.results[gateKey(p.id, g.id)];
+        return { phase: p.id, gate: g.id, step: g.step, requirement_level: g.level, blocking: g.blocking, status: r?.status ?? 'PENDING', evidence: r?.evidence ?? null, message: r?.message ?? 'not recorded' };
+      }),
+    );
+}
+const gatesOf = (phases: readonly Phase[]): PhaseGate[] => phases.flatMap((p) => p.gates.map((gate) => ({ phase: p.id, gate })));
+
+/** Gathers the facts for `gates` and evaluates each (pure rules over the facts and the recorded evidence). */
+export async function evaluateGates(
+  run: { paths: WorkspacePaths; config: WorkspaceConfig },
+  state: Pick<ProtocolState, 'session_id' | 'started_at' | 'starting_commit' | 'evidence' | 'results' | 'baseline'>,
+  gates: readonly PhaseGate[],
+  deps: ProtocolDeps,
+  options: { runCommands: boolean; preCommit?: boolean },
+): Promise<GateResult[]> {
+  const facts = await gatherFacts({
+    paths: run.paths,
+    config: run.config,
+    env: deps.env,
+    now: deps.clock(),
+    session_id: state.session_id,
+    started_at: state.started_at,
+    starting_commit: state.starting_commit,
+    gates,
+    evidence: state.evidence,
+    runCommands: options.runCommands,
+    recorded: state.results,
+    baseline: state.baseline,
+  });
+  return gates.map(({ phase, gate }) => evaluateGate(phase, gate, facts, state.evidence, { preCommit: options.preCommit ?? false }));
+}
+
+function recordResults(run: Run, results: readonly GateResult[], at: string): void {
+  updateProtocolState(run.paths, run.session.session_id, (state) => {
+    if (state === null) return { result: undefined };
+    const next = { ...state.results };
+    for (const r of results) next[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: at };
+    return { state: { ...state, results: next }, result: undefined };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// session_start
+
+export interface SessionStartResult {
+  /** The clock-in session id (a UUID; the seed's "2025-12-21-session-01" has no meaning here). */
+  session_id: string;
+  /** The first phase of the protocol (the seed's INIT). */
+  phase: string;
+  blocked_until: string[];
+  checklist: Checklist;
+  objective: string;
+  branch: string | null;
+  starting_commit: string | null;
+  started_at: string;
+}
+
+export async function sessionStart(
+  input: { working_dir: string; session_id?: string | undefined; objective: string; branch?: string | undefined; starting_commit?: string | undefined },
+  deps: ProtocolDeps,
+): Promise<SessionStartResult> {
+  const objective = input.objective?.trim() ?? '';
+  if (objective === '') throw usageError('the objective is empty', { code: 'OBJECTIVE_MISSING', remedy: 'Say what the session is for: --objective "..." (MCP: objective).' });
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  const root = run.paths.root;
+  let starting_commit = run.session.starting_commit ?? headCommit(root);
+  if (input.starting_commit !== undefined) {
+    starting_commit = resolveCommit(root, input.starting_commit);
+    if (starting_commit === null) throw usageError(`starting_commit ${input.starting_commit} is not a commit`, { code: 'COMMIT_UNKNOWN', remedy: 'Pass an existing commit, or omit it (the clock-in HEAD is used).' });
+  }
+  const now = deps.clock().toISOString();
+  const fresh: ProtocolState = {
+    version: 1,
+    session_id: run.session.session_id,
+    objective,
+    branch: input.branch ?? currentBranch(root),
+    starting_commit,
+    started_at: now,
+    protocol_sha256: run.loaded.sha256,
+    current_phase: run.protocol.phases[0]!.id,
+    phases_completed: [],
+    results: {},
+    evidence: [],
+    forced_advances: 0,
+    violations: [],
+    baseline: takeBaseline(
+      root,
+      run.protocol.phases.flatMap((p) => p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : []))),
+    ),
+  };
+  const created = updateProtocolState(run.paths, fresh.session_id, (existing) => (existing === null ? { state: fresh, result: true } : { result: false }));
+  if (!created) {
+    throw blockedError(`session ${fresh.session_id} already has a protocol run (one run per session); nothing was changed`, {
+      code: 'PROTOCOL_ALREADY_STARTED',
+      remedy: 'Continue it (hestai session show; MCP: read session://state), or end it (hestai session end) and clock in a new session.',
+    });
+  }
+  const results = await evaluateGates(run, fresh, gatesOf(run.protocol.phases), deps, { runCommands: false });
+  return {
+    session_id: fresh.session_id,
+    phase: fresh.current_phase,
+    blocked_until: blockedUntil(run.protocol, results),
+    checklist: buildChecklist(run.protocol, results),
+    objective,
+    branch: fresh.branch,
+    starting_commit,
+    started_at: now,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// validate_gate
+
+export interface ValidateGateResult {
+  phase: string;
+  /** The step (gate id) when one was asked for. */
+  step?: string;
+  requirement_level: Level;
+  status: 'PASS' | 'FAIL' | 'SKIPPED';
+  evidence: string | null;
+  blocking: boolean;
+  message: string;
+  gates: GateResult[];
+}
+
+const strongest = (levels: readonly Level[]): Level => LEVELS.find((l) => levels.includes(l)) ?? 'MAY';
+
+/** Pure: the phase verdict from its gates' results (FAIL when a blocking or MUST gate is unmet). */
+export function phaseVerdict(phase: string, results: readonly GateResult[]): Omit<ValidateGateResult, 'gates' | 'step'> {
+  if (results.length === 0) return { phase, requirement_level: 'MAY', status: 'SKIPPED', evidence: null, blocking: false, message: `phase ${phase} has no gates` };
+  const failing = results.filter((r) => unmet(r) && (r.blocking || r.requirement_level === 'MUST'));
+  const soft = results.filter((r) => unmet(r) && !(r.blocking || r.requirement_level === 'MUST'));
+  const status: ValidateGateResult['status'] = failing.length > 0 ? 'FAIL' : results.every((r) => r.status === 'SKIPPED') ? 'SKIPPED' : 'PASS';
+  const message =
+    failing.length > 0
+      ? `${failing.length} required gate(s) unmet: ${failing.map((r) => `${r.gate} (${r.message})`).join('; ')}`
+      : `${results.filter((r) => r.status === 'PASS').length} of ${results.length} gate(s) pass${soft.length ? `; optional unmet: ${soft.map((r) => r.gate).join(', ')}` : ''}`;
+  return {
+    phase,
+    requirement_level: strongest(results.map((r) => r.requirement_level)),
+    status,
+    evidence: results.find((r) => r.status === 'PASS' && r.evidence !== null)?.evidence ?? null,
+    blocking: results.some((r) => r.blocking),
+    message,
+  };
+}
+
+export async function validateGate(input: { working_dir: string; session_id?: string | undefined; phase: string; step?: string | undefined }, deps: ProtocolDeps): Promise<ValidateGateResult> {
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  const state = requireState(run);
+  const phase = findPhase(run.protocol, input.phase);
+  const gates = input.step !== undefined ? [{ phase: phase.id, gate: findGate(phase, input.step) }] : gatesOf([phase]);
+  const results = await evaluateGates(run, state, gates, deps, { runCommands: true });
+  recordResults(run, results, deps.clock().toISOString());
+  if (input.step !== undefined) {
+    const r = results[0]!;
+    const status = r.status === 'PENDING' ? 'FAIL' : r.status;
+    return { phase: phase.id, step: r.gate, requirement_level: r.requirement_level, status, evidence: r.evidence, blocking: r.blocking, message: r.message, gates: results };
+  }
+  return { ...phaseVerdict(phase.id, results), gates: results };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// advance_phase
+
+export interface AdvancePhaseResult {
+  previous_phase: string;
+  current_phase: string;
+  success: boolean;
+  blocked_by?: string[];
+  /** With force: what was skipped (one line per requirement; also in the violations log). */
+  violations?: string[];
+  warnings: string[];
+  message: string;
+}
+
+export async function advancePhase(
+  input: { working_dir: string; session_id?: string | undefined; target_phase?: string | undefined; force?: boolean | undefined },
+  deps: ProtocolDeps,
+): Promise<AdvancePhaseResult> {
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  const state = requireState(run);
+  const plan = phasesToPass(run.protocol, state.current_phase, input.target_phase);
+  if (!plan.ok) throw usageError(`cannot advance: ${plan.reason}`, { code: 'ADVANCE_INVALID', remedy: 'See the phases: hestai session show (MCP: session://state).' });
+  const results = await evaluateGates(run, state, gatesOf(plan.phases), deps, { runCommands: true });
+  const now = deps.clock().toISOString();
+  const trusted = commandTrust(run.paths.root, deps.env).trusted;
+  const recovery = (r: GateResult) => {
+    const phase = run.protocol.phases.find((p) => p.id === r.phase)!;
+    return suggestAction(r.phase, phase.gates.find((g) => g.id === r.gate)!, 'cli', { session_id: state.session_id, role: run.session.role, trusted });
+  };
+  const outcome = updateProtocolState(run.paths, state.session_id, (current) => {
+    if (current === null || current.current_phase !== state.current_phase) {
+      throw blockedError('the protocol run changed while the gates were checked (another agent advanced or ended it)', {
+        code: 'PROTOCOL_CONFLICT',
+        remedy: 'Read the state again (hestai session show; MCP: session://state) and retry.',
+      });
+    }
+    const decision = decideAdvance({ state: current, phases: plan.phases, target: plan.target, results, force: input.force === true, forceLimit: run.config.protocol.force_limit, now, recovery });
+    const recorded = { ...current.results };
+    for (const r of results) recorded[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: now };
+    const next = decision.success ? applyAdvance({ ...current, results: recorded }, decision, plan.phases) : { ...current, results: recorded };
+    return { state: next, result: decision };
+  });
+  if (outcome.violations.length > 0) appendViolations(run.paths, outcome.violations);
+  const result: AdvancePhaseResult = {
+    previous_phase: outcome.previous_phase,
+    current_phase: outcome.current_phase,
+    success: outcome.success,
+    warnings: outcome.warnings,
+    message: outcome.refused
+      ? outcome.refused
+      : outcome.success
+        ? `advanced from ${outcome.previous_phase} to ${outcome.current_phase}${outcome.violations.length ? ` by force, skipping ${outcome.violations.length} requirement(s) (recorded as violations)` : ''}`
+        : `blocked by ${outcome.blocked_by.join(', ')}`,
+  };
+  if (outcome.blocked_by.length > 0) result.blocked_by = outcome.blocked_by;
+  if (outcome.violations.length > 0) result.violations = outcome.violations.map((v) => v.requirement);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// record_evidence
+
+export interface RecordEvidenceResult {
+  phase: string;
+  step: string;
+  evidence_recorded: boolean;
+  auto_validated: boolean;
+  gate_status: 'PASS' | 'FAIL' | 'PENDING';
+  message: string;
+}
+
+function pickStep(phase: Phase, type: EvidenceType, step: string | undefined): Gate {
+  if (step !== undefined) return findGate(phase, step);
+  const accepting = phase.gates.filter((g) => g.check.type === 'evidence' && g.check.accepts.includes(type));
+  if (accepting.length === 1) return accepting[0]!;
+  if (accepting.length === 0 && phase.gates.length === 1) return phase.gates[0]!;
+  throw usageError(`name the step: phase ${phase.id} has ${accepting.length === 0 ? 'no gate accepting' : 'several gates accepting'} ${type} evidence`, {
+    code: 'STEP_AMBIGUOUS',
+    remedy: `Pass --step (MCP: step), one of: ${phase.gates.map((g) => g.id).join(', ')}.`,
+  });
+}
+
+export async function recordEvidence(
+  input: { working_dir: string; session_id?: string | undefined; phase: string; evidence_type: string; evidence: string; step?: string | undefined },
+  deps: ProtocolDeps,
+): Promise<RecordEvidenceResult> {
+  if (!(EVIDENCE_TYPES as readonly string[]).includes(input.evidence_type)) {
+    throw usageError(`unknown evidence type ${JSON.stringify(input.evidence_type)}`, { code: 'EVIDENCE_TYPE', remedy: `Use one of: ${EVIDENCE_TYPES.join(', ')}.` });
+  }
+  if (typeof input.evidence !== 'string' || input.evidence.trim() === '' || input.evidence.length > 10_000) {
+    throw usageError('the evidence is empty or longer than 10,000 characters', { code: 'EVIDENCE_INVALID', remedy: 'Record what you observed: a tool output excerpt, a path, a sha or a content hash.' });
+  }
+  const type = input.evidence_type as EvidenceType;
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  requireState(run);
+  const phase = findPhase(run.protocol, input.phase);
+  const gate = pickStep(phase, type, input.step);
+  const record: EvidenceRecord = { phase: phase.id, step: gate.id, type, value: input.evidence, recorded_at: deps.clock().toISOString() };
+  const state = updateProtocolState(run.paths, run.session.session_id, (current) => {
+    if (current === null) throw usageError('the protocol run ended meanwhile', { code: 'PROTOCOL_NOT_STARTED', remedy: 'Start a new run: hestai session start.' });
+    const next = { ...current, evidence: [...current.evidence, record] };
+    return { state: next, result: next };
+  });
+  if (gate.check.type !== 'evidence') {
+    return { phase: phase.id, step: gate.id, evidence_recorded: true, auto_validated: false, gate_status: 'PENDING', message: `recorded; the gate is checked by ${gate.check.type}, not by evidence: validate it with hestai session gate ${phase.id}` };
+  }
+  const [result] = await evaluateGates(run, state, [{ phase: phase.id, gate }], deps, { runCommands: false });
+  recordResults(run, [result!], deps.clock().toISOString());
+  const gate_status = result!.status === 'PASS' ? 'PASS' : result!.status === 'PENDING' ? 'PENDING' : 'FAIL';
+  return { phase: phase.id, step: gate.id, evidence_recorded: true, auto_validated: true, gate_status, message: result!.message };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// get_blocked_reason
+
+export async function getBlockedReason(input: { working_dir: string; session_id?: string | undefined; surface: Surface }, deps: ProtocolDeps): Promise<BlockedReason> {
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  const state = requireState(run);
+  const phase = run.protocol.phases.find((p) => p.id === state.current_phase);
+  const results = phase ? await evaluateGates(run, state, gatesOf([phase]), deps, { runCommands: false }) : [];
+  return blockedReason(run.protocol, state, results, input.surface, { role: run.session.role, trusted: commandTrust(run.paths.root, deps.env).trusted });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// session_end
+
+export interface SessionEndResult {
+  session_id: string;
+  status: 'COMPLETE' | 'INCOMPLETE';
+  checklist: Checklist;
+  violations: Violation[];
+  /** The unmet MUST gates (`PHASE/gate: message`) when INCOMPLETE. */
+  unmet: string[];
+  /** The seed's HANDOFF.md update: true when the history record was written. */
+  handoff_updated: boolean;
+  commit_sha?: string;
+  message: string;
+}
+
+export async function sessionEnd(
+  input: { working_dir: string; session_id?: string | undefined; summary: string; next_session_notes?: string | undefined; key_decisions?: string[] | undefined },
+  deps: ProtocolDeps,
+): Promise<SessionEndResult> {
+  const summary = input.summary?.trim() ?? '';
+  if (summary === '') throw usageError('the summary is empty', { code: 'SUMMARY_MISSING', remedy: 'Say what the session accomplished: --summary "..." (MCP: summary).' });
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  const state = requireState(run);
+  // The phases already passed held when they were passed (or their skip is a recorded violation); the
+  // rest are checked now. A MUST gate unmet there makes the run INCOMPLETE.
+  const remaining = remainingPhases(run.protocol, state);
+  const results = await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: true });
+  const now = deps.clock().toISOString();
+  const checklist = buildChecklist(run.protocol, [...passedResults(run.protocol, state, remaining), ...results]);
+  const missing = results.filter((r) => r.requirement_level === 'MUST' && unmet(r));
+  if (missing.length > 0) {
+    recordResults(run, results, now);
+    return {
+      session_id: state.session_id,
+      status: 'INCOMPLETE',
+      checklist,
+      violations: state.violations,
+      unmet: missing.map((r) => `${gateKey(r.phase, r.gate)}: ${r.message}`),
+      handoff_updated: false,
+      message: `${missing.length} MUST gate(s) unmet; no history written, the run stays open`,
+    };
+  }
+  const commit_sha = headCommit(run.paths.root);
+  const record: HistoryRecord = {
+    session_id: state.session_id,
+    objective: state.objective,
+    outcome: 'COMPLETE',
+    commit_sha,
+    key_decisions: (input.key_decisions ?? []).map((d) => d.trim()).filter((d) => d !== ''),
+    next_session_notes: input.next_session_notes?.trim() || null,
+    summary,
+    started_at: state.started_at,
+    ended_at: now,
+    violations: state.violations.length,
+  };
+  const ended = updateProtocolState(run.paths, state.session_id, (current) => (current === null ? { result: false } : { state: null, result: true }));
+  if (!ended) throw blockedError('the protocol run was ended meanwhile by another agent', { code: 'PROTOCOL_CONFLICT', remedy: 'Read session://history (hestai session show --history).' });
+  appendHistory(run.paths, record, run.config.protocol.history_limit);
+  return {
+    session_id: state.session_id,
+    status: 'COMPLETE',
+    checklist,
+    violations: state.violations,
+    unmet: [],
+    handoff_updated: true,
+    ...(commit_sha ? { commit_sha } : {}),
+    message: 'every MUST gate holds: history record written, run cleared (clock out next: hestai clock-out)',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// read-only views (session://state, session://checklist, session://history, session://violations)
+
+export interface StateView {
+  session_id: string;
+  objective: string;
+  branch: string | null;
+  starting_commit: string | null;
+  current_phase: string;
+  started_at: string;
+  phases_completed: string[];
+  checklist: Checklist;
+  evidence: Record<string, Record<string, string>>;
+  violations: Violation[];
+  forced_advances: number;
+  protocol_changed: boolean;
+}
+
+/** The run's state with a freshly evaluated checklist (never runs commands; shows their recorded result). */
+export async function sessionState(input: { working_dir: string; session_id?: string | undefined }, deps: ProtocolDeps): Promise<StateView> {
+  const run = await open(input.working_dir, input.session_id, deps.env);
+  const state = requireState(run);
+  const remaining = remainingPhases(run.protocol, state);
+  const results = [...passedResults(run.protocol, state, remaining), ...(await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: false }))];
+  const evidence: StateView['evidence'] = {};
+  for (const e of state.evidence) (evidence[e.phase] ??= {})[`${e.step}:${e.type}`] = e.value;
+  return {
+    session_id: state.session_id,
+    objective: state.objective,
+    branch: state.branch,
+    starting_commit: state.starting_commit,
+    current_phase: state.current_phase,
+    started_at: state.started_at,
+    phases_completed: state.phases_completed,
+    checklist: buildChecklist(run.protocol, results),
+    evidence,
+    violations: state.violations,
+    forced_advances: state.forced_advances,
+    protocol_changed: state.protocol_sha256 !== run.loaded.sha256,
+  };
+}
+
+export async function sessionChecklist(input: { working_dir: string; session_id?: string | undefined }, deps: ProtocolDeps): Promise<{ start: Checklist['start']; end: Checklist['end']; work: Checklist['work'] }> {
+  return (await sessionState(input, deps)).checklist;
+}
+
+export function sessionHistory(working_dir: string, limit = 5): { sessions: HistoryRecord[] } {
+  const { paths } = resolveWorkspace(working_dir);
+  return { sessions: readHistory(paths).slice(-limit).reverse() };
+}
+
+export function sessionViolations(working_dir: string): { violations: Violation[] } {
+  const { paths } = resolveWorkspace(working_dir);
+  return { violations: readViolations(paths) };
+}
+
+export { COMPLETE, type GateStatus };

@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { activeDir, type WorkspacePaths } from '../paths.js';
+import { appendJsonl, readJsonIfExists, readJsonl, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
+import { expectArray, expectIsoDate, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import type { EvidenceRecord } from './evidence.js';
+import type { GateStatus } from './evaluate.js';
+import { EVIDENCE_TYPES } from './types.js';
+
+/** The recorded result of the last `validate_gate` of one gate (informational: advance re-checks). */
+export interface RecordedResult {
+  status: GateStatus;
+  message: string;
+  evidence: string | null;
+  checked_at: string;
+}
+
+/** One forced skip of a requirement (the seed's Violation). */
+export interface Violation {
+  session_id: string;
+  timestamp: string;
+  phase: string;
+  requirement: string;
+  severity: 'CRITICAL' | 'WARNING';
+  recovery: string;
+}
+
+/** `.hestai/sessions/active/{id}/protocol.json`: one protocol run per session. */
+export interface ProtocolState {
+  version: 1;
+  session_id: string;
+  objective: string;
+  branch: string | null;
+  starting_commit: string | null;
+  started_at: string;
+  /** sha256 of protocol.yaml when the run started (the file stays the only source of gates). */
+  protocol_sha256: string;
+  /** A phase id, or COMPLETE after the last phase. */
+  current_phase: string;
+  phases_completed: string[];
+  /** `PHASE/gate` → the last recorded result. */
+  results: Record<string, RecordedResult>;
+  evidence: EvidenceRecord[];
+  /** Forced advances that skipped at least one requirement. */
+  forced_advances: number;
+  violations: Violation[];
+  /** sha256 of the files watched by file_modified_since_start gates when the run started. */
+  baseline?: Record<string, string>;
+}
+
+/** One record of `protocol-history.json` (session://history). */
+export interface HistoryRecord {
+  session_id: string;
+  objective: string;
+  outcome: 'COMPLETE';
+  commit_sha: string | null;
+  key_decisions: string[];
+  next_session_notes: string | null;
+  summary: string;
+  started_at: string;
+  ended_at: string;
+  violations: number;
+}
+
+export interface ProtocolFiles {
+  state: (sessionId: string) => string;
+  lock: (sessionId: string) => string;
+  history: string;
+  historyLock: string;
+  violations: string;
+}
+
+export function protocolFiles(paths: WorkspacePaths): ProtocolFiles {
+  return {
+    state: (id) => path.join(activeDir(paths, id), 'protocol.json'),
+    lock: (id) => path.join(paths.locks, `protocol-${id}`),
+    history: path.join(paths.sessions, 'protocol-history.json'),
+    historyLock: path.join(paths.locks, 'protocol-history'),
+    violations: path.join(paths.audit, 'protocol-violations.jsonl'),
+  };
+}
+
+/** Hand-written validation (this runs in the pre-commit hook): a corrupt state is an error, never a pass. */
+export const validateProtocolState: Validate<ProtocolState> = (value) => {
+  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
+  const problems: Problems = [];
+  if (value['version'] !== 1) problems.push('version: expected 1');
+  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
+  expectString(value, 'objective', problems);
+  expectString(value, 'branch', problems, { nullable: true });
+  expectString(value, 'starting_commit', problems, { nullable: true });
+  expectIsoDate(value, 'started_at', problems);
+  expectString(value, 'protocol_sha256', problems);
+  expectString(value, 'current_phase', problems);
+  for (const [i, p] of expectArray(value, 'phases_completed', problems).entries()) if (typeof p !== 'string') problems.push(`phases_completed.${i}: expected a string`);
+  if (!isRecord(value['results'])) problems.push('results: expected an object');
+  for (const [i, e] of expectArray(value, 'evidence', problems).entries()) {
+    if (!isRecord(e)) {
+      problems.push(`evidence.${i}: expected an object`);
+      continue;
+    }
+    const sub: Problems = [];
+    expectString(e, 'phase', sub);
+    expectString(e, 'step', sub);
+    expectString(e, 'value', sub);
+    expectIsoDate(e, 'recorded_at', sub);
+    if (!(EVIDENCE_TYPES as readonly string[]).includes(e['type'] as string)) sub.push(`type: expected one of ${EVIDENCE_TYPES.join(', ')}`);
+    problems.push(...sub.map((s) => `evidence.${i}.${s}`));
+  }
+  if (!Number.isInteger(value['forced_advances']) || (value['forced_advances'] as number) < 0) problems.push('forced_advances: expected a whole number');
+  expectArray(value, 'violations', problems);
+  if (value['baseline'] !== undefined && (!isRecord(value['baseline']) || Object.values(value['baseline']).some((h) => typeof h !== 'string'))) problems.push('baseline: expected an object of sha256 strings');
+  return problems.length === 0 ? { ok: true, value: value as unknown as ProtocolState } : { ok: false, errors: problems };
+};
+
+/** The session's protocol run, or null when none was started. A corrupt file throws (STATE_CORRUPT). */
+export function readProtocolState(paths: WorkspacePaths, sessionId: string): ProtocolState | null {
+  return readJsonIfExists(protocolFiles(paths).state(sessionId), validateProtocolState);
+}
+
+export function writeProtocolState(paths: WorkspacePaths, state: ProtocolState): void {
+  writeJsonAtomic(protocolFiles(paths).state(state.session_id), state);
+}
+
+export function removeProtocolState(paths: WorkspacePaths, sessionId: string): void {
+  fs.rmSync(protocolFiles(paths).state(sessionId), { force: true });
+}
+
+/**
+ * Locked read-modify-write of one session's run: two agents on one session never lose each other's
+ * evidence (the second waits for the first and reads its write).
+ */
+export function updateProtocolState<T>(paths: WorkspacePaths, sessionId: string, fn: (state: ProtocolState | null) => { state?: ProtocolState | null; result: T }): T {
+  return withLock(protocolFiles(paths).lock(sessionId), () => {
+    const current = readProtocolState(paths, sessionId);
+    const { state, result } = fn(current);
+    if (state === null) removeProtocolState(paths, sessionId);
+    else if (state !== undefined) writeProtocolState(paths, state);
+    return result;
+  });
+}
+
+const validateHistory: Validate<HistoryRecord[]> = (value) => {
+  if (!isRecord(value) || !Array.isArray(value['sessions'])) return { ok: false, errors: ['sessions: expected a list'] };
+  return { ok: true, value: value['sessions'] as HistoryRecord[] };
+};
+
+export function readHistory(paths: WorkspacePaths): HistoryRecord[] {
+  return readJsonIfExists(protocolFiles(paths).history, validateHistory) ?? [];
+}
+
+/** Appends one record, keeping only the newest `limit` (locked, atomic). */
+export function appendHistory(paths: WorkspacePaths, record: HistoryRecord, limit: number): void {
+  const files = protocolFiles(paths);
+  withLock(files.historyLock, () => {
+    const sessions = [...readHistory(paths), record].slice(-limit);
+    writeJsonAtomic(files.history, { sessions });
+  });
+}
+
+export function appendViolations(paths: WorkspacePaths, violations: readonly Violation[]): void {
+  for (const v of violations) appendJsonl(protocolFiles(paths).violations, v);
+}
+
+export function readViolations(paths: WorkspacePaths): Violation[] {
+  return readJsonl(protocolFiles(paths).violations) as Violation[];
+}

@@ -1,0 +1,13 @@
+import { validateYamlText, type ConfigProblem } from '../config/validate.js';
+import { protocolSchema } from './schema.js';
+import type { Protocol } from './types.js';
+
+/**
+ * Validates the text of a protocol file without throwing: every problem with its key path, line and
+ * column, unknown keys with the nearest known key (the same helper as the workspace config).
+ * Loaded lazily (yaml + zod): the hook bundle keeps it in a separate file, read only on a cache miss.
+ */
+export function validateProtocolText(text: string): { protocol: Protocol | null; errors: ConfigProblem[] } {
+  const { value, errors } = validateYamlText(text, protocolSchema);
+  return { protocol: value as Protocol | null, errors };
+}
