@@ -53,7 +53,11 @@ const keepConfigValidationOut = {
   name: 'keep-config-validation-out',
   setup(build) {
     build.onResolve({ filter: /^\.\/validate\.js$/ }, (args) =>
-      /[\\/]src[\\/]config$/.test(args.resolveDir) ? { path: './config-validate.cjs', external: true } : undefined,
+      /[\\/]src[\\/]config$/.test(args.resolveDir)
+        ? { path: './config-validate.cjs', external: true }
+        : /[\\/]src[\\/]protocol$/.test(args.resolveDir)
+          ? { path: './protocol-validate.cjs', external: true }
+          : undefined,
     );
   },
 };
@@ -62,6 +66,8 @@ for (const hook of ['pre-commit', 'commit-msg']) {
   await esbuild.build({ ...hookBundle, entryPoints: [`src/hooks/entry/${hook}.ts`], outfile: `dist/hooks/${hook}.cjs`, plugins: [keepConfigValidationOut] });
 }
 await esbuild.build({ ...hookBundle, entryPoints: ['src/config/validate.ts'], outfile: 'dist/hooks/config-validate.cjs' });
+// The same for the session protocol (protocol.enforce): protocol.yaml is validated only on a cache miss.
+await esbuild.build({ ...hookBundle, entryPoints: ['src/protocol/validate.ts'], outfile: 'dist/hooks/protocol-validate.cjs' });
 
 // The Claude Code hook runs before every file-changing tool call: one bundle without the SessionStart
 // handler (which clocks in: context gathering, the FAST layer), a require of its own bundle when needed.

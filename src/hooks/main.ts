@@ -4,6 +4,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
+import { checkProtocolGate } from './protocol-gate.js';
 
 export type HookName = 'pre-commit' | 'commit-msg';
 
@@ -25,13 +26,13 @@ export async function executeHook(
   root: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-  decide: (ctx: HookContext) => HookOutcome,
+  decide: (ctx: HookContext) => HookOutcome | Promise<HookOutcome>,
 ): Promise<number> {
   const write = (text: string) => process.stderr.write(text);
   try {
     const clock = clockFromEnv(env);
     const { config } = await loadConfig(root);
-    return applyHookOutcome(decide({ root, args, config, env, clock }), workspacePaths(root), clock, write);
+    return applyHookOutcome(await decide({ root, args, config, env, clock }), workspacePaths(root), clock, write);
   } catch (error) {
     if (isHestaiError(error)) {
       write(`hestai: ${error.message}\n${error.details.map((d) => `  - ${d}\n`).join('')}${error.remedy ? `hint: ${error.remedy}\n` : ''}`);
@@ -43,8 +44,8 @@ export async function executeHook(
 }
 
 /** The pre-commit decision as a hook. */
-export function decidePreCommit(check: typeof import('./pre-commit.js').checkPreCommit): (ctx: HookContext) => HookOutcome {
-  return (ctx) => check(ctx);
+export function decidePreCommit(check: typeof import('./pre-commit.js').checkPreCommit): (ctx: HookContext) => Promise<HookOutcome> {
+  return (ctx) => checkProtocolGate(ctx, check(ctx));
 }
 
 /** The commit-msg decision as a hook: the message file is the first argument. */

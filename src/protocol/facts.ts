@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hasValidAnchor } from '../anchor/record.js';
@@ -68,8 +67,10 @@ function existsInside(root: string, rel: string): boolean {
   }
 }
 
+/** sha256 of a file's bytes; node:crypto is loaded only when a gate hashes a file (not on every commit). */
 function sha256OfFile(root: string, rel: string): string | null {
   if (!existsInside(root, rel)) return null;
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex');
 }
 
@@ -78,22 +79,31 @@ function sha256OfFile(root: string, rel: string): string | null {
  * need none. Commands run only when asked and only in a trusted workspace.
  */
 export async function gatherFacts(input: GatherInput): Promise<Facts> {
-  const { paths, config, env } = input;
+  const facts = gatherFactsSync(input);
+  for (const { phase, gate } of input.gates) {
+    const check = gate.check;
+    if (check.type !== 'command' || check.run in facts.commands) continue;
+    const outcome = input.runCommands ? await runCommand(input.paths.root, input.env, check.run, check.timeout_ms) : recordedOutcome(input.recorded[gateKey(phase, gate.id)]);
+    if (outcome !== undefined) facts.commands[check.run] = outcome;
+  }
+  return facts;
+}
+
+/** Every fact but command outcomes, synchronously (the pre-commit hook's path). */
+export function gatherFactsSync(input: GatherInput): Facts {
+  const { paths, config } = input;
   const root = paths.root;
   const facts = emptyFacts(input.session_id, input.started_at, input.starting_commit);
   const types = new Set(input.gates.map((g) => g.gate.check.type));
   let files: string[] | null = null;
   const allFiles = () => (files ??= workTreeFiles(root));
 
-  for (const { phase, gate } of input.gates) {
+  for (const { gate } of input.gates) {
     const check = gate.check;
     if (check.type === 'file_exists') {
       facts.exists[check.path] = isGlob(check.path) ? allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f)) : existsInside(root, check.path);
     } else if (check.type === 'evidence' && check.path !== undefined && check.accepts.includes('content_hash')) {
       facts.hashes[check.path] = sha256OfFile(root, check.path);
-    } else if (check.type === 'command' && !(check.run in facts.commands)) {
-      const outcome = input.runCommands ? await runCommand(root, env, check.run, check.timeout_ms) : recordedOutcome(input.recorded[gateKey(phase, gate.id)]);
-      if (outcome !== undefined) facts.commands[check.run] = outcome;
     }
   }
   if (types.has('file_modified_since_start')) {
