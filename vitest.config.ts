@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: unit (pure, fast), integration (real git in temp repos, library calls and the built
-// CLI), e2e (installed hooks, real `git commit`s, the MCP server over stdio). `npm test` runs all three.
+// Four projects: unit (pure, fast), integration (real git in temp repos, library calls and the built
+// CLI), security (attacks from a repository prepared by someone else), e2e
+// (installed hooks, real `git commit`s, the MCP server over stdio). `npm test` runs all four.
 export default defineConfig({
   test: {
     // Rebuilds dist/ first when src/ (or another build input) is newer: the integration and e2e tests run it.
@@ -14,6 +15,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Issue 12: every attack a cloned repository can mount, reproduced (see test/security/README.md).
+          name: 'security',
+          include: ['test/security/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
