@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pendingDir, type WorkspacePaths } from '../paths.js';
-import { readJsonIfExists, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
+import { readJsonIfExists, removeStatePath, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 import { STRICTNESS, type ArmSnapshot, type Strictness } from './record.js';
 import type { BindFacts } from './rules/bind.js';
@@ -86,7 +86,7 @@ export function writeHandshake(paths: WorkspacePaths, record: HandshakeRecord): 
 
 /** Removes a token's pending directory (after promotion). */
 export function removePending(paths: WorkspacePaths, token: string): void {
-  fs.rmSync(pendingDir(paths, token), { recursive: true, force: true });
+  removeStatePath(pendingDir(paths, token));
 }
 
 /** Runs `fn` holding the token's handshake lock: every read-modify-write of a handshake goes through here. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pendingDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { usageError } from '../errors.js';
 import { markSessionWorking } from '../session/activity.js';
-import { writeJsonAtomic } from '../state/store.js';
+import { assertSafeStatePath, writeJsonAtomic } from '../state/store.js';
 import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from './record.js';
 import { removePending, writeHandshake, type HandshakeRecord } from './handshake-store.js';
 import type { WorkPermit } from './results.js';
@@ -26,6 +26,7 @@ export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, h
   const staged = path.join(pendingDir(paths, anchor.token), ANCHOR_FILE);
   const target = anchorFile(paths, anchor.token);
   writeJsonAtomic(staged, anchor);
+  assertSafeStatePath(target, 'file');
   try {
     fs.renameSync(staged, target);
   } catch (error) {

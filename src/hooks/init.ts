@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { headCommit } from '../git/repo.js';
-import { readTextIfExists, writeFileAtomic } from '../state/store.js';
+import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/store.js';
 import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from '../mcp/config.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
@@ -146,7 +146,7 @@ export function initWorkspace(input: InitInput): InitResult {
   }
   const { paths, root } = workspace;
   const actions: InitAction[] = [];
-  for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit, paths.cache]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit, paths.cache]) ensureStateDir(dir);
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
   const protocolBefore = readTextIfExists(paths.protocol);
   if (protocolBefore === null || protocolBefore === INERT_PROTOCOL) put(actions, workspace, paths.protocol, defaultProtocolText());

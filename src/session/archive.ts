@@ -3,7 +3,7 @@ import path from 'node:path';
 import { hasValidAnchor, anchorDigest } from '../anchor/record.js';
 import { activeDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { writeOctave, parseOctave, getValue } from '../octave/index.js';
-import { storageError, writeFileAtomic } from '../state/store.js';
+import { removeStatePath, storageError, writeFileAtomic } from '../state/store.js';
 import { archiveFileName, buildArchiveDocument, type ArchiveFacts } from './archive-doc.js';
 import type { SessionRecord } from './record.js';
 
@@ -29,10 +29,6 @@ export function archiveSession(paths: WorkspacePaths, session: SessionRecord, fa
     verified = false;
   }
   if (!verified) throw storageError(file, Object.assign(new Error('the archive did not read back as written'), { code: 'EIO' }));
-  try {
-    fs.rmSync(activeDir(paths, session.session_id), { recursive: true, force: true });
-  } catch (error) {
-    throw storageError(activeDir(paths, session.session_id), error);
-  }
+  removeStatePath(activeDir(paths, session.session_id));
   return relativeToRoot(paths, file);
 }

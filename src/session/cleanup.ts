@@ -3,7 +3,7 @@ import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
 import { activeDir, relativeToRoot } from '../paths.js';
-import { storageError, withLock } from '../state/store.js';
+import { removeStatePath, storageError, withLock } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
 import { readArchiveEndedAt } from './archive-doc.js';
 import { archiveSession, sessionAnchorDigest } from './archive.js';
@@ -99,11 +99,7 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
         continue;
       }
       if (isArchiveExpired(endedAt, now, archive_retention_days)) {
-        try {
-          fs.rmSync(full, { force: true });
-        } catch (error) {
-          throw storageError(full, error);
-        }
+        removeStatePath(full);
         result.deleted_archives.push(rel);
         appendAudit(paths, { event: 'archive_deleted', session_id: null, at, archive: rel, ended_at: endedAt });
       } else result.kept_archives++;

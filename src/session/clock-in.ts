@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
 import { blockedError } from '../errors.js';
 import { activeDir } from '../paths.js';
-import { storageError, withLock, writeJsonAtomic } from '../state/store.js';
+import { removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
 import { ensureHooksArmed } from '../hooks/armed.js';
 import type { GithubContext } from './context/github.js';
@@ -140,13 +139,13 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
         },
         warnings,
       );
-      try {
-        fs.renameSync(staging, activeDir(paths, sessionId));
-      } catch (error) {
-        throw storageError(activeDir(paths, sessionId), error);
-      }
+      renameStatePath(staging, activeDir(paths, sessionId));
     } catch (error) {
-      fs.rmSync(staging, { recursive: true, force: true });
+      try {
+        removeStatePath(staging);
+      } catch {
+        /* the original error says what went wrong */
+      }
       throw error;
     }
 

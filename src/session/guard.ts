@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { usageError } from '../errors.js';
+import { isHestaiError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { storageError } from '../state/store.js';
+import { assertSafeStatePath, ensureStateDir } from '../state/store.js';
 
 /**
  * Where `dir` leads when it is a symlink out of the worktree whose real path is `realRoot`: its real target,
  * or `(dangling)` when the link is broken (writing through it would create the target wherever it points).
- * Null when `dir` is missing, not a symlink, or a symlink that stays inside.
+ * Null when `dir` is missing, not a symlink, or a symlink that stays inside. (Only for reporting: every
+ * write refuses any symlink under `.hestai/`, wherever it points; see src/state/safe-path.ts.)
  */
 export function symlinkEscape(realRoot: string, dir: string): string | null {
   let stat: fs.Stats | undefined;
@@ -28,28 +29,21 @@ export function symlinkEscape(realRoot: string, dir: string): string | null {
 }
 
 /**
- * Refuses state directories that are symlinks leading outside the worktree (a symlink escape would make
- * hestai write session state somewhere else on disk).
+ * Fails early, before any work, when a state directory is a symlink or not a directory: the same rule
+ * every write applies (the store's `assertSafeStatePath`), checked up front so a command does not do half
+ * its work first.
  */
 export function assertNoSymlinkEscape(paths: WorkspacePaths): void {
-  const root = fs.realpathSync(paths.root);
-  for (const dir of [paths.hestai, paths.sessions, paths.active, paths.archive, paths.pending, paths.audit, paths.context, paths.state]) {
-    const target = symlinkEscape(root, dir);
-    if (target !== null) {
-      throw usageError(`${dir} is a symlink to ${target}, outside the worktree (refused: state stays inside the repository)`, {
-        file: dir,
-        code: 'PATH_TRAVERSAL',
-        remedy: `Remove the symlink ${dir}; hestai creates the directory itself.`,
-      });
+  const entries: [string, 'dir' | 'file'][] = [paths.hestai, paths.sessions, paths.active, paths.archive, paths.pending, paths.locks, paths.audit, paths.context, paths.state, paths.cache].map((d) => [d, 'dir']);
+  for (const [entry, kind] of [...entries, [paths.auditLog, 'file'] as [string, 'file']]) {
+    try {
+      assertSafeStatePath(entry, kind);
+    } catch (error) {
+      // A plain file where a directory goes is a storage problem the write itself reports; here only links.
+      if (!isHestaiError(error) || error.code !== 'STORAGE') throw error;
     }
   }
 }
 
 /** Creates a directory (and parents), mapping failures to a clear storage error. */
-export function ensureDir(dir: string): void {
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw storageError(dir, error);
-  }
-}
+export const ensureDir = ensureStateDir;

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { usageError, HestaiError } from '../errors.js';
+import { assertSafeStatePath, unsafeStatePath } from './safe-path.js';
+
+export { assertSafeStatePath, stateBoundary } from './safe-path.js';
 
 /**
  * The one module that touches state files (STYLE.md §3).
@@ -11,6 +14,9 @@ import { usageError, HestaiError } from '../errors.js';
  * - Reads never treat a corrupt or truncated file as valid: they throw a `HestaiError` (exit 2) that
  *   names the file and says what to do.
  * - `withLock` serialises read-modify-write across processes with an exclusive `mkdir` lock.
+ * - Every write, append, mkdir, rename and removal goes through `assertSafeStatePath` first (safe-path.ts):
+ *   no symlink and nothing but real directories between the worktree root and the file, and the file
+ *   itself never a symlink, FIFO or device. No writer outside this module touches state paths with `fs`.
  */
 
 /** Validates a parsed value. Kept free of zod so the hook path can stay small. */
@@ -67,6 +73,7 @@ export function storageError(file: string, error: unknown): HestaiError {
 
 /** Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories. */
 export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+  assertSafeStatePath(file, 'file');
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
@@ -139,17 +146,56 @@ export function readJson<T>(file: string, validate: Validate<T>): T {
  */
 export function appendJsonl(file: string, record: unknown): void {
   const line = `${JSON.stringify(record)}\n`;
+  assertSafeStatePath(file, 'file');
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const fd = fs.openSync(file, 'a', 0o644);
+    // O_NOFOLLOW and O_NONBLOCK: a symlink or FIFO swapped in after the check fails here instead of
+    // being followed or blocking; fstat then confirms what was opened is a regular file.
+    const fd = fs.openSync(file, APPEND_FLAGS, 0o644);
     try {
+      if (!fs.fstatSync(fd).isFile()) throw unsafeStatePath(file, 'is not a regular file', file);
       fs.writeSync(fd, line);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
   } catch (error) {
+    if (error instanceof HestaiError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw unsafeStatePath(file, 'is a symlink', file);
     throw storageError(file, error);
+  }
+}
+
+const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/** Creates a state directory (and parents) after the same checks as a write. */
+export function ensureStateDir(dir: string): void {
+  assertSafeStatePath(dir, 'dir');
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw storageError(dir, error);
+  }
+}
+
+/** Removes a state file or directory (recursively) after the same checks as a write; missing is fine. */
+export function removeStatePath(target: string): void {
+  assertSafeStatePath(target, 'any');
+  try {
+    fs.rmSync(target, { recursive: true, force: true });
+  } catch (error) {
+    throw storageError(target, error);
+  }
+}
+
+/** Renames one state path to another (rename(2): atomic on one filesystem) after checking both. */
+export function renameStatePath(from: string, to: string): void {
+  assertSafeStatePath(from, 'any');
+  assertSafeStatePath(to, 'any');
+  try {
+    fs.renameSync(from, to);
+  } catch (error) {
+    throw storageError(to, error);
   }
 }
 
@@ -201,7 +247,8 @@ export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions 
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
-  fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+  assertSafeStatePath(lockPath, 'dir');
+  ensureStateDir(path.dirname(lockPath));
   let wait = 2;
   for (;;) {
     try {

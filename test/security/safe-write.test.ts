@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
 import { appendJsonl, withLock, writeFileAtomic, removeStatePath } from '../../src/state/store.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { makeRepo, PROJECT_ROOT, tempDir } from '../helpers/git-repo.js';
 import { seedSession } from '../helpers/session-fixture.js';
 import { hestai, noStack, outsideDir, repoWithLink } from './helpers.js';
 
@@ -76,7 +76,8 @@ describe('safe writes: committed symlinks under .hestai/ never lead a writer out
 
   it('anchor does not write a pending handshake through a .hestai/sessions/pending symlink', () => {
     const outside = outsideDir();
-    const repo = repoWithLink('.hestai/sessions/pending', outside.dir);
+    const constitution = fs.readFileSync(path.join(PROJECT_ROOT, 'templates/agents/implementation-lead.oct.md'), 'utf8');
+    const repo = repoWithLink('.hestai/sessions/pending', outside.dir, { '.hestai-sys/agents/implementation-lead.oct.md': constitution });
     const before = outside.snapshot();
     const result = hestai(repo, ['anchor', '--stage', 'identity', '--role', 'implementation-lead']);
     noStack(result);

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { tryParseOctave, validateOctave, writeOctave, type OctaveDocument } from '../../octave/index.js';
-import { readTextIfExists, storageError, writeFileAtomic } from '../../state/store.js';
+import { readTextIfExists, renameStatePath, storageError, writeFileAtomic } from '../../state/store.js';
 
 /**
  * Reads a FAST-layer file. A file that is not valid OCTAVE is moved aside to `<file>.corrupt-<stamp>`
@@ -17,11 +16,7 @@ export function readFastDoc(file: string, at: string, warnings: string[]): Octav
   const parsed = tryParseOctave(text);
   if (parsed.ok) return parsed.doc;
   const aside = `${file}.corrupt-${at.replace(/[-:.]/g, '')}`;
-  try {
-    fs.renameSync(file, aside);
-  } catch (error) {
-    throw storageError(aside, error);
-  }
+  renameStatePath(file, aside);
   warnings.push(`${file} was not valid OCTAVE (line ${parsed.errors[0]?.line}: ${parsed.errors[0]?.message}); moved it to ${aside} and started afresh`);
   return null;
 }
