@@ -101,9 +101,11 @@ export async function resolveAiSettings(input: {
   workspaceAi?: WorkspaceAi | undefined;
   modelFlag?: string | undefined;
   warnings?: string[];
+  /** Skip the worktree's `.env` (it is committed repository content the user has not trusted). */
+  ignoreDotenv?: boolean;
 }): Promise<AiSettings | null> {
   const warnings = input.warnings ?? [];
-  const dotenvText = readIfExists(path.join(input.root, '.env'));
+  const dotenvText = input.ignoreDotenv ? null : readIfExists(path.join(input.root, '.env'));
   const ws = input.workspaceAi ?? {};
   const layers: Layer[] = [
     envLayer('environment', input.env),

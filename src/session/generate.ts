@@ -1,5 +1,7 @@
 import { resolveAiSettings } from '../ai/config.js';
 import type { WorkspaceConfig } from '../config/schema.js';
+import { workspaceTrust } from '../trust/report.js';
+import { withoutRepositoryPowers } from '../trust/settings.js';
 import type { Workspace } from '../workspace.js';
 import { gatherContext, type GatheredContext } from './context/gather.js';
 import { selectContext, type ContextSelection } from './context/select.js';
@@ -23,16 +25,22 @@ export async function generateContext(input: {
   model?: string | undefined;
   warnings: string[];
 }): Promise<GeneratedContext> {
+  // Issue 12: what the repository configured to run commands or send data out is inert until trusted.
+  const trust = workspaceTrust(input.workspace, input.config, input.env);
+  const trusted = trust.status === 'trusted';
+  if (trust.warning !== null) input.warnings.push(trust.warning);
+  const config = trusted ? input.config : withoutRepositoryPowers(input.config);
   const [gathered, ai] = await Promise.all([
     gatherContext({
       workspace: input.workspace,
-      config: input.config,
+      config,
       env: input.env,
       explicitFocus: input.explicitFocus,
       ...(input.fixedFocus ? { fixedFocus: input.fixedFocus } : {}),
     }),
-    resolveAiSettings({ root: input.workspace.root, env: input.env, workspaceAi: input.config.ai, modelFlag: input.model, warnings: input.warnings }),
+    resolveAiSettings({ root: input.workspace.root, env: input.env, workspaceAi: config.ai, modelFlag: input.model, warnings: input.warnings, ignoreDotenv: trust.dotenv_committed && !trusted }),
   ]);
   const selection = await selectContext({ role: input.role, gathered, ai, home: input.env['HOME'], warnings: input.warnings });
   return { gathered, selection, model: input.model ?? ai?.model ?? input.config.ai.model_override ?? null };
 }
+

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { anchorDigest, hasValidAnchor } from '../anchor/record.js';
 import { loadConfig } from '../config/load.js';
 import { hooksDirAsync } from '../git/async.js';
+import { workspaceTrust, type WorkspaceTrust } from '../trust/report.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { isAcknowledged, listActiveSessions } from './record.js';
@@ -34,6 +35,8 @@ export interface SessionStatus {
   thresholds: { max_context_age_hours: number; stale_session_hours: number; archive_retention_days: number };
   /** Whether the hook files git runs in this worktree call hestai. */
   hooks: { dir: string | null; pre_commit: boolean; commit_msg: boolean };
+  /** What the repository's settings may do: `inert` lists what stays off until `hestai trust`. */
+  trust: WorkspaceTrust;
 }
 
 function callsHestai(dir: string, name: string): boolean {
@@ -107,6 +110,7 @@ export async function sessionStatus(input: { working_dir: string }, deps?: Sessi
       stale_session_hours: config.cleanup.stale_session_hours,
       archive_retention_days: config.cleanup.archive_retention_days,
     },
+    trust: workspaceTrust(workspace, config, env),
     hooks: { dir: hooksDir, pre_commit: hooksDir ? callsHestai(hooksDir, 'pre-commit') : false, commit_msg: hooksDir ? callsHestai(hooksDir, 'commit-msg') : false },
   };
 }

@@ -14,7 +14,8 @@ import { usageError, type HestaiError } from '../errors.js';
  *
  * The worktree root is the parent of the last `.hestai` or `.hestai-sys` segment of the path: every state
  * path comes from `workspacePaths(root)`. A path with no such segment (a test's temporary file, the user's
- * own config directory) is checked at its last component only.
+ * own config directory) is checked at its last component only; `within` names the boundary explicitly
+ * (the user's `~/.hestai/`, which may well be a symlink into a dotfiles repository).
  */
 
 /** Directory names, directly under a worktree root, that hold hestai state. */
@@ -77,9 +78,9 @@ export function unsafeStatePath(component: string, problem: string, target: stri
  * between the worktree root and `target` is a symlink or anything but a directory, and `target` itself is
  * missing or of the `expected` kind (never a symlink).
  */
-export function assertSafeStatePath(target: string, expected: StateEntryKind): void {
+export function assertSafeStatePath(target: string, expected: StateEntryKind, within?: string): void {
   const abs = path.resolve(target);
-  const root = stateBoundary(abs);
+  const root = within !== undefined ? path.resolve(within) : stateBoundary(abs);
   const components: string[] = [];
   if (root === null) components.push(abs);
   else {

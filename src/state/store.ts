@@ -72,8 +72,8 @@ export function storageError(file: string, error: unknown): HestaiError {
 }
 
 /** Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories. */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
-  assertSafeStatePath(file, 'file');
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number; within?: string } = {}): void {
+  assertSafeStatePath(file, 'file', options.within);
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
@@ -98,8 +98,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
 }
 
 /** Writes a JSON document atomically, pretty-printed with a trailing newline. */
-export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+export function writeJsonAtomic(file: string, value: unknown, options: { within?: string } = {}): void {
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);
 }
 
 /** Reads a text file, or returns null when it does not exist. */

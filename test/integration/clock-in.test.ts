@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clockIn } from '../../src/session/clock-in.js';
+import { trustWorkspace } from '../../src/trust/index.js';
 import { workspacePaths } from '../../src/paths.js';
 import { listActiveSessions, readSession, sessionFile } from '../../src/session/record.js';
 import { parseOctave, toObject, writeOctave, octaveDocument } from '../../src/octave/index.js';
@@ -267,6 +268,8 @@ describe('clockIn: fresh context (CI-I2, CI-I3)', () => {
       '    timeout_ms: 200',
       '',
     ].join('\n'));
+    // The user trusts this content (issue 12): repository gates run only then.
+    trustWorkspace(workspacePaths(repo.dir), repo.env, new Date(NOW));
     const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'session storage' }, deps(repo));
     const ctx = res.context;
     expect(ctx.git).toMatchObject({ branch: 'main', upstream: 'base', ahead: 1, behind: 0 });
@@ -360,6 +363,7 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
   function aiWorkspace(repo: TempRepo, url: string, timeout = 2000): void {
     repo.write('.hestai_workspace.yaml', `ai:\n  base_url: ${url}\n  model_override: test-model\n  timeout_ms: ${timeout}\n`);
     repo.commit('feat: add files', { 'src/login.ts': 'x\n', 'src/logout.ts': 'y\n' });
+    trustWorkspace(workspacePaths(repo.dir), repo.env, new Date(NOW));
   }
 
   it('uses the provider reply to select context and synthesise checklist items', async () => {

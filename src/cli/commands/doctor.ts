@@ -11,7 +11,7 @@ export function registerDoctor(program: Command): void {
       action(async (ctx) => {
         const { runDoctor } = await import('../../doctor.js');
         const { hooksCheck } = await import('../../hooks/doctor-check.js');
-        const report = await runDoctor(ctx.cwd, [hooksCheck]);
+        const report = await runDoctor(ctx.cwd, [hooksCheck], ctx.env);
         const mark = { pass: paint(ctx.out, 'green', 'ok  '), warn: paint(ctx.out, 'yellow', 'warn'), fail: paint(ctx.out, 'red', 'FAIL') };
         const text = report.checks
           .map((c) => `${mark[c.status]} ${c.name}: ${c.message}${c.remedy ? `\n     hint: ${c.remedy}` : ''}`)

@@ -13,6 +13,7 @@ import { registerVerify } from './verify.js';
 import { registerOdysseanAnchor } from './odyssean-anchor.js';
 import { registerMcp } from './mcp.js';
 import { registerSession } from './session.js';
+import { registerTrust } from './trust.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -33,4 +34,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerOdysseanAnchor,
   registerMcp,
   registerSession,
+  registerTrust,
 ];

@@ -25,6 +25,8 @@ export function registerStatus(program: Command): void {
         for (const c of res.corrupt_sessions) lines.push(paint(ctx.out, 'yellow', `  unreadable ${c.session_id}: ${c.error}`));
         if (res.current_session) lines.push(`hooks check: ${res.current_session.session_id} (${res.current_session.source})`);
         lines.push(`archives: ${res.archives} (kept ${res.thresholds.archive_retention_days} days; stale after ${res.thresholds.stale_session_hours} h)`);
+        if (res.trust.warning) lines.push(paint(ctx.out, 'yellow', `trust: ${res.trust.warning}`));
+        else if (res.trust.powers.length > 0) lines.push(`trust: trusted (${res.trust.powers.join(', ')} allowed since ${res.trust.trusted_at})`);
         lines.push(`hooks: pre-commit ${res.hooks.pre_commit ? 'installed' : 'missing'}, commit-msg ${res.hooks.commit_msg ? 'installed' : 'missing'} (see hestai doctor)`);
         return { exitCode: ExitCode.Ok, json: res, text: lines.join('\n') };
       }),

@@ -1,3 +1,4 @@
+import { gateEnvironment } from '../../trust/index.js';
 import { runProcess } from '../../util/run-process.js';
 
 export interface QualityGate {
@@ -21,12 +22,15 @@ function tail(text: string, lines = 20): string {
   return text.trim().split('\n').slice(-lines).join('\n').slice(-4000);
 }
 
-/** Runs the configured gates concurrently (`sh -c` in the worktree root), each with its own timeout. */
+/**
+ * Runs the configured gates concurrently (`sh -c` in the worktree root), each with its own timeout and the
+ * minimal environment of `gateEnvironment` (never the caller's tokens). The caller runs only trusted gates.
+ */
 export async function runQualityGates(gates: readonly QualityGate[], cwd: string, env: NodeJS.ProcessEnv): Promise<QualityGateResult[]> {
   return Promise.all(
     gates.map(async (gate) => {
       const started = Date.now();
-      const r = await runProcess('sh', ['-c', gate.command], { cwd, env, timeoutMs: gate.timeout_ms, maxOutput: 256 * 1024 });
+      const r = await runProcess('sh', ['-c', gate.command], { cwd, env: gateEnvironment(env), timeoutMs: gate.timeout_ms, maxOutput: 256 * 1024 });
       const status = r.startError ? 'error' : r.timedOut ? 'timeout' : r.status === 0 ? 'pass' : 'fail';
       return {
         name: gate.name,
