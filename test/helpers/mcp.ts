@@ -94,3 +94,36 @@ export async function connectStdio(cwd: string, env: NodeJS.ProcessEnv, options:
 export function textOf(result: ToolResult): string {
   return result.content.map((block) => block.text ?? '').join('\n');
 }
+
+export const CEREMONY_ROLE = 'implementation-lead';
+const CEREMONY_BIND = ['## BIND (Identity Lock)', `ROLE::${CEREMONY_ROLE}`, 'COGNITION::LOGOS::ATHENA', 'AUTHORITY::RESPONSIBLE[the app module]'].join('\n');
+const CEREMONY_PROOF = [
+  '## TENSION (Cognitive Proof - AGENT GENERATED)',
+  'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-3[no failing test yet]->TRIGGER[write the failing test first]',
+  'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
+  '## COMMIT (Falsifiable Contract)',
+  'ARTIFACT::src/app.ts',
+  'GATE::npm test',
+].join('\n');
+
+/** The files the ceremony's proof cites (commit them before anchoring). */
+export const CEREMONY_FILES: Record<string, string> = {
+  '.hestai/context/PROJECT-CONTEXT.oct.md': '===PROJECT_CONTEXT===\nPHASE::B1\nNAME::"demo"\n===END===\n',
+  'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+  'README.md': '# demo\n\nadds numbers\n',
+};
+
+/**
+ * Runs the whole staged handshake (identity → context → proof) for `token` over `mcp`, as an agent
+ * would; throws with the result's text when a stage fails.
+ */
+export async function anchorOverMcp(mcp: Connected, workingDir: string, token?: string): Promise<string> {
+  const identity = await mcp.call('anchor', { stage: 'identity', working_dir: workingDir, role: CEREMONY_ROLE, ...(token ? { token } : {}) });
+  if (identity.isError) throw new Error(`identity failed: ${textOf(identity)}`);
+  const id = identity.structuredContent!['token'] as string;
+  for (const [stage, payload] of [['context', CEREMONY_BIND], ['proof', CEREMONY_PROOF]] as const) {
+    const result = await mcp.call('anchor', { stage, working_dir: workingDir, token: id, payload });
+    if (result.isError) throw new Error(`${stage} failed: ${textOf(result)}`);
+  }
+  return id;
+}
