@@ -44,6 +44,8 @@ export interface AnchorDeps {
   clock?: Clock;
   /** Environment for the clock_in the identity stage runs when called without a token. */
   env?: NodeJS.ProcessEnv;
+  /** Pin the session that clock_in starts to its caller (an MCP connection): see src/session/resolve.ts. */
+  pinned?: boolean;
 }
 
 export interface Ctx {
@@ -198,7 +200,7 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
     // CI-I1: every session starts with clock_in. Loaded lazily: it gathers context (heavier than a stage).
     const { clockIn } = await import('../session/clock-in.js');
     const clocked = await clockIn(
-      { working_dir: ctx.paths.root, role, ...(topic === null ? {} : { focus: topic }) },
+      { working_dir: ctx.paths.root, role, ...(topic === null ? {} : { focus: topic }), ...(deps.pinned ? { pinned: true } : {}) },
       { ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.env ? { env: deps.env } : {}) },
     );
     token = clocked.session_id;

@@ -40,7 +40,7 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
   if (!config.anchor.required) return { exitCode: 0, lines: [], audit: [], session_id: null };
 
   const resolved = resolveCommitSession(paths, env);
-  if (!resolved.found) return blocked([`hestai: commit blocked: ${resolved.reason}.`, `hint: ${resolved.remedy}`]);
+  if (!resolved.found) return blocked([`hestai: commit blocked: ${resolved.reason}.`, ...resolved.details.map((d) => `  - ${d}`), `hint: ${resolved.remedy}`]);
   const { session, anchor, source } = resolved;
   const token = session.session_id;
   const using = `hestai: checking session ${token} (role ${session.role}; ${source})`;

@@ -1,45 +1,42 @@
 import { hasValidAnchor, type AnchorCheck } from '../anchor/record.js';
 import type { WorkspacePaths } from '../paths.js';
-import { listActiveSessions, readSession, type SessionRecord } from '../session/record.js';
+import { isHestaiError } from '../errors.js';
+import { readSession, type SessionRecord } from '../session/record.js';
+import { describeRefusal, resolveSession } from '../session/resolve.js';
 
 /** The session a commit is checked against, and how it was chosen. */
 export type CommitSession =
-  | { found: true; session: SessionRecord; anchor: AnchorCheck; source: 'HESTAI_SESSION' | 'most recently anchored' | 'most recent (not anchored)' }
-  | { found: false; reason: string; remedy: string };
+  | { found: true; session: SessionRecord; anchor: AnchorCheck; source: 'HESTAI_SESSION' | 'the only live session' }
+  | { found: false; reason: string; details: string[]; remedy: string };
 
 /**
- * Which session a hook checks (DESIGN.md §4): `HESTAI_SESSION` when set, else the active session with the
- * most recent valid anchor (`validated_at`), else the most recently active unanchored session (so the
- * message can say what that session still has to do).
+ * Which session a hook checks: the one rule of src/session/resolve.ts (`HESTAI_SESSION`, else the only
+ * live session that is not pinned to an agent). Several candidates, or only pinned ones, block the commit
+ * with the list and how to name yours; a commit never borrows another agent's anchor.
  */
 export function resolveCommitSession(paths: WorkspacePaths, env: NodeJS.ProcessEnv): CommitSession {
-  const explicit = env['HESTAI_SESSION']?.trim();
-  if (explicit) {
-    const session = readSession(paths, explicit);
-    if (session === null) {
-      return {
-        found: false,
-        reason: `HESTAI_SESSION=${explicit} names no active session in this worktree (${paths.active})`,
-        remedy: 'Unset HESTAI_SESSION to use the most recently anchored session, or clock in: hestai clock-in --role <role>.',
-      };
-    }
-    return { found: true, session, anchor: hasValidAnchor(paths, explicit), source: 'HESTAI_SESSION' };
+  let resolution;
+  try {
+    resolution = resolveSession(paths, { env, surface: 'hook' });
+  } catch (error) {
+    if (!isHestaiError(error)) throw error;
+    return { found: false, reason: error.message, details: [], remedy: error.remedy ?? 'Unset HESTAI_SESSION or set it to the session_id clock-in printed.' };
   }
-  const { sessions } = listActiveSessions(paths);
-  let best: { session: SessionRecord; anchor: AnchorCheck & { valid: true } } | null = null;
-  for (const session of sessions) {
-    const anchor = hasValidAnchor(paths, session.session_id);
-    if (anchor.valid && (best === null || anchor.anchor.validated_at > best.anchor.anchor.validated_at)) best = { session, anchor };
+  if (resolution.kind !== 'chosen') {
+    const refusal = describeRefusal(resolution, paths, 'hook');
+    return { found: false, reason: refusal.reason, details: refusal.details, remedy: refusal.remedy };
   }
-  if (best) return { found: true, session: best.session, anchor: best.anchor, source: 'most recently anchored' };
-  const open = sessions.filter((s) => s.state === 'ACTIVE' || s.state === 'CREATED').sort((a, b) => b.last_activity.localeCompare(a.last_activity));
-  const latest = open[0];
-  if (latest) return { found: true, session: latest, anchor: hasValidAnchor(paths, latest.session_id), source: 'most recent (not anchored)' };
-  return {
-    found: false,
-    reason: `no active session in this worktree (${paths.active})`,
-    remedy: 'Start one: hestai clock-in --role <role>, then anchor it: hestai anchor --stage identity --role <role> --token <session_id> (then --stage context and --stage proof).',
-  };
+  const id = resolution.choice.session_id;
+  const session = readSession(paths, id);
+  if (session === null) {
+    return {
+      found: false,
+      reason: `HESTAI_SESSION=${id} names no active session in this worktree (${paths.active})`,
+      details: [],
+      remedy: 'Set HESTAI_SESSION to your session (hestai status lists them), or clock in: eval "$(hestai clock-in --role <role> --print-env)".',
+    };
+  }
+  return { found: true, session, anchor: hasValidAnchor(paths, id), source: resolution.choice.source === 'env' ? 'HESTAI_SESSION' : 'the only live session' };
 }
 
 /** What to run next for an anchor that is not valid, by its reason code. */

@@ -20,3 +20,8 @@ export function resolveDeps(deps: Partial<McpDeps> = {}): McpDeps {
     log: deps.log ?? ((line) => process.stderr.write(line.endsWith('\n') ? line : `${line}\n`)),
   };
 }
+
+/** What every tool and resource of one connection receives: the deps and the connection's own state. */
+export interface McpContext extends McpDeps {
+  connection: import('./connection.js').Connection;
+}

@@ -1,14 +1,18 @@
 import type { McpServer } from '@modelcontextprotocol/server';
+import type { WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
-import type { McpDeps } from './deps.js';
+import type { McpContext as McpDeps } from './deps.js';
 import { formatError } from './result.js';
 
-type Build = (deps: McpDeps) => Promise<unknown>;
+type Build = (deps: McpDeps, paths: WorkspacePaths) => Promise<unknown>;
 
-/** Resolves the server's working directory (a user error names it and says what to do). */
-async function workspaceOf(deps: McpDeps) {
-  const { resolveWorkspace } = await import('../workspace.js');
-  return resolveWorkspace(deps.cwd).paths;
+/**
+ * The workspace a resource reads: the worktree of the connection's session, else the last working_dir a
+ * tool was given, else the server's start directory (see Connection.resourceWorkspace). Cached per
+ * connection; a user error names the directory and says what to do.
+ */
+export function workspaceOf(deps: McpDeps): WorkspacePaths {
+  return deps.connection.resourceWorkspace().paths;
 }
 
 const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; description: string; build: Build }> = [
@@ -17,22 +21,22 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     uri: 'session://state',
     title: 'Session state',
     description:
-      'The current session (HESTAI_SESSION, else the most recently anchored, else the most recent active one): its record, whether it is anchored (tool gating), the age of its context against the freshness threshold, and every active session of this worktree.',
-    build: async (deps) => (await import('./resources.js')).sessionState(await workspaceOf(deps), deps),
+      'The session of this connection (the one it clocked in or anchored, else the only live unpinned one) in the repository it works in: its record, whether it is anchored (tool gating), the age of its context against the freshness threshold, and every active session of that worktree.',
+    build: async (deps, paths) => (await import('./resources.js')).sessionState(paths, deps, deps.connection.resolveSession(paths, undefined)),
   },
   {
     name: 'session-checklist',
     uri: 'session://checklist',
     title: 'Session checklist',
     description: 'The FAST-layer checklist (.hestai/context/state/checklist.oct.md, OCTAVE) that clock_in maintains.',
-    build: async (deps) => (await import('./resources.js')).sessionChecklist(await workspaceOf(deps)),
+    build: async (_deps, paths) => (await import('./resources.js')).sessionChecklist(paths),
   },
   {
     name: 'session-history',
     uri: 'session://history',
     title: 'Session history',
     description: 'Cross-session context: the five most recently archived sessions (.hestai/sessions/archive/), newest first.',
-    build: async (deps) => (await import('./resources.js')).sessionHistory(await workspaceOf(deps)),
+    build: async (_deps, paths) => (await import('./resources.js')).sessionHistory(paths),
   },
   {
     name: 'session-violations',
@@ -40,7 +44,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Violations and bypasses',
     description:
       'Audit-log entries (.hestai/audit/audit.jsonl) for retrospectives: commit bypasses, stale-context acknowledgments, session take-overs, anchor resets and rule violations.',
-    build: async (deps) => (await import('./resources.js')).sessionViolations(await workspaceOf(deps)),
+    build: async (_deps, paths) => (await import('./resources.js')).sessionViolations(paths),
   },
 ];
 
@@ -50,7 +54,9 @@ export function registerResources(server: McpServer, deps: McpDeps): void {
     server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: 'application/json' }, async (uri) => {
       let body: unknown;
       try {
-        body = await resource.build(deps);
+        const paths = workspaceOf(deps);
+        // Every document names the repository it was read from: never silently another one.
+        body = { working_dir: paths.root, ...((await resource.build(deps, paths)) as object) };
       } catch (error) {
         if (isHestaiError(error)) throw new Error(formatError(error));
         deps.log(`hestai mcp: internal error reading ${resource.uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

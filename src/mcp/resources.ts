@@ -9,7 +9,7 @@ import { readTextIfExists } from '../state/store.js';
 import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
 import type { McpDeps } from './deps.js';
-import { resolveSessionChoice } from '../session/resolve.js';
+import { describeRefusal, resolveSession, type SessionResolution } from '../session/resolve.js';
 import { violationKind } from './violation-kind.js';
 
 export { violationKind };
@@ -20,9 +20,13 @@ export { violationKind };
  */
 
 /** `session://state`: the selected session, its binding state, the age of its context, its neighbours. */
-export async function sessionState(paths: WorkspacePaths, deps: Pick<McpDeps, 'clock' | 'env'>): Promise<Record<string, unknown>> {
+export async function sessionState(
+  paths: WorkspacePaths,
+  deps: Pick<McpDeps, 'clock' | 'env'>,
+  resolution: SessionResolution = resolveSession(paths, { surface: 'mcp' }),
+): Promise<Record<string, unknown>> {
   const { sessions, problems } = listActiveSessions(paths);
-  const choice = resolveSessionChoice(paths, undefined, deps.env);
+  const choice = resolution.kind === 'chosen' ? resolution.choice : null;
   const picked = { session: sessions.find((s) => s.session_id === choice?.session_id) ?? null, selected_by: choice?.source ?? null };
   const active_sessions = sessions.map((s) => ({
     session_id: s.session_id,
@@ -43,9 +47,9 @@ export async function sessionState(paths: WorkspacePaths, deps: Pick<McpDeps, 'c
       active_sessions,
       problems,
       hint:
-        picked.selected_by === 'env'
-          ? `HESTAI_SESSION names no active session in ${paths.active}: call clock_in, or unset HESTAI_SESSION.`
-          : 'No active session: call clock_in, then anchor (stage identity → context → proof).',
+        resolution.kind === 'chosen'
+          ? `session ${resolution.choice.session_id} is no longer active in ${paths.active}: call clock_in to start a new one.`
+          : describeRefusal(resolution, paths, 'mcp').remedy,
     };
   }
   const check = hasValidAnchor(paths, session.session_id);

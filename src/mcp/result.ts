@@ -30,6 +30,7 @@ export function formatError(error: HestaiError): string {
   const lines = [`hestai: ${error.message}`];
   for (const detail of error.details) lines.push(`  - ${detail}`);
   if (error.remedy) lines.push(`hint: ${error.remedy}`);
+  lines.push(`code: ${error.code}`);
   return lines.join('\n');
 }
 

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { VERSION } from '../version.js';
-import { resolveDeps, type McpDeps } from './deps.js';
+import { Connection } from './connection.js';
+import { resolveDeps, type McpContext, type McpDeps } from './deps.js';
 import { registerResources } from './register-resources.js';
 import { registerAnchor } from './tools/anchor.js';
 import { registerAnchorStatus } from './tools/anchor-status.js';
@@ -16,7 +17,8 @@ export type { McpDeps } from './deps.js';
  * (src/mcp/stdio.ts) serves it over stdio. The tools are thin adapters over the library.
  */
 export function createServer(deps: Partial<McpDeps> = {}): McpServer {
-  const resolved = resolveDeps(deps);
+  const base = resolveDeps(deps);
+  const resolved: McpContext = { ...base, connection: new Connection(base.cwd, base.env) };
   const server = new McpServer(
     { name: 'hestai', version: VERSION },
     {

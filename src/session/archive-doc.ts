@@ -41,6 +41,9 @@ export function buildArchiveDocument(session: SessionRecord, facts: ArchiveFacts
     STARTING_COMMIT: session.starting_commit ?? 'none',
     COMMITS: facts.commits.map((c) => oneLine(`${c.sha} ${c.header}`)),
     ANCHOR: facts.anchor_digest ?? 'none',
+    // How the session ended up bound: a session can be closed without ever being anchored (its own MCP
+    // connection may always close it), and the archive says so.
+    BINDING: facts.anchor_digest === null ? 'unanchored' : 'anchored',
     OWNERSHIP: session.ownership_log.map((e) => `${e.at} ${e.event} ${e.other_session_id}`),
     ACKNOWLEDGMENTS: session.acknowledgments.map((a) => oneLine(`${a.at} ${a.context_generated_at} ${a.reason}`)),
   });

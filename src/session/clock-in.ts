@@ -29,6 +29,11 @@ export interface ClockInInput {
   model?: string | undefined;
   /** What to do when another live session is registered in this worktree (default `continue`). */
   on_conflict?: ConflictResolution | undefined;
+  /**
+   * Pin the session to its caller (an agent runtime that names it: MCP connection, HESTAI_SESSION):
+   * it is then never picked implicitly (src/session/resolve.ts). Default false.
+   */
+  pinned?: boolean | undefined;
 }
 
 /** Seed 000 §4 `conflict`, plus the resolution applied and how many live neighbours there were. */
@@ -122,6 +127,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       starting_commit: generated.gathered.git.head,
       ownership_log: onConflict === 'takeover' ? conflicts.map((c) => ({ at, event: 'took_over' as const, other_session_id: c.existing_session_id })) : [],
       acknowledgments: [],
+      ...(input.pinned === true ? { pinned: true } : {}),
     };
 
     // Stage the session directory, write the FAST layer, then publish the directory with one rename.

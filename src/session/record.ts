@@ -47,6 +47,11 @@ export interface SessionRecord {
   starting_commit: string | null;
   ownership_log: OwnershipEvent[];
   acknowledgments: Acknowledgment[];
+  /**
+   * Started by an agent runtime (an MCP clock_in, `hestai clock-in --print-env`): used only where it is
+   * named (HESTAI_SESSION, --session, session_id, its MCP connection), never picked implicitly. Absent: false.
+   */
+  pinned?: boolean;
 }
 
 export const SESSION_FILE = 'session.json';
@@ -69,6 +74,7 @@ export const validateSessionRecord: Validate<SessionRecord> = (value) => {
   expectOneOf(value, 'state', SESSION_STATES, problems);
   expectString(value, 'starting_commit', problems, { nullable: true });
   expectArray(value, 'ownership_log', problems);
+  if (value['pinned'] !== undefined && typeof value['pinned'] !== 'boolean') problems.push('pinned: expected true or false');
   for (const [i, ack] of expectArray(value, 'acknowledgments', problems).entries()) {
     if (!isRecord(ack)) {
       problems.push(`acknowledgments.${i}: expected an object`);

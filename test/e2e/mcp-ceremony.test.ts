@@ -37,10 +37,12 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
 
     const locked = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(locked.structuredContent).toMatchObject({ unlocked: false, code: 'NO_ANCHOR' });
-    const refused = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId });
+    // Another agent's connection cannot close this session, anchored or not.
+    const stranger = await connectStdio(repo.dir, repo.env);
+    const refused = await stranger.call('clock_out', { working_dir: repo.dir, session_id: sessionId });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: { code: 'TOOL_LOCKED' } });
-    expect(textOf(refused)).toMatch(/hint: .*anchor/);
+    expect(textOf(refused)).toContain('code: NOT_YOUR_SESSION');
+    expect(textOf(refused)).toMatch(/hint: /);
 
     const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, token: sessionId });
     expect(identity.isError, textOf(identity)).toBeFalsy();

@@ -25,7 +25,7 @@ describe('hestai clock-in / status / ack / refresh / clock-out / cleanup', () =>
     const status = run(repo, ['status', '--json'], '2026-01-11T13:00:00.000Z');
     expect(status.status).toBe(0);
     expect(json(status.stdout)).toMatchObject({
-      current_session: { session_id: clock.session_id, source: 'recent' },
+      current_session: { session_id: clock.session_id, source: 'only' },
       sessions: [{ session_id: clock.session_id, context_age_hours: 25, context_stale: true, binding: { valid: false, code: 'NO_ANCHOR' } }],
     });
     const statusText = run(repo, ['status'], '2026-01-11T13:00:00.000Z');

@@ -45,16 +45,18 @@ describe('MCP resources', () => {
     });
   });
 
-  it('session://state picks the most recently anchored live session, like the hooks do', async () => {
+  it('session://state picks no session among several live ones (like the hooks) and says how to choose', async () => {
     const repo = makeRepo();
     const anchored = seedSession(repo.dir, { started_at: '2026-11-22T09:00:00.000Z' });
     seedAnchor(repo.dir, anchored.session_id);
-    seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
+    const other = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
     seedSession(repo.dir, { started_at: '2026-11-22T12:00:00.000Z', state: 'STALE' });
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
     const state = (await mcp.read('session://state')) as Record<string, unknown>;
-    expect(state).toMatchObject({ session_id: anchored.session_id, selected_by: 'anchored', anchor: { unlocked: true } });
+    expect(state).toMatchObject({ working_dir: repo.dir, session_id: null, selected_by: null });
+    expect(state['hint']).toContain('session_id');
     expect((state['active_sessions'] as unknown[]).length).toBe(3);
+    void other;
   });
 
   it('session://state reports an unreadable neighbour session without failing', async () => {
@@ -141,7 +143,7 @@ describe('MCP resources', () => {
   it('session://history is empty before any session was archived', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    expect(await mcp.read('session://history')).toEqual({ sessions: [] });
+    expect(await mcp.read('session://history')).toEqual({ working_dir: repo.dir, sessions: [] });
   });
 
   it('session://violations lists bypasses, acknowledgments, take-overs, resets and violations from the audit log', async () => {

@@ -106,14 +106,19 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     expect(result.structuredContent!['remedy']).toMatch(/clock_in/);
   });
 
-  it('without session_id, checks the most recently anchored session, or HESTAI_SESSION when set', async () => {
+  it('without session_id, checks the only live session, refuses to guess between several, and honours the HESTAI_SESSION the server was started with', async () => {
     const repo = makeRepo();
     const anchored = seedSession(repo.dir, { started_at: '2026-11-22T09:00:00.000Z' });
     seedAnchor(repo.dir, anchored.session_id);
-    const newer = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
     const mcp = await connectInProcess();
-    const picked = await mcp.call('anchor_status', { working_dir: repo.dir });
-    expect(picked.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'anchored', unlocked: true });
+    const only = await mcp.call('anchor_status', { working_dir: repo.dir });
+    expect(only.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'only', unlocked: true });
+    const newer = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
+    const ambiguous = await mcp.call('anchor_status', { working_dir: repo.dir });
+    expect(ambiguous.isError).toBe(true);
+    expect(textOf(ambiguous)).toContain(anchored.session_id);
+    expect(textOf(ambiguous)).toContain(newer.session_id);
+    expect(textOf(ambiguous)).toContain('code: SESSION_AMBIGUOUS');
     const pinned = await connectInProcess({ env: { HESTAI_SESSION: newer.session_id } });
     const explicit = await pinned.call('anchor_status', { working_dir: repo.dir });
     expect(explicit.structuredContent).toMatchObject({ session_id: newer.session_id, selected_by: 'env', unlocked: false, code: 'NO_ANCHOR' });

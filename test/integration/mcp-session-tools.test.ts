@@ -76,35 +76,39 @@ describe('MCP tools: clock_in', () => {
   });
 });
 
-describe('MCP tools: clock_out (privileged)', () => {
-  it('refuses with TOOL_LOCKED until the session is anchored, then archives it and removes the active directory', async () => {
+describe('MCP tools: clock_out (the connection\'s own session only)', () => {
+  it('refuses a session the connection did not start, anchor or get pinned; the pinned connection closes it, anchored or not', async () => {
     const repo = projectRepo();
     const session = seedSession(repo.dir);
-    const mcp = await connectInProcess({ clock, env: repo.env });
-    const refused = await mcp.call('clock_out', { working_dir: repo.dir, session_id: session.session_id, summary: 'done' });
+    const stranger = await connectInProcess({ clock, env: repo.env });
+    const refused = await stranger.call('clock_out', { working_dir: repo.dir, session_id: session.session_id, summary: 'done' });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: { code: 'TOOL_LOCKED', exit_code: 1 } });
-    expect(textOf(refused)).toMatch(/hint: .*anchor/);
+    expect(textOf(refused)).toContain('code: NOT_YOUR_SESSION');
+    expect(textOf(refused)).toMatch(/hint: .*clock_in/);
     expect(fs.existsSync(path.join(workspacePaths(repo.dir).active, session.session_id))).toBe(true);
     seedAnchor(repo.dir, session.session_id);
+    const mcp = await connectInProcess({ clock, env: { ...repo.env, HESTAI_SESSION: session.session_id } });
     const done = await mcp.call('clock_out', { working_dir: repo.dir, summary: 'added the app' });
     expect(done.isError, textOf(done)).toBeFalsy();
     expect(done.structuredContent).toMatchObject({ session_id: session.session_id, summary: 'added the app' });
-    expect(fs.existsSync(path.join(repo.dir, done.structuredContent!['archive_path'] as string))).toBe(true);
+    const archive = fs.readFileSync(path.join(repo.dir, done.structuredContent!['archive_path'] as string), 'utf8');
+    expect(archive).toContain('BINDING::anchored');
     expect(fs.existsSync(path.join(workspacePaths(repo.dir).active, session.session_id))).toBe(false);
     expect(textOf(done)).toContain(session.session_id);
     const history = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('session://history')) as { sessions: Array<{ session_id: string }> };
     expect(history.sessions[0]?.session_id).toBe(session.session_id);
   });
 
-  it('stays locked for a session whose anchor was tampered with', async () => {
+  it('closes its own session whose anchor was tampered with, recorded as unanchored', async () => {
     const repo = projectRepo();
     const session = seedSession(repo.dir);
     const anchor = seedAnchor(repo.dir, session.session_id);
     fs.writeFileSync(path.join(workspacePaths(repo.dir).active, session.session_id, 'anchor.json'), JSON.stringify({ ...anchor, tier: 'quick' }));
-    const mcp = await connectInProcess({ clock, env: repo.env });
-    const refused = await mcp.call('clock_out', { working_dir: repo.dir, session_id: session.session_id });
-    expect(refused.structuredContent).toMatchObject({ error: { code: 'TOOL_LOCKED', details: [expect.stringMatching(/^TAMPERED: /)] } });
+    const mcp = await connectInProcess({ clock, env: { ...repo.env, HESTAI_SESSION: session.session_id } });
+    const done = await mcp.call('clock_out', { working_dir: repo.dir });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({ session_id: session.session_id, anchor_digest: null });
+    expect(fs.readFileSync(path.join(repo.dir, done.structuredContent!['archive_path'] as string), 'utf8')).toContain('BINDING::unanchored');
   });
 
   it('without any session, reports the library error as an isError result', async () => {

@@ -36,16 +36,16 @@ describe('pre-commit hook', () => {
     expect(result.status).toBe(0);
   });
 
-  it('uses the most recently anchored session, or HESTAI_SESSION when set', () => {
+  it('never picks one of several live sessions (not even the most recently anchored); HESTAI_SESSION names yours', () => {
     const repo = makeRepo();
     const older = makeSession(repo.dir, { generatedAt: T0, validatedAt: plus(1) });
     const newer = makeSession(repo.dir, { generatedAt: T0, validatedAt: plus(2) });
-    makeSession(repo.dir, { anchored: false, generatedAt: plus(3) });
+    const unanchored = makeSession(repo.dir, { anchored: false, generatedAt: plus(3) });
     const env = { ...repo.env, HESTAI_NOW: plus(4) };
-    const latest = runHook('pre-commit', repo.dir, env);
-    expect(latest.status).toBe(0);
-    expect(latest.stderr).toContain(newer.token);
-    expect(latest.stderr).toContain('most recently anchored');
+    const refused = runHook('pre-commit', repo.dir, env);
+    expect(refused.status).toBe(1);
+    for (const s of [older, newer, unanchored]) expect(refused.stderr).toContain(s.token);
+    expect(refused.stderr).toContain('HESTAI_SESSION=');
     const chosen = runHook('pre-commit', repo.dir, { ...env, HESTAI_SESSION: older.token });
     expect(chosen.status).toBe(0);
     expect(chosen.stderr).toContain(older.token);

@@ -7,6 +7,7 @@ import { parseOctave, toObject } from '../../src/octave/index.js';
 import { clockIn } from '../../src/session/clock-in.js';
 import { acknowledgeStale, cleanupSessions, clockOut, refreshSession, resolveSessionId, sessionStatus } from '../../src/session/index.js';
 import { readSession, writeSession } from '../../src/session/record.js';
+import { resolveSession } from '../../src/session/resolve.js';
 import { readJsonl } from '../../src/state/store.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
@@ -20,16 +21,27 @@ const deps = (repo: TempRepo, hours = 0, env: NodeJS.ProcessEnv = {}) => ({ cloc
 const anchorFor = (paths: WorkspacePaths, token: string, validatedAt: string) => seedAnchor(paths.root, token, {}, { validated_at: validatedAt, arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'x' } });
 
 describe('resolveSessionId', () => {
-  it('picks explicit > HESTAI_SESSION > most recently anchored > most recent', async () => {
+  it('picks explicit > HESTAI_SESSION > the only live unpinned session, and nothing when several fit', async () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
     const a = (await clockIn({ working_dir: repo.dir, role: 'a' }, deps(repo, 0))).session_id;
-    const b = (await clockIn({ working_dir: repo.dir, role: 'b' }, deps(repo, 1))).session_id;
-    expect(resolveSessionId(paths, undefined, {})).toBe(b);
-    anchorFor(paths, a, new Date(Date.parse(T0) + 2 * 3_600_000).toISOString());
     expect(resolveSessionId(paths, undefined, {})).toBe(a);
+    const b = (await clockIn({ working_dir: repo.dir, role: 'b' }, deps(repo, 1))).session_id;
+    // Two live sessions: no implicit choice, anchored or not.
+    expect(resolveSessionId(paths, undefined, {})).toBeNull();
+    anchorFor(paths, a, new Date(Date.parse(T0) + 2 * 3_600_000).toISOString());
+    expect(resolveSessionId(paths, undefined, {})).toBeNull();
+    expect(resolveSession(paths, {})).toMatchObject({ kind: 'ambiguous', candidates: [{ session_id: a, anchored: true }, { session_id: b, anchored: false }] });
     expect(resolveSessionId(paths, undefined, { HESTAI_SESSION: b })).toBe(b);
     expect(resolveSessionId(paths, a, { HESTAI_SESSION: b })).toBe(a);
+    // A pinned session (an agent runtime's) never fits an implicit choice.
+    const c = (await clockIn({ working_dir: repo.dir, role: 'c', pinned: true }, deps(repo, 2))).session_id;
+    await clockOut({ working_dir: repo.dir, session_id: a }, deps(repo, 3));
+    expect(resolveSessionId(paths, undefined, {})).toBe(b);
+    await clockOut({ working_dir: repo.dir, session_id: b }, deps(repo, 3));
+    expect(resolveSessionId(paths, undefined, {})).toBeNull();
+    expect(resolveSession(paths, {})).toMatchObject({ kind: 'none', candidates: [{ session_id: c, pinned: true }] });
+    expect(resolveSessionId(paths, undefined, { HESTAI_SESSION: c })).toBe(c);
   });
 
   it('returns null without sessions and refuses a malformed id with exit 2', () => {
@@ -178,7 +190,7 @@ describe('sessionStatus (the dashboard data)', () => {
     const hooks = repo.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim();
     fs.writeFileSync(path.join(hooks, 'pre-commit'), '#!/bin/sh\nexec hestai check pre-commit\n', { mode: 0o755 });
     const status = await sessionStatus({ working_dir: repo.dir }, deps(repo, 25));
-    expect(status.current_session).toEqual({ session_id: a, source: 'anchored' });
+    expect(status.current_session).toEqual(null);
     const sa = status.sessions.find((s) => s.session_id === a)!;
     expect(sa).toMatchObject({ role: 'a', focus: 'x', state: 'CREATED', context_age_hours: 25, context_stale: true, binding: { valid: true } });
     expect(sa.binding.anchor_digest).toBe(anchorDigest(JSON.parse(fs.readFileSync(anchorFile(paths, a), 'utf8'))));

@@ -39,7 +39,8 @@ describe('MCP results', () => {
     expect(result.content[0]!.text).toBe(
       'hestai: invalid workspace config /r/.hestai_workspace.yaml (1 problem)\n' +
         '  - /r/.hestai_workspace.yaml:3:1: tdd.polcy: unknown key (did you mean "policy"?)\n' +
-        'hint: Fix the keys listed above.',
+        'hint: Fix the keys listed above.\n' +
+        'code: CONFIG_INVALID',
     );
   });
 

@@ -12,11 +12,12 @@ export function registerClockIn(program: Command): void {
     .option('--focus <text>', 'work focus (default: from the branch, else "general")')
     .option('--on-conflict <mode>', 'when another session is active here: continue, abort or takeover', 'continue')
     .option('--model <name>', 'AI model for context selection (overrides the configuration)')
+    .option('--print-env', 'pin the session to its caller and print only HESTAI_SESSION=<id> on stdout (the rest on stderr): eval "$(hestai clock-in --role R --print-env)"')
     .action(
-      action(async (ctx, opts: { role: string; focus?: string; onConflict: string; model?: string }) => {
+      action(async (ctx, opts: { role: string; focus?: string; onConflict: string; model?: string; printEnv?: boolean }) => {
         const { clockIn } = await import('../../session/clock-in.js');
         const res = await clockIn(
-          { working_dir: path.resolve(ctx.cwd), role: opts.role, focus: opts.focus, model: opts.model, on_conflict: opts.onConflict as 'continue' },
+          { working_dir: path.resolve(ctx.cwd), role: opts.role, focus: opts.focus, model: opts.model, on_conflict: opts.onConflict as 'continue', pinned: opts.printEnv === true },
           { clock: ctx.clock, env: ctx.env },
         );
         const lines = [
@@ -38,6 +39,11 @@ export function registerClockIn(program: Command): void {
         for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
         for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
         lines.push(res.instruction);
+        if (opts.printEnv === true && !ctx.json) {
+          // A pinned session is used only where it is named: stdout carries exactly the line to export.
+          lines.push(`pinned: commits and commands use this session only with HESTAI_SESSION=${res.session_id} (or --session).`);
+          return { exitCode: ExitCode.Ok, json: res, text: `HESTAI_SESSION=${res.session_id}`, notes: lines };
+        }
         return { exitCode: ExitCode.Ok, json: res, text: lines.join('\n') };
       }),
     );

@@ -24,6 +24,7 @@ export function registerStatus(program: Command): void {
         }
         for (const c of res.corrupt_sessions) lines.push(paint(ctx.out, 'yellow', `  unreadable ${c.session_id}: ${c.error}`));
         if (res.current_session) lines.push(`hooks check: ${res.current_session.session_id} (${res.current_session.source})`);
+        else if (res.sessions.length > 0) lines.push('hooks check: only the session named by HESTAI_SESSION (no single live, unpinned session to use by default)');
         lines.push(`archives: ${res.archives} (kept ${res.thresholds.archive_retention_days} days; stale after ${res.thresholds.stale_session_hours} h)`);
         if (res.trust.warning) lines.push(paint(ctx.out, 'yellow', `trust: ${res.trust.warning}`));
         else if (res.trust.powers.length > 0) lines.push(`trust: trusted (${res.trust.powers.join(', ')} allowed since ${res.trust.trusted_at})`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { McpDeps } from '../deps.js';
+import type { McpContext as McpDeps } from '../deps.js';
 import { optionalSessionId, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
@@ -9,11 +9,11 @@ import { okResult } from '../result.js';
 export const PRIVILEGED_TOOLS = ['clock_out'] as const;
 
 const output = z.object({
-  session_id: z.string().nullable().describe('The session checked; null when no session_id was given and there is no active session.'),
+  session_id: z.string().nullable().describe('The session checked; null when none was named and none fits (code NO_SESSION).'),
   selected_by: z
-    .enum(['explicit', 'env', 'anchored', 'recent'])
+    .enum(['explicit', 'connection', 'env', 'only'])
     .nullable()
-    .describe('How the session was chosen: explicit (the session_id argument), env (HESTAI_SESSION), anchored (the most recently anchored live session) or recent (the most recently started one).'),
+    .describe('How the session was chosen: explicit (the session_id argument), connection (the session this connection clocked in or anchored), env (HESTAI_SESSION of the server) or only (the only live, unpinned session of the worktree).'),
   unlocked: z.boolean().describe('True only when active/{session_id}/anchor.json holds a valid, untampered anchor of an open session.'),
   code: z
     .string()
@@ -43,23 +43,29 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       title: 'Anchor status (tool gating)',
       description:
         'Is this session anchored? Privileged tools (those that write state beyond the handshake, e.g. clock_out) stay locked until ' +
-        'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Without session_id it checks HESTAI_SESSION, else the ' +
-        'most recently anchored live session, else the most recently started one (as the git hooks do). Returns the verdict, the reason and what to do.',
+        'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Without session_id it checks the session this connection ' +
+        'clocked in or anchored, else the only live unpinned session; with several candidates it refuses and lists them. Returns the verdict, the reason and what to do.',
       input: z.object({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ working_dir, session_id }) => {
-      const { resolveWorkspace } = await import('../../workspace.js');
       const { hasValidAnchor, anchorDigest } = await import('../../anchor/record.js');
       const { gateDecision } = await import('../gate.js');
-      const { paths } = resolveWorkspace(working_dir, { requireAbsolute: true });
-      const { resolveSessionChoice } = await import('../../session/resolve.js');
-      const choice = resolveSessionChoice(paths, session_id, deps.env);
-      const id = choice?.session_id ?? null;
-      const selectedBy = choice?.source ?? null;
-      const check = id === null ? ({ valid: false, code: 'NO_SESSION', reason: `no active session in ${paths.active}` } as const) : hasValidAnchor(paths, id);
-      const decision = { ...gateDecision(id ?? '', check), session_id: id, selected_by: selectedBy };
+      const { paths } = deps.connection.workspace(working_dir);
+      const { describeRefusal } = await import('../../session/resolve.js');
+      const resolution = deps.connection.resolveSession(paths, session_id);
+      if (resolution.kind === 'none') {
+        // Nothing to check is an answer, not an error: say so, and how to start (or name) a session.
+        const refusal = describeRefusal(resolution, paths, 'mcp');
+        const noSession = { session_id: null, selected_by: null, unlocked: false, code: 'NO_SESSION', reason: refusal.reason, remedy: refusal.remedy, anchor: null, privileged_tools: [...PRIVILEGED_TOOLS] };
+        return okResult(noSession, [`no session: locked (NO_SESSION): ${refusal.reason}`, ...refusal.details.map((d) => `  - ${d}`), `hint: ${refusal.remedy}`].join('\n'));
+      }
+      const choice = deps.connection.chooseSession(paths, session_id);
+      const id = choice.session_id;
+      const selectedBy = choice.source;
+      const check = hasValidAnchor(paths, id);
+      const decision = { ...gateDecision(id, check), session_id: id, selected_by: selectedBy };
       const anchor = check.valid
         ? {
             role: check.anchor.role,
@@ -70,7 +76,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
             digest: anchorDigest(check.anchor),
           }
         : null;
-      const who = id === null ? 'no session' : `session ${id}`;
+      const who = `session ${id}`;
       const text = decision.unlocked
         ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
         : `${who}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { AnchorHandshakeResult } from '../../anchor/results.js';
-import type { McpDeps } from '../deps.js';
+import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
 import { workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -79,7 +79,15 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { anchor } = await import('../../anchor/handshake.js');
-      const result = await anchor(args, { clock: deps.clock });
+      const { root } = deps.connection.workspace(args.working_dir);
+      // Without a token every stage uses this connection's session; identity clocks in only when it has none.
+      const own = deps.connection.defaultSession(root);
+      const token = args.token !== undefined && args.token !== '' ? args.token : (own ?? undefined);
+      const result = await anchor({ ...args, ...(token === undefined ? {} : { token }) }, { clock: deps.clock, env: deps.env, pinned: true });
+      if (result.token !== null && result.mode !== 'untracked') {
+        if (args.stage === 'identity' && token === undefined && result.success) deps.connection.started_(result.token, root);
+        if (args.stage === 'proof' && result.success) deps.connection.bound_(result.token, root);
+      }
       return result.success ? okResult(result, handshakeText(result)) : failedResult(result, handshakeText(result));
     },
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { McpDeps } from '../deps.js';
+import type { McpContext as McpDeps } from '../deps.js';
 import { okResult } from '../result.js';
 import { workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -71,13 +71,17 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { clockIn } = await import('../../session/clock-in.js');
-      const result = await clockIn(args, { clock: deps.clock, env: deps.env });
+      const { root } = deps.connection.workspace(args.working_dir);
+      // The session belongs to this connection: pinned, so nothing else picks it implicitly.
+      const result = await clockIn({ ...args, pinned: true }, { clock: deps.clock, env: deps.env });
+      deps.connection.started_(result.session_id, root);
       const lines = [
         `clocked in: session ${result.session_id} (${args.role}, focus "${result.focus_resolved.value}" from ${result.focus_resolved.source})`,
         ...(result.conflict ? [`conflict: live session ${result.conflict.existing_session_id} (${result.conflict.existing_role}) — ${result.conflict.resolution}`] : []),
         ...result.warnings.map((w) => `warning: ${w}`),
         ...(result.structure_missing.length > 0 ? [`missing: ${result.structure_missing.join(', ')} (run hestai init)`] : []),
-        `next: ${result.instruction} Call anchor with stage "identity", token "${result.session_id}".`,
+        `next: ${result.instruction} Call anchor with stage "identity" (this connection's session is the default).`,
+        `git: this session is pinned to you; run git with HESTAI_SESSION=${result.session_id} in the environment so your commits carry its anchor.`,
       ];
       return okResult(result, lines.join('\n'));
     },

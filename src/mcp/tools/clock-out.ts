@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { McpDeps } from '../deps.js';
+import type { McpContext as McpDeps } from '../deps.js';
 import { okResult } from '../result.js';
 import { optionalSessionId, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -27,8 +27,9 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
     {
       title: 'Clock out',
       description:
-        'Close an anchored session: archive it in OCTAVE (role, focus, times, summary, commits, anchor digest), mark the FAST-layer focus ended, ' +
-        'then remove its active directory. Privileged: refused with TOOL_LOCKED until the session is anchored.',
+        'Close your session: archive it in OCTAVE (role, focus, times, summary, commits, anchor digest or unanchored), mark the FAST-layer focus ended, ' +
+        'then remove its active directory. Acts only on a session this connection clocked in or anchored (default: that session); another agent\'s session is refused with NOT_YOUR_SESSION. ' +
+        'An unanchored or terminal session can always be closed this way.',
       input: z.object({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -39,14 +40,12 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async ({ working_dir, session_id, summary }) => {
-      const { resolveWorkspace } = await import('../../workspace.js');
-      const { resolveSessionId } = await import('../../session/resolve.js');
-      const { requireUnlocked } = await import('../gate.js');
       const { clockOut } = await import('../../session/clock-out.js');
-      const { paths } = resolveWorkspace(working_dir, { requireAbsolute: true });
-      const id = resolveSessionId(paths, session_id, deps.env);
-      if (id !== null) requireUnlocked(paths, id, 'clock_out');
-      const result = await clockOut({ working_dir, session_id: id ?? undefined, summary }, { clock: deps.clock, env: deps.env });
+      const { paths } = deps.connection.workspace(working_dir);
+      const { session_id: id } = deps.connection.chooseSession(paths, session_id);
+      deps.connection.requireOwned(id, 'clock_out');
+      const result = await clockOut({ working_dir, session_id: id, summary }, { clock: deps.clock, env: {} });
+      deps.connection.closed(id);
       const text = `clocked out: session ${result.session_id} archived to ${result.archive_path} (${result.duration}, ${result.commits.length} commit${result.commits.length === 1 ? '' : 's'})`;
       return okResult(result, text);
     },

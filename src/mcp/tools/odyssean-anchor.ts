@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { McpDeps } from '../deps.js';
+import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
 import { sessionId, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -48,7 +48,9 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { odysseanAnchor } = await import('../../anchor/one-shot.js');
+      const { root } = deps.connection.workspace(args.working_dir);
       const result = await odysseanAnchor(args, { clock: deps.clock });
+      if (result.validated) deps.connection.bound_(args.session_id, root);
       const lines = [`odyssean_anchor: ${result.validated ? 'validated' : 'NOT validated'} — ${result.enforcement.status} (${result.enforcement.reason})`];
       for (const error of result.errors) lines.push(`  - ${error}`);
       if (!result.validated && result.guidance) lines.push(`guidance: ${result.guidance}`);

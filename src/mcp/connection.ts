@@ -1,0 +1,128 @@
+import { blockedError } from '../errors.js';
+import type { WorkspacePaths } from '../paths.js';
+import { requireSessionChoice, resolveSession, type SessionChoice, type SessionResolution } from '../session/resolve.js';
+import { resolveWorkspace, type Workspace } from '../workspace.js';
+
+/**
+ * What one MCP connection knows about itself (one `createServer` per connection; over stdio, one per
+ * process). A connection owns what it started (DESIGN.md "One agent, one session"):
+ *
+ * - `started`: sessions it clocked in (clock_in, or anchor identity without a session id);
+ * - `bound`: sessions whose proof passed on this connection (anchor proof, odyssean_anchor);
+ * - `pinned`: the session the agent runtime pinned for the server (`HESTAI_SESSION` in its environment);
+ * - `current`: its default session, the last one it clocked in or anchored (else `pinned`).
+ *
+ * It also caches the workspace of every `working_dir` it was given (one `git rev-parse` per directory and
+ * connection, not per call), and remembers the repository it works in, which the resources follow.
+ */
+export class Connection {
+  private readonly started = new Set<string>();
+  private readonly bound = new Set<string>();
+  private readonly workspaces = new Map<string, Workspace>();
+  private currentSession: { session_id: string; root: string } | null = null;
+  private lastRoot: string | null = null;
+  readonly pinned: string | null;
+
+  constructor(
+    /** The directory the server was started in (or `hestai mcp --cwd DIR`). */
+    private readonly startDir: string,
+    env: NodeJS.ProcessEnv,
+  ) {
+    const pin = env['HESTAI_SESSION']?.trim();
+    this.pinned = pin ? pin : null;
+  }
+
+  /** The workspace of an absolute `working_dir`, resolved once per connection (errors are not cached). */
+  workspace(workingDir: string): Workspace {
+    let workspace = this.workspaces.get(workingDir);
+    if (workspace === undefined) {
+      workspace = resolveWorkspace(workingDir, { requireAbsolute: true });
+      this.workspaces.set(workingDir, workspace);
+    }
+    this.lastRoot = workspace.root;
+    return workspace;
+  }
+
+  /** Records a session this connection started; it becomes the default. */
+  started_(sessionId: string, root: string): void {
+    this.started.add(sessionId);
+    this.currentSession = { session_id: sessionId, root };
+  }
+
+  /** Records a session anchored on this connection; it becomes the default. */
+  bound_(sessionId: string, root: string): void {
+    this.bound.add(sessionId);
+    this.currentSession = { session_id: sessionId, root };
+  }
+
+  /** Forgets a session that was closed. */
+  closed(sessionId: string): void {
+    if (this.currentSession?.session_id === sessionId) this.currentSession = null;
+  }
+
+  /** The session this connection clocked in or anchored last in this worktree, or null. */
+  ownSession(root: string): string | null {
+    return this.currentSession !== null && this.currentSession.root === root ? this.currentSession.session_id : null;
+  }
+
+  /** The connection's default session in this worktree (its own, else the pinned one), or null. */
+  defaultSession(root: string): string | null {
+    return this.ownSession(root) ?? this.pinned;
+  }
+
+  private resolveInput(paths: WorkspacePaths, explicit: string | undefined) {
+    return { explicit, connection: this.ownSession(paths.root), env: this.pinned === null ? {} : { HESTAI_SESSION: this.pinned }, surface: 'mcp' as const };
+  }
+
+  /** Whether this connection may act destructively on `sessionId`: it started, anchored or was pinned to it. */
+  owns(sessionId: string): boolean {
+    return this.started.has(sessionId) || this.bound.has(sessionId) || this.pinned === sessionId;
+  }
+
+  /**
+   * The session a tool acts on: the `session_id` argument, else the connection's own session, else the one
+   * rule of src/session/resolve.ts (exactly one live, unpinned session), else an error listing the
+   * candidates and how to choose (in MCP words).
+   */
+  chooseSession(paths: WorkspacePaths, explicit: string | undefined): SessionChoice {
+    return requireSessionChoice(paths, this.resolveInput(paths, explicit));
+  }
+
+  /** The resolution itself (see {@link chooseSession}), for tools that answer "no session" without an error. */
+  resolveSession(paths: WorkspacePaths, explicit: string | undefined): SessionResolution {
+    return resolveSession(paths, this.resolveInput(paths, explicit));
+  }
+
+  /** Refuses (exit 1) a destructive tool on a session this connection neither started, anchored nor was pinned to. */
+  requireOwned(sessionId: string, tool: string): void {
+    if (this.owns(sessionId)) return;
+    throw blockedError(`${tool} refused: session ${sessionId} was not started or anchored by this connection`, {
+      code: 'NOT_YOUR_SESSION',
+      remedy:
+        `${tool} acts only on the session this connection clocked in or anchored (or that HESTAI_SESSION pinned for the server). ` +
+        'Leave session_id out to use your own session, or call clock_in to start one. A session of another agent is closed by that agent, or by a human (hestai clock-out --session ' +
+        `${sessionId}).`,
+    });
+  }
+
+  /**
+   * The repository the resources read: the worktree of the connection's session, else the last
+   * `working_dir` a tool was given, else the start directory. Never another one silently: every resource
+   * document names the `working_dir` it read.
+   */
+  resourceDir(): string {
+    return this.currentSession?.root ?? this.lastRoot ?? this.startDir;
+  }
+
+  /** The workspace the resources read (see {@link resourceDir}); `requested` (a `working_dir` parameter) wins. */
+  resourceWorkspace(requested?: string): Workspace {
+    if (requested !== undefined && requested !== '') return this.workspace(requested);
+    const dir = this.resourceDir();
+    let workspace = this.workspaces.get(dir);
+    if (workspace === undefined) {
+      workspace = resolveWorkspace(dir);
+      this.workspaces.set(dir, workspace);
+    }
+    return workspace;
+  }
+}
