@@ -66,10 +66,17 @@ export function insideRoot(root: string, cwd: string, target: string): string | 
   return rel.split(path.sep).join('/');
 }
 
+/**
+ * Tool names of other runtimes mapped to Claude Code's (Gemini CLI: `write_file` and `replace` edit a
+ * file, `run_shell_command` runs a shell command), so `hestai check tool-use` reads their payloads as is.
+ */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = { write_file: 'Write', replace: 'Edit', run_shell_command: 'Bash' };
+
 /** Claude Code's PreToolUse `tool_input` as a ToolUse: `file_path`, `notebook_path`, `command`. */
 export function toolUseFromClaude(toolName: unknown, toolInput: unknown): ToolUse {
   const input = toolInput !== null && typeof toolInput === 'object' ? (toolInput as Record<string, unknown>) : {};
   const paths = ['file_path', 'notebook_path', 'path'].map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
   const command = typeof input['command'] === 'string' ? input['command'] : null;
-  return { tool: typeof toolName === 'string' ? toolName : '', paths, command, kind: null };
+  const tool = typeof toolName === 'string' ? toolName : '';
+  return { tool: TOOL_ALIASES[tool] ?? tool, paths, command, kind: null };
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { mcpArgv } from './mcp-argv.js';
+import { toolUseArgv } from './tool-use-argv.js';
 
 function internalError(error: unknown): void {
   process.stderr.write(`hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -10,10 +12,16 @@ function internalError(error: unknown): void {
 
 // Fast paths that skip the commander CLI parser (see README "Speed"):
 // - `hestai check pre-commit` / `hestai check commit-msg FILE` started in a worktree root run the bundled hook;
+// - `hestai check tool-use [--json] [--deny-exit 1|2] [--cwd DIR]` runs the agent hook bundle;
 // - `hestai mcp [--cwd DIR]` goes straight to the stdio server.
 const [command, hook, ...rest] = process.argv.slice(2);
 const mcp = mcpArgv(process.argv.slice(2));
-if (command === 'check' && (hook === 'pre-commit' || hook === 'commit-msg') && rest.length <= 1 && !rest.some((a) => a.startsWith('-')) && existsSync('.git')) {
+const toolUse = toolUseArgv(process.argv.slice(2));
+if (toolUse) {
+  const bundle = createRequire(import.meta.url)('../hooks/claude-code.cjs') as typeof import('../agent/entry/claude-code.js');
+  process.exitCode = await bundle.runCheck(fileURLToPath(new URL('../..', import.meta.url)), toolUse);
+  process.stdin.destroy();
+} else if (command === 'check' && (hook === 'pre-commit' || hook === 'commit-msg') && rest.length <= 1 && !rest.some((a) => a.startsWith('-')) && existsSync('.git')) {
   const bundle = createRequire(import.meta.url)(`../hooks/${hook}.cjs`) as { run: (args: readonly string[]) => Promise<number> };
   process.exitCode = await bundle.run(rest);
 } else if (mcp) {

@@ -7,7 +7,7 @@ import { action } from '../run.js';
  * serves `--cwd`, subdirectories and `--help`.
  */
 export function registerCheck(program: Command): void {
-  const check = program.command('check').description('run a hook check by hand: pre-commit, commit-msg FILE');
+  const check = program.command('check').description('run a hook check by hand: pre-commit, commit-msg FILE, tool-use');
   const run = (name: 'pre-commit' | 'commit-msg') =>
     action(async (ctx, ...args: unknown[]) => {
       const { resolveWorkspace } = await import('../../workspace.js');
@@ -21,6 +21,30 @@ export function registerCheck(program: Command): void {
     .command('pre-commit')
     .description('block a commit without a valid anchor, with a terminal handshake, or with stale unacknowledged context')
     .action(run('pre-commit'));
+  check
+    .command('tool-use')
+    .description('the edit-time rule for any agent runtime: reads a tool call as JSON on stdin; exit 0 allow, 1 deny (or --deny-exit 2), 2 error')
+    .option('--deny-exit <code>', 'exit code of a refusal: 1 (default) or 2 (for runtimes where 2 blocks, e.g. Gemini CLI)', '1')
+    .action(async (options: { denyExit: string }, command: import('commander').Command) => {
+      const globals = command.optsWithGlobals<{ cwd?: string; json?: boolean }>();
+      if (options.denyExit !== '1' && options.denyExit !== '2') {
+        process.stderr.write(`hestai: --deny-exit must be 1 or 2, not ${JSON.stringify(options.denyExit)}\nhint: hestai check tool-use --deny-exit 2\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const [{ runToolUseCheck }, path, { PACKAGE_ROOT }] = await Promise.all([import('../../agent/check-tool-use.js'), import('node:path'), import('../../hooks/init.js')]);
+      const { text } = await import('node:stream/consumers');
+      process.exitCode = await runToolUseCheck({
+        stdin: () => text(process.stdin),
+        stdout: (t) => process.stdout.write(t),
+        stderr: (t) => process.stderr.write(t),
+        env: process.env,
+        cwd: path.resolve(globals.cwd ?? process.cwd()),
+        packageRoot: PACKAGE_ROOT,
+        json: globals.json === true,
+        denyExit: options.denyExit === '2' ? 2 : 1,
+      });
+    });
   check
     .command('commit-msg')
     .description('check the Conventional Commit header and the test-first rule; append the HestAI trailers')
