@@ -17,6 +17,9 @@ describe('the demo (npm start)', () => {
     expect(out).toContain('has no preceding test commit');
     expect(out).toContain('25 h ago');
     expect(out).toMatch(/::error file=src\/shout\.js,title=hestai test-first/);
+    expect(out).toContain('clocked in now');
+    expect(out).toContain('hestai: Edit blocked: session');
+    expect(out).toMatch(/the same Edit is allowed\n\$ .*\n  → exit 0/);
     expect(out).toContain('demo complete');
     const dir = /hestai demo in (\S+)/.exec(out)?.[1];
     expect(dir).toBeDefined();
