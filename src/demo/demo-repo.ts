@@ -42,6 +42,12 @@ export class DemoRepo {
     return this.run(process.execPath, [CLI, ...args], env);
   }
 
+  /** Runs `command` through `sh -c` with `input` on stdin, as an agent runtime runs its hook commands. */
+  shell(command: string, input: string, env: NodeJS.ProcessEnv = {}): Step {
+    const result = spawnSync('sh', ['-c', command], { cwd: this.dir, env: { ...this.env, ...env }, input, encoding: 'utf8' });
+    return { status: result.status ?? -1, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+  }
+
   write(file: string, content: string): void {
     const full = path.join(this.dir, file);
     fs.mkdirSync(path.dirname(full), { recursive: true });

@@ -5,7 +5,8 @@ import path from 'node:path';
 /**
  * `npm start`: the built-in demo. In a temporary repository with the hooks installed by
  * `hestai init --no-husky`, real `git commit`s show each rule blocking and then passing: no session,
- * test-first, stale context (injected clock), and `hestai verify` as CI would run it. It exits 0 when
+ * test-first, stale context (injected clock), `hestai verify` as CI would run it, and an agent's edit
+ * refused and then allowed by the Claude Code hooks. It exits 0 when
  * every step behaved as shown, and always cleans up.
  */
 async function demo(): Promise<void> {
@@ -76,6 +77,21 @@ async function demo(): Promise<void> {
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'feat(shout): shout']);
     show('   a feat committed with --no-verify is caught in CI', 'hestai verify --format github', repo.hestai(['verify', '--format', 'github']), 1);
+
+    // 5. The same rules at edit time: Claude Code's hooks, run exactly as .claude/settings.json says.
+    show('5. at edit time: install the Claude Code hooks', 'hestai init --no-husky --agent claude-code', repo.hestai(['init', '--no-husky', '--agent', 'claude-code']), 0);
+    const settings = JSON.parse(repo.read('.claude/settings.json')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const hook = settings.hooks.PreToolUse[0]!.hooks[0]!.command;
+    const agent = { CLAUDE_PROJECT_DIR: repo.dir, CLAUDE_ENV_FILE: path.join(repo.base, 'claude-env') };
+    const payload = (fields: Record<string, unknown>) => JSON.stringify({ session_id: 'demo-claude-session', cwd: repo.dir, ...fields });
+    show('   a Claude Code session starts: SessionStart clocks the agent in and binds it', `{"hook_event_name":"SessionStart",...} | ${hook}`, repo.shell(hook, payload({ hook_event_name: 'SessionStart', source: 'startup' }), agent), 0);
+    const agentToken = /HESTAI_SESSION=(\S+)/.exec(fs.readFileSync(agent.CLAUDE_ENV_FILE, 'utf8'))![1]!;
+    const editGreet = payload({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo.dir, 'src/greet.js'), old_string: 'hello', new_string: 'hi' } });
+    show("   the agent's Edit is refused (exit 2: Claude Code blocks it and shows the reason)", `{"tool_name":"Edit",...} | ${hook}`, repo.shell(hook, editGreet, agent), 2);
+    stage(['--stage', 'identity', '--role', 'implementation-lead', '--token', agentToken], '   the agent anchors: identity', `hestai anchor --stage identity --role implementation-lead --token ${agentToken.slice(0, 8)}…`);
+    stage(['--stage', 'context', '--token', agentToken, '--payload-file', bind], '   context', 'hestai anchor --stage context --token … --payload-file bind.oct');
+    stage(['--stage', 'proof', '--token', agentToken, '--payload-file', proof], '   proof', 'hestai anchor --stage proof --token … --payload-file proof.oct');
+    show('   ... and the same Edit is allowed', `{"tool_name":"Edit",...} | ${hook}`, repo.shell(hook, editGreet, agent), 0);
     process.stdout.write('\ndemo complete: every step behaved as shown.\n');
   } finally {
     repo.cleanup();
