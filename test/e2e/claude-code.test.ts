@@ -221,6 +221,17 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     expect(fs.readdirSync(workspacePaths(repo.dir).active).filter((d) => !d.startsWith('.'))).toHaveLength(2);
   });
 
+  it('after a config change the hook validates it once and writes the config cache (atomic writes work in its bundle)', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const agent = newAgent('cache');
+    const cache = workspacePaths(repo.dir).configCache;
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'freshness:\n  max_age_hours: 48\n');
+    fs.rmSync(cache, { force: true });
+    expect(claude(repo, command, agent, edit(repo, 'src/app.ts')).status).toBe(2);
+    expect(JSON.parse(fs.readFileSync(cache, 'utf8')).config.freshness.max_age_hours).toBe(48);
+  });
+
   it('fails closed for edits and open for reads when the hook cannot check', () => {
     const repo = makeRepo();
     const { command } = adopt(repo);
