@@ -79,7 +79,23 @@ const keepSessionStartOut = {
     );
   },
 };
-await esbuild.build({ ...hookBundle, entryPoints: ['src/agent/entry/claude-code.ts'], outfile: 'dist/hooks/claude-code.cjs', plugins: [keepConfigValidationOut, keepSessionStartOut] });
+// node:crypto costs ~7 ms to load and the PreToolUse path rarely calls it (only a state write names its
+// temporary file with randomBytes): the bundle gets a stand-in that loads it on first use (as `crypto`,
+// which this plugin does not catch).
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(build) {
+    build.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'lazy-crypto', namespace: 'hestai-lazy' }));
+    build.onLoad({ filter: /^lazy-crypto$/, namespace: 'hestai-lazy' }, async () => ({
+      contents: Object.keys(await import('node:crypto'))
+        .filter((key) => key !== 'default')
+        .map((key) => `Object.defineProperty(exports, ${JSON.stringify(key)}, { enumerable: true, get: () => require('crypto')[${JSON.stringify(key)}] });`)
+        .join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+await esbuild.build({ ...hookBundle, entryPoints: ['src/agent/entry/claude-code.ts'], outfile: 'dist/hooks/claude-code.cjs', plugins: [keepConfigValidationOut, keepSessionStartOut, lazyCrypto] });
 // It sits two levels under the package root like tsc's files, so modules finding prompts/ from their URL
 // resolve the same; CommonJS has no import.meta, so the bundle's own file URL stands in for it.
 await esbuild.build({
