@@ -19,8 +19,7 @@ const mcp = mcpArgv(process.argv.slice(2));
 const toolUse = toolUseArgv(process.argv.slice(2));
 if (toolUse) {
   const bundle = createRequire(import.meta.url)('../hooks/claude-code.cjs') as typeof import('../agent/entry/claude-code.js');
-  process.exitCode = await bundle.runCheck(fileURLToPath(new URL('../..', import.meta.url)), toolUse);
-  process.stdin.destroy();
+  process.exit(await bundle.runCheck(fileURLToPath(new URL('../..', import.meta.url)), toolUse));
 } else if (command === 'check' && (hook === 'pre-commit' || hook === 'commit-msg') && rest.length <= 1 && !rest.some((a) => a.startsWith('-')) && existsSync('.git')) {
   const bundle = createRequire(import.meta.url)(`../hooks/${hook}.cjs`) as { run: (args: readonly string[]) => Promise<number> };
   process.exitCode = await bundle.run(rest);

@@ -1,16 +1,32 @@
 // Entry of `hooks/claude-code`, bundled by scripts/build.mjs into dist/hooks/claude-code.cjs (one CommonJS
 // file without commander, zod, yaml or the MCP SDK: it runs before every file-changing tool call). The
 // SessionStart handler, which clocks in, is its own bundle, dist/hooks/agent-session.cjs, loaded only then.
+import fs from 'node:fs';
 import path from 'node:path';
 import { runToolUseCheck } from '../check-tool-use.js';
 import { runClaudeHook } from '../claude-code.js';
 
+/**
+ * All of stdin, read with fs.read on descriptor 0: no stream or net module to load (process.stdin would
+ * cost more than the whole decision). Falls back to the stream where fd 0 cannot be read that way.
+ */
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
+    const buffer = Buffer.alloc(65_536);
+    const viaStream = () => {
+      process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+      process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      process.stdin.on('error', reject);
+    };
+    const step = () =>
+      fs.read(0, buffer, 0, buffer.length, null, (error, bytes) => {
+        if (error) return error.code === 'EAGAIN' || error.code === 'EISDIR' ? viaStream() : error.code === 'EOF' ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(error);
+        if (bytes === 0) return resolve(Buffer.concat(chunks).toString('utf8'));
+        chunks.push(Buffer.from(buffer.subarray(0, bytes)));
+        step();
+      });
+    step();
   });
 }
 
