@@ -83,11 +83,22 @@ describe('commit-msg hook: test-first', () => {
     expect(commitMsg(repo, 'fix(api): x\n').status).toBe(0);
   });
 
-  it('does not judge merges, reverts and fixup!/squash! commits', () => {
+  it('does not judge real reverts and fixup!/squash! commits', () => {
     const repo = makeRepo();
     onBranch(repo);
-    for (const message of ['Merge branch \'main\' into feat/x\n', 'Revert "feat: x"\n\nThis reverts commit abc.\n', 'fixup! feat: x\n', 'squash! feat: x\n']) {
+    const feat = repo.commit('feat: x', { 'src/x.ts': 'x' });
+    for (const message of [`Revert "feat: x"\n\nThis reverts commit ${feat}.\n`, `Revert "feat: x"\n\nThis reverts commit ${feat.slice(0, 7)}.\n`, 'fixup! feat: x\n', 'squash! feat: x\n']) {
       expect(commitMsg(repo, message).status, message).toBe(0);
+    }
+  });
+
+  it('judges single-parent "Merge " and "Revert \"" headers like any other (no merge in progress, no revert line resolving)', () => {
+    const repo = makeRepo();
+    onBranch(repo);
+    for (const message of ["Merge branch 'main' into feat/x\n", 'Revert "feat: x"\n\nThis reverts commit abc1234.\n', 'Revert "feat: x"\n']) {
+      const result = commitMsg(repo, message);
+      expect(result.status, message).toBe(1);
+      expect(result.stderr).toContain('is not a Conventional Commit header');
     }
   });
 

@@ -30,3 +30,16 @@ describe('git parsers', () => {
     expect(commits[1]).toMatchObject({ parents: [], message: 'test: y', files: ['test/y.test.ts', 'z'] });
   });
 });
+
+describe('parseNameStatus', () => {
+  it('reads statuses, renames with their similarity and copies', async () => {
+    const { parseNameStatus } = await import('../../src/git/parse.js');
+    expect(parseNameStatus(['M', 'a.ts', 'R100', 'old.ts', 'new.ts', 'D', 'gone.ts', 'A', 'x y.ts', 'C75', 'src.ts', 'copy.ts'])).toEqual([
+      { status: 'M', path: 'a.ts' },
+      { status: 'R', path: 'new.ts', score: 100 },
+      { status: 'D', path: 'gone.ts' },
+      { status: 'A', path: 'x y.ts' },
+      { status: 'C', path: 'copy.ts', score: 75 },
+    ]);
+  });
+});

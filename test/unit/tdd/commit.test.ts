@@ -37,8 +37,11 @@ describe('commitFacts', () => {
 
   it('recognises merges, reverts and fixup/squash/amend commits', () => {
     expect(commitFacts({ sha: 'm', message: 'Merge branch x', files: [], parents: 2 }, isTest).kind).toBe('merge');
-    expect(commitFacts({ sha: 'r', message: 'Revert "feat: x"\n\nThis reverts commit abc.', files: [], parents: 1 }, isTest).kind).toBe('revert');
-    expect(commitFacts({ sha: 'r2', message: 'revert: feat x', files: [], parents: 1 }, isTest).kind).toBe('revert');
+    expect(commitFacts({ sha: 'r', message: 'Revert "feat: x"\n\nThis reverts commit abc1234.', files: [], parents: 1, reverts: 'abc1234'.padEnd(40, '0') }, isTest).kind).toBe('revert');
+    // Only real merges and reverts: one parent, or a revert line naming no commit of the repository, is a normal commit.
+    expect(commitFacts({ sha: 'm1', message: 'Merge branch x', files: [], parents: 1 }, isTest).kind).toBe('normal');
+    expect(commitFacts({ sha: 'r1', message: 'Revert "feat: x"\n\nThis reverts commit abc1234.', files: [], parents: 1 }, isTest).kind).toBe('normal');
+    expect(commitFacts({ sha: 'r2', message: 'revert: feat x', files: [], parents: 1 }, isTest).kind).toBe('normal');
     expect(commitFacts({ sha: 'f', message: 'fixup! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
     expect(commitFacts({ sha: 's', message: 'squash! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
     expect(commitFacts({ sha: 'a', message: 'amend! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');

@@ -7,11 +7,11 @@ import { testFileMatcher } from '../../../src/tdd/test-files.js';
 const isTest = testFileMatcher(['test/**', '**/*.test.*']);
 let n = 0;
 /** A commit from a header; `t` marks a test file change, `m` a merge, extra lines become the body. */
-function c(header: string, opts: { tests?: boolean; merge?: boolean; body?: string } = {}): CommitFacts {
+function c(header: string, opts: { tests?: boolean; merge?: boolean; body?: string; reverts?: string } = {}): CommitFacts {
   n++;
   const files = opts.tests === false ? ['src/x.ts'] : header.startsWith('test') || opts.tests ? ['test/x.test.ts'] : ['src/x.ts'];
   return commitFacts(
-    { sha: `c${String(n).padStart(3, '0')}`, message: opts.body ? `${header}\n\n${opts.body}` : header, files, parents: opts.merge ? 2 : 1 },
+    { sha: `c${String(n).padStart(3, '0')}`, message: opts.body ? `${header}\n\n${opts.body}` : header, files, parents: opts.merge ? 2 : 1, reverts: opts.reverts ?? null },
     isTest,
   );
 }
@@ -96,7 +96,7 @@ describe('test-first rule, policy any', () => {
 describe('commits that are not judged', () => {
   it('skips merges, reverts and fixup!/squash! commits; a merge does not consume a pending test', () => {
     const verdicts = evaluateTestFirst(
-      [c('test: a'), c('Merge branch x', { merge: true }), c('feat: merged-in', { merge: true }), c('Revert "feat: y"'), c('fixup! feat: a'), c('squash! feat: a'), c('feat: a')],
+      [c('test: a'), c('Merge branch x', { merge: true }), c('feat: merged-in', { merge: true }), c('Revert "feat: y"', { reverts: 'c999' }), c('fixup! feat: a'), c('squash! feat: a'), c('feat: a')],
       paired,
     );
     expect(verdicts.map((v) => v.status)).toEqual(['pass', 'skip', 'skip', 'skip', 'skip', 'skip', 'pass']);
@@ -133,7 +133,10 @@ describe('checkHeader', () => {
   it('passes Conventional Commit headers and the special kinds', () => {
     expect(checkHeader(c('feat(a): b')).status).toBe('pass');
     expect(checkHeader(c('Merge branch x', { merge: true })).status).toBe('skip');
-    expect(checkHeader(c('Revert "feat: x"')).status).toBe('skip');
+    expect(checkHeader(c('Revert "feat: x"', { reverts: 'c999' })).status).toBe('skip');
+    // Without two parents or a revert line resolving in the repository, these headers are judged.
+    expect(checkHeader(c('Merge branch x')).status).toBe('fail');
+    expect(checkHeader(c('Revert "feat: x"')).status).toBe('fail');
     expect(checkHeader(c('fixup! whatever')).status).toBe('skip');
   });
 
