@@ -4,13 +4,20 @@
  * same objects as its defaults, and a unit test checks that the schema's defaults equal these.
  */
 export const DEFAULT_TEST_GLOBS = [
-  'test/**',
-  'tests/**',
+  // JavaScript / TypeScript (and any project with test/ or tests/ directories, at any depth)
+  '**/test/**',
+  '**/tests/**',
   '**/__tests__/**',
   '**/*.test.*',
   '**/*.spec.*',
+  // Python
   '**/test_*.py',
+  '**/*_test.py',
+  '**/conftest.py',
+  // Go
   '**/*_test.go',
+  // Rust integration tests are **/tests/** (above); JVM (Maven/Gradle layout)
+  '**/src/test/**',
 ] as const;
 
 export const DEFAULTS = {
@@ -26,6 +33,12 @@ export const DEFAULTS = {
     since: null as string | null,
     default_branch: 'main',
     test_command: 'npm test',
+  },
+  commit: {
+    ignore: [] as string[],
+    default_ignores: true,
+    type_case: 'insensitive' as 'insensitive' | 'lower',
+    body_separator: 'error' as 'error' | 'warn' | 'off',
   },
   anchor: { required: true, strictness: 'default' as 'quick' | 'default' | 'deep', handshake_ttl_minutes: 60 },
   hooks: { pre_commit: true, commit_msg: true, trailers: true },

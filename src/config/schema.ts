@@ -75,6 +75,30 @@ export const configSchema = z.strictObject({
       test_command: z.string().min(1).default(DEFAULTS.tdd.test_command).describe('Used by `hestai verify --red-green`'),
     })
     .default(() => structuredClone(DEFAULTS.tdd)),
+  commit: z
+    .strictObject({
+      ignore: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(500)
+            .refine((p) => {
+              try {
+                new RegExp(p);
+                return true;
+              } catch {
+                return false;
+              }
+            }, 'expected a JavaScript regular expression, e.g. "^Release v\\d+"'),
+        )
+        .default([])
+        .describe('Regular expressions matched against the header: matching commits are not judged'),
+      default_ignores: z.boolean().default(DEFAULTS.commit.default_ignores).describe('Also ignore version bumps, release-tool and merge-bot commits'),
+      type_case: z.enum(['insensitive', 'lower']).default(DEFAULTS.commit.type_case).describe('insensitive: the spec (Feat: is a feat); lower: only lower-case types'),
+      body_separator: z.enum(['error', 'warn', 'off']).default(DEFAULTS.commit.body_separator).describe('A body not separated from the header by a blank line'),
+    })
+    .default(() => structuredClone(DEFAULTS.commit)),
   anchor: z
     .strictObject({
       required: z.boolean().default(DEFAULTS.anchor.required).describe('pre-commit blocks without a valid anchor'),

@@ -34,3 +34,14 @@ export function readHeadBranch(root: string, env: NodeJS.ProcessEnv = process.en
     return null;
   }
 }
+
+/** The commits being merged (`MERGE_HEAD` in the git dir) while a merge commit is made; empty otherwise. */
+export function readMergeHeads(root: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const gitDir = gitDirOf(root, env);
+  if (gitDir === null) return [];
+  try {
+    return fs.readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+  } catch {
+    return [];
+  }
+}

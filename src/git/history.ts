@@ -29,13 +29,6 @@ export function commitMessageConfig(cwd: string): CommitMessageConfig {
   return parseCommitMessageConfig(result.status === 0 ? result.stdout : '');
 }
 
-/** Pure: the comment character git picks for `core.commentChar=auto` (the first not starting any line). */
-export function autoCommentChar(message: string): string {
-  const starts = new Set(message.split('\n').map((line) => line[0]));
-  for (const candidate of '#;@!$%^&|:') if (!starts.has(candidate)) return candidate;
-  return '#';
-}
-
 export interface HistoryOptions {
   /** Revisions to include and exclude, e.g. `['HEAD', '^refs/heads/main']`. */
   revisions: readonly string[];
@@ -46,15 +39,34 @@ export interface HistoryOptions {
 }
 
 /**
- * Commits (oldest first) with their changed paths, in ONE git process (`git log -z --name-only`), or
- * null when git refused a revision (unknown ref, unborn HEAD): the caller decides what that means.
+ * Commits (oldest first) with their changed paths and each path's status (added, modified, deleted,
+ * renamed with its similarity), in ONE git process (`git log -z --name-status -M`), or an error when
+ * git refused a revision (unknown ref, unborn HEAD): the caller decides what that means.
  */
 export function history(cwd: string, options: HistoryOptions): { commits: LogCommit[] } | { error: string } {
-  const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '--no-renames', '-z', '--name-only', '--diff-merges=first-parent', '--reverse'];
+  const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '-M', '-z', '--name-status', '--diff-merges=first-parent', '--reverse'];
   if (options.noMerges) args.push('--no-merges');
   if (options.topoOrder) args.push('--topo-order');
   args.push(...options.revisions, '--');
   const result = runGit(args, { cwd, okCodes: [128] });
   if (result.status !== 0) return { error: result.stderr.trim() };
-  return { commits: parseLog(result.stdout) };
+  return { commits: parseLog(result.stdout, true) };
+}
+
+/**
+ * Which of `shas` name a commit in this repository (ONE `git cat-file --batch-check`): the real reverts'
+ * `This reverts commit <sha>` lines. Returns a map from each given sha to the full sha, or null.
+ */
+export function resolveCommits(cwd: string, shas: readonly string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const unique = [...new Set(shas)].filter((s) => /^[0-9a-f]{7,64}$/.test(s));
+  for (const s of shas) out.set(s, null);
+  if (unique.length === 0) return out;
+  const result = runGit(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { cwd, input: unique.map((s) => `${s}^{commit}\n`).join('') , okCodes: [128] });
+  const lines = result.stdout.split('\n');
+  unique.forEach((s, i) => {
+    const m = /^([0-9a-f]{40,64}) commit$/.exec(lines[i] ?? '');
+    out.set(s, m ? m[1]! : null);
+  });
+  return out;
 }

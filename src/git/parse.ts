@@ -49,8 +49,34 @@ export interface LogCommit {
   authorDate: string;
   /** The full message (subject, body and trailers). */
   message: string;
-  /** Paths changed relative to the first parent (only when requested with `withFiles`). */
+  /** Paths changed relative to the first parent (the new path of a rename). */
   files: string[];
+  /** The same paths with their status, when the log was read with `--name-status`. */
+  changes?: FileChange[];
+}
+
+/** One entry of `git log --name-status`: status letter, path, and a rename's or copy's similarity. */
+export interface FileChange {
+  status: 'A' | 'M' | 'D' | 'T' | 'R' | 'C';
+  path: string;
+  score?: number;
+}
+
+/** Parses the NUL-separated fields of `--name-status -z` (`R100\0old\0new\0` for renames and copies). */
+export function parseNameStatus(fields: readonly string[]): FileChange[] {
+  const changes: FileChange[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const code = fields[i]!;
+    const letter = code[0] as FileChange['status'];
+    if (letter === 'R' || letter === 'C') {
+      changes.push({ status: letter, path: fields[i + 2] ?? '', score: Number(code.slice(1)) || 0 });
+      i += 3;
+    } else {
+      changes.push({ status: 'AMDT'.includes(letter) ? letter : 'M', path: fields[i + 1] ?? '' });
+      i += 2;
+    }
+  }
+  return changes;
 }
 
 /** The `--format` that `parseLog` reads: sha, parents, author date (ISO strict), raw body. */
@@ -62,20 +88,22 @@ export const LOG_FORMAT = `${RECORD_SEP}%H${FIELD_SEP}%P${FIELD_SEP}%aI${FIELD_S
  * writes for us in practice (control characters in messages are preserved but RS is not a character
  * commit messages use).
  */
-export function parseLog(output: string): LogCommit[] {
+export function parseLog(output: string, nameStatus = false): LogCommit[] {
   const commits: LogCommit[] = [];
   for (const record of output.split(RECORD_SEP)) {
     if (record === '') continue;
     const parts = record.split(FIELD_SEP);
     const [sha = '', parents = '', authorDate = '', message = ''] = parts;
     const tail = parts.slice(4).join(FIELD_SEP);
-    const files = splitNul(tail.replace(/^\n/, '')).map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
+    const fields = splitNul(tail.replace(/^\n/, '')).map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
+    const changes = nameStatus ? parseNameStatus(fields) : undefined;
     commits.push({
       sha,
       parents: parents === '' ? [] : parents.split(' '),
       authorDate,
       message: message.replace(/\n+$/, ''),
-      files,
+      files: changes ? changes.map((c) => c.path) : fields,
+      ...(changes ? { changes } : {}),
     });
   }
   return commits;

@@ -14,7 +14,8 @@ export interface BranchScope {
 }
 
 /**
- * The commits of the current branch since its base, oldest first, usually with ONE git process.
+ * The commits of the current branch since its base, parents before children (HEAD last), usually with
+ * ONE git process.
  *
  * - On a branch other than the default one: the commits not reachable from the default branch
  *   (`HEAD ^refs/heads/<default>`, i.e. since the merge-base; `origin/<default>` when there is no local one).
@@ -33,7 +34,7 @@ export function branchHistory(root: string, scope: BranchScope, env: NodeJS.Proc
           ['HEAD', ...since],
         ];
   for (const revisions of attempts) {
-    const result = history(root, { revisions, noMerges: scope.noMerges ?? false });
+    const result = history(root, { revisions, noMerges: scope.noMerges ?? false, topoOrder: true });
     if ('commits' in result) return result.commits;
   }
   if ('error' in history(root, { revisions: ['HEAD', '-n', '1'] })) return []; // unborn branch: nothing yet

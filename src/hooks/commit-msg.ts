@@ -4,15 +4,18 @@ import { anchorDigest } from '../anchor/record.js';
 import type { Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
-import { autoCommentChar, commitMessageConfig } from '../git/history.js';
+import { readMergeHeads } from '../git/head.js';
+import { commitMessageConfig, resolveCommits } from '../git/history.js';
 import { stagedFiles } from '../git/repo.js';
 import { workspacePaths } from '../paths.js';
-import { commitFacts } from '../tdd/commit.js';
+import { commitFacts, revertedSha } from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
-import { cleanMessage, type MessageOptions } from '../tdd/message.js';
+import { ignoreRules } from '../tdd/ignore.js';
+import { autoCommentChar, cleanMessage, type MessageOptions } from '../tdd/message.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { testFileMatcher } from '../tdd/test-files.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
+import { logFacts } from '../verify/log-facts.js';
 import { branchHistory } from './branch-history.js';
 import { EMPTY_BYPASS_LINES, readBypass } from './bypass.js';
 import type { HookOutcome } from './outcome.js';
@@ -31,13 +34,14 @@ export interface CommitMsgInput {
 const THIS_COMMIT = '(this commit)';
 
 /**
- * Reads `core.commentChar`/`commit.cleanup` only when the message has a line that could be a comment or a
- * scissors line (one git process saved on the usual `git commit -m` path).
+ * How git will clean this message: `commit.cleanup` and `core.commentChar` (one git process), and
+ * whether an editor was used (git runs the hook with `GIT_EDITOR=:` when it was not). A `--cleanup`
+ * or `-v` on git's command line is not visible to the hook (see src/tdd/message.ts).
  */
-function messageOptions(root: string, raw: string): MessageOptions {
-  if (!/^[^\sA-Za-z0-9]/m.test(raw)) return {};
+function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): MessageOptions {
+  const editor = env['GIT_EDITOR'] !== ':';
   const config = commitMessageConfig(root);
-  return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw) : config.commentChar, cleanup: config.cleanup };
+  return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar, cleanup: config.cleanup, editor };
 }
 
 /**
@@ -57,7 +61,7 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   if (!config.hooks.commit_msg) return pass();
   const bypass = readBypass(env);
   if (bypass.kind === 'empty') return { exitCode: 1, lines: EMPTY_BYPASS_LINES, audit: [], session_id: null };
-  const options = messageOptions(root, raw);
+  const options = messageOptions(root, raw, env);
   const message = cleanMessage(raw, options);
   if (message === '') return pass(); // git aborts an empty message itself
 
@@ -71,7 +75,13 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   }
   const withTrailers = (outcome: HookOutcome): HookOutcome =>
     trailers.length === 0 ? outcome : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
-  const facts = commitFacts({ sha: THIS_COMMIT, message, files: [], parents: 1 }, () => false);
+  const previous = () => branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, env);
+  const mergeHeads = readMergeHeads(root, env);
+  const named = revertedSha(message);
+  const reverts = named === null ? null : (resolveCommits(root, [named]).get(named) ?? null);
+  const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
+  const newCommit = (parents: string[]) => commitFacts({ sha: THIS_COMMIT, message, files: [], parents, reverts }, () => false, { ignore });
+  const facts = newCommit(['HEAD', ...mergeHeads]);
 
   if (bypass.kind === 'reason') {
     trailers.push({ key: 'HestAI-Bypass', value: bypass.reason });
@@ -82,25 +92,26 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
       session_id,
     });
   }
-  const header = checkHeader(facts);
+  const header = checkHeader(facts, config.commit);
   if (header.status === 'fail') {
     return { exitCode: 1, lines: [`hestai: commit blocked: ${header.message}.`, 'hint: edit the message (git commit --amend is not needed: just commit again with a valid header).'], audit: [], session_id };
   }
-  if (facts.kind !== 'normal' || facts.conventional === null) return withTrailers({ ...pass(), session_id });
+  const notes = header.status === 'warn' ? [`hestai: warning: ${header.message}`] : [];
+  if (facts.kind !== 'normal' || facts.conventional === null) return withTrailers({ ...pass(notes), session_id });
 
   const { type } = facts.conventional;
   const isTest = testFileMatcher(config.tdd.test_globs);
   if (type === 'test') {
     const staged = stagedFiles(root).filter(isTest);
-    const lines = staged.length > 0 ? [] : [`hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); it will not count as the test for a later ${config.tdd.types.join('/')} commit.`];
+    const lines = staged.length > 0 ? notes : [...notes, `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); it will not count as the test for a later ${config.tdd.types.join('/')} commit.`];
     return withTrailers({ exitCode: 0, lines, audit: [], session_id });
   }
-  if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(), session_id });
+  if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(notes), session_id });
 
-  const previous = branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since, noMerges: true }, env).map((c) =>
-    commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest),
-  );
-  const verdict = evaluateTestFirst([...previous, facts], config.tdd).at(-1)!;
+  const branch = previous();
+  const history = logFacts(root, branch, config);
+  const head = branch.at(-1)?.sha;
+  const verdict = evaluateTestFirst([...history, newCommit(head === undefined ? [] : [head, ...mergeHeads])], config.tdd).at(-1)!;
   if (verdict.status === 'fail') {
     return {
       exitCode: 1,
@@ -113,6 +124,6 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
       session_id,
     };
   }
-  const lines = verdict.status === 'warn' ? [`hestai: note: ${verdict.message} (listed by hestai verify)`] : [];
+  const lines = verdict.status === 'warn' ? [...notes, `hestai: note: ${verdict.message} (listed by hestai verify)`] : notes;
   return withTrailers({ exitCode: 0, lines, audit: [], session_id });
 }

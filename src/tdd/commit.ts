@@ -1,16 +1,42 @@
 import { parseConventionalHeader, type ConventionalHeader } from './header.js';
+import { ignoredBy, type IgnoreRule } from './ignore.js';
 import { messageHeader } from './message.js';
 import { lastTrailer, parseTrailers, type Trailer } from './trailers.js';
+
+/** One changed path of a commit, as `git log --name-status` reports it against the first parent. */
+export interface FileChange {
+  /** `A`dded, `M`odified, `D`eleted, `T`ype changed, `R`enamed, `C`opied. */
+  status: 'A' | 'M' | 'D' | 'T' | 'R' | 'C';
+  path: string;
+  /** Similarity of a rename or copy (100 = same content). */
+  score?: number;
+}
 
 /** Everything the commit rules need to know about one commit, as plain data. */
 export interface CommitFacts {
   sha: string;
+  /** The first line of the stored message, byte for byte. */
   header: string;
   conventional: ConventionalHeader | null;
-  /** Merges, reverts and fixup!/squash!/amend! commits are not judged by the test-first rule. */
-  kind: 'merge' | 'revert' | 'fixup' | 'normal';
-  /** Changed paths matching the test globs. */
+  /**
+   * Not judged by the header and test-first rules: real merges (2+ parents), real reverts (a
+   * `This reverts commit <sha>` line resolving in the repository), fixup!/squash!/amend! commits, and
+   * headers matched by `commit.ignore`.
+   */
+  kind: 'merge' | 'revert' | 'fixup' | 'ignored' | 'normal';
+  /** The shas of the parents (those outside the range included); null when only their number is known (a linear list). */
+  parents: string[] | null;
+  parentCount: number;
+  /** The commit a real revert reverts (resolved), or null. */
+  reverts: string | null;
+  /** The `commit.ignore` pattern that matched the header, or null. */
+  ignoredBy: string | null;
+  /** Test files (tdd.test_globs) the commit adds or modifies: what makes a `test` commit count. */
   testFiles: string[];
+  /** Test files it only deletes or renames without changing them. */
+  testFilesRemoved: string[];
+  /** The second line of the message is empty (or there is none): the body is separated from the header. */
+  bodySeparated: boolean;
   /** The reason of a `TDD-Exempt:` trailer, or null. */
   exemption: string | null;
   trailers: Trailer[];
@@ -18,30 +44,66 @@ export interface CommitFacts {
 
 export interface CommitInput {
   sha: string;
-  /** The cleaned message (as stored in the commit). */
+  /** The stored (cleaned) message. */
   message: string;
-  /** Changed paths (relative to the first parent). */
+  /** Changed paths relative to the first parent; each counts as modified when `changes` is absent. */
   files: readonly string[];
-  /** Number of parents (2 or more is a merge). */
-  parents: number;
+  /** Changed paths with their status (from `git log --name-status -M`). */
+  changes?: readonly FileChange[];
+  /** The parents' shas, or their number. */
+  parents: number | readonly string[];
+  /** What this commit's `This reverts commit <sha>` line resolves to in the repository (null: not a real revert). */
+  reverts?: string | null;
+}
+
+export interface FactOptions {
+  /** Headers not judged (`commit.ignore` plus the defaults). */
+  ignore?: readonly IgnoreRule[];
+}
+
+/** Pure: the sha named by a `This reverts commit <sha>` line git writes for `git revert`, or null. */
+export function revertedSha(message: string): string | null {
+  return /^This reverts commit ([0-9a-f]{7,64})\b/m.exec(message)?.[1] ?? null;
+}
+
+/** A change that adds or modifies content: not a deletion and not a pure rename. */
+function addsOrModifies(change: FileChange): boolean {
+  if (change.status === 'D') return false;
+  if (change.status === 'R') return (change.score ?? 0) < 100;
+  return true;
 }
 
 /** Pure: classifies a commit for the rules. */
-export function commitFacts(input: CommitInput, isTestFile: (file: string) => boolean): CommitFacts {
-  const header = messageHeader(input.message.trim());
+export function commitFacts(input: CommitInput, isTestFile: (file: string) => boolean, options: FactOptions = {}): CommitFacts {
+  const message = input.message.replace(/\n+$/, '');
+  const header = messageHeader(message);
   const conventional = parseConventionalHeader(header);
-  const trailers = parseTrailers(input.message);
+  const trailers = parseTrailers(message);
   const exempt = lastTrailer(trailers, 'TDD-Exempt');
+  const parents = typeof input.parents === 'number' ? null : [...input.parents];
+  const parentCount = typeof input.parents === 'number' ? input.parents : input.parents.length;
+  const reverts = input.reverts ?? null;
+  const ignored = options.ignore ? ignoredBy(header, options.ignore) : null;
   let kind: CommitFacts['kind'] = 'normal';
-  if (input.parents > 1 || /^Merge /.test(header)) kind = 'merge';
-  else if (/^Revert "/.test(header) || conventional?.type === 'revert') kind = 'revert';
+  if (parentCount > 1) kind = 'merge';
+  else if (reverts !== null) kind = 'revert';
   else if (/^(fixup|squash|amend)! /.test(header)) kind = 'fixup';
+  else if (ignored !== null) kind = 'ignored';
+  const changes = input.changes ?? input.files.map((path): FileChange => ({ status: 'M', path }));
+  const tests = changes.filter((c) => isTestFile(c.path));
+  const second = message.split('\n', 2)[1];
   return {
     sha: input.sha,
     header,
     conventional,
     kind,
-    testFiles: input.files.filter(isTestFile),
+    parents,
+    parentCount,
+    reverts,
+    ignoredBy: ignored,
+    testFiles: tests.filter(addsOrModifies).map((c) => c.path),
+    testFilesRemoved: tests.filter((c) => !addsOrModifies(c)).map((c) => c.path),
+    bodySeparated: second === undefined || second.trim() === '',
     exemption: exempt === null || exempt.trim() === '' ? null : exempt.trim(),
     trailers,
   };

@@ -1,13 +1,52 @@
 import type { CommitFacts } from './commit.js';
+import { headerProblem } from './header.js';
 import type { Verdict } from './verdict.js';
 
-/** Pure: the header must be a Conventional Commit (merges, reverts and fixup!/squash! are not judged). */
-export function checkHeader(commit: CommitFacts): Verdict {
-  if (commit.kind !== 'normal') return { rule: 'header', status: 'skip', message: `${commit.kind} commit: header not judged` };
-  if (commit.conventional) return { rule: 'header', status: 'pass', message: `type ${commit.conventional.type}` };
-  return {
-    rule: 'header',
-    status: 'fail',
-    message: `"${commit.header}" is not a Conventional Commit header; write "type(scope): subject", e.g. "test(cli): failing test for --json"`,
-  };
+/** How strictly the header rule reads Conventional Commits (`commit.*` in the workspace config). */
+export interface HeaderOptions {
+  /** `insensitive` (the spec, §15: `Feat:` is a feat) or `lower` (only lower-case types, like commitlint's default). */
+  type_case: 'insensitive' | 'lower';
+  /** A body not separated from the header by a blank line (§6): an error, a warning, or not checked. */
+  body_separator: 'error' | 'warn' | 'off';
+}
+
+export const DEFAULT_HEADER_OPTIONS: HeaderOptions = { type_case: 'insensitive', body_separator: 'error' };
+
+const SKIPPED: Record<Exclude<CommitFacts['kind'], 'normal'>, (c: CommitFacts) => string> = {
+  merge: (c) => `merge commit (${c.parentCount} parents): header not judged`,
+  revert: (c) => `revert of ${c.reverts!.slice(0, 7)}, which is in this repository: header not judged`,
+  fixup: () => 'fixup!/squash!/amend! commit: header not judged (it is squashed before merging)',
+  ignored: (c) => `ignored by commit.ignore pattern /${c.ignoredBy}/: not judged`,
+};
+
+/** Pure: the header must be a Conventional Commit header (the clause deciding each verdict is cited). */
+export function checkHeader(commit: CommitFacts, options: HeaderOptions = DEFAULT_HEADER_OPTIONS): Verdict {
+  if (commit.kind !== 'normal') return { rule: 'header', status: 'skip', message: SKIPPED[commit.kind](commit), clause: 'commit.ignore / DESIGN.md §7' };
+  const cc = commit.conventional;
+  if (cc === null) {
+    const { problem, clause } = headerProblem(commit.header);
+    return {
+      rule: 'header',
+      status: 'fail',
+      clause,
+      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"`,
+    };
+  }
+  if (options.type_case === 'lower' && cc.rawType !== cc.type) {
+    return {
+      rule: 'header',
+      status: 'fail',
+      clause: 'commit.type_case: lower',
+      message: `type "${cc.rawType}" is not lower case (commit.type_case: lower; the spec itself, CC 1.0.0 §15, is case-insensitive); write "${cc.type}"`,
+    };
+  }
+  if (!commit.bodySeparated && options.body_separator !== 'off') {
+    return {
+      rule: 'header',
+      status: options.body_separator === 'error' ? 'fail' : 'warn',
+      clause: 'CC 1.0.0 §6',
+      message: `the body must begin one blank line after the header (CC 1.0.0 §6; git also joins the two lines into one subject); add an empty second line (commit.body_separator: ${options.body_separator})`,
+    };
+  }
+  return { rule: 'header', status: 'pass', clause: 'CC 1.0.0 §1', message: `type ${cc.type}` };
 }

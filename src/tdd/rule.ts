@@ -21,80 +21,136 @@ export interface TddVerdict extends Verdict {
 
 const short = (sha: string) => sha.slice(0, 7);
 const scopeText = (scope: string | null) => (scope === null ? '' : `(${scope})`);
+const CLAUSE = 'DESIGN.md §6 (tdd.policy)';
+
+/** What a commit's line of history offers the commits after it. Shared between commits until it changes. */
+interface Line {
+  /** Test commits on this line (ancestors) not yet paired, oldest first. */
+  pending: readonly CommitFacts[];
+  /** Some counting test commit is an ancestor (policy any). */
+  anyTest: boolean;
+  /** The last pairing on this line, for the "already paired" explanation. */
+  lastPairing: { feat: CommitFacts; tests: string[] } | null;
+}
+
+const EMPTY: Line = { pending: [], anyTest: false, lastPairing: null };
 
 /**
- * Pure: the test-first rule (DESIGN.md §6) over a branch's commits, oldest first; one verdict per commit.
+ * Pure: the test-first rule (DESIGN.md §6) over a range's commits, parents before children (topological
+ * order); one verdict per commit. A feat's test must be an ANCESTOR of it inside the range (on its own
+ * line of history since the merge base), never a commit on a parallel branch.
  *
- * - `paired`: a commit of a `types` type needs a test commit (type `test`, changing a test file) after
- *   the previous such commit; passing consumes every pending test commit.
- * - `scoped`: the same, per scope: only pending test commits with an equal scope count and are consumed.
- * - `any`: some test commit earlier in the list suffices; nothing is consumed.
+ * - `paired`: a commit of a `types` type needs a test commit (type `test`, adding or modifying a test
+ *   file) among its ancestors that no other commit was paired with; passing pairs it with all of them.
+ * - `scoped`: the same, per scope: only unpaired ancestor test commits with an equal scope count.
+ * - `any`: some counting test commit among its ancestors suffices; nothing is consumed.
  *
- * Merges, reverts and fixup!/squash!/amend! commits are skipped and consume nothing. A `TDD-Exempt`
- * trailer turns a failure into a warning that names the reason.
+ * A test commit that only deletes or renames test files does not count, nor one reverted (by a real
+ * revert) on the feat's line before it. Merges, reverts, fixup!/squash!/amend! and ignored commits are
+ * not judged. A `TDD-Exempt` trailer turns a failure into a warning that names the reason.
  */
 export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddOptions): TddVerdict[] {
-  let pending: CommitFacts[] = [];
-  let anyTest = false;
-  let lastPairing: { feat: CommitFacts; tests: string[] } | null = null;
+  const lines = new Map<string, Line>();
+  const paired = new Set<string>();
+  const reverted = new Set<string>();
   const verdicts: TddVerdict[] = [];
   const verdict = (commit: CommitFacts, status: Verdict['status'], message: string, pairedWith: string[] = [], exempt: string | null = null) =>
-    verdicts.push({ rule: 'test-first', sha: commit.sha, status, message, pairedWith, exempt });
+    verdicts.push({ rule: 'test-first', sha: commit.sha, status, message, clause: CLAUSE, pairedWith, exempt });
+  const live = (t: CommitFacts) => !paired.has(t.sha);
 
+  let previous: Line = EMPTY;
   for (const commit of commits) {
-    if (commit.kind !== 'normal') {
-      verdict(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
-      continue;
-    }
-    const header = commit.conventional;
-    if (header === null) {
-      verdict(commit, 'skip', 'not a Conventional Commit header: test-first cannot tell its type (see the header rule)');
-      continue;
-    }
-    if (header.type === 'test') {
-      if (commit.testFiles.length > 0) {
-        pending.push(commit);
-        anyTest = true;
-        verdict(commit, 'pass', `test commit changing ${commit.testFiles.length} test file(s)`);
-      } else {
-        verdict(commit, 'warn', 'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit');
+    const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+    let next = line;
+    judge: {
+      if (commit.kind === 'revert' && commit.reverts !== null) {
+        reverted.add(commit.reverts);
+        if (line.pending.some((t) => t.sha === commit.reverts)) next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
       }
-      continue;
+      if (commit.kind !== 'normal') {
+        verdict(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
+        break judge;
+      }
+      const header = commit.conventional;
+      if (header === null) {
+        verdict(commit, 'skip', 'not a Conventional Commit header: test-first cannot tell its type (see the header rule)');
+        break judge;
+      }
+      if (header.type === 'test') {
+        if (commit.testFiles.length > 0) {
+          next = { ...line, pending: options.policy === 'any' ? line.pending : [...line.pending, commit], anyTest: true };
+          verdict(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
+        } else if (commit.testFilesRemoved.length > 0) {
+          verdict(commit, 'warn', `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`);
+        } else {
+          verdict(commit, 'warn', 'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit');
+        }
+        break judge;
+      }
+      if (!options.types.includes(header.type)) {
+        verdict(commit, 'skip', `type ${header.type} does not need a preceding test (tdd.types: ${options.types.join(', ')})`);
+        break judge;
+      }
+      const candidates = options.policy === 'scoped' ? line.pending.filter((t) => t.conventional?.scope === header.scope) : line.pending;
+      const ok = options.policy === 'any' ? line.anyTest : candidates.length > 0;
+      if (ok && options.policy !== 'any') {
+        for (const t of candidates) paired.add(t.sha);
+        const tests = candidates.map((t) => t.sha);
+        next = { ...line, pending: line.pending.filter(live), lastPairing: { feat: commit, tests } };
+        const names = candidates.map((t) => `${short(t.sha)} "${t.header}"`).join(', ');
+        verdict(commit, 'pass', `paired with test commit ${names}`, tests);
+      } else if (ok) {
+        verdict(commit, 'pass', 'a test commit is among its ancestors in the range');
+      } else if (commit.exemption !== null) {
+        verdict(commit, 'warn', `exempt from test-first: ${commit.exemption}`, [], commit.exemption);
+      } else {
+        verdict(commit, 'fail', failureMessage(commit, options, line));
+      }
     }
-    if (!options.types.includes(header.type)) {
-      verdict(commit, 'skip', `type ${header.type} does not need a preceding test (tdd.types: ${options.types.join(', ')})`);
-      continue;
-    }
-    const candidates = options.policy === 'scoped' ? pending.filter((t) => t.conventional?.scope === header.scope) : pending;
-    const ok = options.policy === 'any' ? anyTest : candidates.length > 0;
-    const paired = options.policy === 'any' ? [] : candidates.map((t) => t.sha);
-    if (ok || commit.exemption !== null) {
-      if (options.policy === 'paired') pending = [];
-      else if (options.policy === 'scoped') pending = pending.filter((t) => !candidates.includes(t));
-      if (paired.length > 0) lastPairing = { feat: commit, tests: paired };
-    }
-    if (ok) {
-      verdict(commit, 'pass', options.policy === 'any' ? 'a test commit precedes it on this branch' : `paired with test commit ${paired.map(short).join(', ')}`, paired);
-    } else if (commit.exemption !== null) {
-      verdict(commit, 'warn', `exempt from test-first: ${commit.exemption}`, [], commit.exemption);
-    } else {
-      verdict(commit, 'fail', failureMessage(commit, options, pending, lastPairing));
-    }
+    lines.set(commit.sha, next);
+    previous = next;
   }
   return verdicts;
 }
 
-function failureMessage(commit: CommitFacts, options: TddOptions, pending: readonly CommitFacts[], lastPairing: { feat: CommitFacts; tests: string[] } | null): string {
+/**
+ * The line a commit starts from: its parent's (shared), the union of its parents' at a merge, or empty
+ * (parents outside the range). A commit whose parents are unknown continues the previous commit's line.
+ */
+function inherit(parentShas: readonly string[], lines: ReadonlyMap<string, Line>, reverted: ReadonlySet<string>, live: (t: CommitFacts) => boolean): Line {
+  const parents: Line[] = [];
+  for (const p of parentShas) {
+    const line = lines.get(p);
+    if (line) parents.push(line);
+  }
+  if (parents.length === 0) return EMPTY;
+  if (parents.length === 1) {
+    const only = parents[0]!;
+    return only.pending.every(live) ? only : { ...only, pending: only.pending.filter(live) };
+  }
+  const seen = new Set<string>();
+  const pending: CommitFacts[] = [];
+  for (const line of parents) {
+    for (const t of line.pending) {
+      if (seen.has(t.sha) || !live(t) || reverted.has(t.sha)) continue;
+      seen.add(t.sha);
+      pending.push(t);
+    }
+  }
+  return { pending, anyTest: parents.some((l) => l.anyTest), lastPairing: parents.find((l) => l.lastPairing)?.lastPairing ?? null };
+}
+
+function failureMessage(commit: CommitFacts, options: TddOptions, line: Line): string {
   const { type, scope } = commit.conventional!;
-  let why = 'on this branch since its base';
-  if (options.policy === 'scoped' && pending.length > 0) {
-    const scopes = [...new Set(pending.map((t) => scopeText(t.conventional?.scope ?? null) || '(no scope)'))];
+  let why = 'among its ancestors since the merge base';
+  if (options.policy === 'scoped' && line.pending.length > 0) {
+    const scopes = [...new Set(line.pending.map((t) => scopeText(t.conventional?.scope ?? null) || '(no scope)'))];
     why = `with scope ${scopeText(scope) || '(no scope)'} (policy scoped); the unpaired test commits have scope ${scopes.join(', ')}`;
-  } else if (options.policy !== 'any' && lastPairing !== null) {
-    why = `that is not already paired: the test commit(s) ${lastPairing.tests.map(short).join(', ')} were already paired with ${short(lastPairing.feat.sha)} "${lastPairing.feat.header}"`;
+  } else if (options.policy !== 'any' && line.lastPairing !== null) {
+    why = `that is not already paired: the test commit(s) ${line.lastPairing.tests.map(short).join(', ')} were already paired with ${short(line.lastPairing.feat.sha)} "${line.lastPairing.feat.header}"`;
   }
   return (
     `${type} commit "${commit.header}" has no preceding test commit ${why}. ` +
-    `Commit the failing test first: a "test${scopeText(scope)}: ..." commit that changes a test file (tdd.test_globs), then the ${type}.`
+    `Commit the failing test first: a "test${scopeText(scope)}: ..." commit that adds or changes a test file (tdd.test_globs), then the ${type}.`
   );
 }

@@ -1,4 +1,4 @@
-import { messageLines, stripsComments, type MessageOptions } from './message.js';
+import { isBlankLine, isCommentLine, scissorsOffset, type MessageOptions } from './message.js';
 
 /** One `Key: value` trailer of a commit message. */
 export interface Trailer {
@@ -39,37 +39,45 @@ export function lastTrailer(trailers: readonly Trailer[], key: string): string |
 }
 
 /**
- * Adds trailers to a raw commit message file the way `git interpret-trailers --if-exists replace` does:
- * into the existing trailer block when the last paragraph is one (replacing trailers with the same key),
- * otherwise as a new paragraph; always above a trailing comment block and a scissors line, which are kept.
+ * Adds trailers to a raw commit message file so that they are the trailer block of the message git will
+ * store (what `git interpret-trailers --if-exists replace` does to a cleaned message): into the existing
+ * trailer block when the last paragraph is one (replacing trailers with the same key), otherwise as a
+ * new paragraph, placed right after the last line git keeps. What git removes (comments under cleanup
+ * strip, a scissors tail, trailing blank lines) stays below, untouched. A line starting with the comment
+ * character is content when git keeps it (`-m`/`-F` under the default cleanup): the trailers go below it.
  * A message with no content is returned unchanged, so git still aborts an empty commit.
  */
 export function appendTrailers(raw: string, trailers: readonly Trailer[], options: MessageOptions = {}): string {
-  const commentChar = options.commentChar ?? '#';
-  const isComment = (line: string) => stripsComments(options) && line.startsWith(commentChar);
-  const { lines, tail } = messageLines(raw, options);
-  if (lines.length > 0 && lines[lines.length - 1] === '' && tail.length === 0) lines.pop();
-  // The trailing block of comment and blank lines stays below the trailers.
-  let end = lines.length;
-  while (end > 0 && (lines[end - 1]!.trim() === '' || isComment(lines[end - 1]!))) end--;
-  const body = lines.slice(0, end);
-  if (!body.some((line) => line.trim() !== '' && !isComment(line))) return raw;
-  const after = [...lines.slice(end), ...tail];
-  while (after.length > 0 && after[0]!.trim() === '') after.shift();
-
-  const lastBlank = body.findLastIndex((line) => line.trim() === '');
-  const block = lastBlank === -1 ? null : body.slice(lastBlank + 1).filter((line) => !isComment(line));
-  const existing = block && block.length > 0 ? parseBlock(block) : null;
+  const cut = scissorsOffset(raw, options);
+  const head = cut === -1 ? raw : raw.slice(0, cut);
+  const tail = cut === -1 ? '' : raw.slice(cut);
+  const lines = head.split('\n');
+  const kept = (line: string) => !isBlankLine(line) && !isCommentLine(line, options);
+  const last = lines.findLastIndex(kept);
+  if (last === -1) return raw;
+  // The last paragraph git keeps: kept lines back to a blank line (comment lines in between vanish).
+  let start = last;
+  for (let i = last - 1; i >= 0; i--) {
+    if (isCommentLine(lines[i]!, options)) continue;
+    if (isBlankLine(lines[i]!)) break;
+    start = i;
+  }
+  const isHeader = start === lines.findIndex(kept);
+  const paragraph = lines.slice(start, last + 1).filter(kept).map((line) => line.replace(/[ \t\r]+$/, ''));
+  const existing = isHeader ? null : parseBlock(paragraph);
   const keys = new Set(trailers.map((t) => t.key.toLowerCase()));
   const rendered = trailers.map((t) => `${t.key}: ${t.value}`);
   let out: string[];
   if (existing) {
-    const kept = existing.filter((t) => !keys.has(t.key.toLowerCase())).map((t) => `${t.key}: ${t.value}`);
-    out = [...body.slice(0, lastBlank + 1), ...kept, ...rendered];
+    const comments = lines.slice(start, last + 1).filter((line) => isCommentLine(line, options));
+    const others = existing.filter((t) => !keys.has(t.key.toLowerCase())).map((t) => `${t.key}: ${t.value}`);
+    out = [...lines.slice(0, start), ...comments, ...others, ...rendered, ...lines.slice(last + 1)];
   } else {
-    out = [...body, '', ...rendered];
+    out = [...lines.slice(0, last + 1), '', ...rendered, ...lines.slice(last + 1)];
   }
-  if (after.length > 0) out.push('', ...after);
-  const text = out.join('\n');
-  return text.endsWith('\n') ? text : `${text}\n`;
+  const rest = out.length - (lines.length - last - 1);
+  if (rest < out.length && !isBlankLine(out[rest]!)) out.splice(rest, 0, ''); // keep a blank line above git's comments
+  let text = out.join('\n');
+  if (!text.endsWith('\n')) text += '\n';
+  return text + tail;
 }

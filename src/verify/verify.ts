@@ -1,15 +1,15 @@
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { history } from '../git/history.js';
-import { commitFacts, type CommitFacts } from '../tdd/commit.js';
+import type { CommitFacts } from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
-import { testFileMatcher } from '../tdd/test-files.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveRange, shallowRangeError } from './range.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
+import { logFacts } from './log-facts.js';
 import { checkBypass, checkTrailers } from './trailer-rules.js';
 
 export interface VerifyInput {
@@ -51,17 +51,16 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   if ('error' in result) throw shallowRangeError(range.to);
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
-  const isTest = testFileMatcher(config.tdd.test_globs);
-  const facts = result.commits.map((c) => commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest));
+  const facts = logFacts(workspace.root, result.commits, config);
   const bypassed = (f: CommitFacts) => lastTrailer(f.trailers, 'HestAI-Bypass') !== null;
   const judged = facts.filter((f) => !bypassed(f));
   const tdd = new Map<string, TddVerdict>();
   evaluateTestFirst(judged, config.tdd).forEach((v) => tdd.set(v.sha, v));
 
   const commits: CommitReport[] = facts.map((f, i) => {
-    const verdicts: Verdict[] = [checkHeader(f)];
+    const verdicts: Verdict[] = [checkHeader(f, config.commit)];
     const t = tdd.get(f.sha);
-    verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict' });
+    verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message, ...(t.clause ? { clause: t.clause } : {}) } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict' });
     if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
     const bypass = checkBypass(f, config.verify.bypass);
     if (bypass) verdicts.push(bypass);

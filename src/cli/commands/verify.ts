@@ -1,6 +1,24 @@
 import type { Command } from 'commander';
-import { ExitCode, usageError } from '../../errors.js';
-import { action } from '../run.js';
+import { ExitCode, isHestaiError, usageError } from '../../errors.js';
+import { action, type CommandResult } from '../run.js';
+
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+/**
+ * What `verify --format json|github` prints when the run could not happen (bad revision, shallow clone,
+ * invalid config, internal error): still ONE JSON document with `error`, or an `::error` annotation, so
+ * CI parsers and annotations see every failure. The human message also goes to stderr.
+ */
+function failedRun(format: string, error: unknown): CommandResult {
+  const hestai = isHestaiError(error) ? error : null;
+  const body = hestai ? hestai.toJSON() : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), exit_code: ExitCode.Usage, details: [] };
+  const exitCode = hestai ? hestai.exitCode : ExitCode.Usage;
+  const json = { ok: false, range: null, commits: [], errors: 1, warnings: 0, error: body };
+  const hint = body.remedy ? ` hint: ${body.remedy}` : '';
+  const text = format === 'json' ? JSON.stringify(json, null, 2) : `::error title=${escapeData('hestai verify could not run').replace(/[:,]/g, ' ')}::${escapeData(`${body.message}${body.details.length ? ` (${body.details.join('; ')})` : ''}.${hint}`)}`;
+  const notes = [`hestai: ${body.message}`, ...body.details.map((d) => `  - ${d}`), ...(body.remedy ? [`hint: ${body.remedy}`] : [])];
+  return { exitCode, json, text, notes };
+}
 
 export function registerVerify(program: Command): void {
   program
@@ -16,16 +34,21 @@ export function registerVerify(program: Command): void {
         if (!['text', 'json', 'github'].includes(format)) {
           throw usageError(`--format ${format} is not one of text, json, github`, { code: 'USAGE', remedy: 'Use --format text, --format json or --format github.' });
         }
-        const { verifyRange, verifyGithub, verifyJson, verifyText } = await import('../../verify/index.js');
-        const { testFileMatcher } = await import('../../tdd/test-files.js');
-        const report = await verifyRange({ working_dir: ctx.cwd, ...(options.from === undefined ? {} : { from: options.from }), to: options.to, red_green: options.redGreen === true });
-        const exitCode = report.ok ? ExitCode.Ok : ExitCode.Blocked;
-        const json = verifyJson(report);
-        if (format === 'json') return { exitCode, json, text: JSON.stringify(json, null, 2) };
-        const { loadConfig } = await import('../../config/load.js');
-        const { resolveWorkspace } = await import('../../workspace.js');
-        const globs = (await loadConfig(resolveWorkspace(ctx.cwd).root)).config.tdd.test_globs;
-        return { exitCode, json, text: format === 'github' ? verifyGithub(report, testFileMatcher(globs)) : verifyText(report) };
+        try {
+          const { verifyRange, verifyGithub, verifyJson, verifyText } = await import('../../verify/index.js');
+          const { testFileMatcher } = await import('../../tdd/test-files.js');
+          const report = await verifyRange({ working_dir: ctx.cwd, ...(options.from === undefined ? {} : { from: options.from }), to: options.to, red_green: options.redGreen === true });
+          const exitCode = report.ok ? ExitCode.Ok : ExitCode.Blocked;
+          const json = verifyJson(report);
+          if (format === 'json') return { exitCode, json, text: JSON.stringify(json, null, 2) };
+          const { loadConfig } = await import('../../config/load.js');
+          const { resolveWorkspace } = await import('../../workspace.js');
+          const globs = (await loadConfig(resolveWorkspace(ctx.cwd).root)).config.tdd.test_globs;
+          return { exitCode, json, text: format === 'github' ? verifyGithub(report, testFileMatcher(globs)) : verifyText(report) };
+        } catch (error) {
+          if (format === 'text' || ctx.json) throw error;
+          return failedRun(format, error);
+        }
       }),
     );
 }

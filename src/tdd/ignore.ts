@@ -1,0 +1,32 @@
+/**
+ * Headers no commit rule judges (`commit.ignore` plus these defaults when `commit.default_ignores` is
+ * true): commits written by release tools and platform merge bots, which cannot follow the rules.
+ * Real merges (two or more parents) and real reverts are not judged anyway; these are single-parent
+ * commits. Each pattern is matched against the header (the first line) only.
+ */
+export const DEFAULT_IGNORES: readonly { pattern: string; what: string }[] = [
+  { pattern: '^v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$', what: 'a version bump (npm version: "0.0.2"; "v3.0.0")' },
+  { pattern: '^chore\\(release\\): ', what: 'a release commit (standard-version, semantic-release, lerna --conventional-commits: "chore(release): ...")' },
+  { pattern: '^Version Packages(?: \\(.+\\))?$', what: 'the changesets release commit ("Version Packages")' },
+  { pattern: '^RELEASING: Releasing \\d+ package\\(s\\)$', what: 'changeset version with commit: true' },
+  { pattern: '^Publish$', what: "lerna version's default message" },
+  { pattern: '^Merged PR \\d+: ', what: 'an Azure DevOps pull-request merge ("Merged PR 123: ...")' },
+  { pattern: '^Merged in \\S+ \\(pull request #\\d+\\)$', what: 'a Bitbucket pull-request merge' },
+];
+
+export interface IgnoreRule {
+  source: string;
+  re: RegExp;
+}
+
+/** Compiles the ignore patterns (the defaults first when `defaults` is true). Invalid patterns were refused by the schema. */
+export function ignoreRules(patterns: readonly string[], defaults: boolean): IgnoreRule[] {
+  const all = [...(defaults ? DEFAULT_IGNORES.map((d) => d.pattern) : []), ...patterns];
+  return all.map((source) => ({ source, re: new RegExp(source) }));
+}
+
+/** Pure: the first pattern matching the header, or null. */
+export function ignoredBy(header: string, rules: readonly IgnoreRule[]): string | null {
+  for (const rule of rules) if (rule.re.test(header)) return rule.source;
+  return null;
+}
