@@ -1,5 +1,6 @@
 // A 10,000-commit range: `hestai verify` against `commitlint --from --to` and against `git log` reading
-// every message and changed file once (the floor of any range check).
+// every message and changed file once (the floor of any range check). And a 100,000-commit range: time
+// and peak RSS must grow linearly or better (at most ~10x the 10,000-commit figures).
 import { CLI, COMMITLINT } from '../lib/env.mjs';
 import { missing } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
@@ -7,8 +8,12 @@ import { commitsFixture } from '../fixtures/commits.mjs';
 
 export default function verifyGroup() {
   let fx;
+  let big;
   const prepare = () => {
     fx ??= commitsFixture();
+  };
+  const prepareBig = () => {
+    big ??= commitsFixture(100_000);
   };
   return {
     id: 'verify',
@@ -41,9 +46,20 @@ export default function verifyGroup() {
         prepare,
         measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', fx.first, '--to', 'HEAD'], { cwd: fx.repo, env: fx.env }),
       },
+      {
+        id: 'hestai-verify-100k',
+        label: 'hestai verify, 100,000 commits',
+        kind: 'case',
+        skip: () => missing(['verify']),
+        prepare: prepareBig,
+        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', big.first, '--to', 'HEAD'], { cwd: big.repo, env: big.env }),
+      },
     ],
     ratios: [
-      { case: 'hestai-verify', baseline: 'commitlint-range', metric: 'wall', budget: { op: '<', limit: 0.5 } },
+      { case: 'hestai-verify', baseline: 'commitlint-range', metric: 'wall', budget: { op: '<', limit: 0.4 } },
+      // 10x the commits: linear growth is a ratio of 10 (node's start-up makes it a little less).
+      { case: 'hestai-verify-100k', baseline: 'hestai-verify', metric: 'wall', budget: { op: '<', limit: 10.5 } },
+      { case: 'hestai-verify-100k', baseline: 'hestai-verify', metric: 'rss', budget: { op: '<', limit: 10.5 } },
       { case: 'hestai-verify', baseline: 'git-log-range', metric: 'wall' },
       { case: 'commitlint-range', baseline: 'git-log-range', metric: 'wall' },
     ],
