@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hasValidAnchor } from '../anchor/record.js';
+import { hasValidAnchor } from '../records/anchor.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { judgeSession } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readSession } from '../session/record.js';
+import { readSession } from '../records/session.js';
 import { classifyToolUse, insideRoot, protectedEntry, type ToolUse } from './tool-use.js';
 
 /** Why a tool call was allowed or refused. */

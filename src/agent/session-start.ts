@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import { hasValidAnchor } from '../anchor/record.js';
+import { hasValidAnchor } from '../records/anchor.js';
 import { clockFromEnv } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
 import { judgeSession } from '../hooks/session-verdict.js';
 import { workspacePaths } from '../paths.js';
 import { clockIn } from '../session/clock-in.js';
-import { readSession, type SessionRecord } from '../session/record.js';
+import { readSession, type SessionRecord } from '../records/session.js';
 import { contextPaths } from '../session/response.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
 import { cliCommandFor } from './project-root.js';

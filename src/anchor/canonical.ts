@@ -1,6 +1,6 @@
 /** Renders the canonical RAPH vector v4.0 and its section templates. Pure. */
 import { SECTION_TITLES, VECTOR_CLOSE, VECTOR_OPEN, type SectionName } from './constants.js';
-import type { ArmSnapshot } from './record.js';
+import type { ArmSnapshot } from '../records/anchor.js';
 import { renderBranch } from './rules/arm.js';
 import type { BindFacts } from './rules/bind.js';
 import type { CommitFacts } from './rules/commit.js';

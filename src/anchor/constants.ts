@@ -1,5 +1,5 @@
 /** The vocabulary of the RAPH vector v4.0 (DESIGN.md §5). Plain data; no I/O. */
-import type { Strictness } from './record.js';
+import type { Strictness } from '../records/anchor.js';
 
 export const VECTOR_OPEN = '===RAPH_VECTOR::v4.0===';
 export const VECTOR_CLOSE = '===END_RAPH_VECTOR===';

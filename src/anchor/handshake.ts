@@ -10,17 +10,17 @@ import { appendAudit } from '../audit.js';
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
-import { readSession, type SessionRecord } from '../session/record.js';
+import { readSession, type SessionRecord } from '../records/session.js';
 import { resolveWorkspace } from '../workspace.js';
 import type { WorkspacePaths } from '../paths.js';
 import { MAX_RETRIES, MIN_TENSIONS } from './constants.js';
 import { bindTemplate, proofTemplate, renderArm, renderCanonicalAnchor } from './canonical.js';
 import { availableRoles, assertRoleName, constitutionExcerpt, readConstitution, type Constitution } from './constitution.js';
 import { makeCtxProbe } from './ctx-probe.js';
-import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord, type RetryStage } from './handshake-store.js';
+import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord, type RetryStage } from '../records/handshake.js';
 import { parseMode, parsePayload, parseStage, parseStrictness, parseToken, parseTopic } from './inputs.js';
 import { promoteAnchor } from './promote.js';
-import { hasValidAnchor, type Strictness } from './record.js';
+import { hasValidAnchor, type Strictness } from '../records/anchor.js';
 import type { AnchorHandshakeResult, AnchorMode, AnchorStage } from './results.js';
 import { computeServerArm } from './server-arm.js';
 import { guidanceFor, validateVector, type VectorValidation } from './validate.js';
@@ -40,8 +40,16 @@ export interface AnchorInput {
   payload?: string;
 }
 
+/** The clock_in use case, as the identity stage needs it (given by the caller: anchor/ never imports session/). */
+export type ClockInPort = (
+  input: { working_dir: string; role: string; focus?: string; pinned?: boolean },
+  deps: { clock?: Clock; env?: NodeJS.ProcessEnv },
+) => Promise<{ session_id: string }>;
+
 export interface AnchorDeps {
   clock?: Clock;
+  /** Runs clock_in for an identity stage called without a token (CI-I1); without it such a call is refused. */
+  clockIn?: ClockInPort;
   /** Environment for the clock_in the identity stage runs when called without a token. */
   env?: NodeJS.ProcessEnv;
   /** Pin the session that clock_in starts to its caller (an MCP connection): see src/session/resolve.ts. */
@@ -197,9 +205,14 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
     if (problem) return refuse({ ...withConstitution, token: explicitToken }, ...problem);
     token = explicitToken;
   } else {
-    // CI-I1: every session starts with clock_in. Loaded lazily: it gathers context (heavier than a stage).
-    const { clockIn } = await import('../session/clock-in.js');
-    const clocked = await clockIn(
+    // CI-I1: every session starts with clock_in, run through the caller's port.
+    if (deps.clockIn === undefined) {
+      throw usageError('the identity stage needs a session: clock in first and pass its session_id as the token', {
+        code: 'TOKEN_REQUIRED',
+        remedy: 'Run clock_in (hestai clock-in --role R), then the identity stage with its session_id as the token.',
+      });
+    }
+    const clocked = await deps.clockIn(
       { working_dir: ctx.paths.root, role, ...(topic === null ? {} : { focus: topic }), ...(deps.pinned ? { pinned: true } : {}) },
       { ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.env ? { env: deps.env } : {}) },
     );

@@ -1,7 +1,7 @@
 /** Validation of the untrusted inputs of the anchor entry points (usage errors, exit 2). */
 import { usageError } from '../errors.js';
 import { UUID_V4 } from '../util/validate.js';
-import { STRICTNESS, type Strictness } from './record.js';
+import { STRICTNESS, type Strictness } from '../records/anchor.js';
 import { MODES, STAGES, type AnchorMode, type AnchorStage } from './results.js';
 
 /** Largest payload or vector accepted (a vector is a few hundred bytes). */

@@ -4,15 +4,15 @@
  * the token's pending handshake) and the same anchor.json as the staged path.
  */
 import { usageError } from '../errors.js';
-import { readSession } from '../session/record.js';
+import { readSession } from '../records/session.js';
 import { MAX_RETRIES } from './constants.js';
 import { assertRoleName, readConstitution } from './constitution.js';
 import { makeCtxProbe } from './ctx-probe.js';
 import { context, recordFailure, sessionProblem, type AnchorDeps } from './handshake.js';
-import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord } from './handshake-store.js';
+import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
 import { parsePayload, parseStrictness, parseToken } from './inputs.js';
 import { promoteAnchor } from './promote.js';
-import { hasValidAnchor, type Strictness } from './record.js';
+import { hasValidAnchor, type Strictness } from '../records/anchor.js';
 import type { OdysseanAnchorResult } from './results.js';
 import { computeServerArm } from './server-arm.js';
 import { canonicalFromValidation, guidanceFor, validateVector } from './validate.js';

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pendingDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { usageError } from '../errors.js';
-import { markSessionWorking } from '../session/activity.js';
+import { markSessionWorking } from '../records/activity.js';
 import { assertSafeStatePath, writeJsonAtomic } from '../state/store.js';
-import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from './record.js';
-import { removePending, writeHandshake, type HandshakeRecord } from './handshake-store.js';
+import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from '../records/anchor.js';
+import { removePending, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
 import type { WorkPermit } from './results.js';
 
 /**

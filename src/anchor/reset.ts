@@ -3,7 +3,7 @@ import { appendAudit } from '../audit.js';
 import { blockedError } from '../errors.js';
 import { relativeToRoot } from '../paths.js';
 import { context, type AnchorDeps } from './handshake.js';
-import { handshakeFile, readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord } from './handshake-store.js';
+import { handshakeFile, readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
 import { parseToken } from './inputs.js';
 
 export interface ResetResult {

@@ -1,5 +1,5 @@
 /** The result shapes of the anchor entry points (seed 001 AnchorHandshakeResult, seed 002 OdysseanAnchorResult). */
-import type { Strictness } from './record.js';
+import type { Strictness } from '../records/anchor.js';
 
 export const STAGES = ['identity', 'context', 'proof'] as const;
 export type AnchorStage = (typeof STAGES)[number];

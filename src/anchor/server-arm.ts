@@ -8,7 +8,7 @@ import { branchStatus } from '../git/branch-status.js';
 import type { BranchStatus } from '../git/parse-status-v2.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readTextIfExists } from '../state/store.js';
-import { canonicalJson, type ArmSnapshot } from './record.js';
+import { canonicalJson, type ArmSnapshot } from '../records/anchor.js';
 import { UNKNOWN_PHASE } from './rules/arm.js';
 
 /** How many changed files FILES lists by name. */

@@ -6,7 +6,7 @@
 import { isPlaceholder, MIN_TENSIONS, type SectionName } from './constants.js';
 import { bindTemplate, commitTemplate, renderArm, renderCanonicalAnchor, tensionTemplate, vectorTemplate } from './canonical.js';
 import { formatGuidance, type RetryState } from './guidance.js';
-import type { ArmSnapshot } from './record.js';
+import type { ArmSnapshot } from '../records/anchor.js';
 import { checkArm } from './rules/arm.js';
 import { checkBind, type BindFacts } from './rules/bind.js';
 import { checkCommit, type CommitFacts } from './rules/commit.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { anchorDigest } from '../anchor/record.js';
+import { anchorDigest } from '../records/anchor.js';
 import type { Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
@@ -70,7 +70,7 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   const anchored = resolved.found && resolved.anchor.valid ? resolved : null;
   const session_id = resolved.found ? resolved.session.session_id : null;
   const trailers: Trailer[] = [];
-  if (config.hooks.trailers && anchored && anchored.anchor.valid) {
+  if (config.hooks.trailers && anchored?.anchor.valid) {
     trailers.push({ key: 'HestAI-Session', value: anchored.session.session_id }, { key: 'HestAI-Anchor', value: anchorDigest(anchored.anchor.anchor) });
   }
   const withTrailers = (outcome: HookOutcome): HookOutcome =>

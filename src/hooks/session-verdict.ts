@@ -1,8 +1,8 @@
-import type { AnchorCheck } from '../anchor/record.js';
+import type { AnchorCheck } from '../records/anchor.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
-import type { SessionRecord } from '../session/record.js';
-import { contextAgeHours, isContextStale } from '../session/rules/stale.js';
+import type { SessionRecord } from '../records/session.js';
+import { contextAgeHours, isContextStale } from '../records/freshness.js';
 import { handshakeIsTerminal } from './handshake.js';
 
 /** Why a session may not change the worktree now, or that it may. */

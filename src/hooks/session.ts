@@ -1,8 +1,8 @@
-import { hasValidAnchor, type AnchorCheck } from '../anchor/record.js';
+import { hasValidAnchor, type AnchorCheck } from '../records/anchor.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
-import { readSession, type SessionRecord } from '../session/record.js';
-import { describeRefusal, resolveSession } from '../session/resolve.js';
+import { readSession, type SessionRecord } from '../records/session.js';
+import { describeRefusal, resolveSession } from '../records/resolve.js';
 
 /** The session a commit is checked against, and how it was chosen. */
 export type CommitSession =
@@ -15,7 +15,7 @@ export type CommitSession =
  * with the list and how to name yours; a commit never borrows another agent's anchor.
  */
 export function resolveCommitSession(paths: WorkspacePaths, env: NodeJS.ProcessEnv): CommitSession {
-  let resolution;
+  let resolution: ReturnType<typeof resolveSession>;
   try {
     resolution = resolveSession(paths, { env, surface: 'hook' });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { blockedError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { requireSessionChoice, resolveSession, type SessionChoice, type SessionResolution } from '../session/resolve.js';
+import { requireSessionChoice, resolveSession, type SessionChoice, type SessionResolution } from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 
 /**

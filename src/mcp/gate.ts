@@ -1,5 +1,5 @@
 import { blockedError } from '../errors.js';
-import { hasValidAnchor, type AnchorCheck, type AnchorRecord } from '../anchor/record.js';
+import { hasValidAnchor, type AnchorCheck, type AnchorRecord } from '../records/anchor.js';
 import type { WorkspacePaths } from '../paths.js';
 
 /** The tool-gating verdict for one session (seed 001 GATING_MODEL). */

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { anchorDigest, hasValidAnchor } from '../anchor/record.js';
+import { anchorDigest, hasValidAnchor } from '../records/anchor.js';
 import { HOUR_MS } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { relativeToRoot, type WorkspacePaths } from '../paths.js';
-import { isAcknowledged, listActiveSessions } from '../session/record.js';
+import { isAcknowledged, listActiveSessions } from '../records/session.js';
 import { readTextIfExists } from '../state/store.js';
 import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
 import type { McpDeps } from './deps.js';
-import { describeRefusal, resolveSession, type SessionResolution } from '../session/resolve.js';
+import { describeRefusal, resolveSession, type SessionResolution } from '../records/resolve.js';
 import { violationKind } from './violation-kind.js';
 
 export { violationKind };

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hasValidAnchor } from '../anchor/record.js';
+import { hasValidAnchor } from '../records/anchor.js';
 import { HOUR_MS } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { changedSince, commitCountSince, commitOfSha, workTreeFiles } from '../git/changes.js';
 import { history } from '../git/history.js';
 import { currentBranch, status } from '../git/repo.js';
 import type { WorkspacePaths } from '../paths.js';
-import { isAcknowledged, readSession } from '../session/record.js';
+import { isAcknowledged, readSession } from '../records/session.js';
 import { commitFacts } from '../tdd/commit.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { testFileMatcher } from '../tdd/test-files.js';

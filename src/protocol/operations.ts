@@ -4,8 +4,8 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
 import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readSession, type SessionRecord } from '../session/record.js';
-import { resolveSessionId } from '../session/resolve.js';
+import { readSession, type SessionRecord } from '../records/session.js';
+import { resolveSessionId } from '../records/resolve.js';
 import { resolveWorkspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
@@ -499,7 +499,10 @@ export async function sessionState(input: { working_dir: string; session_id?: st
   const remaining = remainingPhases(run.protocol, state);
   const results = [...passedResults(run.protocol, state, remaining), ...(await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: false }))];
   const evidence: StateView['evidence'] = {};
-  for (const e of state.evidence) (evidence[e.phase] ??= {})[`${e.step}:${e.type}`] = e.value;
+  for (const e of state.evidence) {
+    evidence[e.phase] ??= {};
+    evidence[e.phase]![`${e.step}:${e.type}`] = e.value;
+  }
   return {
     session_id: state.session_id,
     objective: state.objective,

@@ -6,9 +6,9 @@ import { resolveWorkspace } from '../workspace.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { oneLine } from './fast-layer/build.js';
 import { openSession } from './open.js';
-import { writeSession } from './record.js';
-import { contextAgeHours, isContextStale } from './rules/stale.js';
-import { sessionsLock } from './activity.js';
+import { writeSession } from '../records/session.js';
+import { contextAgeHours, isContextStale } from '../records/freshness.js';
+import { sessionsLock } from '../records/activity.js';
 
 export interface AcknowledgeResponse {
   session_id: string;

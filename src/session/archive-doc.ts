@@ -1,6 +1,6 @@
 import { getValue, octaveDocument, tryParseOctave, type OctaveDocument } from '../octave/index.js';
 import { oneLine } from './fast-layer/build.js';
-import type { SessionRecord, SessionState } from './record.js';
+import type { SessionRecord, SessionState } from '../records/session.js';
 
 export interface ArchiveFacts {
   ended_at: string;

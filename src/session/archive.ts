@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hasValidAnchor, anchorDigest } from '../anchor/record.js';
+import { hasValidAnchor, anchorDigest } from '../records/anchor.js';
 import { activeDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { writeOctave, parseOctave, getValue } from '../octave/index.js';
 import { removeStatePath, storageError, writeFileAtomic } from '../state/store.js';
 import { archiveFileName, buildArchiveDocument, type ArchiveFacts } from './archive-doc.js';
-import type { SessionRecord } from './record.js';
+import type { SessionRecord } from '../records/session.js';
 
 /** The anchor digest of a session, when it holds a valid anchor. */
 export function sessionAnchorDigest(paths: WorkspacePaths, sessionId: string): string | null {

@@ -9,10 +9,10 @@ import { readArchiveEndedAt } from './archive-doc.js';
 import { archiveSession, sessionAnchorDigest } from './archive.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { assertNoSymlinkEscape } from './guard.js';
-import { removeOrphanedHandshakes } from '../anchor/handshake-store.js';
-import { listActiveSessions, writeSession } from './record.js';
-import { isArchiveExpired, sessionsToMarkStale } from './rules/stale.js';
-import { sessionsLock } from './activity.js';
+import { removeOrphanedHandshakes } from '../records/handshake.js';
+import { listActiveSessions, writeSession } from '../records/session.js';
+import { isArchiveExpired, sessionsToMarkStale } from '../records/freshness.js';
+import { sessionsLock } from '../records/activity.js';
 
 export interface CleanupResponse {
   /** Sessions inactive beyond the threshold, marked STALE by this run. */

@@ -6,20 +6,20 @@ import { blockedError } from '../errors.js';
 import { activeDir } from '../paths.js';
 import { removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
-import { ensureHooksArmed } from '../hooks/armed.js';
+import { ensureHooksArmed } from '../setup/armed.js';
 import type { GithubContext } from './context/github.js';
 import type { SelectionInfo } from './context/select.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { updateFastLayer, type FastLayerUpdate } from './fast-layer/update.js';
 import { generateContext } from './generate.js';
 import { assertNoSymlinkEscape, ensureDir } from './guard.js';
-import { listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from './record.js';
+import { listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from '../records/session.js';
 import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import { detectConflicts, type SessionConflict } from './rules/conflict.js';
 import { normalizeFocus, validateModel, validateOnConflict, validateRole, type ConflictResolution } from './rules/input.js';
-import { sessionsToMarkStale } from './rules/stale.js';
+import { sessionsToMarkStale } from '../records/freshness.js';
 import type { ResolvedFocus } from './rules/focus.js';
-import { sessionsLock } from './activity.js';
+import { sessionsLock } from '../records/activity.js';
 
 export interface ClockInInput {
   /** Absolute path inside the repository (resolved to its worktree root). */

@@ -10,7 +10,7 @@ import { markFocusEnded } from './fast-layer/build.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { openSession } from './open.js';
 import { normalizeSummary } from './rules/input.js';
-import { sessionsLock } from './activity.js';
+import { sessionsLock } from '../records/activity.js';
 
 export interface ClockOutResponse {
   session_id: string;

@@ -1,7 +1,7 @@
 import { blockedError, usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readSession, type SessionRecord } from './record.js';
-import { requireSessionChoice, type Surface } from './resolve.js';
+import { readSession, type SessionRecord } from '../records/session.js';
+import { requireSessionChoice, type Surface } from '../records/resolve.js';
 
 /**
  * Resolves (the one rule of resolve.ts: refuses to guess between several sessions, exit 2 with the

@@ -9,10 +9,10 @@ import { updateFastLayer } from './fast-layer/update.js';
 import { generateContext } from './generate.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { openSession } from './open.js';
-import { writeSession } from './record.js';
+import { writeSession } from '../records/session.js';
 import { contextPaths, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import type { ResolvedFocus } from './rules/focus.js';
-import { sessionsLock } from './activity.js';
+import { sessionsLock } from '../records/activity.js';
 
 export interface RefreshResponse {
   session_id: string;

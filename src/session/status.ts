@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { anchorDigest, hasValidAnchor } from '../anchor/record.js';
+import { anchorDigest, hasValidAnchor } from '../records/anchor.js';
 import { loadConfig } from '../config/load.js';
 import { hooksDirAsync } from '../git/async.js';
 import { workspaceTrust, type WorkspaceTrust } from '../trust/report.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
-import { isAcknowledged, listActiveSessions } from './record.js';
-import { resolveSessionChoice, type SessionChoice } from './resolve.js';
-import { contextAgeHours, isContextStale } from './rules/stale.js';
+import { isAcknowledged, listActiveSessions } from '../records/session.js';
+import { resolveSessionChoice, type SessionChoice } from '../records/resolve.js';
+import { contextAgeHours, isContextStale } from '../records/freshness.js';
 
 export interface SessionStatusEntry {
   session_id: string;

@@ -55,7 +55,7 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   const bypassed = (f: CommitFacts) => lastTrailer(f.trailers, 'HestAI-Bypass') !== null;
   const judged = facts.filter((f) => !bypassed(f));
   const tdd = new Map<string, TddVerdict>();
-  evaluateTestFirst(judged, config.tdd).forEach((v) => tdd.set(v.sha, v));
+  for (const v of evaluateTestFirst(judged, config.tdd)) tdd.set(v.sha, v);
 
   const commits: CommitReport[] = facts.map((f, i) => {
     const verdicts: Verdict[] = [checkHeader(f, config.commit)];

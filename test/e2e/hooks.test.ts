@@ -195,7 +195,7 @@ describe('hestai init with husky', () => {
 
 describe('ensureHooksArmed', () => {
   it('reports an armed worktree, and repairs a linked worktree husky left unarmed', async () => {
-    const { ensureHooksArmed } = await import('../../src/hooks/armed.js');
+    const { ensureHooksArmed } = await import('../../src/setup/armed.js');
     const { resolveWorkspace } = await import('../../src/workspace.js');
     const repo = makeRepo();
     repo.write('package.json', JSON.stringify({ devDependencies: { husky: '^9' } }));
@@ -235,5 +235,5 @@ describe('clock-in arms the hooks of its worktree', () => {
 });
 
 function spawnHusky(repo: TempRepo) {
-  return repo.git(['-c', 'alias.husky=!node ' + JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/husky/bin.js')), 'husky'], { allowFail: true });
+  return repo.git(['-c', `alias.husky=!node ${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/husky/bin.js'))}`, 'husky'], { allowFail: true });
 }

@@ -77,7 +77,7 @@ describe('hestai mcp over stdio (the SDK stdio client against the built server)'
     expect(byId.get(2)?.error).toMatchObject({ code: -32601 });
     expect(byId.get(3)?.result).toMatchObject({ isError: true });
     expect(byId.get(4)).toBeDefined();
-    expect((byId.get(99)?.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('anchor_status');
+    expect((byId.get(99)!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('anchor_status');
     expect(result.stderr).not.toContain('    at '); // diagnostics are one line each, no stack dumps for bad input
   });
 });

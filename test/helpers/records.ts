@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { UnsealedAnchor } from '../../src/anchor/record.js';
-import type { SessionRecord } from '../../src/session/record.js';
+import type { UnsealedAnchor } from '../../src/records/anchor.js';
+import type { SessionRecord } from '../../src/records/session.js';
 
 // Pure builders of the on-disk records (nothing is written), shared by the unit tests of the rules and
 // by the fixtures that write them (session-fixture.ts).

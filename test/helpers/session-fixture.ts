@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { sealAnchor, anchorFile, type AnchorRecord, type UnsealedAnchor } from '../../src/anchor/record.js';
+import { sealAnchor, anchorFile, type AnchorRecord, type UnsealedAnchor } from '../../src/records/anchor.js';
 import { workspacePaths } from '../../src/paths.js';
-import { writeSession, type SessionRecord } from '../../src/session/record.js';
+import { writeSession, type SessionRecord } from '../../src/records/session.js';
 import { writeJsonAtomic } from '../../src/state/store.js';
 import { PROJECT_ROOT, type RunResult } from './git-repo.js';
 import { SEEDED_AT, sessionRecord, unsealedAnchor } from './records.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clockIn } from '../../src/session/clock-in.js';
 import { acknowledgeStale } from '../../src/session/index.js';
-import { readSession } from '../../src/session/record.js';
+import { readSession } from '../../src/records/session.js';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixtures.js';

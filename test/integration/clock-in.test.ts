@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { clockIn } from '../../src/session/clock-in.js';
 import { trustWorkspace } from '../../src/trust/index.js';
 import { workspacePaths } from '../../src/paths.js';
-import { listActiveSessions, readSession, sessionFile } from '../../src/session/record.js';
+import { listActiveSessions, readSession, sessionFile } from '../../src/records/session.js';
 import { parseOctave, toObject, writeOctave, octaveDocument } from '../../src/octave/index.js';
 import { readJsonl } from '../../src/state/store.js';
 import { UUID_V4 } from '../../src/util/validate.js';

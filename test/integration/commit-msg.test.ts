@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
-import { anchorDigest } from '../../src/anchor/record.js';
+import { anchorDigest } from '../../src/records/anchor.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { makeSession, runHook } from '../helpers/session-fixture.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
-import { readSession } from '../../src/session/record.js';
+import { readSession } from '../../src/records/session.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
 import { seedAnchor, seedSession } from '../helpers/session-fixture.js';

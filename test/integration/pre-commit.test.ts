@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorFile } from '../../src/anchor/record.js';
+import { anchorFile } from '../../src/records/anchor.js';
 import { workspacePaths } from '../../src/paths.js';
-import { readSession, writeSession } from '../../src/session/record.js';
+import { readSession, writeSession } from '../../src/records/session.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { makeSession, runHook } from '../helpers/session-fixture.js';
 

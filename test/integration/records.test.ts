@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anchorDigest, anchorFile, anchorIntegrityHash, canonicalJson, hasValidAnchor, sealAnchor } from '../../src/anchor/record.js';
+import { anchorDigest, anchorFile, anchorIntegrityHash, canonicalJson, hasValidAnchor, sealAnchor } from '../../src/records/anchor.js';
 import { workspacePaths } from '../../src/paths.js';
-import { isAcknowledged, listActiveSessions, readSession, sessionFile, writeSession, type SessionRecord } from '../../src/session/record.js';
+import { isAcknowledged, listActiveSessions, readSession, sessionFile, writeSession, type SessionRecord } from '../../src/records/session.js';
 import { writeJsonAtomic } from '../../src/state/store.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { sessionRecord, unsealedAnchor } from '../helpers/records.js';

@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorFile, anchorDigest } from '../../src/anchor/record.js';
+import { anchorFile, anchorDigest } from '../../src/records/anchor.js';
 import { workspacePaths, type WorkspacePaths } from '../../src/paths.js';
 import { parseOctave, toObject } from '../../src/octave/index.js';
 import { clockIn } from '../../src/session/clock-in.js';
 import { acknowledgeStale, cleanupSessions, clockOut, refreshSession, resolveSessionId, sessionStatus } from '../../src/session/index.js';
-import { readSession, writeSession } from '../../src/session/record.js';
-import { resolveSession } from '../../src/session/resolve.js';
+import { readSession, writeSession } from '../../src/records/session.js';
+import { resolveSession } from '../../src/records/resolve.js';
 import { readJsonl } from '../../src/state/store.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
-import { markSessionWorking } from '../../src/session/activity.js';
+import { markSessionWorking } from '../../src/records/activity.js';
 import { fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixtures.js';
 
 const T0 = '2026-01-10T12:00:00.000Z';

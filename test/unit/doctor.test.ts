@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeVersionSupported } from '../../src/doctor.js';
+import { nodeVersionSupported } from '../../src/setup/doctor.js';
 
 describe('nodeVersionSupported', () => {
   it('accepts 20.19 and newer, refuses older', () => {

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { staleBuild } from '../helpers/global-setup.js';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
 
 function tree(files: Record<string, number>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-stale-build-'));

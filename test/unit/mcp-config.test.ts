@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpArgv } from '../../src/cli/mcp-argv.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installedBinPath, MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson } from '../../src/mcp/config.js';
+import { installedBinPath, MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson } from '../../src/setup/mcp-json.js';
 
 const BIN = '/home/me/project/node_modules/hestai-hooks/dist/cli/bin.js';
 

@@ -4,7 +4,7 @@
  * server's ARM. Pure.
  */
 import { isPlaceholder } from '../constants.js';
-import type { ArmSnapshot } from '../record.js';
+import type { ArmSnapshot } from '../../records/anchor.js';
 import { entry, type VectorSection } from '../vector.js';
 import type { Violation } from './types.js';
 

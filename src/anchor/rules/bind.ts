@@ -1,14 +1,11 @@
 /** BIND rules: ROLE, COGNITION `TYPE::ARCHETYPE[⊕ARCHETYPE…]`, AUTHORITY `RESPONSIBLE[...]|DELEGATED[...]`. Pure. */
 import { ARCHETYPES, COGNITION_TYPES } from '../constants.js';
 import { entry, type VectorSection } from '../vector.js';
+import type { BindFacts } from '../../records/handshake.js';
 import type { DeclaredCognition, Violation } from './types.js';
 
 /** The BIND section once it passed, normalized (`+` → `⊕`). */
-export interface BindFacts {
-  role: string;
-  cognition: string;
-  authority: string;
-}
+export type { BindFacts };
 
 const COGNITION = /^([A-Za-z]+)::(.+)$/;
 const AUTHORITY = /^(RESPONSIBLE|DELEGATED)\[(.*)\]$/;

@@ -5,7 +5,7 @@
  */
 import { normalizeOperators } from '../../octave/operators.js';
 import { GENERIC_CONSTRAINTS, isPlaceholder, MIN_TENSIONS } from '../constants.js';
-import type { Strictness } from '../record.js';
+import type { Strictness } from '../../records/anchor.js';
 import type { VectorSection } from '../vector.js';
 import type { CtxProbe, Violation } from './types.js';
 

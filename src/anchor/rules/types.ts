@@ -1,5 +1,5 @@
 /** Shared types of the pure validation rules (one file per section; no fs or git in any rule). */
-import type { Strictness } from '../record.js';
+import type { Strictness } from '../../records/anchor.js';
 
 export type RuleSection = 'STRUCTURE' | 'BIND' | 'ARM' | 'TENSION' | 'COMMIT';
 

@@ -77,7 +77,8 @@ export function registerAnchor(program: Command): void {
             ...(flags.topic === undefined ? {} : { topic: flags.topic }),
             ...(flags.payloadFile === undefined ? {} : { payload: readPayloadFile(flags.payloadFile, '--payload-file') as string }),
           },
-          { clock: ctx.clock, env: ctx.env },
+          // clock_in is loaded only when identity runs without a token (it gathers context: heavier than a stage).
+          { clock: ctx.clock, env: ctx.env, clockIn: async (input, deps) => (await import('../../session/clock-in.js')).clockIn(input, deps) },
         );
         return { exitCode: result.success ? ExitCode.Ok : ExitCode.Blocked, json: result, text: formatHandshake(ctx.out, result) };
       }),

@@ -9,8 +9,8 @@ export function registerDoctor(program: Command): void {
     .description('check the installation: node, git, repository, config, hooks active in this worktree')
     .action(
       action(async (ctx) => {
-        const { runDoctor } = await import('../../doctor.js');
-        const { hooksCheck } = await import('../../hooks/doctor-check.js');
+        const { runDoctor } = await import('../../setup/doctor.js');
+        const { hooksCheck } = await import('../../setup/doctor-check.js');
         const report = await runDoctor(ctx.cwd, [hooksCheck], ctx.env);
         const mark = { pass: paint(ctx.out, 'green', 'ok  '), warn: paint(ctx.out, 'yellow', 'warn'), fail: paint(ctx.out, 'red', 'FAIL') };
         const text = report.checks

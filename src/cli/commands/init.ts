@@ -12,7 +12,7 @@ export function registerInit(program: Command): void {
     .option('--agent <runtime>', 'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp)')
     .action(
       action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string }) => {
-        const { initWorkspace } = await import('../../hooks/init.js');
+        const { initWorkspace } = await import('../../setup/init.js');
         const result = initWorkspace({
           working_dir: ctx.cwd,
           ...(options.husky === undefined ? {} : { husky: options.husky }),

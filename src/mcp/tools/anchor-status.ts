@@ -50,10 +50,10 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ working_dir, session_id }) => {
-      const { hasValidAnchor, anchorDigest } = await import('../../anchor/record.js');
+      const { hasValidAnchor, anchorDigest } = await import('../../records/anchor.js');
       const { gateDecision } = await import('../gate.js');
       const { paths } = deps.connection.workspace(working_dir);
-      const { describeRefusal } = await import('../../session/resolve.js');
+      const { describeRefusal } = await import('../../records/resolve.js');
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {
         // Nothing to check is an answer, not an error: say so, and how to start (or name) a session.

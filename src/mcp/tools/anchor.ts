@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { AnchorHandshakeResult } from '../../anchor/results.js';
+import type { ClockInPort } from '../../anchor/handshake.js';
 import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
 import { workingDir } from '../schemas.js';
@@ -79,11 +80,12 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { anchor } = await import('../../anchor/handshake.js');
+      const clockIn: ClockInPort = async (input, d) => (await import('../../session/clock-in.js')).clockIn(input, d);
       const { root } = deps.connection.workspace(args.working_dir);
       // Without a token every stage uses this connection's session; identity clocks in only when it has none.
       const own = deps.connection.defaultSession(root);
       const token = args.token !== undefined && args.token !== '' ? args.token : (own ?? undefined);
-      const result = await anchor({ ...args, ...(token === undefined ? {} : { token }) }, { clock: deps.clock, env: deps.env, pinned: true });
+      const result = await anchor({ ...args, ...(token === undefined ? {} : { token }) }, { clock: deps.clock, env: deps.env, pinned: true, clockIn });
       if (result.token !== null && result.mode !== 'untracked') {
         if (args.stage === 'identity' && token === undefined && result.success) deps.connection.started_(result.token, root);
         if (args.stage === 'proof' && result.success) deps.connection.bound_(result.token, root);

@@ -99,7 +99,7 @@ export function rankContext(input: { role: string; focus: string; candidates: re
       reasons.push('recent commit');
       qualifies = true;
     }
-    if (affinity && affinity.path.test(c.path)) {
+    if (affinity?.path.test(c.path)) {
       score += affinity.weight;
       reasons.push('role affinity');
       if (affinity.weight >= 2) qualifies = true;

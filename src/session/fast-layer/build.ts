@@ -1,5 +1,5 @@
 import { getValue, octaveDocument, toObject, type OctaveDocument, type OctaveObjectInput, type OctaveValue } from '../../octave/index.js';
-import type { SessionRecord } from '../record.js';
+import type { SessionRecord } from '../../records/session.js';
 
 /** Replaces characters OCTAVE cannot hold in a value (control characters, line separators) by spaces. */
 export function oneLine(text: string): string {

@@ -1,5 +1,5 @@
 import type { WorkspacePaths } from '../../paths.js';
-import type { SessionRecord } from '../record.js';
+import type { SessionRecord } from '../../records/session.js';
 import { buildBlockers, buildChecklist, buildCurrentFocus } from './build.js';
 import { readFastDoc, writeFastDocs } from './io.js';
 

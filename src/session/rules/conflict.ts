@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../record.js';
-import { isLive } from './stale.js';
+import type { SessionRecord } from '../../records/session.js';
+import { isLive } from '../../records/freshness.js';
 
 /** One live neighbour session (seed 000 §4 `conflict`, plus whether it works on the same focus). */
 export interface SessionConflict {

@@ -1,4 +1,4 @@
-import type { FocusSource } from '../record.js';
+import type { FocusSource } from '../../records/session.js';
 
 /** What a branch name says about the work (seed 000 §2 "descriptive branch"). */
 export type BranchFocus = { kind: 'github_issue'; issue: number } | { kind: 'branch'; value: string };

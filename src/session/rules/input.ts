@@ -1,7 +1,7 @@
 import { usageError } from '../../errors.js';
+import { ROLE_PATTERN } from '../../records/session.js';
 
-/** Role names: lower-case alphanumerics and hyphens, starting alphanumeric, at most 64 characters. */
-export const ROLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export { ROLE_PATTERN };
 export const MAX_FOCUS_LENGTH = 500;
 export const MAX_SUMMARY_LENGTH = 4000;
 export const CONFLICT_RESOLUTIONS = ['continue', 'abort', 'takeover'] as const;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorFile, hasValidAnchor } from '../../../src/anchor/record.js';
+import { anchorFile, hasValidAnchor } from '../../../src/records/anchor.js';
 import { readJsonl } from '../../../src/state/store.js';
 import { CLI, tempDir } from '../../helpers/git-repo.js';
 import { anchorRepo, BIND, PROOF, vector } from './setup.js';
@@ -67,7 +67,7 @@ describe('hestai anchor (CLI)', () => {
   it('reset reopens a terminal handshake and appends an audit line', () => {
     const { repo, paths, token } = anchorRepo();
     repo.hestai(['anchor', '--stage', 'identity', '--role', ROLE, '--token', token], { env: ENV });
-    let last;
+    let last: ReturnType<typeof repo.hestai> | undefined;
     for (let i = 0; i < 3; i++) last = repo.hestai(['anchor', '--stage', 'context', '--token', token, '--payload-file', '-', '--json'], { env: ENV, input: 'ROLE::x' });
     expect(json(last!.stdout)).toMatchObject({ terminal: true, retries_left: 0 });
     const reset = repo.hestai(['anchor', 'reset', '--token', token, '--reason', 'human review', '--json'], { env: ENV });

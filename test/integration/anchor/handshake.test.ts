@@ -4,14 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchor } from '../../../src/anchor/handshake.js';
 import { hasValidAnchorAt } from '../../../src/anchor/gating.js';
-import { readHandshake } from '../../../src/anchor/handshake-store.js';
-import { anchorFile, hasValidAnchor } from '../../../src/anchor/record.js';
+import { readHandshake } from '../../../src/records/handshake.js';
+import { anchorFile, hasValidAnchor } from '../../../src/records/anchor.js';
 import { resetAnchor } from '../../../src/anchor/reset.js';
 import { HestaiError } from '../../../src/errors.js';
 import { readJsonl } from '../../../src/state/store.js';
 import { makeRepo } from '../../helpers/git-repo.js';
 import { cleanupSessions } from '../../../src/session/cleanup.js';
-import { readSession, writeSession } from '../../../src/session/record.js';
+import { clockIn } from '../../../src/session/clock-in.js';
+import { readSession, writeSession } from '../../../src/records/session.js';
 import { workspacePaths } from '../../../src/paths.js';
 import { anchorRepo, BIND, clock, clockAt, PROOF, session } from './setup.js';
 
@@ -29,9 +30,14 @@ describe('anchor: identity stage', () => {
     expect(hs).toMatchObject({ stage: 'IDENTITY', role: ROLE, mode: 'full', strictness: 'default', created_at: '2026-11-22T10:00:00.000Z', expires_at: '2026-11-22T11:00:00.000Z', retries: { context: 0, proof: 0, vector: 0 }, terminal: false });
   });
 
+  it('refuses an identity stage without a token when no clock_in was given to it (anchor/ never imports session/)', async () => {
+    const { repo } = anchorRepo();
+    await expect(anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE }, { clock })).rejects.toMatchObject({ exitCode: 2, code: 'TOKEN_REQUIRED' });
+  });
+
   it('clocks in first when called without a token', async () => {
     const { repo, paths } = anchorRepo();
-    const result = await anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE, topic: 'hook speed' }, { clock });
+    const result = await anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE, topic: 'hook speed' }, { clock, clockIn });
     expect(result.success).toBe(true);
     const session = readSession(paths, result.token!);
     // The real clock_in ran: the session is CREATED with an explicit focus and the FAST layer was written.

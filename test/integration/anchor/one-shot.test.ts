@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { anchor } from '../../../src/anchor/handshake.js';
-import { readHandshake } from '../../../src/anchor/handshake-store.js';
+import { readHandshake } from '../../../src/records/handshake.js';
 import { odysseanAnchor } from '../../../src/anchor/one-shot.js';
-import { hasValidAnchor } from '../../../src/anchor/record.js';
+import { hasValidAnchor } from '../../../src/records/anchor.js';
 import { resetAnchor } from '../../../src/anchor/reset.js';
-import { readSession } from '../../../src/session/record.js';
+import { readSession } from '../../../src/records/session.js';
 import { anchorRepo, clock, vector } from './setup.js';
 
 const ROLE = 'implementation-lead';

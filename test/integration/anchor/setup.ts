@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { installConstitutions } from '../../../src/anchor/constitution.js';
 import { workspacePaths, type WorkspacePaths } from '../../../src/paths.js';
-import { writeSession, type SessionRecord } from '../../../src/session/record.js';
+import { writeSession, type SessionRecord } from '../../../src/records/session.js';
 import { makeRepo, type TempRepo } from '../../helpers/git-repo.js';
 
 export const NOW = '2026-11-22T10:00:00.000Z';
@@ -15,8 +15,8 @@ export function anchorRepo(options: { role?: string; focus?: string } = {}): { r
   installConstitutions(paths);
   repo.commit('chore: project files and constitutions', {
     '.hestai/context/PROJECT-CONTEXT.oct.md': '===PROJECT_CONTEXT===\nPHASE::B1\nNAME::"demo"\n===END===\n',
-    'src/clock-in.ts': Array.from({ length: 40 }, (_, i) => `// line ${i + 1}`).join('\n') + '\n',
-    'src/git/exec.ts': Array.from({ length: 73 }, (_, i) => `// line ${i + 1}`).join('\n') + '\n',
+    'src/clock-in.ts': `${Array.from({ length: 40 }, (_, i) => `// line ${i + 1}`).join('\n')}\n`,
+    'src/git/exec.ts': `${Array.from({ length: 73 }, (_, i) => `// line ${i + 1}`).join('\n')}\n`,
     '.gitignore': '.hestai/sessions/\n.hestai/audit/\n',
   });
   const token = randomUUID();

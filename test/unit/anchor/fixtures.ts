@@ -1,4 +1,4 @@
-import type { ArmSnapshot } from '../../../src/anchor/record.js';
+import type { ArmSnapshot } from '../../../src/records/anchor.js';
 import type { CtxProbe, CtxTarget } from '../../../src/anchor/rules/types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guidanceFor, validateVector, type ValidateOptions } from '../../../src/anchor/validate.js';
-import type { Strictness } from '../../../src/anchor/record.js';
+import type { Strictness } from '../../../src/records/anchor.js';
 import { ARM, BIND, COMMIT, PROBE, replaceLine, SERVER_ARM, TENSION, VECTOR } from './fixtures.js';
 
 const options = (strictness: Strictness = 'default', extra: Partial<ValidateOptions> = {}): ValidateOptions => ({

@@ -21,7 +21,7 @@ const EXAMPLE = [
 ].join('\n');
 
 /** Parses a body wrapped in an envelope and returns the single value of key V. */
-function valueOf(line: string): unknown {
+function singleValue(line: string): unknown {
   const doc = parseOctave(`===T===\nV::${line}\n===END===\n`);
   const [entry] = doc.entries;
   return entry !== undefined && 'value' in entry ? entry.value : undefined;
@@ -101,15 +101,15 @@ describe('parseOctave: comments', () => {
   });
 
   it('treats " //" after a bare value as a trailing comment, but keeps "//" not preceded by a space', () => {
-    expect(valueOf('implement x // todo')).toBe('implement x');
-    expect(valueOf('http://example.com/a//b')).toBe('http://example.com/a//b');
-    expect(valueOf('// only a comment')).toBe('');
+    expect(singleValue('implement x // todo')).toBe('implement x');
+    expect(singleValue('http://example.com/a//b')).toBe('http://example.com/a//b');
+    expect(singleValue('// only a comment')).toBe('');
   });
 
   it('keeps "//" inside quoted strings and lists, and allows a comment after them', () => {
-    expect(valueOf('"a // b"')).toBe('a // b');
-    expect(valueOf('"a // b" // comment')).toBe('a // b');
-    expect(valueOf('[a // b, c] // comment')).toEqual(['a // b', 'c']);
+    expect(singleValue('"a // b"')).toBe('a // b');
+    expect(singleValue('"a // b" // comment')).toBe('a // b');
+    expect(singleValue('[a // b, c] // comment')).toEqual(['a // b', 'c']);
   });
 
   it('allows a trailing comment after a block opener', () => {
@@ -121,56 +121,56 @@ describe('parseOctave: comments', () => {
 
 describe('parseOctave: bare scalars', () => {
   it('keeps the rest of the line, trimmed, exactly as written', () => {
-    expect(valueOf('  implement clock_in   ')).toBe('implement clock_in');
-    expect(valueOf('a  b\\n "c" , d]')).toBe('a  b\\n "c" , d]');
-    expect(valueOf('x::y')).toBe('x::y');
+    expect(singleValue('  implement clock_in   ')).toBe('implement clock_in');
+    expect(singleValue('a  b\\n "c" , d]')).toBe('a  b\\n "c" , d]');
+    expect(singleValue('x::y')).toBe('x::y');
   });
 
   it('keeps numbers and booleans as strings', () => {
-    expect(valueOf('1.0')).toBe('1.0');
-    expect(valueOf('true')).toBe('true');
+    expect(singleValue('1.0')).toBe('1.0');
+    expect(singleValue('true')).toBe('true');
   });
 
   it('does not normalize operator aliases', () => {
-    expect(valueOf('A<->B->C + D')).toBe('A<->B->C + D');
-    expect(valueOf('A⇌B→C⊕D')).toBe('A⇌B→C⊕D');
+    expect(singleValue('A<->B->C + D')).toBe('A<->B->C + D');
+    expect(singleValue('A⇌B→C⊕D')).toBe('A⇌B→C⊕D');
   });
 
   it('reads "KEY::" with nothing after it as the empty string', () => {
-    expect(valueOf('')).toBe('');
-    expect(valueOf('   ')).toBe('');
+    expect(singleValue('')).toBe('');
+    expect(singleValue('   ')).toBe('');
   });
 });
 
 describe('parseOctave: quoted strings', () => {
   it('decodes the escapes \\" \\\\ \\n \\t and \\uXXXX', () => {
-    expect(valueOf('"say \\"hi\\""')).toBe('say "hi"');
-    expect(valueOf('"C:\\\\dir"')).toBe('C:\\dir');
-    expect(valueOf('"a\\nb\\tc"')).toBe('a\nb\tc');
-    expect(valueOf('"\\u00e9\\u21CC"')).toBe('é⇌');
-    expect(valueOf('"\\uD83D\\uDE00"')).toBe('😀');
+    expect(singleValue('"say \\"hi\\""')).toBe('say "hi"');
+    expect(singleValue('"C:\\\\dir"')).toBe('C:\\dir');
+    expect(singleValue('"a\\nb\\tc"')).toBe('a\nb\tc');
+    expect(singleValue('"\\u00e9\\u21CC"')).toBe('é⇌');
+    expect(singleValue('"\\uD83D\\uDE00"')).toBe('😀');
   });
 
   it('keeps spaces, commas, brackets and an empty string', () => {
-    expect(valueOf('"  padded  "')).toBe('  padded  ');
-    expect(valueOf('"a, [b]"')).toBe('a, [b]');
-    expect(valueOf('""')).toBe('');
+    expect(singleValue('"  padded  "')).toBe('  padded  ');
+    expect(singleValue('"a, [b]"')).toBe('a, [b]');
+    expect(singleValue('""')).toBe('');
   });
 });
 
 describe('parseOctave: lists', () => {
   it('reads bare and quoted items with spaces around them', () => {
-    expect(valueOf('[a,b,"c, d"]')).toEqual(['a', 'b', 'c, d']);
-    expect(valueOf('[ a , b c ,  "d" ]')).toEqual(['a', 'b c', 'd']);
+    expect(singleValue('[a,b,"c, d"]')).toEqual(['a', 'b', 'c, d']);
+    expect(singleValue('[ a , b c ,  "d" ]')).toEqual(['a', 'b c', 'd']);
   });
 
   it('reads empty and nested lists', () => {
-    expect(valueOf('[]')).toEqual([]);
-    expect(valueOf('[ ]')).toEqual([]);
-    expect(valueOf('[[a,b],[],[[c]],""]')).toEqual([['a', 'b'], [], [['c']], '']);
+    expect(singleValue('[]')).toEqual([]);
+    expect(singleValue('[ ]')).toEqual([]);
+    expect(singleValue('[[a,b],[],[[c]],""]')).toEqual([['a', 'b'], [], [['c']], '']);
   });
 
   it('keeps operators and "//" inside items', () => {
-    expect(valueOf('[A⇌B, x->y, http://h]')).toEqual(['A⇌B', 'x->y', 'http://h']);
+    expect(singleValue('[A⇌B, x->y, http://h]')).toEqual(['A⇌B', 'x->y', 'http://h']);
   });
 });

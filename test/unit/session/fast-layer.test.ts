@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseOctave, toObject, validateOctave, writeOctave, octaveDocument } from '../../../src/octave/index.js';
 import { buildBlockers, buildChecklist, buildCurrentFocus, markFocusEnded, oneLine } from '../../../src/session/fast-layer/build.js';
 import { buildArchiveDocument, archiveFileName, readArchiveEndedAt } from '../../../src/session/archive-doc.js';
-import type { SessionRecord } from '../../../src/session/record.js';
+import type { SessionRecord } from '../../../src/records/session.js';
 
 const session: SessionRecord = {
   version: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionRecord } from '../../../src/session/record.js';
-import { contextAgeHours, isArchiveExpired, isContextStale, isInactive, sessionsToMarkStale } from '../../../src/session/rules/stale.js';
+import type { SessionRecord } from '../../../src/records/session.js';
+import { contextAgeHours, isArchiveExpired, isContextStale, isInactive, sessionsToMarkStale } from '../../../src/records/freshness.js';
 import { detectConflicts } from '../../../src/session/rules/conflict.js';
 import { sessionRecord } from '../../helpers/records.js';
 

@@ -4,7 +4,9 @@ import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
 import { expectArray, expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
-import { ROLE_PATTERN } from './rules/input.js';
+
+/** Role names: lower-case alphanumerics and hyphens, starting alphanumeric, at most 64 characters. */
+export const ROLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Session states of seed 000 §7. */
 export const SESSION_STATES = ['CREATED', 'ACTIVE', 'COMPLETED', 'STALE', 'ARCHIVED'] as const;

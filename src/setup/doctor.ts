@@ -1,8 +1,8 @@
-import { isHestaiError } from './errors.js';
-import { runGit } from './git/exec.js';
-import { resolveWorkspace, type Workspace } from './workspace.js';
-import { loadConfig } from './config/load.js';
-import { workspaceTrust } from './trust/report.js';
+import { isHestaiError } from '../errors.js';
+import { runGit } from '../git/exec.js';
+import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { loadConfig } from '../config/load.js';
+import { workspaceTrust } from '../trust/report.js';
 
 /** One line of the doctor's report. */
 export interface DoctorCheck {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { WorkspacePaths } from '../paths.js';
 import { withLock } from '../state/store.js';
-import { readSession, writeSession } from './record.js';
+import { readSession, writeSession } from './session.js';
 
 /** The lock every read-modify-write of session records takes (clock-in, ack, refresh, clock-out, cleanup). */
 export function sessionsLock(paths: WorkspacePaths): string {

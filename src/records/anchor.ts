@@ -3,7 +3,7 @@ import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, type Validate } from '../state/store.js';
-import { readSession } from '../session/record.js';
+import { readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 
@@ -123,7 +123,7 @@ export type AnchorCheck =
 export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorCheck {
   if (!UUID_V4.test(token)) return { valid: false, code: 'INVALID_TOKEN', reason: `"${token}" is not a session token (UUID v4)` };
   const file = anchorFile(paths, token);
-  let session;
+  let session: ReturnType<typeof readSession>;
   try {
     session = readSession(paths, token);
   } catch (error) {

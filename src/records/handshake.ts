@@ -8,8 +8,14 @@ import path from 'node:path';
 import { pendingDir, type WorkspacePaths } from '../paths.js';
 import { readJsonIfExists, removeStatePath, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
-import { STRICTNESS, type ArmSnapshot, type Strictness } from './record.js';
-import type { BindFacts } from './rules/bind.js';
+import { STRICTNESS, type ArmSnapshot, type Strictness } from './anchor.js';
+
+/** What a passing BIND section established (kept in the handshake between stages). */
+export interface BindFacts {
+  role: string;
+  cognition: string;
+  authority: string;
+}
 
 export const HANDSHAKE_STAGES = ['IDENTITY', 'CONTEXT', 'BOUND'] as const;
 export type HandshakeStage = (typeof HANDSHAKE_STAGES)[number];

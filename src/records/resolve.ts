@@ -1,8 +1,8 @@
-import { hasValidAnchor } from '../anchor/record.js';
+import { hasValidAnchor } from './anchor.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
-import { listActiveSessions, type SessionRecord } from './record.js';
+import { listActiveSessions, type SessionRecord } from './session.js';
 
 /**
  * Which session a command, a hook or an MCP tool acts on: ONE rule for all of them (DESIGN.md "One agent,

@@ -1,4 +1,4 @@
-import type { DoctorCheck } from '../doctor.js';
+import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { inspectHooks } from './armed.js';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { headCommit } from '../git/repo.js';
 import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/store.js';
-import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from '../mcp/config.js';
+import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from './mcp-json.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
 import { ensureHooksArmed, installHuskyRunner, type ArmedResult } from './armed.js';
@@ -39,7 +39,7 @@ export interface InitResult {
   hints: string[];
 }
 
-/** The installed package root (dist/hooks/init.js → ../..). */
+/** The installed package root (dist/setup/init.js → ../..). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const GITIGNORE_LINES = ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/'];

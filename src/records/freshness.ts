@@ -1,5 +1,5 @@
-import { DAY_MS, HOUR_MS } from '../../clock.js';
-import { isAcknowledged, type SessionRecord } from '../record.js';
+import { DAY_MS, HOUR_MS } from '../clock.js';
+import { isAcknowledged, type SessionRecord } from './session.js';
 
 const LIVE = new Set(['CREATED', 'ACTIVE']);
 
