@@ -89,7 +89,7 @@ export const HISTORIES: HistoryFixture[] = [
       repo.commit('feat: z after a deletion', { 'z.py': 'z' });
       repo.commit('test: go test', { 'cmd/app/main_test.go': 'package main\n'.repeat(5) });
       repo.git(['mv', 'cmd/app/main_test.go', 'cmd/app/app_test.go']);
-      repo.write('cmd/app/app_test.go', 'package main\n'.repeat(5) + 'func TestApp() {}\n');
+      repo.write('cmd/app/app_test.go', `${'package main\n'.repeat(5)}func TestApp() {}\n`);
       repo.git(['add', '-A']);
       repo.git(['commit', '-q', '--no-verify', '-m', 'test: move and extend the go test']);
       repo.commit('feat: app', { 'cmd/app/main.go': 'package main' });

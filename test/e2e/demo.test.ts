@@ -19,7 +19,7 @@ describe('the demo (npm start)', () => {
     expect(out).toMatch(/::error file=src\/shout\.js,title=hestai test-first/);
     expect(out).toContain('clocked in now');
     expect(out).toContain('hestai: Edit blocked: session');
-    expect(out).toMatch(/the same Edit is allowed\n\$ .*\n  → exit 0/);
+    expect(out).toMatch(/the same Edit is allowed\n\$ .*\n {2}→ exit 0/);
     expect(out).toContain('demo complete');
     const dir = /hestai demo in (\S+)/.exec(out)?.[1];
     expect(dir).toBeDefined();

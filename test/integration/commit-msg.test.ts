@@ -92,7 +92,7 @@ describe('commit-msg hook: test-first', () => {
     }
   });
 
-  it('judges single-parent "Merge " and "Revert \"" headers like any other (no merge in progress, no revert line resolving)', () => {
+  it('judges single-parent "Merge " and "Revert "" headers like any other (no merge in progress, no revert line resolving)', () => {
     const repo = makeRepo();
     onBranch(repo);
     for (const message of ["Merge branch 'main' into feat/x\n", 'Revert "feat: x"\n\nThis reverts commit abc1234.\n', 'Revert "feat: x"\n']) {

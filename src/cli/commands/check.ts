@@ -32,7 +32,7 @@ export function registerCheck(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ runToolUseCheck }, path, { PACKAGE_ROOT }] = await Promise.all([import('../../agent/check-tool-use.js'), import('node:path'), import('../../hooks/init.js')]);
+      const [{ runToolUseCheck }, path, { PACKAGE_ROOT }] = await Promise.all([import('../../agent/check-tool-use.js'), import('node:path'), import('../../setup/init.js')]);
       const { text } = await import('node:stream/consumers');
       process.exitCode = await runToolUseCheck({
         stdin: () => text(process.stdin),
