@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
-import { workspacePaths } from '../paths.js';
+import path from 'node:path';
 import { sha256Hex } from '../util/sha256.js';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 
 /** Bumped whenever the schema or its defaults change, so an old cache is never trusted. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 /** The cache key of a workspace file's text. */
 export function configTextHash(text: string): string {
@@ -14,31 +13,94 @@ export function configTextHash(text: string): string {
 }
 
 /**
- * The validated config for `text` from `.hestai/cache/config.json`, or null when the cache is missing,
- * unreadable or for another text. Never throws: a bad cache only means a full (slower) load.
+ * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either.
+ * The config cache lives here, outside every worktree (issue 12, item 3): a repository can commit or
+ * hand-edit anything under `.hestai/`, so a cache there could switch rules off for a text it matches.
  */
-export function readCachedConfig(root: string, text: string): WorkspaceConfig | null {
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'hestai');
+  const home = env['HOME'];
+  return home && path.isAbsolute(home) ? path.join(home, '.cache', 'hestai') : null;
+}
+
+/** Where the validated config for this exact text is cached (content-addressed); null without a cache dir. */
+export function configCacheFile(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const dir = userCacheDir(env);
+  return dir === null ? null : path.join(dir, 'config', `${configTextHash(text)}.json`);
+}
+
+/** Enumerated values the rules branch on: a value outside these is never taken from a cache. */
+const ENUMS: Record<string, readonly string[]> = {
+  'tdd.policy': ['paired', 'scoped', 'any'],
+  'anchor.strictness': ['quick', 'default', 'deep'],
+  'verify.trailers': ['off', 'warn', 'error'],
+  'verify.bypass': ['warn', 'error'],
+};
+
+/** The element shape of arrays whose default is empty (otherwise an empty default means strings). */
+const ELEMENTS: Record<string, unknown> = {
+  quality_gates: { name: '', command: '', timeout_ms: 0 },
+};
+
+/**
+ * Pure, free of zod: does `value` have the shape of `template` (the defaults) at every key the defaults
+ * name? Same JSON type everywhere, arrays of the same element type, `null` only where the default is null
+ * (which then also accepts a string), enums within their values. Keys the defaults do not name (optional
+ * keys such as `ai.base_url`) must be strings, numbers, booleans or arrays of strings.
+ */
+export function sameShape(value: unknown, template: unknown, key = ''): boolean {
+  if (template === null) return value === null || typeof value === 'string';
+  if (Array.isArray(template)) {
+    if (!Array.isArray(value)) return false;
+    const sample = ELEMENTS[key] ?? template[0] ?? '';
+    return value.every((v) => sameShape(v, sample, `${key}[]`));
+  }
+  if (typeof template === 'object') {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const t = template as Record<string, unknown>;
+    const v = value as Record<string, unknown>;
+    for (const k of Object.keys(t)) if (!(k in v) || !sameShape(v[k], t[k], key ? `${key}.${k}` : k)) return false;
+    for (const k of Object.keys(v)) {
+      if (k in t) continue;
+      const extra = v[k];
+      const ok = ['string', 'number', 'boolean'].includes(typeof extra) || (Array.isArray(extra) && extra.every((e) => typeof e === 'string'));
+      if (!ok) return false;
+    }
+    return true;
+  }
+  if (typeof value !== typeof template) return false;
+  if (typeof value === 'number' && !Number.isFinite(value)) return false;
+  const allowed = ENUMS[key];
+  return allowed === undefined || allowed.includes(value as string);
+}
+
+/**
+ * The validated config for `text` from the user cache, or null when the cache is missing, unreadable,
+ * for another text or not of the config's shape (`sameShape` against the defaults). Never
+ * throws: a bad cache only means a full (slower) load, which rewrites it.
+ */
+export function readCachedConfig(_root: string, text: string, env: NodeJS.ProcessEnv = process.env): WorkspaceConfig | null {
   try {
-    const raw = readTextIfExists(workspacePaths(root).configCache);
+    const file = configCacheFile(text, env);
+    if (file === null) return null;
+    const raw = readTextIfExists(file);
     if (raw === null) return null;
-    const cached = JSON.parse(raw) as { sha256?: unknown; config?: unknown };
-    if (cached.sha256 !== configTextHash(text)) return null;
-    const config = cached.config as Record<string, unknown> | null;
-    if (config === null || typeof config !== 'object') return null;
-    for (const key of Object.keys(DEFAULTS)) if (!(key in config)) return null;
-    return config as unknown as WorkspaceConfig;
+    const cached = JSON.parse(raw) as { sha256?: unknown; config?: unknown } | null;
+    if (cached === null || typeof cached !== 'object' || cached.sha256 !== configTextHash(text)) return null;
+    if (!sameShape(cached.config, DEFAULTS)) return null;
+    return cached.config as WorkspaceConfig;
   } catch {
     return null;
   }
 }
 
-/** Stores a config that was just fully validated. Best effort: a read-only checkout just stays uncached. */
-export function writeCachedConfig(root: string, text: string, config: WorkspaceConfig): void {
-  const paths = workspacePaths(root);
-  // Only where `hestai init` made (and git-ignored) .hestai/cache/: a read never leaves untracked files.
-  if (!existsSync(paths.cache)) return;
+/** Stores a config that was just fully validated. Best effort: without a writable cache dir, uncached. */
+export function writeCachedConfig(_root: string, text: string, config: WorkspaceConfig, env: NodeJS.ProcessEnv = process.env): void {
+  const file = configCacheFile(text, env);
+  if (file === null) return;
   try {
-    writeJsonAtomic(paths.configCache, { sha256: configTextHash(text), config });
+    writeJsonAtomic(file, { sha256: configTextHash(text), config }, { within: path.dirname(path.dirname(file)) });
   } catch {
     /* caching is an optimisation only */
   }

@@ -15,14 +15,15 @@ export interface LoadedConfig {
  * Loads `.hestai_workspace.yaml` from a worktree root. Without the file, the defaults are returned and
  * neither yaml nor zod is loaded (the hook path stays small). With it, every problem is reported at once
  * in one `HestaiError` (exit 2) naming the file, each key path and line. A valid file's config is cached
- * in `.hestai/cache/config.json` (keyed by the text's sha256) and read back on the next load.
+ * in the user cache directory (`~/.cache/hestai/config/<sha256 of the text>.json`, never in the worktree,
+ * see cache.ts), validated on read, and read back on the next load of the same text.
  */
-export async function loadConfig(root: string): Promise<LoadedConfig> {
+export async function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   const file = workspacePaths(root).workspaceConfig;
   const text = readTextIfExists(file);
   if (text === null) return { config: structuredClone(DEFAULTS) as WorkspaceConfig, file: null };
   // The same text validated before: no yaml or zod to load (every command, not only the hooks).
-  const cached = readCachedConfig(root, text);
+  const cached = readCachedConfig(root, text, env);
   if (cached !== null) return { config: cached, file };
   const { validateConfigText } = await import('./validate.js');
   const { config, errors } = validateConfigText(text);
@@ -37,6 +38,6 @@ export async function loadConfig(root: string): Promise<LoadedConfig> {
       remedy: 'Fix the keys listed above (see "Configuration" in the README for every key and its default).',
     });
   }
-  writeCachedConfig(root, text, config);
+  writeCachedConfig(root, text, config, env);
   return { config, file };
 }

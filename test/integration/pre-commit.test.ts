@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { configCacheFile } from '../../src/config/cache.js';
 import { describe, expect, it } from 'vitest';
 import { anchorFile } from '../../src/records/anchor.js';
 import { workspacePaths } from '../../src/paths.js';
@@ -125,11 +126,12 @@ describe('pre-commit hook', () => {
   it('honours freshness.max_age_hours from the workspace config and caches the validated config', () => {
     const repo = makeRepo();
     makeSession(repo.dir, { generatedAt: T0 });
-    fs.mkdirSync(path.join(repo.dir, '.hestai/cache')); // made and git-ignored by hestai init
-    repo.write('.hestai_workspace.yaml', 'freshness:\n  max_age_hours: 48\n');
+    const text = 'freshness:\n  max_age_hours: 48\n';
+    repo.write('.hestai_workspace.yaml', text);
     const env = { ...repo.env, HESTAI_NOW: plus(30) };
     expect(runHook('pre-commit', repo.dir, env).status).toBe(0);
-    const cache = JSON.parse(fs.readFileSync(path.join(repo.dir, '.hestai/cache/config.json'), 'utf8'));
+    // In the user cache directory, never in the worktree (issue 12): keyed by the text's hash.
+    const cache = JSON.parse(fs.readFileSync(configCacheFile(text, repo.env)!, 'utf8'));
     expect(cache.config.freshness.max_age_hours).toBe(48);
     expect(cache.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(runHook('pre-commit', repo.dir, env).status).toBe(0);
