@@ -1,4 +1,5 @@
 import { usageError } from './errors.js';
+import { quoteInput } from './util/quote.js';
 
 /**
  * The clock is injected (STYLE.md §8) so that the 24 h, 72 h and 30-day rules are tested and demonstrated
@@ -18,7 +19,7 @@ export function clockFromEnv(env: NodeJS.ProcessEnv = process.env): Clock {
   if (pinned === undefined || pinned === '') return systemClock;
   const ms = Date.parse(pinned);
   if (Number.isNaN(ms)) {
-    throw usageError(`HESTAI_NOW is not an ISO-8601 instant: ${JSON.stringify(pinned)}`, {
+    throw usageError(`HESTAI_NOW is not an ISO-8601 instant: ${quoteInput(pinned)}`, {
       remedy: 'Unset HESTAI_NOW, or set it like HESTAI_NOW=2026-01-31T12:00:00Z.',
       code: 'ENV_INVALID',
     });

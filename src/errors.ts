@@ -5,6 +5,7 @@
  * where, and a remedy (what to do next). Anything else that escapes is an internal error and is printed
  * with its stack.
  */
+import { truncateText } from './util/quote.js';
 export const ExitCode = {
   /** Everything passed. */
   Ok: 0,
@@ -27,6 +28,10 @@ export interface HestaiErrorOptions {
   cause?: unknown;
 }
 
+/** Bounds of an error's text (issue 12: every echoed input is bounded). */
+const MAX_MESSAGE = 1000;
+const MAX_DETAILS = 200;
+
 export class HestaiError extends Error {
   readonly exitCode: ExitCode;
   readonly remedy: string | undefined;
@@ -35,12 +40,13 @@ export class HestaiError extends Error {
   readonly code: string;
 
   constructor(message: string, exitCode: ExitCode, options: HestaiErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A backstop for inputs quoted without `quoteInput`: no message or detail ever comes back huge.
+    super(truncateText(message, MAX_MESSAGE), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HestaiError';
     this.exitCode = exitCode;
     this.remedy = options.remedy;
     this.file = options.file;
-    this.details = options.details ?? [];
+    this.details = (options.details ?? []).slice(0, MAX_DETAILS).map((d) => truncateText(d, MAX_MESSAGE));
     this.code = options.code ?? (exitCode === ExitCode.Usage ? 'USAGE' : 'BLOCKED');
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { usageError } from './errors.js';
 import { repoInfo, type RepoInfo } from './git/repo.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
+import { quoteInput } from './util/quote.js';
 
 /** A validated working directory: its worktree root and the repository facts around it. */
 export interface Workspace {
@@ -27,19 +28,19 @@ export function resolveWorkspace(dir: string, options: { requireAbsolute?: boole
     throw usageError('working directory is empty', { code: 'WORKDIR_INVALID', remedy: 'Pass an absolute path to the repository.' });
   }
   if (CONTROL.test(dir)) {
-    throw usageError(`working directory ${JSON.stringify(dir)} contains control characters`, {
+    throw usageError(`working directory ${quoteInput(dir, 200)} contains control characters`, {
       code: 'PATH_TRAVERSAL',
       remedy: 'Pass a plain absolute path to the repository.',
     });
   }
   if (dir.split(/[\\/]/).includes('..')) {
-    throw usageError(`working directory ${JSON.stringify(dir)} contains ".." (path traversal is refused)`, {
+    throw usageError(`working directory ${quoteInput(dir, 200)} contains ".." (path traversal is refused)`, {
       code: 'PATH_TRAVERSAL',
       remedy: 'Pass the repository path without ".." segments.',
     });
   }
   if (options.requireAbsolute && !path.isAbsolute(dir)) {
-    throw usageError(`working directory ${JSON.stringify(dir)} is not absolute`, {
+    throw usageError(`working directory ${quoteInput(dir, 200)} is not absolute`, {
       code: 'WORKDIR_INVALID',
       remedy: 'Pass an absolute path, e.g. /home/me/project.',
     });

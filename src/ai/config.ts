@@ -66,7 +66,7 @@ async function homeLayer(home: string | undefined, env: NodeJS.ProcessEnv, warni
   const { parse } = await import('yaml');
   let data: unknown;
   try {
-    data = parse(text);
+    data = parse(text, { maxAliasCount: 100 });
   } catch (error) {
     warnings.push(`${file} is not valid YAML (${(error as Error).message.split('\n')[0]}); ignoring it`);
     return null;

@@ -12,6 +12,7 @@ import { tryParseOctave } from '../octave/parse.js';
 import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { readTextIfExists, writeFileAtomic } from '../state/store.js';
 import type { DeclaredCognition } from './rules/types.js';
+import { quoteInput } from '../util/quote.js';
 
 /** The default constitutions shipped with the package. */
 export const TEMPLATE_AGENTS_DIR = fileURLToPath(new URL('../../templates/agents/', import.meta.url));
@@ -22,7 +23,7 @@ const SUFFIX = '.oct.md';
 /** Refuses a role name that is not kebab-case (it becomes a file name: no `/`, no `..`). */
 export function assertRoleName(role: unknown): string {
   if (typeof role !== 'string' || !ROLE_NAME.test(role) || role.length > 64) {
-    throw usageError(`role ${JSON.stringify(role)} is not a role name`, {
+    throw usageError(`role ${quoteInput(role)} is not a role name`, {
       code: 'ROLE_INVALID',
       remedy: 'Pass a kebab-case role such as implementation-lead (the name of a file in .hestai-sys/agents/).',
     });

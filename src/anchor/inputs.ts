@@ -3,13 +3,14 @@ import { usageError } from '../errors.js';
 import { UUID_V4 } from '../util/validate.js';
 import { STRICTNESS, type Strictness } from '../records/anchor.js';
 import { MODES, STAGES, type AnchorMode, type AnchorStage } from './results.js';
+import { quoteInput } from '../util/quote.js';
 
 /** Largest payload or vector accepted (a vector is a few hundred bytes). */
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 
 function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], flag: string): T {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw usageError(`${name} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`, { code: `${name.toUpperCase()}_INVALID`, remedy: `Pass ${flag} ${allowed.join('|')}.` });
+    throw usageError(`${name} ${quoteInput(value)} is not one of ${allowed.join(', ')}`, { code: `${name.toUpperCase()}_INVALID`, remedy: `Pass ${flag} ${allowed.join('|')}.` });
   }
   return value as T;
 }
@@ -20,7 +21,7 @@ export const parseStrictness = (v: unknown, flag = '--strictness'): Strictness =
 
 export function parseToken(v: unknown, what = 'token'): string {
   if (typeof v !== 'string' || !UUID_V4.test(v)) {
-    throw usageError(`${what} ${JSON.stringify(v)} is not a session token (a lower-case UUID v4)`, {
+    throw usageError(`${what} ${quoteInput(v)} is not a session token (a lower-case UUID v4)`, {
       code: 'TOKEN_INVALID',
       remedy: `Pass the ${what} returned by clock-in or the identity stage.`,
     });

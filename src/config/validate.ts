@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { configSchema, type WorkspaceConfig } from './schema.js';
 import { nearest } from './suggest.js';
 
+/** Alias expansions allowed when loading workspace YAML (yaml's `maxAliasCount`). */
+export const MAX_ALIAS_COUNT = 100;
+
 export interface ConfigProblem {
   /** Dotted key path, e.g. `tdd.policy` (empty for the document itself). */
   key: string;
@@ -46,7 +49,13 @@ export function validateYamlText<S extends z.ZodType>(text: string, schema: S): 
       }),
     };
   }
-  const raw: unknown = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    // An alias bomb (aliases of aliases) expands exponentially: refused past MAX_ALIAS_COUNT expansions.
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    return { value: null, errors: [{ key: '', line: 1, message: `invalid YAML: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)` }] };
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { value: null, errors: [{ key: '', line: 1, message: 'expected a mapping of keys at the top level' }] };
   }

@@ -1,6 +1,7 @@
 import { hasValidAnchor } from './anchor.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
+import { quoteInput } from '../util/quote.js';
 import { UUID_V4 } from '../util/validate.js';
 import { listActiveSessions, type SessionRecord } from './session.js';
 
@@ -49,7 +50,7 @@ export type Surface = 'cli' | 'hook' | 'mcp';
 
 export function checkSessionId(id: string, where: string, surface: Surface = 'cli'): string {
   if (!UUID_V4.test(id)) {
-    throw usageError(`${where} ${JSON.stringify(id)} is not a session id (a UUID v4 as returned by clock-in)`, {
+    throw usageError(`${where} ${quoteInput(id)} is not a session id (a UUID v4 as returned by clock-in)`, {
       code: 'SESSION_INVALID',
       remedy:
         surface === 'mcp'

@@ -38,7 +38,7 @@ describe('bounded: CTX citations', () => {
     big(dir, MAX_CTX_BYTES + 1);
     expect(makeCtxProbe(dir)('big.bin')).toMatchObject({ kind: 'too_large' });
     big(dir, MAX_CTX_BYTES);
-    expect(makeCtxProbe(dir)('big.bin')).toEqual({ kind: 'file', lines: 0 });
+    expect(makeCtxProbe(dir)('big.bin')).toEqual({ kind: 'file', lines: 1 }); // zeros, no newline: one line
   });
 
   it('a CTX citation of a FIFO is refused at once and never opened', () => {

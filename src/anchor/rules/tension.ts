@@ -57,6 +57,9 @@ function checkCtx(
   if (target.kind === 'missing') {
     return tension('TENSION_CTX_NOT_FOUND', line, `${where}: ${filePath} does not exist in the working directory`, 'Cite a file that exists (check the path with ls or git ls-files).');
   }
+  if (target.kind === 'special') {
+    return tension('TENSION_CTX_NOT_FILE', line, `${where}: ${filePath} is not a regular file (a FIFO, socket or device)`, 'Cite a regular file or a directory.');
+  }
   if (target.kind === 'outside') {
     return tension('TENSION_CTX_OUTSIDE', line, `${where}: ${filePath} resolves outside the working directory (symlink)`, 'Cite a real file inside the working directory, not a symlink leading out of it.');
   }
@@ -66,6 +69,14 @@ function checkCtx(
     }
     if (target.kind === 'dir') {
       return tension('TENSION_CTX_RANGE', line, `${where}: ${filePath} is a directory, a line range needs a file`, 'Cite a file for a line range.');
+    }
+    if (target.kind === 'too_large') {
+      return tension(
+        'TENSION_CTX_TOO_LARGE',
+        line,
+        `${where}: ${filePath} is larger than ${target.limit / 1024 / 1024} MiB (${target.bytes} bytes), too large to check a line range in`,
+        'Cite a smaller file for a line range, or cite this one without a range.',
+      );
     }
     if (range.to > target.lines) {
       return tension(

@@ -17,6 +17,10 @@ export type CtxTarget =
   | { kind: 'file'; lines: number }
   | { kind: 'dir' }
   | { kind: 'missing' }
+  /** A regular file larger than MAX_CTX_BYTES: it exists, but its lines are not counted. */
+  | { kind: 'too_large'; bytes: number; limit: number }
+  /** A FIFO, socket or device: never opened. */
+  | { kind: 'special' }
   /** The path resolves (through a symlink) to somewhere outside the working directory. */
   | { kind: 'outside'; target: string };
 

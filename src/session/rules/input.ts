@@ -1,5 +1,6 @@
 import { usageError } from '../../errors.js';
 import { ROLE_PATTERN } from '../../records/session.js';
+import { quoteInput } from '../../util/quote.js';
 
 export { ROLE_PATTERN };
 export const MAX_FOCUS_LENGTH = 500;
@@ -12,7 +13,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** Validates an untrusted role (exit 2 with `ROLE_INVALID` otherwise). */
 export function validateRole(role: unknown): string {
   if (typeof role !== 'string' || !ROLE_PATTERN.test(role)) {
-    throw usageError(`invalid role ${JSON.stringify(role)}: expected lower-case letters, digits and hyphens (e.g. implementation-lead)`, {
+    throw usageError(`invalid role ${quoteInput(role)}: expected lower-case letters, digits and hyphens (e.g. implementation-lead)`, {
       code: 'ROLE_INVALID',
       remedy: 'Pass --role like "implementation-lead": 1-64 characters of a-z, 0-9 and "-", not starting with "-".',
     });
@@ -27,7 +28,7 @@ export function normalizeFocus(focus: unknown): string | undefined {
   const trimmed = focus.trim();
   if (trimmed === '') return undefined;
   if (CONTROL.test(trimmed)) {
-    throw usageError(`focus ${JSON.stringify(trimmed)} contains control characters or line breaks`, {
+    throw usageError(`focus ${quoteInput(trimmed)} contains control characters or line breaks`, {
       code: 'FOCUS_INVALID',
       remedy: 'Pass the focus as one line of plain text.',
     });
@@ -59,7 +60,7 @@ export function normalizeSummary(summary: unknown): string {
 export function validateOnConflict(value: unknown): ConflictResolution {
   if (value === undefined || value === null) return 'continue';
   if (!CONFLICT_RESOLUTIONS.includes(value as ConflictResolution)) {
-    throw usageError(`invalid conflict resolution ${JSON.stringify(value)}`, {
+    throw usageError(`invalid conflict resolution ${quoteInput(value)}`, {
       remedy: 'Use --on-conflict continue, abort or takeover.',
     });
   }
@@ -73,7 +74,7 @@ export function validateModel(model: unknown): string | undefined {
   const trimmed = model.trim();
   if (trimmed === '' && !CONTROL.test(model.replace(/[ \t]/g, ''))) return undefined;
   if (CONTROL.test(model) || trimmed.length > 200) {
-    throw usageError(`invalid model name ${JSON.stringify(trimmed)}`, { code: 'MODEL_INVALID', remedy: 'Pass a model name like gpt-4o-mini.' });
+    throw usageError(`invalid model name ${quoteInput(trimmed)}`, { code: 'MODEL_INVALID', remedy: 'Pass a model name like gpt-4o-mini.' });
   }
   return trimmed;
 }
