@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
 import { isolatedEnv, makeRepo, PROJECT_ROOT, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
+import { configCacheFile } from '../../src/config/cache.js';
 
 // Claude Code as it runs hooks: the exact command `hestai init --agent claude-code` wrote into
 // .claude/settings.json, through `sh -c`, with CLAUDE_PROJECT_DIR and CLAUDE_ENV_FILE set and the
@@ -225,8 +226,9 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     const repo = makeRepo();
     const { command } = adopt(repo);
     const agent = newAgent('cache');
-    const cache = workspacePaths(repo.dir).configCache;
     fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'freshness:\n  max_age_hours: 48\n');
+    // The cache lives in the user cache directory, keyed by the file's text (issue 12).
+    const cache = configCacheFile(fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8'), repo.env)!;
     fs.rmSync(cache, { force: true });
     expect(claude(repo, command, agent, edit(repo, 'src/app.ts')).status).toBe(2);
     expect(JSON.parse(fs.readFileSync(cache, 'utf8')).config.freshness.max_age_hours).toBe(48);
