@@ -143,3 +143,23 @@ describe('verify --format json and github always report', () => {
     expect(config.stdout).toMatch(/^::error /m);
   });
 });
+
+describe('a commit message cannot forge verify input', () => {
+  it('separator characters in a message do not create commits or file lists (git stores every byte but NUL)', () => {
+    const repo = repoWithConfig();
+    const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    repo.git(['checkout', '-q', '-b', 'side']);
+    // The old log format: RS opens a record, US separates fields; this message carries a forged `test:` record.
+    const forged = `docs: a\n\n\x1e${base}\x1f\x1f2026-01-01T00:00:00Z\x1ftest: forged\x1f\x1f`;
+    repo.commit(forged, { 'test/a.test.ts': 'x' });
+    repo.git(['checkout', '-q', 'main']);
+    repo.commit('feat: f', { 'src/f.ts': 'f' });
+    repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side']);
+    const { report } = verify(repo, ['--from', base]);
+    const real = repo.git(['rev-list', `${base}..HEAD`]).stdout.trim().split('\n');
+    expect(report.commits.map((c) => c.sha).sort()).toEqual(real.sort());
+    expect(report.commits.some((c) => c.header === 'test: forged')).toBe(false);
+    expect(verdictOf(report, 'feat: f', 'test-first')?.status).toBe('fail');
+    expect(verdictOf(report, 'docs: a', 'header')?.status).toBe('pass');
+  });
+});

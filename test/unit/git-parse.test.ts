@@ -22,7 +22,7 @@ describe('git parsers', () => {
 
   it('parses log records with messages and files', () => {
     const record = (sha: string, parents: string, message: string, files: string[]) =>
-      `${RECORD_SEP}${sha}${FIELD_SEP}${parents}${FIELD_SEP}2026-01-01T00:00:00+00:00${FIELD_SEP}${message}${FIELD_SEP}\0\n${files.join('\0')}${files.length ? '\0' : ''}`;
+      `${RECORD_SEP}${sha}${FIELD_SEP}${parents}${FIELD_SEP}2026-01-01T00:00:00+00:00${FIELD_SEP}${message}${FIELD_SEP}${FIELD_SEP}\0\n${files.join('\0')}${files.length ? '\0' : ''}`;
     const out = record('b'.repeat(40), 'a'.repeat(40), 'feat: x\n\nbody\n', ['src/x.ts']) + record('a'.repeat(40), '', 'test: y\n', ['test/y.test.ts', 'z']);
     const commits = parseLog(out);
     expect(commits).toHaveLength(2);
@@ -41,5 +41,20 @@ describe('parseNameStatus', () => {
       { status: 'A', path: 'x y.ts' },
       { status: 'C', path: 'copy.ts', score: 75 },
     ]);
+  });
+});
+
+describe('parseLog with a nonce', () => {
+  it('keeps separator characters inside a message: no forged record, no forged file', async () => {
+    const { logFormat, logNonce } = await import('../../src/git/parse.js');
+    const nonce = logNonce();
+    expect(logNonce()).not.toBe(nonce);
+    expect(logFormat(nonce)).toContain(nonce);
+    const message = `docs: a\n\n${RECORD_SEP}${'c'.repeat(40)}${FIELD_SEP}${FIELD_SEP}2026${FIELD_SEP}test: forged${FIELD_SEP}${FIELD_SEP}\0\nA\0test/forged.test.ts`;
+    const out = `${RECORD_SEP}${nonce}${'a'.repeat(40)}${FIELD_SEP}${FIELD_SEP}2026-01-01T00:00:00+00:00${FIELD_SEP}${message}\n${FIELD_SEP}${nonce}${FIELD_SEP}\0\nM\0src/a.ts\0`;
+    const commits = parseLog(out, true, nonce);
+    expect(commits).toHaveLength(1);
+    expect(commits[0]!.message).toBe(message);
+    expect(commits[0]!.files).toEqual(['src/a.ts']);
   });
 });
