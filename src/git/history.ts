@@ -1,5 +1,5 @@
 import { runGit } from './exec.js';
-import { LOG_FORMAT, parseLog, splitNul, type LogCommit } from './parse.js';
+import { logFormat, logNonce, parseLog, splitNul, type LogCommit } from './parse.js';
 
 /** What `commit.cleanup` and `core.commentChar` say, read with one git process. */
 export interface CommitMessageConfig {
@@ -44,13 +44,14 @@ export interface HistoryOptions {
  * git refused a revision (unknown ref, unborn HEAD): the caller decides what that means.
  */
 export function history(cwd: string, options: HistoryOptions): { commits: LogCommit[] } | { error: string } {
-  const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '-M', '-z', '--name-status', '--diff-merges=first-parent', '--reverse'];
+  const nonce = logNonce();
+  const args = ['log', `--format=${logFormat(nonce)}`, '--no-color', '-M', '-z', '--name-status', '--diff-merges=first-parent', '--reverse'];
   if (options.noMerges) args.push('--no-merges');
   if (options.topoOrder) args.push('--topo-order');
   args.push(...options.revisions, '--');
   const result = runGit(args, { cwd, okCodes: [128] });
   if (result.status !== 0) return { error: result.stderr.trim() };
-  return { commits: parseLog(result.stdout, true) };
+  return { commits: parseLog(result.stdout, true, nonce) };
 }
 
 /**

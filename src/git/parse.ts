@@ -79,22 +79,42 @@ export function parseNameStatus(fields: readonly string[]): FileChange[] {
   return changes;
 }
 
-/** The `--format` that `parseLog` reads: sha, parents, author date (ISO strict), raw body. */
-export const LOG_FORMAT = `${RECORD_SEP}%H${FIELD_SEP}%P${FIELD_SEP}%aI${FIELD_SEP}%B${FIELD_SEP}`;
+/**
+ * The `--format` that `parseLog` reads: sha, parents, author date (ISO strict), raw body, each record
+ * opened by RECORD_SEP + `nonce` and the body closed by FIELD_SEP + `nonce` + FIELD_SEP. A commit message
+ * can contain the separator characters (git stores any byte but NUL), so the rules' reads pass a random
+ * `nonce` nobody can put in a message in advance: no message can forge a record or a file list.
+ */
+export function logFormat(nonce = ''): string {
+  return `${RECORD_SEP}${nonce}%H${FIELD_SEP}%P${FIELD_SEP}%aI${FIELD_SEP}%B${FIELD_SEP}${nonce}${FIELD_SEP}`;
+}
+
+/** A fresh nonce for `logFormat` (letters and digits; unpredictable when the commits were written). */
+export function logNonce(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
+}
+
+export const LOG_FORMAT = logFormat();
 
 /**
- * Parses `git log -z --format=LOG_FORMAT [--name-only]`. With `-z --name-only`, the file names follow the
- * format, NUL-separated; records start with RECORD_SEP, which cannot occur in a path or message git
- * writes for us in practice (control characters in messages are preserved but RS is not a character
- * commit messages use).
+ * Parses `git log [-z] --format=logFormat(nonce) [--name-only | --name-status]`. With `-z`, the file
+ * names follow the format, NUL-separated.
  */
-export function parseLog(output: string, nameStatus = false): LogCommit[] {
+export function parseLog(output: string, nameStatus = false, nonce = ''): LogCommit[] {
   const commits: LogCommit[] = [];
-  for (const record of output.split(RECORD_SEP)) {
+  const end = `${FIELD_SEP}${nonce}${FIELD_SEP}`;
+  for (const record of output.split(`${RECORD_SEP}${nonce}`)) {
     if (record === '') continue;
-    const parts = record.split(FIELD_SEP);
-    const [sha = '', parents = '', authorDate = '', message = ''] = parts;
-    const tail = parts.slice(4).join(FIELD_SEP);
+    const a = record.indexOf(FIELD_SEP);
+    const b = record.indexOf(FIELD_SEP, a + 1);
+    const c = record.indexOf(FIELD_SEP, b + 1);
+    const stop = record.lastIndexOf(end);
+    if (a === -1 || b === -1 || c === -1 || stop < c) continue;
+    const sha = record.slice(0, a);
+    const parents = record.slice(a + 1, b);
+    const authorDate = record.slice(b + 1, c);
+    const message = record.slice(c + 1, stop);
+    const tail = record.slice(stop + end.length);
     const fields = splitNul(tail.replace(/^\n/, '')).map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
     const changes = nameStatus ? parseNameStatus(fields) : undefined;
     commits.push({
