@@ -194,3 +194,21 @@ describe('commit-msg hook: trailers and bypass', () => {
     expect(result.stderr).toContain('feat commit');
   });
 });
+
+describe('commit-msg hook: a test commit must add or change a test file', () => {
+  it('warns when the staged test files are only deleted or renamed, as verify does', () => {
+    const repo = makeRepo();
+    onBranch(repo);
+    repo.commit('test: a', { 'test/a.test.ts': 'a\n'.repeat(20) });
+    repo.git(['rm', '-q', 'test/a.test.ts']);
+    const deleted = commitMsg(repo, 'test: drop a\n');
+    expect(deleted.status).toBe(0);
+    expect(deleted.stderr).toContain('only deletes or renames');
+    repo.git(['reset', '-q', '--hard']);
+    repo.git(['mv', 'test/a.test.ts', 'test/b.test.ts']);
+    expect(commitMsg(repo, 'test: rename a\n').stderr).toContain('only deletes or renames');
+    repo.write('test/b.test.ts', 'changed\n');
+    repo.git(['add', '-A']);
+    expect(commitMsg(repo, 'test: change b\n').stderr).not.toContain('warning');
+  });
+});
