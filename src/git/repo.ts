@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { git, GitError, runGit } from './exec.js';
-import { LOG_FORMAT, parseLeftRight, parseLog, parseStatusZ, splitNul, type LogCommit, type StatusEntry } from './parse.js';
+import { LOG_FORMAT, parseLeftRight, parseLog, parseNameStatus, parseStatusZ, splitNul, type FileChange, type LogCommit, type StatusEntry } from './parse.js';
 
 /** What one `git rev-parse` call tells about the repository around `cwd`. */
 export interface RepoInfo {
@@ -74,6 +74,11 @@ export function trackedFiles(cwd: string): string[] {
 /** Paths staged for the next commit. */
 export function stagedFiles(cwd: string): string[] {
   return splitNul(git(['diff', '--cached', '--name-only', '-z'], { cwd }));
+}
+
+/** Staged changes with their status (`git diff --cached --name-status -M -z`), renames with their similarity. */
+export function stagedChanges(cwd: string): FileChange[] {
+  return parseNameStatus(splitNul(git(['diff', '--cached', '--name-status', '-M', '-z'], { cwd })));
 }
 
 export interface LogOptions {

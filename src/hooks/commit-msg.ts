@@ -6,7 +6,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
 import { readMergeHeads } from '../git/head.js';
 import { commitMessageConfig, resolveCommits } from '../git/history.js';
-import { stagedFiles } from '../git/repo.js';
+import { stagedChanges } from '../git/repo.js';
 import { workspacePaths } from '../paths.js';
 import { commitFacts, revertedSha } from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
@@ -100,10 +100,15 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   if (facts.kind !== 'normal' || facts.conventional === null) return withTrailers({ ...pass(notes), session_id });
 
   const { type } = facts.conventional;
-  const isTest = testFileMatcher(config.tdd.test_globs);
   if (type === 'test') {
-    const staged = stagedFiles(root).filter(isTest);
-    const lines = staged.length > 0 ? notes : [...notes, `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); it will not count as the test for a later ${config.tdd.types.join('/')} commit.`];
+    const staged = commitFacts({ sha: THIS_COMMIT, message, files: [], changes: stagedChanges(root), parents: ['HEAD'] }, testFileMatcher(config.tdd.test_globs));
+    const later = `it will not count as the test for a later ${config.tdd.types.join('/')} commit`;
+    const lines =
+      staged.testFiles.length > 0
+        ? notes
+        : staged.testFilesRemoved.length > 0
+          ? [...notes, `hestai: warning: this test commit only deletes or renames test files (${staged.testFilesRemoved.slice(0, 3).join(', ')}); ${later}.`]
+          : [...notes, `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); ${later}.`];
     return withTrailers({ exitCode: 0, lines, audit: [], session_id });
   }
   if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(notes), session_id });
