@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { anchorDigest, hasValidAnchor } from '../records/anchor.js';
-import { HOUR_MS } from '../clock.js';
+import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import { loadConfig } from '../config/load.js';
 import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { isAcknowledged, listActiveSessions } from '../records/session.js';
@@ -55,7 +55,8 @@ export async function sessionState(
   const check = hasValidAnchor(paths, session.session_id);
   const { config } = await loadConfig(paths.root);
   const maxAge = config.freshness.max_age_hours;
-  const ageHours = Math.round(((deps.clock().getTime() - Date.parse(session.context_generated_at)) / HOUR_MS) * 100) / 100;
+  const now = deps.clock();
+  const ageHours = Math.round(contextAgeHours(session, now) * 100) / 100;
   return {
     working_dir: paths.root,
     session_id: session.session_id,
@@ -71,7 +72,7 @@ export async function sessionState(
       generated_at: session.context_generated_at,
       age_hours: ageHours,
       max_age_hours: maxAge,
-      stale: ageHours > maxAge,
+      stale: isContextOld(session, now, maxAge),
       acknowledged: isAcknowledged(session),
     },
     active_sessions,

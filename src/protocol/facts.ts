@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { hasValidAnchor } from '../records/anchor.js';
-import { HOUR_MS } from '../clock.js';
+import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { changedSince, commitCountSince, commitOfSha, workTreeFiles } from '../git/changes.js';
 import { history } from '../git/history.js';
@@ -126,10 +126,10 @@ export function gatherFactsSync(input: GatherInput): Facts {
     const session = readSession(paths, input.session_id);
     if (session === null) facts.context = { fresh: false, reason: `session ${input.session_id} is not active` };
     else {
-      const hours = (input.now.getTime() - Date.parse(session.context_generated_at)) / HOUR_MS;
+      const hours = contextAgeHours(session, input.now);
       const limit = config.freshness.max_age_hours;
       facts.context =
-        hours <= limit
+        !isContextOld(session, input.now, limit)
           ? { fresh: true, reason: `context generated ${Math.floor(hours)} h ago (limit ${limit} h)` }
           : isAcknowledged(session)
             ? { fresh: true, reason: `context ${Math.floor(hours)} h old, acknowledged` }

@@ -30,7 +30,12 @@ export function contextAgeHours(session: SessionRecord, now: Date): number {
   return (now.getTime() - Date.parse(session.context_generated_at)) / HOUR_MS;
 }
 
+/** Pure: is the context older than `maxAgeHours` (acknowledged or not)? The one threshold every surface uses. */
+export function isContextOld(session: SessionRecord, now: Date, maxAgeHours: number): boolean {
+  return now.getTime() - Date.parse(session.context_generated_at) > maxAgeHours * HOUR_MS;
+}
+
 /** Pure (CI-I2): is the context older than `maxAgeHours` with no acknowledgment of this generation? */
 export function isContextStale(session: SessionRecord, now: Date, maxAgeHours: number): boolean {
-  return now.getTime() - Date.parse(session.context_generated_at) > maxAgeHours * HOUR_MS && !isAcknowledged(session);
+  return isContextOld(session, now, maxAgeHours) && !isAcknowledged(session);
 }
