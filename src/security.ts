@@ -5,7 +5,7 @@ import { isHestaiError, usageError } from './errors.js';
 import { repoInfo } from './git/repo.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
 import { symlinkEscape } from './session/guard.js';
-import { CONTROL } from './workspace.js';
+import { hasControl } from './util/text.js';
 
 /** What `auditPathTraversal` did: the error to report, and the audit log it wrote to (null: none). */
 export interface SecurityAudit {
@@ -47,7 +47,7 @@ export function auditPathTraversal(error: unknown, callerDir: () => string, via:
 
 /** The workspace around `dir` (a git worktree, or a directory holding `.hestai/`) that is safe to append to. */
 function adoptedWorkspace(dir: string): WorkspacePaths | null {
-  if (CONTROL.test(dir) || !fs.existsSync(dir)) return null;
+  if (hasControl(dir) || !fs.existsSync(dir)) return null;
   const real = fs.realpathSync(dir);
   const root = repoInfo(real)?.root ?? real;
   const paths = workspacePaths(root);

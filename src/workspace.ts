@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from './errors.js';
 import { repoInfo, type RepoInfo } from './git/repo.js';
+import { hasControl } from './util/text.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
 import { quoteInput } from './util/quote.js';
 
@@ -12,8 +13,6 @@ export interface Workspace {
   paths: WorkspacePaths;
 }
 
-/** Control characters: refused in any path hestai is given. */
-export const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Validates an untrusted working-directory argument and resolves it to its worktree root.
@@ -27,7 +26,7 @@ export function resolveWorkspace(dir: string, options: { requireAbsolute?: boole
   if (typeof dir !== 'string' || dir === '') {
     throw usageError('working directory is empty', { code: 'WORKDIR_INVALID', remedy: 'Pass an absolute path to the repository.' });
   }
-  if (CONTROL.test(dir)) {
+  if (hasControl(dir)) {
     throw usageError(`working directory ${quoteInput(dir, 200)} contains control characters`, {
       code: 'PATH_TRAVERSAL',
       remedy: 'Pass a plain absolute path to the repository.',

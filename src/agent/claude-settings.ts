@@ -1,3 +1,4 @@
+import { hasControl } from '../util/text.js';
 import { usageError } from '../errors.js';
 
 /** Claude Code's project settings file (shared with the team; hooks live under `hooks`). */
@@ -28,7 +29,7 @@ export function claudeHookCommand(entry: { project: string } | { absolute: strin
     }
     return `node "$CLAUDE_PROJECT_DIR"/${entry.project}`;
   }
-  if (!entry.absolute.startsWith('/') || /[\u0000-\u001f\u007f]/.test(entry.absolute)) {
+  if (!entry.absolute.startsWith('/') || hasControl(entry.absolute)) {
     throw usageError(`the hook entrypoint ${JSON.stringify(entry.absolute)} is not a plain absolute path`, {
       code: 'AGENT_CONFIG_INVALID',
       remedy: 'Install hestai-hooks in a directory whose path has no control characters.',

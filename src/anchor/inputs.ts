@@ -1,4 +1,5 @@
 /** Validation of the untrusted inputs of the anchor entry points (usage errors, exit 2). */
+import { hasControl } from '../util/text.js';
 import { usageError } from '../errors.js';
 import { UUID_V4 } from '../util/validate.js';
 import { STRICTNESS, type Strictness } from '../records/anchor.js';
@@ -31,7 +32,7 @@ export function parseToken(v: unknown, what = 'token'): string {
 
 export function parseTopic(v: unknown): string | null {
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > 200 || /[\u0000-\u001f\u007f]/.test(v)) {
+  if (typeof v !== 'string' || v.length > 200 || hasControl(v)) {
     throw usageError('topic must be one line of at most 200 characters', { code: 'TOPIC_INVALID', remedy: 'Pass a short topic, e.g. --topic "clock-in command".' });
   }
   return v.trim();

@@ -1,3 +1,4 @@
+import { hasControl } from '../util/text.js';
 import type { EvidenceType } from './types.js';
 
 /** One piece of evidence recorded for a gate (`record_evidence`). */
@@ -58,7 +59,7 @@ export function contentHashOf(value: string): string | null {
 /** Pure: a `file_path` value as a workspace-relative path with forward slashes, or null when it escapes. */
 export function evidencePathOf(value: string): string | null {
   const v = value.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-  if (v === '' || v.startsWith('/') || /^[A-Za-z]:\//.test(v) || v.split('/').includes('..') || /[\u0000-\u001f]/.test(v)) return null;
+  if (v === '' || v.startsWith('/') || /^[A-Za-z]:\//.test(v) || v.split('/').includes('..') || hasControl(v)) return null;
   return v;
 }
 

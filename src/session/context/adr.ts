@@ -1,3 +1,5 @@
+import { stripControl } from '../../util/text.js';
+
 /** An architecture decision record found in the repository, reduced to what constrains work. */
 export interface AdrConstraint {
   path: string;
@@ -17,7 +19,7 @@ export function findAdrFiles(files: readonly string[]): string[] {
 }
 
 function cut(text: string): string {
-  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const line = stripControl(text);
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 

@@ -1,9 +1,9 @@
+import { CONTROL } from '../../util/text.js';
 /** What the AI provider answered, after validation against the candidates it was offered. */
 export type SelectionParse =
   | { ok: true; selected: { path: string; reason: string }[]; checklist: string[]; ignored: string[] }
   | { ok: false; reason: string };
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function clean(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null;

@@ -1,9 +1,10 @@
+import { stripControl } from '../../util/text.js';
 import { getValue, octaveDocument, toObject, type OctaveDocument, type OctaveObjectInput, type OctaveValue } from '../../octave/index.js';
 import type { SessionRecord } from '../../records/session.js';
 
 /** Replaces characters OCTAVE cannot hold in a value (control characters, line separators) by spaces. */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\uD800-\uDFFF]/gu, ' ').trim();
+  return stripControl(text.replace(/[\uD800-\uDFFF]/gu, ' '));
 }
 
 function strings(value: OctaveValue | undefined): string[] {

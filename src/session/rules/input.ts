@@ -1,3 +1,4 @@
+import { CONTROL } from '../../util/text.js';
 import { usageError } from '../../errors.js';
 import { ROLE_PATTERN } from '../../records/session.js';
 import { quoteInput } from '../../util/quote.js';
@@ -8,7 +9,6 @@ export const MAX_SUMMARY_LENGTH = 4000;
 export const CONFLICT_RESOLUTIONS = ['continue', 'abort', 'takeover'] as const;
 export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** Validates an untrusted role (exit 2 with `ROLE_INVALID` otherwise). */
 export function validateRole(role: unknown): string {
