@@ -4,7 +4,7 @@ import { hasValidAnchor } from '../records/anchor.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { judgeSession } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readSession } from '../records/session.js';
+import { isLive, readSession } from '../records/session.js';
 import { classifyToolUse, insideRoot, protectedEntry, type ToolUse } from './tool-use.js';
 
 /** Why a tool call was allowed or refused. */
@@ -94,7 +94,7 @@ export function decideToolUse(input: ToolUseInput): ToolUseDecision {
   const token = input.sessionId;
   if (token === null) return deny('NO_SESSION', 'this agent has no hestai session', input.noSessionFix, null, what);
   const session = readSession(paths, token);
-  if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) {
+  if (session === null || !isLive(session)) {
     return deny('SESSION_GONE', `your hestai session ${token} is ${session === null ? 'no longer active (clocked out or cleaned up)' : session.state}`, input.noSessionFix, token, what);
   }
   const role = session.role;

@@ -6,7 +6,7 @@ import { usageError } from '../errors.js';
 import { judgeSession } from '../hooks/session-verdict.js';
 import { workspacePaths } from '../paths.js';
 import { clockIn } from '../session/clock-in.js';
-import { readSession, type SessionRecord } from '../records/session.js';
+import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { contextPaths } from '../session/response.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
 import { cliCommandFor } from './project-root.js';
@@ -24,7 +24,7 @@ export interface SessionStartInput {
   stderr: (text: string) => void;
 }
 
-const live = (s: SessionRecord | null): s is SessionRecord => s !== null && (s.state === 'CREATED' || s.state === 'ACTIVE');
+const live = (s: SessionRecord | null): s is SessionRecord => s !== null && isLive(s);
 
 /**
  * Claude Code's SessionStart: the hestai session bound to this runtime session (`session_id` of the input)

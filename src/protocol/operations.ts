@@ -4,7 +4,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
 import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readSession, type SessionRecord } from '../records/session.js';
+import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { resolveSessionId } from '../records/resolve.js';
 import { resolveWorkspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
@@ -57,7 +57,7 @@ async function open(working_dir: string, session_id: string | undefined, env: No
     });
   }
   const session = readSession(paths, id);
-  if (session === null || (session.state !== 'ACTIVE' && session.state !== 'CREATED')) {
+  if (session === null || !isLive(session)) {
     throw usageError(`session ${id} is not an active session of this worktree`, {
       code: 'NO_SESSION',
       remedy: 'Clock in (hestai clock-in --role <role>; MCP: clock_in) and pass the session_id it returns.',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { WorkspacePaths } from '../paths.js';
 import { withLock } from '../state/store.js';
-import { readSession, writeSession } from './session.js';
+import { isLive, readSession, writeSession } from './session.js';
 
 /** The lock every read-modify-write of session records takes (clock-in, ack, refresh, clock-out, cleanup). */
 export function sessionsLock(paths: WorkspacePaths): string {
@@ -16,7 +16,7 @@ export function sessionsLock(paths: WorkspacePaths): string {
 export function markSessionWorking(paths: WorkspacePaths, sessionId: string, at: string): void {
   withLock(sessionsLock(paths), () => {
     const session = readSession(paths, sessionId);
-    if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return;
+    if (session === null || !isLive(session)) return;
     // Never backwards: a refresh or an acknowledgment may have recorded a later instant meanwhile.
     writeSession(paths, { ...session, state: 'ACTIVE', last_activity: at > session.last_activity ? at : session.last_activity });
   });

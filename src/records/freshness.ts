@@ -1,12 +1,7 @@
 import { DAY_MS, HOUR_MS } from '../clock.js';
-import { isAcknowledged, type SessionRecord } from './session.js';
+import { isAcknowledged, isLive, type SessionRecord } from './session.js';
 
-const LIVE = new Set(['CREATED', 'ACTIVE']);
-
-/** Pure: is the session still open (CREATED or ACTIVE)? */
-export function isLive(session: SessionRecord): boolean {
-  return LIVE.has(session.state);
-}
+export { isLive };
 
 /** Pure: has the session had no activity for more than `staleHours` (seed 000 §7, default 72)? */
 export function isInactive(session: SessionRecord, now: Date, staleHours: number): boolean {

@@ -3,7 +3,7 @@ import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { quoteInput } from '../util/quote.js';
 import { UUID_V4 } from '../util/validate.js';
-import { listActiveSessions, type SessionRecord } from './session.js';
+import { isLive, listActiveSessions, type SessionRecord } from './session.js';
 
 /**
  * Which session a command, a hook or an MCP tool acts on: ONE rule for all of them (DESIGN.md "One agent,
@@ -61,7 +61,6 @@ export function checkSessionId(id: string, where: string, surface: Surface = 'cl
   return id;
 }
 
-const isLive = (s: SessionRecord) => s.state === 'CREATED' || s.state === 'ACTIVE';
 
 function candidate(paths: WorkspacePaths, s: SessionRecord): SessionCandidate {
   return {

@@ -141,3 +141,10 @@ export function listActiveSessions(paths: WorkspacePaths): ActiveSessions {
 export function isAcknowledged(session: SessionRecord): boolean {
   return session.acknowledgments.some((ack) => ack.context_generated_at === session.context_generated_at);
 }
+
+const LIVE_STATES: ReadonlySet<string> = new Set(['CREATED', 'ACTIVE']);
+
+/** Pure: is the session open (CREATED or ACTIVE)? The one definition every command, hook and tool uses. */
+export function isLive(session: SessionRecord): boolean {
+  return LIVE_STATES.has(session.state);
+}

@@ -1,6 +1,6 @@
 import { blockedError, usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readSession, type SessionRecord } from '../records/session.js';
+import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice, type Surface } from '../records/resolve.js';
 
 /**
@@ -26,7 +26,7 @@ export function openSession(
           : 'Pass --session with an id from "hestai status" (or fix HESTAI_SESSION), or run "hestai clock-in --role <role>" first.',
     });
   }
-  if (options.live && record.state !== 'CREATED' && record.state !== 'ACTIVE') {
+  if (options.live && !isLive(record)) {
     throw blockedError(`session ${record.session_id} is ${record.state}`, {
       code: 'SESSION_CLOSED',
       remedy: surface === 'mcp' ? 'Call clock_in to start a new session.' : 'Clock in again to start a new session ("hestai clock-in --role <role>").',
