@@ -66,14 +66,14 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
 
     const unlocked = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(unlocked.structuredContent).toMatchObject({ unlocked: true, code: 'UNLOCKED', anchor: { role: ROLE } });
-    expect(await mcp.read('session://state')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
 
     const clockOut = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId, summary: 'added the app' });
     expect(clockOut.isError, textOf(clockOut)).toBeFalsy();
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(false);
     const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(after.structuredContent).toMatchObject({ unlocked: false });
-    const history = (await mcp.read('session://history')) as { sessions: Array<{ session_id: string | null; content: string | null }> };
+    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string | null; content: string | null }> };
     expect(history.sessions.some((s) => s.session_id === sessionId || (s.content ?? '').includes(sessionId))).toBe(true);
   });
 });

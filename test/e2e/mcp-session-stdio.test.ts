@@ -32,14 +32,14 @@ describe('session tools over stdio (the SDK stdio client against the built serve
     seedAnchor(repo.dir, sessionId);
     const unlocked = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(unlocked.structuredContent).toMatchObject({ unlocked: true, code: 'UNLOCKED' });
-    expect(await mcp.read('session://state')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
 
     const clockOut = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId, summary: 'added the app' });
     expect(clockOut.isError, textOf(clockOut)).toBeFalsy();
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(false);
     const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(after.structuredContent).toMatchObject({ unlocked: false });
-    const history = (await mcp.read('session://history')) as { sessions: Array<{ session_id: string | null }> };
+    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string | null }> };
     expect(history.sessions[0]?.session_id).toBe(sessionId);
   });
 });

@@ -38,7 +38,7 @@ describe('hestai mcp over stdio (the SDK stdio client against the built server)'
     const { client } = await connectStdio(repo.dir, repo.env);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('anchor_status');
-    const state = await client.readResource({ uri: 'session://state' });
+    const state = await client.readResource({ uri: 'hestai://session/current' });
     const body = JSON.parse((state.contents[0] as { text: string }).text) as { working_dir: string; session: unknown };
     expect(body.working_dir).toBe(repo.dir);
     expect(body.session).toBeNull();
@@ -48,7 +48,7 @@ describe('hestai mcp over stdio (the SDK stdio client against the built server)'
     const repo = makeRepo();
     const other = makeRepo();
     const { client } = await connectStdio(repo.dir, repo.env, { args: ['--cwd', other.dir] });
-    const state = await client.readResource({ uri: 'session://state' });
+    const state = await client.readResource({ uri: 'hestai://session/current' });
     expect(JSON.parse((state.contents[0] as { text: string }).text)).toMatchObject({ working_dir: other.dir });
   });
 

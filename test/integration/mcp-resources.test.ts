@@ -10,31 +10,40 @@ const NOW = new Date('2026-11-23T12:00:00.000Z');
 const clock = () => NOW;
 
 describe('MCP resources', () => {
-  it('lists session://state, checklist, history and violations as JSON resources', async () => {
+  it('lists the session:// protocol resources and the hestai:// clock-in, anchor and audit views as JSON resources', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
     const { resources } = await mcp.client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['session://checklist', 'session://history', 'session://state', 'session://violations']);
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      'hestai://audit',
+      'hestai://context/checklist',
+      'hestai://session/archive',
+      'hestai://session/current',
+      'session://checklist',
+      'session://history',
+      'session://state',
+      'session://violations',
+    ]);
     for (const resource of resources) {
       expect(resource.mimeType).toBe('application/json');
       expect(resource.description, resource.uri).toBeTruthy();
     }
   });
 
-  it('session://state says there is no session and what to do', async () => {
+  it('hestai://session/current says there is no session and what to do', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const state = (await mcp.read('session://state')) as Record<string, unknown>;
+    const state = (await mcp.read('hestai://session/current')) as Record<string, unknown>;
     expect(state).toMatchObject({ working_dir: repo.dir, session_id: null, session: null, anchor: null, context: null, active_sessions: [] });
     expect(state['hint']).toMatch(/clock_in/);
   });
 
-  it('session://state shows the session record, its binding state and the age of its context', async () => {
+  it('hestai://session/current shows the session record, its binding state and the age of its context', async () => {
     const repo = makeRepo();
     const session = seedSession(repo.dir, { context_generated_at: '2026-11-22T10:00:00.000Z' });
     seedAnchor(repo.dir, session.session_id);
     const mcp = await connectInProcess({ cwd: repo.dir, clock, env: { HESTAI_SESSION: session.session_id } });
-    const state = (await mcp.read('session://state')) as Record<string, unknown>;
+    const state = (await mcp.read('hestai://session/current')) as Record<string, unknown>;
     expect(state).toMatchObject({
       session_id: session.session_id,
       selected_by: 'env',
@@ -45,21 +54,21 @@ describe('MCP resources', () => {
     });
   });
 
-  it('session://state picks no session among several live ones (like the hooks) and says how to choose', async () => {
+  it('hestai://session/current picks no session among several live ones (like the hooks) and says how to choose', async () => {
     const repo = makeRepo();
     const anchored = seedSession(repo.dir, { started_at: '2026-11-22T09:00:00.000Z' });
     seedAnchor(repo.dir, anchored.session_id);
     const other = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
     seedSession(repo.dir, { started_at: '2026-11-22T12:00:00.000Z', state: 'STALE' });
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const state = (await mcp.read('session://state')) as Record<string, unknown>;
+    const state = (await mcp.read('hestai://session/current')) as Record<string, unknown>;
     expect(state).toMatchObject({ working_dir: repo.dir, session_id: null, selected_by: null });
     expect(state['hint']).toContain('session_id');
     expect((state['active_sessions'] as unknown[]).length).toBe(3);
     void other;
   });
 
-  it('session://state reports an unreadable neighbour session without failing', async () => {
+  it('hestai://session/current reports an unreadable neighbour session without failing', async () => {
     const repo = makeRepo();
     const session = seedSession(repo.dir);
     const broken = '0b7a9f3c-2d4e-4f6a-8b1c-3d5e7f9a1b2c';
@@ -67,19 +76,19 @@ describe('MCP resources', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'session.json'), '{"version": 1,');
     const mcp = await connectInProcess({ cwd: repo.dir, clock, env: { HESTAI_SESSION: session.session_id } });
-    const state = (await mcp.read('session://state')) as { problems: Array<{ session_id: string; error: string }> };
+    const state = (await mcp.read('hestai://session/current')) as { problems: Array<{ session_id: string; error: string }> };
     expect(state.problems).toEqual([{ session_id: broken, error: expect.stringContaining('corrupt') }]);
   });
 
-  it('session://checklist returns the FAST-layer checklist, or says it does not exist yet', async () => {
+  it('hestai://context/checklist returns the FAST-layer checklist, or says it does not exist yet', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const missing = (await mcp.read('session://checklist')) as Record<string, unknown>;
+    const missing = (await mcp.read('hestai://context/checklist')) as Record<string, unknown>;
     expect(missing).toMatchObject({ file: '.hestai/context/state/checklist.oct.md', exists: false, content: null });
     expect(missing['hint']).toMatch(/clock_in/);
     const text = '===CHECKLIST===\nMETA:\n  TYPE::"FAST_LAYER"\nITEMS::["[x] write the failing test","[ ] implement"]\n===END===\n';
     repo.write('.hestai/context/state/checklist.oct.md', text);
-    const present = (await mcp.read('session://checklist')) as Record<string, unknown>;
+    const present = (await mcp.read('hestai://context/checklist')) as Record<string, unknown>;
     expect(present).toMatchObject({
       exists: true,
       content: text,
@@ -88,18 +97,18 @@ describe('MCP resources', () => {
     });
   });
 
-  it('session://checklist reports OCTAVE syntax errors with their line and still returns the text', async () => {
+  it('hestai://context/checklist reports OCTAVE syntax errors with their line and still returns the text', async () => {
     const repo = makeRepo();
     const text = '===CHECKLIST===\nITEMS::[a,\n===END===\n';
     repo.write('.hestai/context/state/checklist.oct.md', text);
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const result = (await mcp.read('session://checklist')) as { content: string; parsed: unknown; parse_errors: string[] };
+    const result = (await mcp.read('hestai://context/checklist')) as { content: string; parsed: unknown; parse_errors: string[] };
     expect(result.content).toBe(text);
     expect(result.parsed).toBeNull();
     expect(result.parse_errors[0]).toMatch(/^\.hestai\/context\/state\/checklist\.oct\.md:2: /);
   });
 
-  it('session://history returns the five most recently archived sessions, newest first', async () => {
+  it('hestai://session/archive returns the five most recently archived sessions, newest first', async () => {
     const repo = makeRepo();
     const archive = workspacePaths(repo.dir).archive;
     fs.mkdirSync(archive, { recursive: true });
@@ -113,7 +122,7 @@ describe('MCP resources', () => {
       fs.utimesSync(file, at, at);
     }
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const history = (await mcp.read('session://history')) as { sessions: Array<{ session_id: string; file: string; archived_at: string; content: string }> };
+    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string; file: string; archived_at: string; content: string }> };
     expect(history.sessions.map((s) => s.session_id)).toEqual([ids[6], ids[5], ids[4], ids[3], ids[2]]);
     expect(history.sessions[0]!.file).toBe(`.hestai/sessions/archive/2026-11-26-${ids[6]}.oct.md`);
     expect(history.sessions[0]!.archived_at).toBe('2026-11-26T12:00:00.000Z');
@@ -121,7 +130,7 @@ describe('MCP resources', () => {
     expect(history.sessions[0]).toMatchObject({ parsed: { name: 'SESSION_ARCHIVE', data: { SESSION_ID: ids[6] } } });
   });
 
-  it('session://history orders by the ENDED_AT of an archive when it has one', async () => {
+  it('hestai://session/archive orders by the ENDED_AT of an archive when it has one', async () => {
     const repo = makeRepo();
     const archive = workspacePaths(repo.dir).archive;
     fs.mkdirSync(archive, { recursive: true });
@@ -133,20 +142,20 @@ describe('MCP resources', () => {
     fs.utimesSync(path.join(archive, `20261121T100000Z-${late}.oct.md`), old, old);
     fs.writeFileSync(path.join(archive, `20261120T100000Z-${early}.oct.md`), `===SESSION_ARCHIVE===\nSESSION_ID::"${early}"\nENDED_AT::"2026-11-20T10:00:00.000Z"\n===END===\n`);
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const history = (await mcp.read('session://history')) as { sessions: Array<{ session_id: string; archived_at: string }> };
+    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string; archived_at: string }> };
     expect(history.sessions).toMatchObject([
       { session_id: late, archived_at: '2026-11-21T10:00:00.000Z' },
       { session_id: early, archived_at: '2026-11-20T10:00:00.000Z' },
     ]);
   });
 
-  it('session://history is empty before any session was archived', async () => {
+  it('hestai://session/archive is empty before any session was archived', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    expect(await mcp.read('session://history')).toEqual({ working_dir: repo.dir, sessions: [] });
+    expect(await mcp.read('hestai://session/archive')).toEqual({ working_dir: repo.dir, sessions: [] });
   });
 
-  it('session://violations lists bypasses, acknowledgments, take-overs, resets and violations from the audit log', async () => {
+  it('hestai://audit lists bypasses, acknowledgments, take-overs, resets and violations from the audit log', async () => {
     const repo = makeRepo();
     const lines = [
       { at: '2026-11-22T10:00:00.000Z', event: 'clock_in', session_id: 's1' },
@@ -159,7 +168,7 @@ describe('MCP resources', () => {
     ];
     repo.write('.hestai/audit/audit.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n{not json\n`);
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const result = (await mcp.read('session://violations')) as { violations: Array<Record<string, unknown>>; problems: string[] };
+    const result = (await mcp.read('hestai://audit')) as { violations: Array<Record<string, unknown>>; problems: string[] };
     expect(result.violations.map((v) => v['event'])).toEqual(['bypass', 'stale_acknowledged', 'session_takeover', 'anchor_reset', 'tdd_violation']);
     expect(result.violations.map((v) => v['kind'])).toEqual(['bypass', 'acknowledgment', 'takeover', 'reset', 'violation']);
     expect(result.violations[0]).toMatchObject({ reason: 'hotfix', session_id: 's1', at: '2026-11-22T10:01:00.000Z' });
@@ -169,6 +178,6 @@ describe('MCP resources', () => {
   it('fails a read with the CLI error when the server was not started inside a repository', async () => {
     const dir = tempDir();
     const mcp = await connectInProcess({ cwd: dir, clock });
-    await expect(mcp.read('session://state')).rejects.toThrow(/not inside a git work tree/);
+    await expect(mcp.read('hestai://session/current')).rejects.toThrow(/not inside a git work tree/);
   });
 });

@@ -37,11 +37,11 @@ describe('MCP server: tool catalogue', () => {
     }
   });
 
-  it('does not offer the session-protocol tools before the protocol state machine exists', async () => {
+  it('offers the six session-protocol tools of seed 004', async () => {
     const mcp = await connectInProcess();
     const names = (await mcp.client.listTools()).tools.map((t) => t.name);
     for (const name of ['session_start', 'validate_gate', 'advance_phase', 'record_evidence', 'session_end', 'get_blocked_reason']) {
-      expect(names).not.toContain(name);
+      expect(names).toContain(name);
     }
   });
 });

@@ -50,7 +50,7 @@ describe('MCP tools: clock_in', () => {
     expect(readSession(workspacePaths(repo.dir), id)).toMatchObject({ role: ROLE, focus: 'implement the app' });
     expect(textOf(result)).toContain(id);
     expect(textOf(result)).toMatch(/anchor/);
-    const checklist = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('session://checklist')) as Record<string, unknown>;
+    const checklist = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('hestai://context/checklist')) as Record<string, unknown>;
     expect(checklist).toMatchObject({ exists: true, parsed: { data: { SESSION_ID: id } } });
   });
 
@@ -95,7 +95,7 @@ describe('MCP tools: clock_out (the connection\'s own session only)', () => {
     expect(archive).toContain('BINDING::anchored');
     expect(fs.existsSync(path.join(workspacePaths(repo.dir).active, session.session_id))).toBe(false);
     expect(textOf(done)).toContain(session.session_id);
-    const history = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('session://history')) as { sessions: Array<{ session_id: string }> };
+    const history = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('hestai://session/archive')) as { sessions: Array<{ session_id: string }> };
     expect(history.sessions[0]?.session_id).toBe(session.session_id);
   });
 

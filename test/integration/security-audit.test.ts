@@ -45,7 +45,7 @@ describe('path traversal attempts are blocked and logged as security events', ()
     expect(line!.message).toContain(JSON.stringify(`${repo.dir}/../../etc`));
     expect(textOf(result)).toContain(`recorded as a security event in ${workspacePaths(repo.dir).auditLog}`);
     expect(mcp.logs.join('\n')).toMatch(/security: path traversal refused \(mcp:clock_in\)/);
-    const { violations } = (await mcp.read('session://violations')) as { violations: Array<{ kind: string; event: string }> };
+    const { violations } = (await mcp.read('hestai://audit')) as { violations: Array<{ kind: string; event: string }> };
     expect(violations).toContainEqual(expect.objectContaining({ kind: 'violation', event: 'security.path_traversal' }));
   });
 

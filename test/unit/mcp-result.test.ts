@@ -83,7 +83,7 @@ describe('gateDecision (seed 001: privileged tools stay locked until anchor.json
   });
 });
 
-describe('violationKind: which audit events session://violations reports', () => {
+describe('violationKind: which audit events hestai://audit reports', () => {
   it.each([
     ['bypass', 'bypass'],
     ['commit_bypass', 'bypass'],
