@@ -15,40 +15,73 @@ export function workspaceOf(deps: McpDeps): WorkspacePaths {
   return deps.connection.resourceWorkspace().paths;
 }
 
+const protocolViews = () => import('../protocol/views.js');
+
 const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; description: string; build: Build }> = [
+  // Seed 004: the session protocol run (see "Session protocol" in the README).
   {
     name: 'session-state',
     uri: 'session://state',
-    title: 'Session state',
+    title: 'Session protocol state',
+    description:
+      'The protocol run of the current session (HESTAI_SESSION, else the most recently anchored, else the most recent active one): objective, branch, starting commit, current phase, phases completed, checklist, evidence and violations; a hint when there is no run.',
+    build: async (deps) => (await protocolViews()).stateResource((await workspaceOf(deps)).root, deps),
+  },
+  {
+    name: 'session-checklist',
+    uri: 'session://checklist',
+    title: 'Session protocol checklist',
+    description: 'The RFC 2119 start, work and end lists of .hestai/protocol.yaml, each step with its level, status ("x" or " ") and evidence.',
+    build: async (deps) => (await protocolViews()).checklistResource((await workspaceOf(deps)).root, deps),
+  },
+  {
+    name: 'session-history',
+    uri: 'session://history',
+    title: 'Session protocol history',
+    description: 'The last 5 completed protocol runs (newest first): objective, outcome, commit, key decisions, next-session notes.',
+    build: async (deps) => (await protocolViews()).historyResource((await workspaceOf(deps)).root),
+  },
+  {
+    name: 'session-violations',
+    uri: 'session://violations',
+    title: 'Protocol violations',
+    description: 'Every requirement skipped by a forced advance_phase: session, time, phase, requirement, severity, recovery.',
+    build: async (deps) => (await protocolViews()).violationsResource((await workspaceOf(deps)).root),
+  },
+  // The clock-in and anchor views that session:// showed before the protocol existed, unchanged.
+  {
+    name: 'hestai-session-current',
+    uri: 'hestai://session/current',
+    title: 'Current session',
     description:
       'The session of this connection (the one it clocked in or anchored, else the only live unpinned one) in the repository it works in: its record, whether it is anchored (tool gating), the age of its context against the freshness threshold, and every active session of that worktree.',
     build: async (deps, paths) => (await import('./resources.js')).sessionState(paths, deps, deps.connection.resolveSession(paths, undefined)),
   },
   {
-    name: 'session-checklist',
-    uri: 'session://checklist',
-    title: 'Session checklist',
+    name: 'hestai-context-checklist',
+    uri: 'hestai://context/checklist',
+    title: 'FAST-layer checklist',
     description: 'The FAST-layer checklist (.hestai/context/state/checklist.oct.md, OCTAVE) that clock_in maintains.',
     build: async (_deps, paths) => (await import('./resources.js')).sessionChecklist(paths),
   },
   {
-    name: 'session-history',
-    uri: 'session://history',
-    title: 'Session history',
+    name: 'hestai-session-archive',
+    uri: 'hestai://session/archive',
+    title: 'Archived sessions',
     description: 'Cross-session context: the five most recently archived sessions (.hestai/sessions/archive/), newest first.',
     build: async (_deps, paths) => (await import('./resources.js')).sessionHistory(paths),
   },
   {
-    name: 'session-violations',
-    uri: 'session://violations',
-    title: 'Violations and bypasses',
+    name: 'hestai-audit',
+    uri: 'hestai://audit',
+    title: 'Audit log: violations and bypasses',
     description:
       'Audit-log entries (.hestai/audit/audit.jsonl) for retrospectives: commit bypasses, stale-context acknowledgments, session take-overs, anchor resets and rule violations.',
     build: async (_deps, paths) => (await import('./resources.js')).sessionViolations(paths),
   },
 ];
 
-/** Registers the four `session://` resources; each is read from disk on every request (never cached). */
+/** Registers the `session://` (protocol) and `hestai://` (clock-in, anchor, audit) resources; each is read from disk on every request (never cached). */
 export function registerResources(server: McpServer, deps: McpDeps): void {
   for (const resource of RESOURCES) {
     server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: 'application/json' }, async (uri) => {

@@ -19,7 +19,7 @@ export { violationKind };
  * plain JSON document; the server serialises it.
  */
 
-/** `session://state`: the selected session, its binding state, the age of its context, its neighbours. */
+/** `hestai://session/current` (was session://state): the selected session, its binding state, the age of its context, its neighbours. */
 export async function sessionState(
   paths: WorkspacePaths,
   deps: Pick<McpDeps, 'clock' | 'env'>,
@@ -91,7 +91,7 @@ export function parseOctaveFile(
   return { parsed: null, parse_errors: result.errors.map((e) => `${rel}:${e.line}: ${e.message}`) };
 }
 
-/** `session://checklist`: the FAST-layer checklist (`.hestai/context/state/checklist.oct.md`), text and parsed. */
+/** `hestai://context/checklist` (was session://checklist): the FAST-layer checklist (`.hestai/context/state/checklist.oct.md`), text and parsed. */
 export function sessionChecklist(paths: WorkspacePaths): Record<string, unknown> {
   const content = readTextIfExists(paths.checklist);
   const file = relativeToRoot(paths, paths.checklist);
@@ -108,7 +108,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 export const HISTORY_LIMIT = 5;
 
 /**
- * `session://history`: the most recently archived sessions (newest first, at most five), each with its
+ * `hestai://session/archive` (was session://history): the most recently archived sessions (newest first, at most five), each with its
  * text and parsed OCTAVE. Ordered by the archive's `ENDED_AT`, or the file's modification time without one.
  */
 export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { sessions: Array<Record<string, unknown>> } {
@@ -138,7 +138,7 @@ export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { 
 }
 
 /**
- * `session://violations`: the audit-log entries a retrospective needs (bypasses, acknowledgments,
+ * `hestai://audit` (was session://violations): the audit-log entries a retrospective needs (bypasses, acknowledgments,
  * take-overs, resets, violations), oldest first. A line that is not JSON is reported, never skipped silently.
  */
 export function sessionViolations(paths: WorkspacePaths): { violations: Array<Record<string, unknown>>; problems: string[] } {

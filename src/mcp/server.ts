@@ -8,6 +8,7 @@ import { registerAnchorStatus } from './tools/anchor-status.js';
 import { registerClockIn } from './tools/clock-in.js';
 import { registerClockOut } from './tools/clock-out.js';
 import { registerOdysseanAnchor } from './tools/odyssean-anchor.js';
+import { registerProtocolTools } from './tools/protocol.js';
 
 export type { McpDeps } from './deps.js';
 
@@ -26,7 +27,7 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
       instructions:
         'hestai holds agents to a verifiable discipline. Start every session with clock_in, then anchor ' +
         '(stage identity → context → proof) with the session_id it returns. Privileged tools stay locked until ' +
-        'the session is anchored (anchor_status says why). Read session://state for the current session.',
+        'the session is anchored (anchor_status says why). Read hestai://session/current for the current session; the session protocol (session_start, validate_gate, advance_phase, record_evidence, get_blocked_reason, session_end) is read through session://state.',
     },
   );
   registerClockIn(server, resolved);
@@ -34,6 +35,7 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
   registerOdysseanAnchor(server, resolved);
   registerAnchorStatus(server, resolved);
   registerClockOut(server, resolved);
+  registerProtocolTools(server, resolved);
   registerResources(server, resolved);
   return server;
 }

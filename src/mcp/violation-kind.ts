@@ -1,4 +1,4 @@
-/** Pure: the category of an audit event that `session://violations` reports, by the words in its name (null: routine). */
+/** Pure: the category of an audit event that `hestai://audit` reports, by the words in its name (null: routine). */
 export function violationKind(event: string): 'bypass' | 'acknowledgment' | 'takeover' | 'reset' | 'violation' | null {
   const e = event.toLowerCase().replace(/[^a-z]/g, '');
   if (e.includes('bypass')) return 'bypass';

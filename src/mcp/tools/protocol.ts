@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpDeps } from '../deps.js';
+import { failedResult, okResult } from '../result.js';
+import { optionalSessionId, workingDir } from '../schemas.js';
+import { defineTool } from '../tool.js';
+
+// The six tools of the session protocol (seed 004), thin adapters over src/protocol/operations.ts. The
+// seed's parameters and results; where a result field has no meaning here the README says what it maps to.
+
+const lib = () => import('../../protocol/operations.js');
+const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env });
+
+/** Validates working_dir as every tool does (absolute, inside a repository). */
+async function workspace(working_dir: string) {
+  const { resolveWorkspace } = await import('../../workspace.js');
+  return resolveWorkspace(working_dir, { requireAbsolute: true }).root;
+}
+
+const level = z.enum(['MUST', 'SHOULD', 'MAY']).describe('RFC 2119 requirement level, from protocol.yaml only.');
+const checklistItem = z.looseObject({
+  req: level,
+  step: z.string().describe('The checklist wording of the gate.'),
+  status: z.enum(['x', ' ']).describe('"x" when the gate passes, " " otherwise.'),
+  evidence: z.string().nullable().describe('What proved it, or null.'),
+  phase: z.string().describe('The phase id.'),
+  gate: z.string().describe('The gate id (the step to pass to record_evidence / validate_gate).'),
+  result: z.enum(['PASS', 'FAIL', 'SKIPPED', 'PENDING']).describe('The gate verdict.'),
+  blocking: z.boolean().describe('Whether an unmet gate blocks advance_phase.'),
+});
+const checklist = z
+  .looseObject({
+    start: z.array(checklistItem).describe('Gates of the start phases (the binding ceremony).'),
+    work: z.array(checklistItem).describe('Gates of the work phases.'),
+    end: z.array(checklistItem).describe('Gates of the end phases (the end duties).'),
+  })
+  .describe('The RFC 2119 checklist: start, work and end lists, each item with its status and evidence.');
+const gateResult = z.looseObject({
+  phase: z.string().describe('The phase id.'),
+  gate: z.string().describe('The gate id.'),
+  step: z.string().describe('The checklist wording.'),
+  requirement_level: level,
+  status: z.enum(['PASS', 'FAIL', 'SKIPPED', 'PENDING']).describe('PENDING: no evidence or command result yet.'),
+  evidence: z.string().nullable().describe('Verification evidence, or null.'),
+  blocking: z.boolean().describe('Whether this gate blocks the next phase.'),
+  message: z.string().describe('Human-readable status.'),
+});
+const violation = z.looseObject({
+  session_id: z.string().describe('The session that skipped the requirement.'),
+  timestamp: z.string().describe('When (ISO-8601).'),
+  phase: z.string().describe('The phase of the skipped gate.'),
+  requirement: z.string().describe('Level, step, PHASE/gate and why it was unmet.'),
+  severity: z.enum(['CRITICAL', 'WARNING']).describe('CRITICAL for MUST gates.'),
+  recovery: z.string().describe('What satisfies the requirement.'),
+});
+const phaseParam = z.string().describe('A phase id of .hestai/protocol.yaml (e.g. BINDING, WORK, END in the default protocol).');
+const stepParam = z.string().optional().describe('A gate id within the phase (the seed\'s "step").');
+
+export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
+  defineTool(
+    server,
+    deps,
+    'session_start',
+    {
+      title: 'Start the session protocol',
+      description:
+        'Start the protocol run (.hestai/protocol.yaml) of the clock-in session. Must be called before the other session_* tools; one run per session ' +
+        '(a second call is refused and changes nothing). Returns the first phase, the start phases still blocked and the full checklist.',
+      input: z.object({
+        working_dir: workingDir,
+        session_id: optionalSessionId,
+        objective: z.string().min(1).describe('The session goal (recorded in the history).'),
+        branch: z.string().optional().describe('Git branch (auto-detected if omitted).'),
+        starting_commit: z.string().optional().describe('Starting commit (default: HEAD when the session clocked in).'),
+      }),
+      output: z.looseObject({
+        session_id: z.string().describe('The clock-in session id (a UUID v4).'),
+        phase: z.string().describe('The current phase: the protocol\'s first (the seed\'s INIT).'),
+        blocked_until: z.array(z.string()).describe('Start phases with an unmet blocking gate.'),
+        checklist,
+        objective: z.string().describe('The objective.'),
+        branch: z.string().nullable().describe('The branch.'),
+        starting_commit: z.string().nullable().describe('The starting commit.'),
+        started_at: z.string().describe('When the run started (ISO-8601).'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const res = await (await lib()).sessionStart({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      return okResult(res, `protocol run started for session ${res.session_id}: phase ${res.phase}; blocked until: ${res.blocked_until.join(', ') || 'nothing'}. Next: get_blocked_reason.`);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    'validate_gate',
+    {
+      title: 'Validate a phase gate',
+      description:
+        'Check the gates of a phase (or one step) against the machine checks and the recorded evidence, and record the results. Idempotent. ' +
+        'Returns PASS / FAIL / SKIPPED with the requirement level, evidence, whether it blocks, a message, and one result per gate.',
+      input: z.object({ working_dir: workingDir, session_id: optionalSessionId, phase: phaseParam, step: stepParam }),
+      output: z.looseObject({
+        phase: z.string().describe('The phase checked.'),
+        step: z.string().optional().describe('The gate checked, when one was asked for.'),
+        requirement_level: level,
+        status: z.enum(['PASS', 'FAIL', 'SKIPPED']).describe('FAIL when a blocking or MUST gate is unmet.'),
+        evidence: z.string().nullable().describe('Verification evidence, or null.'),
+        blocking: z.boolean().describe('Whether the phase has blocking gates.'),
+        message: z.string().describe('Human-readable status.'),
+        gates: z.array(gateResult).describe('One result per gate.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const res = await (await lib()).validateGate({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      return okResult(res, `${res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}): ${res.message}`);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    'advance_phase',
+    {
+      title: 'Advance to the next phase',
+      description:
+        'Move to the next phase (or target_phase). Refused (isError, blocked_by names the gates) while a blocking gate of a phase passed through is unmet; ' +
+        'non-blocking failures advance with warnings. force advances anyway: each skipped requirement is returned and logged as a violation, within the force limit.',
+      input: z.object({
+        working_dir: workingDir,
+        session_id: optionalSessionId,
+        target_phase: z.string().optional().describe('Advance to this phase; every blocking gate on the way must hold.'),
+        force: z.boolean().optional().describe('Skip unmet blocking gates; each is logged as a violation (limited per session by protocol.force_limit).'),
+      }),
+      output: z.looseObject({
+        previous_phase: z.string().describe('The phase before the call.'),
+        current_phase: z.string().describe('The phase after it (COMPLETE after the last).'),
+        success: z.boolean().describe('Whether the run advanced.'),
+        blocked_by: z.array(z.string()).optional().describe('PHASE/gate of each unmet blocking requirement.'),
+        violations: z.array(z.string()).optional().describe('With force: what was skipped.'),
+        warnings: z.array(z.string()).describe('Unmet non-blocking gates.'),
+        message: z.string().describe('What happened.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const res = await (await lib()).advancePhase({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const text = `${res.message}${res.warnings.length ? `\nwarnings: ${res.warnings.join('; ')}` : ''}${res.success ? '' : '\nhint: get_blocked_reason lists the tool calls that unblock it'}`;
+      return res.success ? okResult(res, text) : failedResult(res, text);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    'record_evidence',
+    {
+      title: 'Record evidence for a gate',
+      description:
+        'Store typed evidence for a checklist step and re-validate the gate. file_path must name an existing file, commit_sha a commit, content_hash the ' +
+        'sha256 of the gate\'s file; tool_output and manual must say what was observed (TODO, pending, TBD, N/A or the step\'s own words never pass).',
+      input: z.object({
+        working_dir: workingDir,
+        session_id: optionalSessionId,
+        phase: phaseParam,
+        evidence_type: z.enum(['tool_output', 'file_path', 'commit_sha', 'content_hash', 'manual']).describe('The kind of evidence.'),
+        evidence: z.string().min(1).max(10_000).describe('The evidence: an output excerpt, a path, a sha, a sha256 (hex or sha256:hex) or a note.'),
+        step: stepParam,
+      }),
+      output: z.looseObject({
+        phase: z.string().describe('The phase.'),
+        step: z.string().describe('The gate the evidence was recorded for.'),
+        evidence_recorded: z.boolean().describe('Always true on success.'),
+        auto_validated: z.boolean().describe('Whether the gate is an evidence gate and was re-validated.'),
+        gate_status: z.enum(['PASS', 'FAIL', 'PENDING']).describe('The gate after recording.'),
+        message: z.string().describe('Why.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const res = await (await lib()).recordEvidence({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      return okResult(res, `evidence recorded for ${res.phase}/${res.step}: ${res.gate_status}: ${res.message}`);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    'get_blocked_reason',
+    {
+      title: 'Why the session is blocked',
+      description: 'Every unmet blocking gate of the current phase with its level, reason and the evidence needed, and the tool calls that satisfy them. Empty when nothing blocks.',
+      input: z.object({ working_dir: workingDir, session_id: optionalSessionId }),
+      output: z.looseObject({
+        is_blocked: z.boolean().describe('Whether the current phase has an unmet blocking gate.'),
+        current_phase: z.string().describe('The current phase.'),
+        blocked_phases: z
+          .array(
+            z.looseObject({
+              phase: z.string().describe('The phase.'),
+              gate: z.string().describe('The gate.'),
+              requirement_level: level,
+              reason: z.string().describe('Why it is unmet.'),
+              evidence_needed: z.string().describe('What would satisfy it.'),
+            }),
+          )
+          .describe('One entry per unmet blocking gate.'),
+        suggested_actions: z.array(z.string()).describe('Tool calls, in the order of blocked_phases.'),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const res = await (await lib()).getBlockedReason({ ...args, working_dir: await workspace(args.working_dir), surface: 'mcp' }, deps$(deps));
+      const text = res.is_blocked ? `phase ${res.current_phase} is blocked:\n${res.suggested_actions.map((a) => `- ${a}`).join('\n')}` : `phase ${res.current_phase}: nothing blocks`;
+      return okResult(res, text);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    'session_end',
+    {
+      title: 'End the session protocol',
+      description:
+        'Check the remaining gates: with a MUST gate unmet the result is INCOMPLETE (isError, nothing written); otherwise one history record ' +
+        '(objective, outcome, commit, key decisions, next-session notes) is appended and the run is cleared. Call clock_out afterwards.',
+      input: z.object({
+        working_dir: workingDir,
+        session_id: optionalSessionId,
+        summary: z.string().min(1).describe('What was accomplished.'),
+        next_session_notes: z.string().optional().describe('Context for the next session.'),
+        key_decisions: z.array(z.string()).optional().describe('Decisions worth carrying to the next session.'),
+      }),
+      output: z.looseObject({
+        session_id: z.string().describe('The session.'),
+        status: z.enum(['COMPLETE', 'INCOMPLETE']).describe('INCOMPLETE while a MUST gate is unmet.'),
+        checklist,
+        violations: z.array(violation).describe('Forced skips of this run.'),
+        unmet: z.array(z.string()).describe('The unmet MUST gates (PHASE/gate: why) when INCOMPLETE.'),
+        handoff_updated: z.boolean().describe('True when the history record was written (the seed\'s HANDOFF.md update).'),
+        commit_sha: z.string().optional().describe('HEAD at the end.'),
+        message: z.string().describe('What happened.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const res = await (await lib()).sessionEnd({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const text = `${res.status}: ${res.message}${res.unmet.length ? `\n${res.unmet.map((u) => `- ${u}`).join('\n')}` : ''}`;
+      return res.status === 'COMPLETE' ? okResult(res, text) : failedResult(res, text);
+    },
+  );
+}
