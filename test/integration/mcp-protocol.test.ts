@@ -73,7 +73,7 @@ describe('MCP session-protocol tools', () => {
     const incomplete = await mcp.call('session_end', { ...w, summary: 'not yet' });
     expect(incomplete.isError).toBe(true);
     expect(incomplete.structuredContent).toMatchObject({ status: 'INCOMPLETE', handoff_updated: false });
-    expect(await mcp.read('session://history')).toEqual({ sessions: [] });
+    expect(await mcp.read('session://history')).toEqual({ working_dir: repo.dir, sessions: [] });
 
     repo.write('.hestai/context/PROJECT-CONTEXT.oct.md', `${fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'), 'utf8')}DONE::"mcp"\n`);
     repo.commit('test(mcp): tools', { 'test/mcp.test.ts': 'x\n' });
@@ -82,6 +82,7 @@ describe('MCP session-protocol tools', () => {
     expect(end.isError, end.content[0]!.text).toBeFalsy();
     expect(end.structuredContent).toMatchObject({ status: 'COMPLETE', handoff_updated: true });
     expect(await mcp.read('session://history')).toEqual({
+      working_dir: repo.dir,
       sessions: [expect.objectContaining({ session_id: token, objective: 'serve the protocol', outcome: 'COMPLETE', key_decisions: ['local files only'], next_session_notes: 'gate the tools' })],
     });
   });

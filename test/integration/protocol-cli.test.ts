@@ -160,6 +160,27 @@ describe('hestai session (the protocol state machine)', () => {
     expect(json(run(['session', 'blocked', '--json']).stdout)['suggested_actions'][0]).toContain('hestai trust');
   });
 
+  it('runs command gates once the workspace is trusted: exit 0 passes, anything else fails, with a minimal environment', () => {
+    const protocol = [
+      'version: 1',
+      'phases:',
+      '  - id: Q',
+      '    gates:',
+      '      - { id: lint, step: Lint passes, level: MUST, check: { type: command, run: "test -z \\"$SECRET_TOKEN\\" && echo lint-ok" } }',
+      '      - { id: slow, step: Tests pass, level: SHOULD, check: { type: command, run: "exit 3" } }',
+      '',
+    ].join('\n');
+    const { repo, run } = setup({ protocol });
+    repo.commit('chore: protocol');
+    expect(run(['trust']).status).toBe(0);
+    run(['session', 'start', '--objective', 'commands']);
+    const res = run(['session', 'gate', 'Q', '--json'], { SECRET_TOKEN: 'leak' });
+    const gates = json(res.stdout)['gates'];
+    expect(gates[0]).toMatchObject({ gate: 'lint', status: 'PASS', evidence: 'lint-ok' });
+    expect(gates[1]).toMatchObject({ gate: 'slow', status: 'FAIL', message: expect.stringContaining('exited 3') });
+    expect(res.status).toBe(0); // only the SHOULD gate fails
+  });
+
   it('reports an invalid protocol file with file, line, key and the nearest known key', () => {
     const { run } = setup({ protocol: 'version: 1\nphases:\n  - id: A\n    gatse: []\n' });
     const res = run(['session', 'start', '--objective', 'x']);
