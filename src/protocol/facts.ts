@@ -169,7 +169,7 @@ function recordedOutcome(recorded: RecordedResult | undefined): CommandOutcome |
 async function runCommand(root: string, env: NodeJS.ProcessEnv, run: string, timeoutMs: number): Promise<CommandOutcome> {
   const trust = commandTrust(root, env);
   if (!trust.trusted) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: trust.reason, remedy: trust.remedy };
-  const result = await runProcess('/bin/sh', ['-c', run], { cwd: root, env, timeoutMs });
+  const result = await runProcess('/bin/sh', ['-c', run], { cwd: root, env: trust.env, timeoutMs });
   const tail = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-5).join('\n').slice(-500);
   if (result.startError) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: result.startError };
   return { ran: true, exit_code: result.status, timed_out: result.timedOut, tail };

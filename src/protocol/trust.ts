@@ -1,19 +1,26 @@
+import { gateEnvironment, isTrusted, TRUST_REMEDY } from '../trust/index.js';
+
 /**
  * Whether this workspace may run the protocol's `command` checks. Content of a cloned repository may
  * configure rules but may not run commands until the user trusts that exact content (DESIGN.md,
- * "A repository is untrusted until trusted"). The trust record is built by the hardening issue
- * (`hestai trust`); until it exists every workspace is untrusted and command gates are refused.
+ * "A repository is untrusted until trusted"): `hestai trust` records the hash of .hestai_workspace.yaml
+ * and .hestai/protocol.yaml outside the repository (src/trust). A trusted command runs with the minimal
+ * gate environment (never tokens, keys or HESTAI_*).
  */
 export interface TrustVerdict {
   trusted: boolean;
   reason: string;
   remedy: string;
+  /** The environment a trusted command runs with. */
+  env: NodeJS.ProcessEnv;
 }
 
-export function commandTrust(_root: string, _env: NodeJS.ProcessEnv): TrustVerdict {
+export function commandTrust(root: string, env: NodeJS.ProcessEnv): TrustVerdict {
+  const trusted = isTrusted({ root }, env);
   return {
-    trusted: false,
-    reason: 'workspace not trusted: command gates run only in a trusted workspace',
-    remedy: 'A human reviews the repository (its .hestai/protocol.yaml commands) and runs `hestai trust`; until then command gates fail.',
+    trusted,
+    reason: trusted ? 'workspace trusted' : 'workspace not trusted: command gates run only in a trusted workspace',
+    remedy: TRUST_REMEDY,
+    env: gateEnvironment(env),
   };
 }
