@@ -17,6 +17,12 @@ export function workspaceOf(deps: McpDeps): WorkspacePaths {
 
 const protocolViews = () => import('../protocol/views.js');
 
+/** The connection's session in this worktree (its own, else the only live unpinned one), or null. */
+function connectionSession(deps: McpDeps, paths: WorkspacePaths): string | null {
+  const resolution = deps.connection.resolveSession(paths, undefined);
+  return resolution.kind === 'chosen' ? resolution.choice.session_id : null;
+}
+
 const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; description: string; build: Build }> = [
   // Seed 004: the session protocol run (see "Session protocol" in the README).
   {
@@ -24,29 +30,29 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     uri: 'session://state',
     title: 'Session protocol state',
     description:
-      'The protocol run of the current session (HESTAI_SESSION, else the most recently anchored, else the most recent active one): objective, branch, starting commit, current phase, phases completed, checklist, evidence and violations; a hint when there is no run.',
-    build: async (deps) => (await protocolViews()).stateResource((await workspaceOf(deps)).root, deps),
+      'The protocol run of this connection\'s session (the one it clocked in or anchored, else the only live unpinned one): objective, branch, starting commit, current phase, phases completed, checklist, evidence and violations; a hint when there is no run.',
+    build: async (deps, paths) => (await protocolViews()).stateResource(paths.root, connectionSession(deps, paths), deps),
   },
   {
     name: 'session-checklist',
     uri: 'session://checklist',
     title: 'Session protocol checklist',
     description: 'The RFC 2119 start, work and end lists of .hestai/protocol.yaml, each step with its level, status ("x" or " ") and evidence.',
-    build: async (deps) => (await protocolViews()).checklistResource((await workspaceOf(deps)).root, deps),
+    build: async (deps, paths) => (await protocolViews()).checklistResource(paths.root, connectionSession(deps, paths), deps),
   },
   {
     name: 'session-history',
     uri: 'session://history',
     title: 'Session protocol history',
     description: 'The last 5 completed protocol runs (newest first): objective, outcome, commit, key decisions, next-session notes.',
-    build: async (deps) => (await protocolViews()).historyResource((await workspaceOf(deps)).root),
+    build: async (_deps, paths) => (await protocolViews()).historyResource(paths.root),
   },
   {
     name: 'session-violations',
     uri: 'session://violations',
     title: 'Protocol violations',
     description: 'Every requirement skipped by a forced advance_phase: session, time, phase, requirement, severity, recovery.',
-    build: async (deps) => (await protocolViews()).violationsResource((await workspaceOf(deps)).root),
+    build: async (_deps, paths) => (await protocolViews()).violationsResource(paths.root),
   },
   // The clock-in and anchor views that session:// showed before the protocol existed, unchanged.
   {

@@ -5,7 +5,7 @@ import { blockedError, usageError } from '../errors.js';
 import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
-import { resolveSessionId } from '../records/resolve.js';
+import { requireSessionChoice } from '../records/resolve.js';
 import { resolveWorkspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
@@ -49,13 +49,9 @@ async function open(working_dir: string, session_id: string | undefined, env: No
   const { paths, root } = resolveWorkspace(working_dir);
   const { config } = await loadConfig(root);
   const loaded = await requireProtocol(paths);
-  const id = resolveSessionId(paths, session_id, env);
-  if (id === null) {
-    throw usageError('no session to run the protocol for: clock in first', {
-      code: 'NO_SESSION',
-      remedy: 'Start a session: hestai clock-in --role <role> (MCP: clock_in), then hestai session start --objective "..." (MCP: session_start).',
-    });
-  }
+  // The one session rule (src/session/resolve.ts): explicit, else HESTAI_SESSION, else the only live one;
+  // none or several is an error listing the candidates. The MCP tools pass the connection's choice.
+  const id = requireSessionChoice(paths, { explicit: session_id, env, surface: 'cli' }).session_id;
   const session = readSession(paths, id);
   if (session === null || !isLive(session)) {
     throw usageError(`session ${id} is not an active session of this worktree`, {

@@ -3,7 +3,6 @@ import { buildChecklist } from './machine.js';
 import { sessionHistory, sessionState, sessionViolations, type ProtocolDeps, type StateView } from './operations.js';
 import { readProtocolState } from './store.js';
 import { resolveWorkspace } from '../workspace.js';
-import { resolveSessionChoice } from '../session/resolve.js';
 
 /**
  * The four `session://` resources of seed 004, as documents that never fail for an ordinary reason:
@@ -11,25 +10,25 @@ import { resolveSessionChoice } from '../session/resolve.js';
  */
 type Choice = { session_id: string | null; run: boolean };
 
-function choose(working_dir: string, env: NodeJS.ProcessEnv): Choice {
+/** `sessionId`: the session the caller chose (the MCP connection's), or null when none fits. */
+function choose(working_dir: string, id: string | null): Choice {
   const { paths } = resolveWorkspace(working_dir);
-  const id = resolveSessionChoice(paths, undefined, env)?.session_id ?? null;
   return { session_id: id, run: id !== null && readProtocolState(paths, id) !== null };
 }
 
 const hint = (c: Choice) =>
-  c.session_id === null ? 'No active session: call clock_in, then session_start.' : `Session ${c.session_id} has no protocol run: call session_start with its objective.`;
+  c.session_id === null ? 'No session of this connection: call clock_in (or pass HESTAI_SESSION), then session_start.' : `Session ${c.session_id} has no protocol run: call session_start with its objective.`;
 
 /** `session://state`: objective, branch, starting commit, current phase, phases completed, checklist, evidence, violations. */
-export async function stateResource(working_dir: string, deps: ProtocolDeps): Promise<StateView | { session_id: string | null; current_phase: null; hint: string }> {
-  const c = choose(working_dir, deps.env);
+export async function stateResource(working_dir: string, sessionId: string | null, deps: ProtocolDeps): Promise<StateView | { session_id: string | null; current_phase: null; hint: string }> {
+  const c = choose(working_dir, sessionId);
   if (!c.run) return { session_id: c.session_id, current_phase: null, hint: hint(c) };
   return sessionState({ working_dir, session_id: c.session_id! }, deps);
 }
 
 /** `session://checklist`: the RFC 2119 start and end lists with status and evidence (the protocol's, all pending, without a run). */
-export async function checklistResource(working_dir: string, deps: ProtocolDeps): Promise<Record<string, unknown>> {
-  const c = choose(working_dir, deps.env);
+export async function checklistResource(working_dir: string, sessionId: string | null, deps: ProtocolDeps): Promise<Record<string, unknown>> {
+  const c = choose(working_dir, sessionId);
   if (c.run) return { session_id: c.session_id, ...(await sessionState({ working_dir, session_id: c.session_id! }, deps)).checklist };
   const loaded = await loadProtocol(resolveWorkspace(working_dir).paths);
   const empty = loaded ? buildChecklist(loaded.protocol, []) : { start: [], work: [], end: [] };

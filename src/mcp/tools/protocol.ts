@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { McpDeps } from '../deps.js';
+import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
 import { optionalSessionId, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -11,10 +11,15 @@ import { defineTool } from '../tool.js';
 const lib = () => import('../../protocol/operations.js');
 const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env });
 
-/** Validates working_dir as every tool does (absolute, inside a repository). */
-async function workspace(working_dir: string) {
-  const { resolveWorkspace } = await import('../../workspace.js');
-  return resolveWorkspace(working_dir, { requireAbsolute: true }).root;
+/**
+ * The worktree (working_dir, validated and cached by the connection) and the session the tool acts on: the
+ * session_id argument, else the connection's own session, else the only live unpinned one.
+ */
+function target(deps: McpDeps, working_dir: string, session_id: string | undefined, tool: string, owned = false): { working_dir: string; session_id: string } {
+  const { paths, root } = deps.connection.workspace(working_dir);
+  const id = deps.connection.chooseSession(paths, session_id).session_id;
+  if (owned) deps.connection.requireOwned(id, tool);
+  return { working_dir: root, session_id: id };
 }
 
 const level = z.enum(['MUST', 'SHOULD', 'MAY']).describe('RFC 2119 requirement level, from protocol.yaml only.');
@@ -86,7 +91,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).sessionStart({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const res = await (await lib()).sessionStart({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_start') }, deps$(deps));
       return okResult(res, `protocol run started for session ${res.session_id}: phase ${res.phase}; blocked until: ${res.blocked_until.join(', ') || 'nothing'}. Next: get_blocked_reason.`);
     },
   );
@@ -114,7 +119,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).validateGate({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const res = await (await lib()).validateGate({ ...args, ...target(deps, args.working_dir, args.session_id, 'validate_gate') }, deps$(deps));
       return okResult(res, `${res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}): ${res.message}`);
     },
   );
@@ -146,7 +151,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).advancePhase({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const res = await (await lib()).advancePhase({ ...args, ...target(deps, args.working_dir, args.session_id, 'advance_phase', true) }, deps$(deps));
       const text = `${res.message}${res.warnings.length ? `\nwarnings: ${res.warnings.join('; ')}` : ''}${res.success ? '' : '\nhint: get_blocked_reason lists the tool calls that unblock it'}`;
       return res.success ? okResult(res, text) : failedResult(res, text);
     },
@@ -180,7 +185,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).recordEvidence({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const res = await (await lib()).recordEvidence({ ...args, ...target(deps, args.working_dir, args.session_id, 'record_evidence') }, deps$(deps));
       return okResult(res, `evidence recorded for ${res.phase}/${res.step}: ${res.gate_status}: ${res.message}`);
     },
   );
@@ -212,7 +217,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).getBlockedReason({ ...args, working_dir: await workspace(args.working_dir), surface: 'mcp' }, deps$(deps));
+      const res = await (await lib()).getBlockedReason({ ...args, ...target(deps, args.working_dir, args.session_id, 'get_blocked_reason'), surface: 'mcp' }, deps$(deps));
       const text = res.is_blocked ? `phase ${res.current_phase} is blocked:\n${res.suggested_actions.map((a) => `- ${a}`).join('\n')}` : `phase ${res.current_phase}: nothing blocks`;
       return okResult(res, text);
     },
@@ -247,7 +252,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).sessionEnd({ ...args, working_dir: await workspace(args.working_dir) }, deps$(deps));
+      const res = await (await lib()).sessionEnd({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_end', true) }, deps$(deps));
       const text = `${res.status}: ${res.message}${res.unmet.length ? `\n${res.unmet.map((u) => `- ${u}`).join('\n')}` : ''}`;
       return res.status === 'COMPLETE' ? okResult(res, text) : failedResult(res, text);
     },
