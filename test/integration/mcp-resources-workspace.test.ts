@@ -12,16 +12,17 @@ describe('MCP resources follow the repository the agent works in', () => {
     const elsewhere = seedSession(started.dir);
     const work = makeRepo();
     const mcp = await connectInProcess({ cwd: started.dir, env: work.env });
-    const before = (await mcp.read('session://state')) as Record<string, unknown>;
+    const before = (await mcp.read('hestai://session/current')) as Record<string, unknown>;
     expect(before).toMatchObject({ working_dir: started.dir, session_id: elsewhere.session_id });
 
     const clockIn = await mcp.call('clock_in', { working_dir: work.dir, role: 'implementation-lead', focus: 'the other repo' });
     expect(clockIn.isError, textOf(clockIn)).toBeFalsy();
     const id = clockIn.structuredContent!['session_id'] as string;
-    for (const uri of ['session://state', 'session://checklist', 'session://history', 'session://violations']) {
+    for (const uri of ['session://state', 'session://checklist', 'session://history', 'session://violations', 'hestai://session/current', 'hestai://context/checklist', 'hestai://session/archive', 'hestai://audit']) {
       expect(await mcp.read(uri), uri).toMatchObject({ working_dir: work.dir });
     }
-    expect(await mcp.read('session://state')).toMatchObject({ session_id: id, selected_by: 'connection' });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({ session_id: id, selected_by: 'connection' });
+    expect(await mcp.read('session://state')).toMatchObject({ session_id: id, current_phase: null });
   });
 
   it('without a session, read the repository of the last working_dir a tool was given', async () => {
@@ -30,6 +31,6 @@ describe('MCP resources follow the repository the agent works in', () => {
     const only = seedSession(work.dir);
     const mcp = await connectInProcess({ cwd: started.dir, env: work.env });
     await mcp.call('anchor_status', { working_dir: work.dir });
-    expect(await mcp.read('session://state')).toMatchObject({ working_dir: work.dir, session_id: only.session_id, selected_by: 'only' });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({ working_dir: work.dir, session_id: only.session_id, selected_by: 'only' });
   });
 });
