@@ -19,9 +19,16 @@ const SKIPPED: Record<Exclude<CommitFacts['kind'], 'normal'>, (c: CommitFacts) =
   ignored: (c) => `ignored by commit.ignore pattern /${c.ignoredBy}/: not judged`,
 };
 
+const SKIP_CLAUSE: Record<Exclude<CommitFacts['kind'], 'normal'>, string> = {
+  merge: 'real merge (2+ parents)',
+  revert: 'real revert (This reverts commit <sha>)',
+  fixup: 'fixup!/squash!/amend!',
+  ignored: 'commit.ignore',
+};
+
 /** Pure: the header must be a Conventional Commit header (the clause deciding each verdict is cited). */
 export function checkHeader(commit: CommitFacts, options: HeaderOptions = DEFAULT_HEADER_OPTIONS): Verdict {
-  if (commit.kind !== 'normal') return { rule: 'header', status: 'skip', message: SKIPPED[commit.kind](commit), clause: 'commit.ignore / DESIGN.md §7' };
+  if (commit.kind !== 'normal') return { rule: 'header', status: 'skip', message: SKIPPED[commit.kind](commit), clause: SKIP_CLAUSE[commit.kind] };
   const cc = commit.conventional;
   if (cc === null) {
     const { problem, clause } = headerProblem(commit.header);

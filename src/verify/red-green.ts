@@ -34,15 +34,17 @@ export function runAtCommit(root: string, sha: string, command: string, timeoutM
   }
 }
 
+const CLAUSE = 'DESIGN.md §6 (--red-green, tdd.test_command)';
+
 /** Pure: the red-green verdict from the two runs. */
 export function redGreenVerdict(testSha: string, featSha: string, red: CommandRun, green: CommandRun, command: string): Verdict {
   const s = (sha: string) => sha.slice(0, 7);
-  if (red.timedOut || green.timedOut) return { rule: 'red-green', status: 'fail', message: `\`${command}\` timed out at ${s(red.timedOut ? testSha : featSha)}` };
+  if (red.timedOut || green.timedOut) return { rule: 'red-green', clause: CLAUSE, status: 'fail', message: `\`${command}\` timed out at ${s(red.timedOut ? testSha : featSha)}` };
   if (red.status === 0) {
-    return { rule: 'red-green', status: 'fail', message: `RED expected at test commit ${s(testSha)}, but \`${command}\` passed there: the test did not fail before the implementation` };
+    return { rule: 'red-green', clause: CLAUSE, status: 'fail', message: `RED expected at test commit ${s(testSha)}, but \`${command}\` passed there: the test did not fail before the implementation` };
   }
   if (green.status !== 0) {
-    return { rule: 'red-green', status: 'fail', message: `GREEN expected at ${s(featSha)}, but \`${command}\` failed (exit ${green.status}): ${green.tail}` };
+    return { rule: 'red-green', clause: CLAUSE, status: 'fail', message: `GREEN expected at ${s(featSha)}, but \`${command}\` failed (exit ${green.status}): ${green.tail}` };
   }
-  return { rule: 'red-green', status: 'pass', message: `RED at ${s(testSha)} (exit ${red.status}), GREEN at ${s(featSha)}` };
+  return { rule: 'red-green', clause: CLAUSE, status: 'pass', message: `RED at ${s(testSha)} (exit ${red.status}), GREEN at ${s(featSha)}` };
 }

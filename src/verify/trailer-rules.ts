@@ -7,7 +7,8 @@ const ANCHOR_DIGEST = /^sha256:[0-9a-f]{16}$/;
 
 /** Pure: are `HestAI-Session` and `HestAI-Anchor` present and well-formed? `policy` maps a problem to warn or fail. */
 export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Verdict {
-  if (commit.kind === 'merge') return { rule: 'trailers', status: 'skip', message: 'merge commit: trailers not required' };
+  const clause = 'DESIGN.md §7 (verify.trailers)';
+  if (commit.kind === 'merge') return { rule: 'trailers', status: 'skip', message: 'merge commit: trailers not required', clause };
   const problems: string[] = [];
   const session = lastTrailer(commit.trailers, 'HestAI-Session');
   const anchor = lastTrailer(commit.trailers, 'HestAI-Anchor');
@@ -15,10 +16,11 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
   else if (!UUID_V4.test(session)) problems.push(`HestAI-Session "${session}" is not a session id (UUID v4)`);
   if (anchor === null) problems.push('no HestAI-Anchor trailer');
   else if (!ANCHOR_DIGEST.test(anchor)) problems.push(`HestAI-Anchor "${anchor}" is not sha256:<16 hex>`);
-  if (problems.length === 0) return { rule: 'trailers', status: 'pass', message: `session ${session}, anchor ${anchor}` };
+  if (problems.length === 0) return { rule: 'trailers', status: 'pass', message: `session ${session}, anchor ${anchor}`, clause };
   return {
     rule: 'trailers',
     status: policy === 'error' ? 'fail' : 'warn',
+    clause,
     message: `${problems.join('; ')}: the commit was not made through the hestai hooks by an anchored session (verify.trailers: ${policy})`,
   };
 }
@@ -27,5 +29,5 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
 export function checkBypass(commit: CommitFacts, policy: 'warn' | 'error'): Verdict | null {
   const reason = lastTrailer(commit.trailers, 'HestAI-Bypass');
   if (reason === null) return null;
-  return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
+  return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', clause: 'DESIGN.md §7 (verify.bypass)', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
 }
