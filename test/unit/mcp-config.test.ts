@@ -66,12 +66,10 @@ describe('mcpArgv: the `hestai mcp` fast path that skips the CLI parser', () => 
 });
 
 describe('the package root exports the MCP adapter', () => {
-  it('exports createServer, serveMcpStdio, gating and the .mcp.json helpers', async () => {
+  it('exports createServer, serveMcpStdio and the .mcp.json helpers', async () => {
     const api = await import('../../src/index.js');
     expect(typeof api.createServer).toBe('function');
     expect(typeof api.serveMcpStdio).toBe('function');
-    expect(typeof api.gateDecision).toBe('function');
-    expect(typeof api.requireUnlocked).toBe('function');
     expect(api.mcpJsonFor(BIN).mcpServers.hestai.args).toEqual([BIN, 'mcp']);
     expect(typeof api.mergeMcpJson).toBe('function');
   });
