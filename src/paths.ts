@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * The on-disk layout of DESIGN.md §3, for one worktree root. Every module asks here for a path instead
+ * The on-disk layout of docs/design.md §3, for one worktree root. Every module asks here for a path instead
  * of joining strings itself.
  */
 export interface WorkspacePaths {

@@ -1,4 +1,4 @@
-/** The vocabulary of the RAPH vector v4.0 (DESIGN.md §5). Plain data; no I/O. */
+/** The vocabulary of the RAPH vector v4.0 (docs/design.md §5). Plain data; no I/O. */
 import type { Strictness } from '../records/anchor.js';
 
 export const VECTOR_OPEN = '===RAPH_VECTOR::v4.0===';

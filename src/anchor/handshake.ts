@@ -1,5 +1,5 @@
 /**
- * `anchor`: the v5.0 staged handshake (seed 001), canonical binding of DESIGN.md §2.
+ * `anchor`: the v5.0 staged handshake (seed 001), canonical binding of docs/design.md §2.
  *
  * identity → token, constitution, BIND template · context (BIND) → server ARM, proof template ·
  * proof (TENSION + COMMIT) → anchor.json promoted atomically, canonical anchor, work permit.

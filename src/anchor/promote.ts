@@ -1,5 +1,5 @@
 /**
- * Promotion (DESIGN.md §2): the sealed anchor is written completely to `pending/{token}/anchor.json`
+ * Promotion (docs/design.md §2): the sealed anchor is written completely to `pending/{token}/anchor.json`
  * (atomic write), then moved with ONE rename(2) to `active/{token}/anchor.json` (same filesystem), so
  * no reader ever sees a partial or unvalidated anchor. The caller holds the token's handshake lock and
  * has re-checked the handshake stage, which makes exactly one of concurrent proofs win.

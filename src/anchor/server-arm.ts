@@ -1,5 +1,5 @@
 /**
- * The server-authoritative ARM (DESIGN.md §2): PHASE from PROJECT-CONTEXT.oct.md, BRANCH with
+ * The server-authoritative ARM (docs/design.md §2): PHASE from PROJECT-CONTEXT.oct.md, BRANCH with
  * ahead/behind, FILES (count and top changed), FOCUS from the session and a CONTEXT_HASH over all of it.
  * One git process (`git status --porcelain=v2 --branch -z`).
  */

@@ -1,5 +1,5 @@
 /**
- * Pure validation of a RAPH vector v4.0, or of a stage payload, against every rule of DESIGN.md §5.
+ * Pure validation of a RAPH vector v4.0, or of a stage payload, against every rule of docs/design.md §5.
  * No fs or git: CTX citations are resolved through the injected probe. The handshake and the one-shot
  * entry add retries, state and the anchor file around this.
  */

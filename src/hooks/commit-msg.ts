@@ -45,7 +45,7 @@ function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): Mess
 }
 
 /**
- * The commit-msg decision (DESIGN.md §6, §7): a Conventional Commit header, the test-first rule against
+ * The commit-msg decision (docs/design.md §6, §7): a Conventional Commit header, the test-first rule against
  * the branch history since its base, and the HestAI trailers (plus `HestAI-Bypass` on a bypass).
  */
 export function checkCommitMsg(input: CommitMsgInput): HookOutcome {

@@ -17,7 +17,7 @@ export interface PreCommitInput {
 const blocked = (lines: string[], session_id: string | null = null): HookOutcome => ({ exitCode: 1, lines, audit: [], session_id });
 
 /**
- * The pre-commit decision (DESIGN.md §1, rules 1 and 2): the committing session must hold a valid anchor,
+ * The pre-commit decision (docs/design.md §1, rules 1 and 2): the committing session must hold a valid anchor,
  * its handshake must not be terminal, and its context must be fresh or acknowledged for this generation.
  * `HESTAI_BYPASS="reason"` lets the commit through, loudly and audited. Reads state, writes nothing.
  */

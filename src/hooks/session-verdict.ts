@@ -13,7 +13,7 @@ export type SessionVerdict =
   | { ok: false; code: 'STALE'; ageHours: number; limitHours: number };
 
 /**
- * The one place that decides whether a session may change the worktree (DESIGN.md §1 rules 1 and 2): it
+ * The one place that decides whether a session may change the worktree (docs/design.md §1 rules 1 and 2): it
  * must hold a valid anchor, its handshake must not be terminal, and its context must be fresh or
  * acknowledged for this generation (`isContextStale`). The pre-commit hook and the agent-runtime hooks
  * (PreToolUse, `hestai check tool-use`) both ask here and only word the answer. Reads state, writes nothing.

@@ -5,7 +5,7 @@ import { resolveWorkspace, type Workspace } from '../workspace.js';
 
 /**
  * What one MCP connection knows about itself (one `createServer` per connection; over stdio, one per
- * process). A connection owns what it started (DESIGN.md "One agent, one session"):
+ * process). A connection owns what it started (docs/design.md "One agent, one session"):
  *
  * - `started`: sessions it clocked in (clock_in, or anchor identity without a session id);
  * - `bound`: sessions whose proof passed on this connection (anchor proof, odyssean_anchor);

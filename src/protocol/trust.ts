@@ -2,7 +2,7 @@ import { gateEnvironment, isTrusted, TRUST_REMEDY } from '../trust/index.js';
 
 /**
  * Whether this workspace may run the protocol's `command` checks. Content of a cloned repository may
- * configure rules but may not run commands until the user trusts that exact content (DESIGN.md,
+ * configure rules but may not run commands until the user trusts that exact content (docs/design.md,
  * "A repository is untrusted until trusted"): `hestai trust` records the hash of .hestai_workspace.yaml
  * and .hestai/protocol.yaml outside the repository (src/trust). A trusted command runs with the minimal
  * gate environment (never tokens, keys or HESTAI_*).

@@ -10,7 +10,7 @@ import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Probl
 export const STRICTNESS = ['quick', 'default', 'deep'] as const;
 export type Strictness = (typeof STRICTNESS)[number];
 
-/** The server-authoritative ARM (DESIGN.md §2), as computed when the anchor was validated. */
+/** The server-authoritative ARM (docs/design.md §2), as computed when the anchor was validated. */
 export interface ArmSnapshot {
   phase: string;
   branch: string;

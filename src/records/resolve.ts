@@ -6,7 +6,7 @@ import { UUID_V4 } from '../util/validate.js';
 import { isLive, listActiveSessions, type SessionRecord } from './session.js';
 
 /**
- * Which session a command, a hook or an MCP tool acts on: ONE rule for all of them (DESIGN.md "One agent,
+ * Which session a command, a hook or an MCP tool acts on: ONE rule for all of them (docs/design.md "One agent,
  * one session"). Light enough for the hook bundles (no zod, no yaml, no commander).
  *
  * 1. an explicit id (`--session`, the `session_id` argument) — `explicit`;

@@ -21,7 +21,7 @@ export interface TddVerdict extends Verdict {
 
 const short = (sha: string) => sha.slice(0, 7);
 const scopeText = (scope: string | null) => (scope === null ? '' : `(${scope})`);
-const CLAUSE = 'DESIGN.md §6 (tdd.policy)';
+const CLAUSE = 'docs/design.md §6 (tdd.policy)';
 
 /** What a commit's line of history offers the commits after it. Shared between commits until it changes. */
 interface Line {
@@ -36,7 +36,7 @@ interface Line {
 const EMPTY: Line = { pending: [], anyTest: false, lastPairing: null };
 
 /**
- * Pure: the test-first rule (DESIGN.md §6) over a range's commits, parents before children (topological
+ * Pure: the test-first rule (docs/design.md §6) over a range's commits, parents before children (topological
  * order); one verdict per commit. A feat's test must be an ANCESTOR of it inside the range (on its own
  * line of history since the merge base), never a commit on a parallel branch.
  *

@@ -5,7 +5,7 @@ import type { WorkspacePaths } from '../paths.js';
 import { writeJsonAtomic } from '../state/store.js';
 
 /**
- * The trust decision (issue 12, item 2; DESIGN "A repository is untrusted until trusted"), like direnv's
+ * The trust decision (issue 12, item 2; docs/design.md "A repository is untrusted until trusted"), like direnv's
  * `allow`. A cloned repository may configure rules, but what it can make the tool *do* (run commands:
  * `quality_gates`, protocol `command` gates; send data out: `ai.base_url`, `ai.api_key_env`, a committed
  * `.env` naming an endpoint) is inert until the user trusts that exact content with `hestai trust`.

@@ -2,7 +2,7 @@ import type { VerifyReport } from './verify.js';
 
 const short = (sha: string | null) => (sha === null ? 'root' : sha.slice(0, 7));
 
-/** The JSON document of DESIGN.md §7 (the `files` helper field is left out). */
+/** The JSON document of docs/design.md §7 (the `files` helper field is left out). */
 export function verifyJson(report: VerifyReport): unknown {
   return {
     ok: report.ok,

@@ -34,7 +34,7 @@ export function runAtCommit(root: string, sha: string, command: string, timeoutM
   }
 }
 
-const CLAUSE = 'DESIGN.md §6 (--red-green, tdd.test_command)';
+const CLAUSE = 'docs/design.md §6 (--red-green, tdd.test_command)';
 
 /** Pure: the red-green verdict from the two runs. */
 export function redGreenVerdict(testSha: string, featSha: string, red: CommandRun, green: CommandRun, command: string): Verdict {

@@ -7,7 +7,7 @@ const ANCHOR_DIGEST = /^sha256:[0-9a-f]{16}$/;
 
 /** Pure: are `HestAI-Session` and `HestAI-Anchor` present and well-formed? `policy` maps a problem to warn or fail. */
 export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Verdict {
-  const clause = 'DESIGN.md §7 (verify.trailers)';
+  const clause = 'docs/design.md §7 (verify.trailers)';
   if (commit.kind === 'merge') return { rule: 'trailers', status: 'skip', message: 'merge commit: trailers not required', clause };
   const problems: string[] = [];
   const session = lastTrailer(commit.trailers, 'HestAI-Session');
@@ -29,5 +29,5 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
 export function checkBypass(commit: CommitFacts, policy: 'warn' | 'error'): Verdict | null {
   const reason = lastTrailer(commit.trailers, 'HestAI-Bypass');
   if (reason === null) return null;
-  return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', clause: 'DESIGN.md §7 (verify.bypass)', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
+  return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', clause: 'docs/design.md §7 (verify.bypass)', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
 }

@@ -29,7 +29,7 @@ export interface CommitReport {
   verdicts: Verdict[];
 }
 
-/** The verify report (DESIGN.md §7); `errors`/`warnings` count fail/warn verdicts. */
+/** The verify report (docs/design.md §7); `errors`/`warnings` count fail/warn verdicts. */
 export interface VerifyReport {
   ok: boolean;
   range: { from: string | null; to: string };
@@ -60,7 +60,7 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   const commits: CommitReport[] = facts.map((f, i) => {
     const verdicts: Verdict[] = [checkHeader(f, config.commit)];
     const t = tdd.get(f.sha);
-    verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message, ...(t.clause ? { clause: t.clause } : {}) } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict', clause: 'DESIGN.md §7 (verify.bypass)' });
+    verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message, ...(t.clause ? { clause: t.clause } : {}) } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict', clause: 'docs/design.md §7 (verify.bypass)' });
     if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
     const bypass = checkBypass(f, config.verify.bypass);
     if (bypass) verdicts.push(bypass);

@@ -19,7 +19,7 @@ export interface HistoryFixture {
 }
 
 const head = (repo: TempRepo) => repo.git(['rev-parse', 'HEAD']).stdout.trim();
-const TEST_FIRST = 'DESIGN.md §6 (tdd.policy)';
+const TEST_FIRST = 'docs/design.md §6 (tdd.policy)';
 
 export const HISTORIES: HistoryFixture[] = [
   {
@@ -132,7 +132,7 @@ export const HISTORIES: HistoryFixture[] = [
           'Version Packages': { header: 'skip', clause: 'commit.ignore (built-in: changesets)' },
           'Merged PR 42: hotfix from Azure DevOps': { header: 'skip', clause: 'commit.ignore (built-in: merge bot)' },
           'Merge pull request #13 from org/squashed': { header: 'fail', clause: 'CC 1.0.0 §1 (single parent: not a real merge)' },
-          'Feat(auth): logout': { header: 'pass', testFirst: 'fail', clause: 'CC 1.0.0 §15 (type is case-insensitive, so it is a feat); DESIGN.md §6' },
+          'Feat(auth): logout': { header: 'pass', testFirst: 'fail', clause: 'CC 1.0.0 §15 (type is case-insensitive, so it is a feat); docs/design.md §6' },
         },
       };
     },

@@ -17,7 +17,7 @@ const verdict = (report: Report, header: string, rule: string) => report.commits
 const SESSION = 'HestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:0123456789abcdef';
 
 describe('hestai verify', () => {
-  it('judges every commit of a branch since its merge-base, in the JSON shape of DESIGN.md §7', () => {
+  it('judges every commit of a branch since its merge-base, in the JSON shape of docs/design.md §7', () => {
     const repo = makeRepo();
     repo.commit('feat: on main, before the branch');
     repo.git(['checkout', '-q', '-b', 'feat/x']);

@@ -17,9 +17,9 @@ describe('every verdict cites the rule that decides it', () => {
   });
 
   it('trailers, bypass and red-green verdicts carry their config key or design section', () => {
-    expect(checkTrailers(facts('docs: x'), 'warn').clause).toBe('DESIGN.md §7 (verify.trailers)');
-    expect(checkBypass(facts('docs: x\n\nHestAI-Bypass: prod down'), 'warn')?.clause).toBe('DESIGN.md §7 (verify.bypass)');
+    expect(checkTrailers(facts('docs: x'), 'warn').clause).toBe('docs/design.md §7 (verify.trailers)');
+    expect(checkBypass(facts('docs: x\n\nHestAI-Bypass: prod down'), 'warn')?.clause).toBe('docs/design.md §7 (verify.bypass)');
     const run = { status: 1, timedOut: false, tail: '' };
-    expect(redGreenVerdict('a'.repeat(40), 'b'.repeat(40), run, { ...run, status: 0 }, 'npm test').clause).toBe('DESIGN.md §6 (--red-green, tdd.test_command)');
+    expect(redGreenVerdict('a'.repeat(40), 'b'.repeat(40), run, { ...run, status: 0 }, 'npm test').clause).toBe('docs/design.md §6 (--red-green, tdd.test_command)');
   });
 });
