@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -272,5 +273,59 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     const blocked = run({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(dir, 'a.ts'), content: '' } });
     expect(blocked.status).toBe(2);
     expect(blocked.stderr).toContain('has no valid anchor');
+  });
+});
+
+describe('Claude Code hooks with the session protocol enforced (protocol.enforce)', () => {
+  function enforced(): { repo: TempRepo; command: string; agent: Agent; token: string } {
+    const repo = makeRepo();
+    const { command, settings } = adopt(repo);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(command);
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
+    const agent = newAgent('protocol');
+    expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
+    const token = shellSession(agent);
+    anchor(repo, token);
+    return { repo, command, agent, token };
+  }
+
+  it('an anchored agent may not edit until the blocking start gates are met', () => {
+    const { repo, command, agent, token } = enforced();
+    const notStarted = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(notStarted.status).toBe(2);
+    expect(notStarted.stderr).toContain(`hestai: Edit blocked: session ${token} has not started the session protocol`);
+    expect(notStarted.stderr).toContain('fix: call the MCP tool session_start');
+    const start = repo.hestai(['session', '--session', token, 'start', '--objective', 'edit-time hooks']);
+    expect(start.status, start.stderr + start.stdout).toBe(0);
+    const unread = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(unread.status).toBe(2);
+    expect(unread.stderr).toContain('BINDING/read_context');
+    expect(unread.stderr).toMatch(/fix: call the MCP tool .*— or run .*session/);
+    const hash = createHash('sha256').update(fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'))).digest('hex');
+    const evidence = repo.hestai(['session', '--session', token, 'evidence', 'BINDING', '--type', 'content_hash', '--value', hash, '--step', 'read_context']);
+    expect(evidence.status, evidence.stderr + evidence.stdout).toBe(0);
+    const allowed = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(allowed.status, allowed.stderr).toBe(0);
+  });
+
+  it('Stop sends the agent back once per turn while a MUST end gate is unmet', () => {
+    const { repo, command, agent, token } = enforced();
+    expect(repo.hestai(['session', '--session', token, 'start', '--objective', 'stop gate']).status).toBe(0);
+    const stopped = claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false });
+    expect(stopped.status).toBe(2);
+    expect(stopped.stderr).toContain('hestai: not done yet:');
+    expect(stopped.stderr).toContain('END/committed');
+    expect(stopped.stderr).toMatch(/MCP: /);
+    expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: true }).status).toBe(0);
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'agents:\n  stop_gate: false\n');
+    expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false }).status).toBe(0);
+  });
+
+  it('without protocol.enforce, Stop never holds the agent', () => {
+    const repo = makeRepo();
+    const { command } = adopt(repo);
+    const agent = newAgent('free');
+    expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
+    expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false }).status).toBe(0);
   });
 });
