@@ -89,7 +89,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
       const pinned = io.env['HESTAI_SESSION']?.trim();
       const { config } = await loadConfig(root);
       const cli = cliCommandFor(root, io.packageRoot);
-      decision = decideToolUse({
+      decision = await decideToolUse({
         paths: workspacePaths(root),
         cwd,
         use,
@@ -98,6 +98,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
         config,
         now: clockFromEnv(io.env)(),
         cli,
+        env: io.env,
       });
     }
     if (io.json) io.stdout(`${JSON.stringify(decision, null, 2)}\n`);

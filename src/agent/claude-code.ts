@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
+import { readSession } from '../session/record.js';
 import { checkRuntimeSessionId, readBinding } from './binding.js';
 import { shellQuote } from './claude-settings.js';
 import { decideToolUse, refusalText } from './decide.js';
@@ -89,6 +90,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
       const { sessionStart } = await io.loadSessionStart();
       return sessionStart({ ...rootAndCwd(io, payload), payload, env: io.env, packageRoot: io.packageRoot, stdout: io.stdout, stderr: io.stderr });
     }
+    if (event === 'Stop') return stop(io, payload);
     return 0; // events hestai does not handle are let through
   })().catch(failed);
   try {
@@ -118,7 +120,7 @@ async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, to
   const clock = clockFromEnv(io.env);
   const cli = cliCommandFor(root, io.packageRoot);
   const rebind = `printf '%s' ${shellQuote(JSON.stringify({ hook_event_name: 'SessionStart', session_id: runtimeId, source: 'startup', cwd: root }))} | ${hookCommandFor(io.packageRoot)}`;
-  const decision = decideToolUse({
+  const decision = await decideToolUse({
     paths,
     cwd,
     use: tool,
@@ -127,9 +129,35 @@ async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, to
     config,
     now: clock(),
     cli,
+    env: io.env,
   });
   if (decision.allow) return 0;
   appendAudit(paths, { event: 'agent_tool_refused', session_id: decision.session_id, at: clock().toISOString(), runtime: 'claude-code', runtime_session_id: runtimeId, code: decision.code, what: decision.what });
   io.stderr(refusalText(decision));
+  return 2;
+}
+
+/**
+ * Stop (with `protocol.enforce` and `agents.stop_gate`): exit 2 sends the agent back to work, its stderr
+ * naming each unmet MUST end gate and how to meet it — at most once per turn: when Claude Code says a Stop
+ * hook already sent it back (`stop_hook_active`), the agent may stop. Without a bound session there is
+ * nothing to hold it to. A failure here never keeps the agent working (exit 1: Claude Code goes on).
+ */
+async function stop(io: ClaudeHookIo, payload: Record<string, unknown>): Promise<number> {
+  if (payload['stop_hook_active'] === true) return 0;
+  const { root } = rootAndCwd(io, payload);
+  const { config } = await loadConfig(root);
+  if (!config.protocol.enforce || !config.agents.stop_gate) return 0;
+  const paths = workspacePaths(root);
+  const binding = readBinding(paths, 'claude-code', checkRuntimeSessionId(payload['session_id']));
+  const session = binding === null ? null : readSession(paths, binding.session_id);
+  if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return 0;
+  const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
+  const verdict = await judgeAgentProtocol(paths, config, session, io.env, clockFromEnv(io.env)(), 'stop');
+  if (verdict.ok || verdict.code === 'NO_PROTOCOL') return 0;
+  const lines = [`hestai: not done yet: ${verdict.reason}.`];
+  for (const u of verdict.unmet) lines.push(`  - ${u.result.phase}/${u.result.gate} (${u.result.step}): ${u.result.message}`, `      MCP: ${u.mcp}`, `      run: ${u.cli}`);
+  lines.push(`fix: ${verdict.code === 'NOT_STARTED' ? verdict.remedy : `${verdict.remedy}; then hestai clock-out --session ${session.session_id} (MCP clock_out)`}`);
+  io.stderr(`${lines.join('\n')}\n`);
   return 2;
 }

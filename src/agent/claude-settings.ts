@@ -8,7 +8,7 @@ export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
 export const CLAUDE_PRE_TOOL_MATCHER = 'Edit|MultiEdit|Write|NotebookEdit|Bash';
 
 /** Seconds Claude Code waits before killing each hook (the hook itself fails closed well before). */
-export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10 } as const;
+export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10, Stop: 30 } as const;
 
 /** POSIX single quotes: everything inside is literal (`'` becomes `'\''`). */
 export function shellQuote(text: string): string {
@@ -53,11 +53,15 @@ interface MatcherGroup {
   hooks: HookEntry[];
 }
 
-/** hestai's hooks, by event: SessionStart (every source) and PreToolUse on the file-changing tools. */
-export function claudeHooksFor(command: string): Record<'SessionStart' | 'PreToolUse', MatcherGroup> {
+/**
+ * hestai's hooks, by event: SessionStart (every source), PreToolUse on the file-changing tools, and Stop
+ * (it acts only with protocol.enforce and agents.stop_gate).
+ */
+export function claudeHooksFor(command: string): Record<'SessionStart' | 'PreToolUse' | 'Stop', MatcherGroup> {
   return {
     SessionStart: { hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.SessionStart }] },
     PreToolUse: { matcher: CLAUDE_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.PreToolUse }] },
+    Stop: { hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.Stop }] },
   };
 }
 

@@ -8,7 +8,7 @@ import { isLive, readSession } from '../records/session.js';
 import { classifyToolUse, insideRoot, protectedEntry, type ToolUse } from './tool-use.js';
 
 /** Why a tool call was allowed or refused. */
-export type ToolUseCode = 'READ' | 'OUTSIDE_WORKTREE' | 'ALLOWED' | 'PROTECTED_PATH' | 'NO_SESSION' | 'SESSION_GONE' | 'NO_ANCHOR' | 'TERMINAL' | 'STALE';
+export type ToolUseCode = 'READ' | 'OUTSIDE_WORKTREE' | 'ALLOWED' | 'PROTECTED_PATH' | 'NO_SESSION' | 'SESSION_GONE' | 'NO_ANCHOR' | 'TERMINAL' | 'STALE' | 'PROTOCOL';
 
 export interface ToolUseDecision {
   allow: boolean;
@@ -36,6 +36,8 @@ export interface ToolUseInput {
   now: Date;
   /** How a command line calls hestai here (`hestai`, or `node '/path/dist/cli/bin.js'`). */
   cli: string;
+  /** The environment (the protocol's command-trust check reads it). */
+  env: NodeJS.ProcessEnv;
 }
 
 /** `target` with symbolic links of its existing ancestors resolved (a link into `.hestai/` is `.hestai/`). */
@@ -61,9 +63,10 @@ const deny = (code: ToolUseCode, reason: string, fix: string, session_id: string
  * to be allowed to change it — the same `judgeSession` the pre-commit hook asks (valid anchor, handshake
  * not terminal, context fresh or acknowledged). Reads are always allowed; writes outside the worktree are
  * not hestai's business; `PROTECTED_PATHS` (hestai's own state, human-authored config, these hooks) are
- * refused to agents whatever their session. Reads state, writes nothing.
+ * refused to agents whatever their session. With `protocol.enforce`, no blocking start gate of the session
+ * protocol may be unmet either (`judgeAgentProtocol`, the protocol's own rule). Reads state, writes nothing.
  */
-export function decideToolUse(input: ToolUseInput): ToolUseDecision {
+export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
   const { paths, use, cli } = input;
   const cls = classifyToolUse(use);
   if (cls.kind === 'read') return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
@@ -100,7 +103,18 @@ export function decideToolUse(input: ToolUseInput): ToolUseDecision {
   const role = session.role;
   const anchorCall = `call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
   const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), input.config, input.now);
-  if (verdict.ok) return { allow: true, code: 'ALLOWED', reason: `session ${token} is anchored and its context ${Math.floor(verdict.ageHours)} h old`, fix: null, session_id: token, what };
+  if (verdict.ok) {
+    if (input.config.protocol.enforce) {
+      const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
+      const gate = await judgeAgentProtocol(paths, input.config, session, input.env, input.now, 'edit');
+      if (!gate.ok) {
+        const first = gate.unmet[0];
+        const gates = gate.unmet.map((u) => `${u.result.phase}/${u.result.gate} (${u.result.step})`).join('; ');
+        return deny('PROTOCOL', gates === '' ? gate.reason : `${gate.reason}: ${gates}`, first ? `call the MCP tool ${first.mcp} — or run ${first.cli}` : gate.remedy, token, what);
+      }
+    }
+    return { allow: true, code: 'ALLOWED', reason: `session ${token} is anchored and its context ${Math.floor(verdict.ageHours)} h old`, fix: null, session_id: token, what };
+  }
   switch (verdict.code) {
     case 'NO_ANCHOR': {
       const broken = verdict.anchor.code === 'TAMPERED' || verdict.anchor.code === 'TOKEN_MISMATCH' || verdict.anchor.code === 'CORRUPT';

@@ -60,7 +60,16 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   const files = contextPaths(paths, config);
   const read = [files.project_context, files.current_state, files.current_focus, files.checklist, files.blockers, files.negatives, ...files.additional].filter((f): f is string => f !== null);
   const ageHours = Math.max(0, Math.floor((clock().getTime() - Date.parse(session.context_generated_at)) / 3_600_000));
-  const next = verdict.ok
+  let protocolStep: string | null = null;
+  if (verdict.ok && config.protocol.enforce) {
+    const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
+    const gate = await judgeAgentProtocol(paths, config, session, env, clock(), 'edit');
+    const first = gate.ok ? undefined : gate.unmet[0];
+    if (!gate.ok) protocolStep = `${gate.reason}${first ? `: ${first.result.phase}/${first.result.gate} (${first.result.step}); call the MCP tool ${first.mcp} — or run ${first.cli}` : `; ${gate.remedy}`}.`;
+  }
+  const next = protocolStep !== null
+    ? protocolStep
+    : verdict.ok
     ? 'you are anchored and your context is fresh: edits and commits are allowed.'
     : verdict.code === 'NO_ANCHOR'
       ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${session.role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`

@@ -44,5 +44,6 @@ export const DEFAULTS = {
   hooks: { pre_commit: true, commit_msg: true, trailers: true },
   verify: { trailers: 'warn' as 'off' | 'warn' | 'error', bypass: 'warn' as 'warn' | 'error' },
   protocol: { enforce: false, force_limit: 3, history_limit: 50 },
+  agents: { stop_gate: true },
   quality_gates: [] as { name: string; command: string; timeout_ms: number }[],
 };

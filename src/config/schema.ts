@@ -129,6 +129,14 @@ export const configSchema = z.strictObject({
       history_limit: z.number().int().min(1).max(10_000).default(DEFAULTS.protocol.history_limit).describe('Records kept in the protocol history'),
     })
     .default(() => structuredClone(DEFAULTS.protocol)),
+  agents: z
+    .strictObject({
+      stop_gate: z
+        .boolean()
+        .default(DEFAULTS.agents.stop_gate)
+        .describe("with protocol.enforce, agent runtimes' Stop hook sends the agent back (once per turn) while a MUST end gate is unmet"),
+    })
+    .default(() => structuredClone(DEFAULTS.agents)),
   quality_gates: z.array(qualityGateSchema).default([]),
 });
 
