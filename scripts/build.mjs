@@ -95,7 +95,17 @@ const lazyCrypto = {
     }));
   },
 };
-await esbuild.build({ ...hookBundle, entryPoints: ['src/agent/entry/claude-code.ts'], outfile: 'dist/hooks/claude-code.cjs', plugins: [keepConfigValidationOut, keepSessionStartOut, lazyCrypto] });
+// The session protocol (protocol.enforce only; it starts git for its facts) is its own bundle too.
+const keepProtocolOut = {
+  name: 'keep-protocol-out',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/protocol\/agent-gate\.js$/ }, (args) =>
+      /[\\/]src[\\/]agent$/.test(args.resolveDir) ? { path: './agent-protocol.cjs', external: true } : undefined,
+    );
+  },
+};
+await esbuild.build({ ...hookBundle, entryPoints: ['src/agent/entry/claude-code.ts'], outfile: 'dist/hooks/claude-code.cjs', plugins: [keepConfigValidationOut, keepSessionStartOut, keepProtocolOut, lazyCrypto] });
+await esbuild.build({ ...hookBundle, entryPoints: ['src/protocol/agent-gate.ts'], outfile: 'dist/hooks/agent-protocol.cjs', plugins: [keepConfigValidationOut] });
 // It sits two levels under the package root like tsc's files, so modules finding prompts/ from their URL
 // resolve the same; CommonJS has no import.meta, so the bundle's own file URL stands in for it.
 await esbuild.build({
@@ -104,5 +114,5 @@ await esbuild.build({
   outfile: 'dist/hooks/agent-session.cjs',
   define: { 'import.meta.url': '__hestaiFileUrl' },
   banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [keepConfigValidationOut, inlineVersion],
+  plugins: [keepConfigValidationOut, keepProtocolOut, inlineVersion],
 });
