@@ -5,7 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
-import { readSession } from '../session/record.js';
+import { readSession } from '../records/session.js';
 import { checkRuntimeSessionId, readBinding } from './binding.js';
 import { shellQuote } from './claude-settings.js';
 import { decideToolUse, refusalText } from './decide.js';

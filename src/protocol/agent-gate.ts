@@ -1,6 +1,6 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
-import type { SessionRecord } from '../session/record.js';
+import type { SessionRecord } from '../records/session.js';
 import { evaluateGate, type GateResult } from './evaluate.js';
 import { gatherFactsSync } from './facts.js';
 import { loadProtocol } from './load.js';
