@@ -1,5 +1,6 @@
 import { hasControl } from '../util/text.js';
 import { usageError } from '../errors.js';
+import { shellQuote } from '../util/quote.js';
 
 /** Claude Code's project settings file (shared with the team; hooks live under `hooks`). */
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
@@ -10,10 +11,8 @@ export const CLAUDE_PRE_TOOL_MATCHER = 'Edit|MultiEdit|Write|NotebookEdit|Bash';
 /** Seconds Claude Code waits before killing each hook (the hook itself fails closed well before). */
 export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10, Stop: 30 } as const;
 
-/** POSIX single quotes: everything inside is literal (`'` becomes `'\''`). */
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+/** POSIX single quotes (one implementation, in util/quote.ts). */
+export { shellQuote };
 
 /**
  * The command Claude Code runs for every hestai hook event (the event is in the JSON on stdin). `entry`

@@ -20,6 +20,8 @@ export interface HooksInspection {
   husky: boolean;
   /** Installed (husky lines present) but will not fire here: `ensureHooksArmed` can repair it. */
   repairable: boolean;
+  /** Hook files holding hestai's line that git does not run here (e.g. `.git/hooks/` under a core.hooksPath). */
+  strayInstalls: string[];
 }
 
 /** The runner directory shared by all worktrees of a repository. */
@@ -63,7 +65,14 @@ export function inspectHooks(workspace: Workspace): HooksInspection {
     const fires = text !== null && (text.includes(hookMarker(hook)) || (runsHusky && inHusky));
     (fires ? active : inactive).push(hook);
   }
-  return { hooksDir, hooksPath, active, inactive, husky, repairable: husky && inactive.length > 0 };
+  const strayInstalls: string[] = [];
+  for (const hook of HESTAI_HOOKS.filter((h) => inactive.includes(h))) {
+    for (const dir of [path.join(repo.commonDir, 'hooks'), path.join(workspace.root, '.githooks')]) {
+      const file = path.join(dir, hook);
+      if (dir !== hooksDir && readIfExists(file)?.includes(hookMarker(hook))) strayInstalls.push(file);
+    }
+  }
+  return { hooksDir, hooksPath, active, inactive, husky, repairable: husky && inactive.length > 0, strayInstalls };
 }
 
 /** Installs the husky-compatible runner in the common git dir and points core.hooksPath at it. */
@@ -77,6 +86,14 @@ export function installHuskyRunner(workspace: Workspace): string {
   }
   if (configGet(workspace.root, 'core.hooksPath') !== dir) configSet(workspace.root, 'core.hooksPath', dir);
   return dir;
+}
+
+/** Why the hooks will not fire, and a remedy that works (init installs where git looks: core.hooksPath). */
+export function notFiring(inspection: HooksInspection): string {
+  const hooks = inspection.inactive.join(' and ');
+  const where = inspection.hooksPath ? `git runs hooks from ${inspection.hooksDir} (core.hooksPath=${inspection.hooksPath})` : `git runs hooks from ${inspection.hooksDir}`;
+  const stray = inspection.strayInstalls.length > 0 ? `, not from ${inspection.strayInstalls.join(', ')} where hestai's line is` : '';
+  return `${hooks} will not run hestai in this worktree: ${where}${stray}; run hestai init --no-husky (it installs into ${inspection.hooksDir}), or \`git config --unset core.hooksPath\` and run hestai init`;
 }
 
 /** The answer of `ensureHooksArmed`. */
@@ -96,9 +113,7 @@ export function ensureHooksArmed(workspace: Workspace): ArmedResult {
   if (!workspace.repo) return { armed: false, repaired: false, message: `${workspace.root} is not a git work tree: no hooks can run` };
   const before = inspectHooks(workspace);
   if (before.inactive.length === 0) return { armed: true, repaired: false, message: `hooks active in this worktree (${before.hooksDir})` };
-  if (!before.repairable) {
-    return { armed: false, repaired: false, message: `${before.inactive.join(' and ')} will not run hestai in this worktree; run: hestai init` };
-  }
+  if (!before.repairable) return { armed: false, repaired: false, message: notFiring(before) };
   const dir = installHuskyRunner(workspace);
   const after = inspectHooks(workspace);
   if (after.inactive.length > 0) {

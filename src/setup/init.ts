@@ -7,7 +7,8 @@ import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/stor
 import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from './mcp-json.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
-import { ensureHooksArmed, installHuskyRunner, type ArmedResult } from './armed.js';
+import { ensureHooksArmed, installHuskyRunner, runnerDir, type ArmedResult } from './armed.js';
+import { configGet } from '../git/repo.js';
 import { HESTAI_HOOKS, hookCommand, isShellHook, withHookLine } from './install.js';
 import { AGENT_RUNTIMES, type AgentRuntime } from '../agent/binding.js';
 import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from '../agent/claude-settings.js';
@@ -114,6 +115,21 @@ export function hooksDirFor(root: string, packageRoot: string = PACKAGE_ROOT): s
   return path.join(packageRoot, 'hooks');
 }
 
+/** The directory git runs plain hooks from in this worktree (never hestai's husky runner directory). */
+function plainHooksDir(workspace: Workspace): string {
+  const commonHooks = path.join(workspace.repo!.commonDir, 'hooks');
+  const hooksPath = configGet(workspace.root, 'core.hooksPath');
+  if (!hooksPath) return commonHooks;
+  const dir = path.resolve(workspace.root, hooksPath);
+  if (dir === runnerDir(workspace.repo!.commonDir)) {
+    throw usageError(`core.hooksPath points at hestai's husky runner (${dir}), so plain hooks there would replace it`, {
+      code: 'HOOK_CONFLICT',
+      remedy: 'Run hestai init without --no-husky (the project uses husky), or `git config --unset core.hooksPath` and run hestai init --no-husky again.',
+    });
+  }
+  return dir;
+}
+
 /** Writes `text` to `file` unless it already holds it; records what happened. */
 function put(actions: InitAction[], workspace: Workspace, file: string, text: string, mode?: number): void {
   const before = readTextIfExists(file);
@@ -174,7 +190,9 @@ export function initWorkspace(input: InitInput): InitResult {
     }
     installHuskyRunner(workspace);
   } else {
-    const hooksHome = path.join(workspace.repo.commonDir, 'hooks');
+    // Where git runs hooks from: core.hooksPath when set (relative to the worktree root), else the common
+    // git dir's hooks/. Installing anywhere else would leave commits unchecked.
+    const hooksHome = plainHooksDir(workspace);
     for (const hook of HESTAI_HOOKS) {
       const file = path.join(hooksHome, hook);
       const existing = readTextIfExists(file);

@@ -1,4 +1,5 @@
 /** Pure pieces of hook installation: the lines init writes and how they join existing hook files. */
+import { shellQuote } from '../util/quote.js';
 
 /** The two hooks hestai installs. */
 export const HESTAI_HOOKS = ['pre-commit', 'commit-msg'] as const;
@@ -18,11 +19,12 @@ export function hookMarker(hook: HestaiHook): string {
 /**
  * The command that runs a hook entrypoint by path (never through npx or tsx): relative to the worktree
  * root (git's hook cwd) when hestai-hooks is a dependency of the project, else the absolute path of the
- * running package.
+ * running package, single-quoted for sh.
  */
 export function hookCommand(hook: HestaiHook, hooksDir: string): string {
   const file = `${hooksDir}/${hook}`;
-  return `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : JSON.stringify(file)} "$@" || exit $?`;
+  // Single quotes: a package installed under a path with spaces, quotes, `$` or backticks runs as itself.
+  return `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)} "$@" || exit $?`;
 }
 
 /**

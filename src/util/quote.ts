@@ -15,3 +15,8 @@ export function quoteInput(value: unknown, max = MAX_QUOTED_INPUT): string {
 export function truncateText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
+
+/** POSIX single quotes: everything inside is literal (`'` becomes `'\\''`), so `$`, backticks and spaces are inert. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
