@@ -13,6 +13,7 @@ import { removeOrphanedHandshakes } from '../records/handshake.js';
 import { listActiveSessions, writeSession } from '../records/session.js';
 import { isArchiveExpired, sessionsToMarkStale } from '../records/freshness.js';
 import { sessionsLock } from '../records/activity.js';
+import { recoverLeftovers } from './recover.js';
 
 export interface CleanupResponse {
   /** Sessions inactive beyond the threshold, marked STALE by this run. */
@@ -46,6 +47,7 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
   const at = now.toISOString();
   const { stale_session_hours, archive_retention_days } = config.cleanup;
   const result = withLock(sessionsLock(paths), () => {
+    recoverLeftovers(paths, at);
     const result: CleanupResponse = {
       marked_stale: [],
       archived: [],

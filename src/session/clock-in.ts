@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { blockedError } from '../errors.js';
 import { activeDir } from '../paths.js';
 import { removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
+import { recoverLeftovers } from './recover.js';
 import { resolveWorkspace } from '../workspace.js';
 import { ensureHooksArmed } from '../setup/armed.js';
 import type { GithubContext } from './context/github.js';
@@ -95,6 +96,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
 
   ensureDir(paths.active);
   return withLock(sessionsLock(paths), () => {
+    recoverLeftovers(paths, at);
     const listed = listActiveSessions(paths);
     const toStale = sessionsToMarkStale(listed.sessions, now, config.cleanup.stale_session_hours);
     const staleIds = new Set(toStale.map((s) => s.session_id));

@@ -1,6 +1,8 @@
 import { appendAudit } from '../audit.js';
 import { commitsSinceAsync } from '../git/async.js';
-import { readTextIfExists, withLock, writeFileAtomic } from '../state/store.js';
+import { activeDir, relativeToRoot } from '../paths.js';
+import { readTextIfExists, removeStatePath, withLock, writeFileAtomic } from '../state/store.js';
+import { archiveOf } from './recover.js';
 import { resolveWorkspace } from '../workspace.js';
 import { tryParseOctave, writeOctave } from '../octave/index.js';
 import { formatDuration } from './archive-doc.js';
@@ -48,7 +50,16 @@ export async function clockOut(input: { working_dir: string; session_id?: string
   return withLock(sessionsLock(paths), () => {
     const current = openSession(paths, session.session_id, env, { live: false });
     const anchor = sessionAnchorDigest(paths, current.session_id);
-    const archivePath = archiveSession(paths, current, { ended_at: endedAt, summary, commits, anchor_digest: anchor, final_state: 'COMPLETED' });
+    // A clock-out killed after archiving left the session active: finish it, never archive twice.
+    const existing = archiveOf(paths, current.session_id);
+    let archivePath: string;
+    if (existing !== null) {
+      removeStatePath(activeDir(paths, current.session_id));
+      archivePath = relativeToRoot(paths, existing);
+      appendAudit(paths, { event: 'clock_out_completed', session_id: current.session_id, at: endedAt, archive: archivePath, reason: 'a clock-out was interrupted after archiving' });
+    } else {
+      archivePath = archiveSession(paths, current, { ended_at: endedAt, summary, commits, anchor_digest: anchor, final_state: 'COMPLETED' });
+    }
     let fastUpdated = false;
     const focusText = readTextIfExists(paths.currentFocus);
     const parsed = focusText === null ? null : tryParseOctave(focusText);

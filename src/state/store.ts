@@ -153,8 +153,11 @@ export function appendJsonl(file: string, record: unknown): void {
     // being followed or blocking; fstat then confirms what was opened is a regular file.
     const fd = fs.openSync(file, APPEND_FLAGS, 0o644);
     try {
-      if (!fs.fstatSync(fd).isFile()) throw unsafeStatePath(file, 'is not a regular file', file);
-      fs.writeSync(fd, line);
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) throw unsafeStatePath(file, 'is not a regular file', file);
+      // A writer killed mid-line left no newline: start on a line of our own, so the torn line stays
+      // alone (readers name it) and this record is intact.
+      fs.writeSync(fd, stat.size > 0 && !endsWithNewline(fd, stat.size) ? `\n${line}` : line);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -166,7 +169,12 @@ export function appendJsonl(file: string, record: unknown): void {
   }
 }
 
-const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+function endsWithNewline(fd: number, size: number): boolean {
+  const last = Buffer.alloc(1);
+  return fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+}
+
+const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 /** Creates a state directory (and parents) after the same checks as a write. */
 export function ensureStateDir(dir: string): void {
@@ -234,7 +242,7 @@ function processAlive(pid: number): boolean {
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
   timeoutMs?: number;
-  /** A lock older than this whose owner is gone is broken (default 30 s). */
+  /** A lock older than this is broken even when its owner seems alive (default 15 min; a dead owner's at once). */
   staleMs?: number;
 }
 
@@ -245,7 +253,7 @@ export interface LockOptions {
  */
 export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions = {}): T {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const staleMs = options.staleMs ?? 30_000;
+  const staleMs = options.staleMs ?? 15 * 60_000;
   const deadline = Date.now() + timeoutMs;
   assertSafeStatePath(lockPath, 'dir');
   ensureStateDir(path.dirname(lockPath));
@@ -253,7 +261,7 @@ export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions 
   for (;;) {
     try {
       fs.mkdirSync(lockPath);
-      fs.writeFileSync(path.join(lockPath, 'owner'), `${process.pid}\n`);
+      fs.writeFileSync(path.join(lockPath, 'owner'), ownerLine(process.pid));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(lockPath, error);
@@ -279,13 +287,78 @@ export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions 
   }
 }
 
+/**
+ * The start time of a process (Linux: field 22 of /proc/<pid>/stat, in clock ticks since boot), or null
+ * where it cannot be read. With the pid it names one process: a pid reused later has another start time.
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function ownerLine(pid: number): string {
+  const start = processStartTime(pid);
+  return `${pid}${start === null ? '' : ` start:${start}`}\n`;
+}
+
+/** A lock directory without an owner file (killed between mkdir and write) is broken after this long. */
+const OWNERLESS_MS = 2_000;
+
+/**
+ * Whether a lock may be taken over (issue 12, item 6): its owner process is gone (pid not running, or the
+ * pid now belongs to a process with another start time), or it has no readable owner and is older than
+ * OWNERLESS_MS, or it is older than `staleMs` whatever the owner says (a holder never keeps these locks
+ * that long; this bounds a pid check that cannot see the owner, e.g. another pid namespace).
+ */
 function isStaleLock(lockPath: string, staleMs: number): boolean {
   try {
-    const stat = fs.statSync(lockPath);
-    if (Date.now() - stat.mtimeMs < staleMs) return false;
-    const owner = Number(readTextIfExists(path.join(lockPath, 'owner'))?.trim());
-    return !(Number.isInteger(owner) && owner > 0 && processAlive(owner));
+    const age = Date.now() - fs.statSync(lockPath).mtimeMs;
+    const text = readTextIfExists(path.join(lockPath, 'owner'));
+    const m = /^(\d+)(?: start:(\S+))?\s*$/.exec(text ?? '');
+    if (m === null) return age > OWNERLESS_MS;
+    const pid = Number(m[1]);
+    if (!processAlive(pid)) return true;
+    const recorded = m[2];
+    if (recorded !== undefined) {
+      const now = processStartTime(pid);
+      if (now !== null && now !== recorded) return true;
+    }
+    return age > staleMs;
   } catch {
     return false;
   }
+}
+
+const LEFTOVER_TMP = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes what a killed writer left in `dirs` (non-recursive): temporary files of `writeFileAtomic`
+ * (`.<name>.<pid>.<hex>.tmp`) whose process is gone. Returns the removed paths. Call it holding the lock
+ * that serialises those writers; a failure to remove is ignored (the next run tries again).
+ */
+export function sweepTempFiles(dirs: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = LEFTOVER_TMP.exec(name);
+      if (m === null || processAlive(Number(m[1]))) continue;
+      try {
+        removeStatePath(path.join(dir, name));
+        removed.push(path.join(dir, name));
+      } catch {
+        /* left for the next run */
+      }
+    }
+  }
+  return removed;
 }
