@@ -35,24 +35,19 @@ export function formatError(error: HestaiError): string {
 }
 
 /**
- * Maps anything a handler threw to an `isError` result. A `HestaiError` keeps its code, exit code, file,
- * details and remedy; anything else is an internal error whose stack goes to the diagnostic log (stderr),
- * never to stdout, and the server keeps serving.
+ * Maps anything a handler threw to an `isError` result. A `HestaiError` keeps its message, details,
+ * remedy and code (in the text); anything else is an internal error whose stack goes to the diagnostic
+ * log (stderr), never to stdout, and the server keeps serving.
  */
 export function errorResult(error: unknown, log: (line: string) => void = () => {}): ToolResult {
-  if (isHestaiError(error)) {
-    const json = error.toJSON();
-    return {
-      content: [{ type: 'text', text: formatError(error) }],
-      structuredContent: { ok: false, error: json, errors: [error.message, ...error.details], guidance: error.remedy ?? '' },
-      isError: true,
-    };
-  }
+  // No structuredContent: an error result cannot match the tool's declared output schema, and a client
+  // that validates it (the TypeScript SDK v1 does) would turn the error into a -32602 and lose the hint.
+  // Everything is in the text: message, detail lines, `hint:` and `code:`.
+  if (isHestaiError(error)) return { content: [{ type: 'text', text: formatError(error) }], isError: true };
   const message = error instanceof Error ? error.message : String(error);
   log(`hestai mcp: internal error: ${error instanceof Error ? (error.stack ?? message) : message}`);
   return {
-    content: [{ type: 'text', text: `hestai: internal error: ${message}\nPlease report this at the project's issue tracker.` }],
-    structuredContent: { ok: false, error: { code: 'INTERNAL', message, exit_code: 2, details: [] }, errors: [message], guidance: '' },
+    content: [{ type: 'text', text: `hestai: internal error: ${message}\nPlease report this at the project's issue tracker.\ncode: INTERNAL` }],
     isError: true,
   };
 }

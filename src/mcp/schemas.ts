@@ -1,34 +1,47 @@
 import { z } from 'zod';
+import { nearest } from '../config/suggest.js';
 
 /**
- * Input fields shared by the tools. Every field carries a description: it is what an agent reads in
- * `tools/list` to call the tool correctly.
+ * Input fields shared by the tools. Every field carries a description (what an agent reads in
+ * `tools/list` to call the tool correctly) and every string a `maxLength`: the transport-level bound, so a
+ * 5 MiB argument is refused before any library call and never echoed back. The library still applies its
+ * own, finer limits (role 64, focus 500 after trimming, payload 64 KiB in bytes, ...).
  */
-export const workingDir = z
-  .string()
-  .describe('Absolute path of the repository (any directory inside it resolves to its worktree root).');
+export const LIMITS = {
+  path: 4096,
+  id: 64,
+  role: 64,
+  text: 1000,
+  model: 200,
+  summary: 8000,
+  payload: 64 * 1024,
+  vector: 128 * 1024,
+} as const;
 
-export const sessionId = z.string().describe('The session id returned by clock_in (a UUID v4; it is also the anchor token).');
+export const workingDir = z.string().max(LIMITS.path).describe('Absolute path of the repository you work in (any directory inside it resolves to its worktree root).');
+
+export const sessionId = z.string().max(LIMITS.id).describe('The session_id clock_in returned (a UUID v4).');
 
 export const optionalSessionId = sessionId
   .optional()
-  .describe(
-    'The session id returned by clock_in (a UUID v4). Default: HESTAI_SESSION, else the most recently anchored live session, else the most recently started one.',
-  );
+  .describe("The session_id clock_in returned. Default: this connection's session (the one it clocked in or anchored).");
 
-/** The structured content of every isError result (see errorResult in result.ts), for documentation. */
-export const errorShape = z.object({
-  ok: z.literal(false).describe('Always false on an error result.'),
-  error: z
-    .object({
-      code: z.string().describe('Machine-readable error code, e.g. TOOL_LOCKED or WORKDIR_INVALID.'),
-      message: z.string().describe('What is wrong and where.'),
-      exit_code: z.number().describe('The exit code the CLI uses for this error: 1 blocked, 2 usage/config/environment.'),
-      file: z.string().optional().describe('The file the error is about, if any.'),
-      details: z.array(z.string()).describe('One line per problem found.'),
-      remedy: z.string().optional().describe('What to do next.'),
-    })
-    .describe('The error, as the CLI prints it with --json.'),
-  errors: z.array(z.string()).describe('The message followed by every detail line.'),
-  guidance: z.string().describe('What to do next (the remedy), or empty.'),
-});
+export const role = z.string().max(LIMITS.role);
+
+/**
+ * A strict input object: an unknown key is an error naming it and the nearest known one (`sessionId` →
+ * "did you mean session_id?"), instead of being dropped silently.
+ */
+export function strictInput<S extends z.ZodRawShape>(shape: S) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const keys = (issue as { keys: string[] }).keys.map((key) => {
+        const near = nearest(key, known);
+        return `unknown argument "${key.slice(0, 64)}"${near ? ` (did you mean "${near}"?)` : ''}`;
+      });
+      return `${keys.join('; ')}; known arguments: ${known.join(', ')}`;
+    },
+  });
+}

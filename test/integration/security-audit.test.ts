@@ -38,7 +38,8 @@ describe('path traversal attempts are blocked and logged as security events', ()
     const mcp = await connectInProcess({ cwd: repo.dir, clock: () => new Date('2026-11-23T10:00:00Z') });
     const result = await mcp.call('clock_in', { role: 'implementation-lead', working_dir: `${repo.dir}/../../etc` });
     expect(result.isError).toBe(true);
-    expect((result.structuredContent as { error: { code: string } }).error.code).toBe('PATH_TRAVERSAL');
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result)).toContain('code: PATH_TRAVERSAL');
     const [line, ...more] = securityLines(repo);
     expect(more).toEqual([]);
     expect(line).toMatchObject({ session_id: null, via: 'mcp:clock_in', code: 'PATH_TRAVERSAL', at: '2026-11-23T10:00:00.000Z' });

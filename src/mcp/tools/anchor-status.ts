@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
-import { optionalSessionId, workingDir } from '../schemas.js';
+import { optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
 
@@ -45,7 +45,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
         'Is this session anchored? Privileged tools (those that write state beyond the handshake, e.g. clock_out) stay locked until ' +
         'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Without session_id it checks the session this connection ' +
         'clocked in or anchored, else the only live unpinned session; with several candidates it refuses and lists them. Returns the verdict, the reason and what to do.',
-      input: z.object({ working_dir: workingDir, session_id: optionalSessionId }),
+      input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

@@ -4,7 +4,7 @@ import type { AnchorHandshakeResult } from '../../anchor/results.js';
 import type { ClockInPort } from '../../anchor/handshake.js';
 import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
-import { workingDir } from '../schemas.js';
+import { LIMITS, role, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 const strictness = z.enum(['quick', 'default', 'deep']);
@@ -65,15 +65,15 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
         'context: payload = the "## BIND" section; returns the server-authoritative ARM. proof: payload = "## TENSION" and "## COMMIT"; ' +
         'a pass writes active/{token}/anchor.json, which unlocks privileged tools. A failed stage is an isError result with errors, guidance and a ' +
         'corrected template; retries are counted by the server and after the last one the result is terminal.',
-      input: z.object({
+      input: strictInput({
         stage: z.enum(['identity', 'context', 'proof']).describe('identity, then context, then proof.'),
         working_dir: workingDir,
-        role: z.string().optional().describe('The agent role (identity stage; a constitution .hestai-sys/agents/{role}.oct.md must exist).'),
+        role: role.optional().describe('The agent role (identity stage; a constitution .hestai-sys/agents/{role}.oct.md must exist).'),
         mode: z.enum(['full', 'lite', 'untracked']).optional().describe('Identity stage: full (default) or lite are tracked; untracked writes nothing and never unlocks tools.'),
         strictness: strictness.optional().describe('Identity stage: quick, default or deep (tensions required: 1, 2, 3).'),
-        topic: z.string().optional().describe('Identity stage without a token: the focus of the session it clocks in first.'),
-        token: z.string().optional().describe('The session_id from clock_in (identity), or the token the identity stage returned (context, proof).'),
-        payload: z.string().optional().describe('context: the "## BIND" section. proof: the "## TENSION" and "## COMMIT" sections. ASCII <-> and -> are accepted.'),
+        topic: z.string().max(LIMITS.text).optional().describe('Identity stage without a token: the focus of the session it clocks in first.'),
+        token: z.string().max(LIMITS.id).optional().describe('The session_id from clock_in (identity), or the token the identity stage returned (context, proof).'),
+        payload: z.string().max(LIMITS.payload).optional().describe('context: the "## BIND" section. proof: the "## TENSION" and "## COMMIT" sections. ASCII <-> and -> are accepted.'),
       }),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
 import { okResult } from '../result.js';
-import { workingDir } from '../schemas.js';
+import { LIMITS, role, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 const relPath = z.string().nullable();
@@ -55,11 +55,11 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
         'Start a session (CI-I1): registers it under .hestai/sessions/active/{session_id}/, resolves its focus, gathers fresh context, ' +
         'updates the FAST layer and reports conflicts with other live sessions. Then read context_paths and call anchor with ' +
         'token = session_id (stage identity → context → proof).',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
-        role: z.string().describe('Agent role, e.g. implementation-lead (lower-case letters, digits and hyphens); a constitution .hestai-sys/agents/{role}.oct.md should exist.'),
-        focus: z.string().optional().describe('What the session works on. Default: from a GitHub issue or the branch name, else "general".'),
-        model: z.string().optional().describe('AI model override for context selection. Default: from the configuration.'),
+        role: role.describe('Agent role, e.g. implementation-lead (lower-case letters, digits and hyphens); a constitution .hestai-sys/agents/{role}.oct.md should exist.'),
+        focus: z.string().max(LIMITS.text).optional().describe('What the session works on. Default: from a GitHub issue or the branch name, else "general".'),
+        model: z.string().max(LIMITS.model).optional().describe('AI model override for context selection. Default: from the configuration.'),
         on_conflict: z
           .enum(['continue', 'abort', 'takeover'])
           .optional()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
 import { okResult } from '../result.js';
-import { optionalSessionId, workingDir } from '../schemas.js';
+import { LIMITS, optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 const output = z.looseObject({
@@ -30,10 +30,10 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
         'Close your session: archive it in OCTAVE (role, focus, times, summary, commits, anchor digest or unanchored), mark the FAST-layer focus ended, ' +
         'then remove its active directory. Acts only on a session this connection clocked in or anchored (default: that session); another agent\'s session is refused with NOT_YOUR_SESSION. ' +
         'An unanchored or terminal session can always be closed this way.',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        summary: z.string().optional().describe('What the session accomplished (one line in the archive).'),
+        summary: z.string().max(LIMITS.summary).optional().describe('What the session accomplished (one line in the archive).'),
       }),
       output,
       // Removes .hestai/sessions/active/{session_id}/ after archiving it.

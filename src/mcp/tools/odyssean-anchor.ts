@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
-import { sessionId, workingDir } from '../schemas.js';
+import { LIMITS, role, sessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 /** OdysseanAnchorResult (seed 002), every field described. */
@@ -36,11 +36,11 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
         'One-shot alias of the anchor handshake: submit a whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) for a clocked-in session. ' +
         'The same rules as the staged handshake; the submitted ARM is checked against the server ARM. A pass writes the same anchor.json; ' +
         'a failure is an isError result with errors and guidance, and retries are counted by the server.',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
         session_id: sessionId,
-        role: z.string().describe('The role of the session (must match the BIND ROLE).'),
-        vector_candidate: z.string().describe('The whole ===RAPH_VECTOR::v4.0=== … ===END_RAPH_VECTOR=== block.'),
+        role: role.describe('The role of the session (must match the BIND ROLE).'),
+        vector_candidate: z.string().max(LIMITS.vector).describe('The whole ===RAPH_VECTOR::v4.0=== … ===END_RAPH_VECTOR=== block.'),
         tier: z.enum(['quick', 'default', 'deep']).optional().describe('Strictness: quick, default or deep (tensions required: 1, 2, 3).'),
       }),
       output,
