@@ -1,5 +1,6 @@
 import { blockedError } from '../errors.js';
 import { hasValidAnchor, type AnchorCheck, type AnchorRecord } from '../records/anchor.js';
+import { handshakeIsTerminal } from '../hooks/handshake.js';
 import type { WorkspacePaths } from '../paths.js';
 
 /** The tool-gating verdict for one session (seed 001 GATING_MODEL). */
@@ -7,7 +8,7 @@ export interface GateDecision {
   session_id: string;
   unlocked: boolean;
   /** `UNLOCKED`, or why not (the `AnchorCheck` code). */
-  code: 'UNLOCKED' | Extract<AnchorCheck, { valid: false }>['code'];
+  code: 'UNLOCKED' | 'TERMINAL' | Extract<AnchorCheck, { valid: false }>['code'];
   reason: string;
   /** What to do to unlock; null when unlocked. */
   remedy: string | null;
@@ -15,7 +16,7 @@ export interface GateDecision {
 
 const UNTRACKED = 'An anchor in mode=untracked never unlocks privileged tools: anchor with mode full or lite.';
 
-const REMEDIES: Record<Exclude<GateDecision['code'], 'UNLOCKED'>, string> = {
+const REMEDIES: Record<Exclude<GateDecision['code'], 'UNLOCKED' | 'TERMINAL'>, string> = {
   INVALID_TOKEN: 'Pass the session_id that clock_in returned (a UUID v4).',
   NO_SESSION: 'Call clock_in to start a session, then anchor it (stage identity → context → proof).',
   NO_ANCHOR: 'Complete the anchor handshake for this session: anchor stage identity → context → proof (or odyssean_anchor with a whole RAPH vector).',
@@ -26,8 +27,29 @@ const REMEDIES: Record<Exclude<GateDecision['code'], 'UNLOCKED'>, string> = {
   SESSION_CLOSED: 'This session is closed: call clock_in to start a new one and anchor it.',
 };
 
-/** Pure: the gating verdict for an anchor check. Only a valid anchor unlocks. */
-export function gateDecision(sessionId: string, check: AnchorCheck): GateDecision {
+/** What a terminal handshake means and who can lift it (never the agent: retrying cannot help). */
+export function terminalRemedy(sessionId: string): string {
+  return (
+    `Stop retrying: the handshake is locked after the last allowed retry failed, and no tool call can reopen it. A human must review the failed submissions and run ` +
+    `\`hestai anchor reset --token ${sessionId} --reason "..."\` (audited); then call anchor with stage identity again. Until then commits are blocked. ` +
+    'You can still call clock_out to close this session (archived as unanchored).'
+  );
+}
+
+/**
+ * Pure: the gating verdict for an anchor check. Only a valid anchor of a session whose handshake is not
+ * terminal unlocks; a terminal handshake is reported as TERMINAL (whatever the anchor), as the hooks judge it.
+ */
+export function gateDecision(sessionId: string, check: AnchorCheck, terminal = false): GateDecision {
+  if (terminal) {
+    return {
+      session_id: sessionId,
+      unlocked: false,
+      code: 'TERMINAL',
+      reason: `the anchor handshake of session ${sessionId} is terminal (locked after the last allowed retry failed)`,
+      remedy: terminalRemedy(sessionId),
+    };
+  }
   if (check.valid) {
     return { session_id: sessionId, unlocked: true, code: 'UNLOCKED', reason: `session ${sessionId} holds a valid anchor`, remedy: null };
   }
@@ -41,8 +63,9 @@ export function gateDecision(sessionId: string, check: AnchorCheck): GateDecisio
  */
 export function requireUnlocked(paths: WorkspacePaths, sessionId: string, tool: string): AnchorRecord {
   const check = hasValidAnchor(paths, sessionId);
-  if (check.valid) return check.anchor;
-  const decision = gateDecision(sessionId, check);
+  const terminal = handshakeIsTerminal(paths, sessionId);
+  if (check.valid && !terminal) return check.anchor;
+  const decision = gateDecision(sessionId, check, terminal);
   throw blockedError(`${tool} is locked for session ${sessionId}: the session is not anchored`, {
     code: 'TOOL_LOCKED',
     details: [`${decision.code}: ${decision.reason}`],

@@ -8,6 +8,7 @@ import { isAcknowledged, listActiveSessions } from '../records/session.js';
 import { readTextIfExists } from '../state/store.js';
 import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
+import { handshakeIsTerminal } from '../hooks/handshake.js';
 import type { McpDeps } from './deps.js';
 import { describeRefusal, resolveSession, type SessionResolution } from '../records/resolve.js';
 import { violationKind } from './violation-kind.js';
@@ -63,7 +64,7 @@ export async function sessionState(
     selected_by: picked.selected_by,
     session,
     anchor: {
-      ...gateDecision(session.session_id, check),
+      ...gateDecision(session.session_id, check, handshakeIsTerminal(paths, session.session_id)),
       ...(check.valid
         ? { role: check.anchor.role, mode: check.anchor.mode, tier: check.anchor.tier, validated_at: check.anchor.validated_at, digest: anchorDigest(check.anchor) }
         : {}),

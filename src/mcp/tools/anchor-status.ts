@@ -5,8 +5,12 @@ import { optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
 
-/** The tools that refuse until the session is anchored (seed 001 tool gating). */
-export const PRIVILEGED_TOOLS = ['clock_out'] as const;
+/**
+ * The MCP tools that refuse until the session is anchored (seed 001 tool gating). None of today's: the
+ * git hooks gate commits, and clock_out closes the connection's own session anchored or not (issue 14).
+ * Tools that write state beyond the handshake add themselves here and call `requireUnlocked`.
+ */
+export const PRIVILEGED_TOOLS: readonly string[] = [];
 
 const output = z.object({
   session_id: z.string().nullable().describe('The session checked; null when none was named and none fits (code NO_SESSION).'),
@@ -17,7 +21,7 @@ const output = z.object({
   unlocked: z.boolean().describe('True only when active/{session_id}/anchor.json holds a valid, untampered anchor of an open session.'),
   code: z
     .string()
-    .describe('UNLOCKED, or why not: INVALID_TOKEN, NO_SESSION, NO_ANCHOR, CORRUPT, NOT_VALIDATED, TAMPERED, TOKEN_MISMATCH, SESSION_CLOSED.'),
+    .describe('UNLOCKED, or why not: TERMINAL (the handshake is locked until a human resets it: stop retrying), NO_SESSION, NO_ANCHOR, NOT_VALIDATED, TAMPERED, TOKEN_MISMATCH, CORRUPT, SESSION_CLOSED, INVALID_TOKEN.'),
   reason: z.string().describe('One sentence: what was found and where.'),
   remedy: z.string().nullable().describe('What to do to unlock the privileged tools; null when unlocked.'),
   anchor: z
@@ -31,7 +35,7 @@ const output = z.object({
     })
     .nullable()
     .describe('The valid anchor, or null.'),
-  privileged_tools: z.array(z.string()).describe('The tools this verdict locks or unlocks.'),
+  privileged_tools: z.array(z.string()).describe('The MCP tools this verdict locks or unlocks (commits are gated by the git hooks).'),
 });
 
 export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
@@ -42,8 +46,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
     {
       title: 'Anchor status (tool gating)',
       description:
-        'Is this session anchored? Privileged tools (those that write state beyond the handshake, e.g. clock_out) stay locked until ' +
-        'active/{session_id}/anchor.json holds a valid anchor; mode=untracked never unlocks them. Without session_id it checks the session this connection ' +
+        'Is this session anchored? Commits (the git hooks) and privileged tools need a valid anchor (active/{session_id}/anchor.json) and a handshake that is not ' +
+        'TERMINAL; mode=untracked never unlocks. TERMINAL means the retry limit was exceeded: stop retrying, a human must reset it. Without session_id it checks the session this connection ' +
         'clocked in or anchored, else the only live unpinned session; with several candidates it refuses and lists them. Returns the verdict, the reason and what to do.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
@@ -65,8 +69,9 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       const id = choice.session_id;
       const selectedBy = choice.source;
       const check = hasValidAnchor(paths, id);
-      const decision = { ...gateDecision(id, check), session_id: id, selected_by: selectedBy };
-      const anchor = check.valid
+      const { handshakeIsTerminal } = await import('../../hooks/handshake.js');
+      const decision = { ...gateDecision(id, check, handshakeIsTerminal(paths, id)), session_id: id, selected_by: selectedBy };
+      const anchor = check.valid && decision.unlocked
         ? {
             role: check.anchor.role,
             mode: check.anchor.mode,
