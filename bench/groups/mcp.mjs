@@ -87,10 +87,10 @@ export function mcpWarmGroup() {
         async setup() {
           const clocked = text(await callTool(session, 'clock_in', { working_dir: repo.repo, role: repo.role, focus: 'bench' }));
           token = clocked.session_id;
-          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'identity', role: repo.role, token });
-          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'context', token, payload: bindPayload(repo.role) });
+          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'identity', role: repo.role, session_id: token });
+          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'context', session_id: token, payload: bindPayload(repo.role) });
         },
-        measure: () => measureInProcess(() => callTool(session, 'anchor', { working_dir: repo.repo, stage: 'proof', token, payload: proofPayload() })),
+        measure: () => measureInProcess(() => callTool(session, 'anchor', { working_dir: repo.repo, stage: 'proof', session_id: token, payload: proofPayload() })),
         async cleanup() {
           await session?.client.close();
           if (repo) fs.rmSync(repo.base, { recursive: true, force: true });

@@ -18,13 +18,13 @@ export const LIMITS = {
   vector: 128 * 1024,
 } as const;
 
-export const workingDir = z.string().max(LIMITS.path).describe('Absolute path of the repository you work in (any directory inside it resolves to its worktree root).');
+export const workingDir = z.string().max(LIMITS.path).describe('Absolute path of the repository you work in.');
 
 export const sessionId = z.string().max(LIMITS.id).describe('The session_id clock_in returned (a UUID v4).');
 
 export const optionalSessionId = sessionId
   .optional()
-  .describe("The session_id clock_in returned. Default: this connection's session (the one it clocked in or anchored).");
+  .describe("Default: this connection's session.");
 
 export const role = z.string().max(LIMITS.role);
 
@@ -32,13 +32,17 @@ export const role = z.string().max(LIMITS.role);
  * A strict input object: an unknown key is an error naming it and the nearest known one (`sessionId` →
  * "did you mean session_id?"), instead of being dropped silently.
  */
+/** Names an agent may know from the CLI or older versions, and the one name each concept has over MCP. */
+const RENAMED: Record<string, string> = { token: 'session_id', sessionId: 'session_id', strictness: 'tier', topic: 'focus', workingDir: 'working_dir' };
+
 export function strictInput<S extends z.ZodRawShape>(shape: S) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code !== 'unrecognized_keys') return undefined;
       const keys = (issue as { keys: string[] }).keys.map((key) => {
-        const near = nearest(key, known);
+        const renamed = RENAMED[key];
+        const near = renamed !== undefined && known.includes(renamed) ? renamed : nearest(key, known);
         return `unknown argument "${key.slice(0, 64)}"${near ? ` (did you mean "${near}"?)` : ''}`;
       });
       return `${keys.join('; ')}; known arguments: ${known.join(', ')}`;

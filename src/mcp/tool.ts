@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { McpDeps } from './deps.js';
 import { auditPathTraversal } from '../security.js';
 import { errorResult, type ToolResult } from './result.js';
+import { mcpWorded } from './wording.js';
 
 /** How one tool is declared: zod schemas with described fields, and annotations that are true. */
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
@@ -28,14 +29,14 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
 ): void {
   server.registerTool(
     name,
-    { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
+    { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: spec.annotations },
     (async (args: z.infer<I>) => {
       try {
-        return await handler(args);
+        return mcpWorded(await handler(args));
       } catch (error) {
         const audited = auditPathTraversal(error, () => deps.cwd, `mcp:${name}`, deps.clock);
         if (audited.auditLog !== null) deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
-        return errorResult(audited.error, deps.log);
+        return mcpWorded(errorResult(audited.error, deps.log));
       }
     }) as never,
   );

@@ -44,22 +44,22 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
     expect(textOf(refused)).toContain('code: NOT_YOUR_SESSION');
     expect(textOf(refused)).toMatch(/hint: /);
 
-    const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, token: sessionId });
+    const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, session_id: sessionId });
     expect(identity.isError, textOf(identity)).toBeFalsy();
     expect(identity.structuredContent).toMatchObject({ success: true, token: sessionId, terminal: false });
 
-    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, token: sessionId, payload: BIND });
+    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, session_id: sessionId, payload: BIND });
     expect(context.isError, textOf(context)).toBeFalsy();
     expect(context.structuredContent).toMatchObject({ success: true, terminal: false });
     expect(context.structuredContent!['server_arm']).toMatch(/BRANCH::main/);
 
-    const bad = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, token: sessionId, payload: PROOF.replace('GATE::npm test', '') });
+    const bad = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: sessionId, payload: PROOF.replace('GATE::npm test', '') });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toMatchObject({ success: false, terminal: false });
     expect((bad.structuredContent!['errors'] as string[]).join('\n')).toMatch(/GATE/);
     expect(bad.structuredContent!['guidance']).toBeTruthy();
 
-    const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, token: sessionId, payload: PROOF });
+    const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: sessionId, payload: PROOF });
     expect(proof.isError, textOf(proof)).toBeFalsy();
     expect(proof.structuredContent).toMatchObject({ success: true, terminal: false });
     expect(proof.structuredContent!['anchor']).toMatch(/===RAPH_VECTOR::v4\.0===/);

@@ -69,6 +69,6 @@ describe('MCP speaks MCP', () => {
     expect(textOf(renamed)).toContain('session_id');
     const failed = results[5]![1];
     expect(failed.structuredContent!['next_step']).toMatch(/anchor/);
-    expect(failed.structuredContent!['next_step']).toMatch(/stage "context"/);
+    expect(failed.structuredContent!['next_step']).toMatch(/stage: "context"/);
   });
 });

@@ -118,11 +118,11 @@ export const CEREMONY_FILES: Record<string, string> = {
  * would; throws with the result's text when a stage fails.
  */
 export async function anchorOverMcp(mcp: Connected, workingDir: string, token?: string): Promise<string> {
-  const identity = await mcp.call('anchor', { stage: 'identity', working_dir: workingDir, role: CEREMONY_ROLE, ...(token ? { token } : {}) });
+  const identity = await mcp.call('anchor', { stage: 'identity', working_dir: workingDir, role: CEREMONY_ROLE, ...(token ? { session_id: token } : {}) });
   if (identity.isError) throw new Error(`identity failed: ${textOf(identity)}`);
   const id = identity.structuredContent!['token'] as string;
   for (const [stage, payload] of [['context', CEREMONY_BIND], ['proof', CEREMONY_PROOF]] as const) {
-    const result = await mcp.call('anchor', { stage, working_dir: workingDir, token: id, payload });
+    const result = await mcp.call('anchor', { stage, working_dir: workingDir, session_id: id, payload });
     if (result.isError) throw new Error(`${stage} failed: ${textOf(result)}`);
   }
   return id;

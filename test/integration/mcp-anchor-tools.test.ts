@@ -54,19 +54,19 @@ describe('MCP tools: anchor (staged) and gating', () => {
     const repo = anchorRepo();
     const mcp = await connectInProcess({ clock, env: repo.env });
     const id = (await mcp.call('clock_in', { working_dir: repo.dir, role: ROLE, focus: 'app' })).structuredContent!['session_id'] as string;
-    const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, token: id });
+    const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, session_id: id });
     expect(identity.structuredContent).toMatchObject({ success: true, stage: 'identity', token: id, constitution_path: '.hestai-sys/agents/implementation-lead.oct.md' });
     expect(textOf(identity)).toMatch(/ROLE::implementation-lead/);
-    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, token: id, payload: BIND });
+    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, session_id: id, payload: BIND });
     expect(context.structuredContent).toMatchObject({ success: true, stage: 'context' });
     expect(context.structuredContent!['server_arm']).toMatch(/PHASE::B1/);
-    const bad = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, token: id, payload: PROOF.replace('ARTIFACT::src/app.ts', 'ARTIFACT::response') });
+    const bad = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: id, payload: PROOF.replace('ARTIFACT::src/app.ts', 'ARTIFACT::response') });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toMatchObject({ success: false, terminal: false, retries_left: 2 });
     expect((bad.structuredContent!['errors'] as string[]).join('\n')).toMatch(/ARTIFACT/);
     expect(textOf(bad)).toMatch(/guidance: /);
     expect((await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id })).structuredContent).toMatchObject({ unlocked: false });
-    const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, token: id, payload: PROOF });
+    const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: id, payload: PROOF });
     expect(proof.isError, textOf(proof)).toBeFalsy();
     expect(proof.structuredContent).toMatchObject({ success: true, work_permit: { token: id, role: ROLE } });
     expect((await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id })).structuredContent).toMatchObject({ unlocked: true });
@@ -90,9 +90,9 @@ describe('MCP tools: anchor (staged) and gating', () => {
   it('reports a library user error (unknown token) as an isError result', async () => {
     const repo = anchorRepo();
     const mcp = await connectInProcess({ clock, env: repo.env });
-    const result = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, token: 'not-a-token', payload: BIND });
+    const result = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, session_id: 'not-a-token', payload: BIND });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/token/i);
+    expect(textOf(result)).toMatch(/session_id|session id/i);
   });
 });
 

@@ -38,9 +38,12 @@ interface AnchorFlags {
   stage?: string;
   role?: string;
   token?: string;
+  session?: string;
   mode?: string;
   strictness?: string;
+  tier?: string;
   topic?: string;
+  focus?: string;
   payloadFile?: string;
   reason?: string;
 }
@@ -52,14 +55,19 @@ export function registerAnchor(program: Command): void {
     .description('the Odyssean Anchor handshake: --stage identity, then context (BIND), then proof (TENSION + COMMIT)')
     .option('--stage <stage>', 'identity | context | proof')
     .option('--role <role>', 'the role to bind as (identity; untracked context/proof)')
-    .option('--token <token>', 'the session id from clock-in (identity) or from the identity stage')
+    .option('--session <id>', 'the session id from clock-in (alias: --token, its older name)')
+    .option('--token <id>', 'alias of --session')
     .option('--mode <mode>', 'full | lite | untracked (identity; untracked for context/proof)')
-    .option('--strictness <level>', 'quick | default | deep (default: anchor.strictness)')
-    .option('--topic <text>', 'what the session is about (used as focus when identity clocks in)')
+    .option('--tier <level>', 'quick | default | deep (default: anchor.strictness; alias: --strictness)')
+    .option('--strictness <level>', 'alias of --tier')
+    .option('--focus <text>', 'the focus of the session identity clocks in without --session (alias: --topic)')
+    .option('--topic <text>', 'alias of --focus')
     .option('--payload-file <file>', 'the stage payload (context: ## BIND; proof: ## TENSION and ## COMMIT); - reads stdin')
     .option('--reason <text>', 'reset: why the handshake is reset (recorded in .hestai/audit/audit.jsonl)')
     .action(
-      action(async (ctx, verb: string | undefined, flags: AnchorFlags) => {
+      action(async (ctx, verb: string | undefined, given: AnchorFlags) => {
+        // One name per concept (session, tier, focus); the older names stay accepted.
+        const flags: AnchorFlags = { ...given, token: given.session ?? given.token, strictness: given.tier ?? given.strictness, topic: given.focus ?? given.topic };
         if (verb !== undefined) {
           if (verb !== 'reset') throw usageError(`unknown anchor action "${verb}"`, { code: 'USAGE', remedy: 'Use "hestai anchor --stage ..." or "hestai anchor reset --token T".' });
           return reset(ctx, flags);

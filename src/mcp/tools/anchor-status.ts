@@ -12,30 +12,28 @@ import { okResult } from '../result.js';
  */
 export const PRIVILEGED_TOOLS: readonly string[] = [];
 
+// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
 const output = z.object({
-  session_id: z.string().nullable().describe('The session checked; null when none was named and none fits (code NO_SESSION).'),
+  session_id: z.string().nullable(),
   selected_by: z
     .enum(['explicit', 'connection', 'env', 'only'])
-    .nullable()
-    .describe('How the session was chosen: explicit (the session_id argument), connection (the session this connection clocked in or anchored), env (HESTAI_SESSION of the server) or only (the only live, unpinned session of the worktree).'),
-  unlocked: z.boolean().describe('True only when active/{session_id}/anchor.json holds a valid, untampered anchor of an open session.'),
+    .nullable(),
+  unlocked: z.boolean(),
   code: z
-    .string()
-    .describe('UNLOCKED, or why not: TERMINAL (the handshake is locked until a human resets it: stop retrying), NO_SESSION, NO_ANCHOR, NOT_VALIDATED, TAMPERED, TOKEN_MISMATCH, CORRUPT, SESSION_CLOSED, INVALID_TOKEN.'),
-  reason: z.string().describe('One sentence: what was found and where.'),
-  remedy: z.string().nullable().describe('What to do to unlock the privileged tools; null when unlocked.'),
+    .string(),
+  reason: z.string(),
+  remedy: z.string().nullable(),
   anchor: z
     .object({
-      role: z.string().describe('The role the session is bound to.'),
-      mode: z.string().describe('full or lite (untracked never writes an anchor).'),
-      tier: z.string().describe('The strictness the proof passed: quick, default or deep.'),
-      source: z.string().describe('anchor (staged handshake) or odyssean_anchor (one-shot vector).'),
-      validated_at: z.string().describe('When the proof passed (ISO-8601).'),
-      digest: z.string().describe('sha256: and the first 16 hex digits of the integrity hash (the HestAI-Anchor trailer).'),
+      role: z.string(),
+      mode: z.string(),
+      tier: z.string(),
+      source: z.string(),
+      validated_at: z.string(),
+      digest: z.string(),
     })
-    .nullable()
-    .describe('The valid anchor, or null.'),
-  privileged_tools: z.array(z.string()).describe('The MCP tools this verdict locks or unlocks (commits are gated by the git hooks).'),
+    .nullable(),
+  privileged_tools: z.array(z.string()),
 });
 
 export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
@@ -46,9 +44,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
     {
       title: 'Anchor status (tool gating)',
       description:
-        'Is this session anchored? Commits (the git hooks) and privileged tools need a valid anchor (active/{session_id}/anchor.json) and a handshake that is not ' +
-        'TERMINAL; mode=untracked never unlocks. TERMINAL means the retry limit was exceeded: stop retrying, a human must reset it. Without session_id it checks the session this connection ' +
-        'clocked in or anchored, else the only live unpinned session; with several candidates it refuses and lists them. Returns the verdict, the reason and what to do.',
+        'Is your session anchored? Commits need a valid anchor and a handshake that is not TERMINAL (retry limit exceeded: stop retrying, a human resets it). ' +
+        'Default session: this connection\'s, else the only live unpinned one (several: refused, listed). Returns the verdict, reason and remedy.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -5,43 +5,17 @@ import { okResult } from '../result.js';
 import { LIMITS, role, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
-const relPath = z.string().nullable();
 
 /** The fields of ClockInResponse an agent acts on, described; the rest of the document passes through. */
+// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
 const output = z.looseObject({
-  session_id: z.string().describe('The new session id (UUID v4): the token for anchor and the session_id for the other tools.'),
-  context_paths: z
-    .looseObject({
-      project_context: relPath.describe('Human-authored project context (PHASE:: lives here); null when missing.'),
-      current_state: relPath.describe('Generated current state; null when missing.'),
-      checklist: z.string().describe('FAST-layer checklist.'),
-      blockers: z.string().describe('FAST-layer blockers.'),
-      current_focus: z.string().describe('FAST-layer current focus.'),
-      negatives: relPath.describe('Context negatives; null when missing.'),
-      additional: z.array(z.string()).describe('Extra context paths from .hestai_workspace.yaml.'),
-    })
-    .describe('Workspace-relative paths of the context files to read before anchoring.'),
-  conflict: z
-    .looseObject({
-      existing_session_id: z.string().describe('The live session already registered in this worktree.'),
-      existing_role: z.string().describe('Its role.'),
-      existing_focus: z.string().describe('Its focus.'),
-      started_at: z.string().describe('When it started (ISO-8601).'),
-      resolution: z.string().describe('What was done: continue, abort or takeover.'),
-    })
-    .nullable()
-    .describe('Another live session in this worktree, or null.'),
-  focus_resolved: z
-    .looseObject({
-      value: z.string().describe('The focus of the session.'),
-      source: z.string().describe('Where it came from: explicit, github_issue, branch or default.'),
-    })
-    .describe('The resolved focus.'),
-  instruction: z.string().describe('What to do next.'),
-  context_generated_at: z.string().describe('When the context was generated; what the 24 h freshness rule measures.'),
-  structure_status: z.enum(['complete', 'incomplete']).describe('incomplete when human-authored files that `hestai init` creates are missing.'),
-  structure_missing: z.array(z.string()).describe('The missing human-authored files.'),
-  warnings: z.array(z.string()).describe('Degradations that did not stop the clock-in (e.g. AI context selection fell back).'),
+  session_id: z.string(),
+  context_paths: z.looseObject({ checklist: z.string(), blockers: z.string(), current_focus: z.string() }),
+  conflict: z.looseObject({ existing_session_id: z.string(), resolution: z.string() }).nullable(),
+  focus_resolved: z.looseObject({ value: z.string(), source: z.string() }),
+  instruction: z.string(),
+  context_generated_at: z.string(),
+  warnings: z.array(z.string()),
 });
 
 export function registerClockIn(server: McpServer, deps: McpDeps): void {
@@ -52,18 +26,17 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     {
       title: 'Clock in',
       description:
-        'Start a session (CI-I1): registers it under .hestai/sessions/active/{session_id}/, resolves its focus, gathers fresh context, ' +
-        'updates the FAST layer and reports conflicts with other live sessions. Then read context_paths and call anchor with ' +
-        'token = session_id (stage identity → context → proof).',
+        'Step 1 of every session: registers your session (pinned to this connection), gathers fresh context and reports live neighbours. ' +
+        'Then read context_paths and call anchor (stage identity → context → proof).',
       input: strictInput({
         working_dir: workingDir,
-        role: role.describe('Agent role, e.g. implementation-lead (lower-case letters, digits and hyphens); a constitution .hestai-sys/agents/{role}.oct.md should exist.'),
-        focus: z.string().max(LIMITS.text).optional().describe('What the session works on. Default: from a GitHub issue or the branch name, else "general".'),
-        model: z.string().max(LIMITS.model).optional().describe('AI model override for context selection. Default: from the configuration.'),
+        role: role.describe('Your role, e.g. implementation-lead.'),
+        focus: z.string().max(LIMITS.text).optional().describe('What you work on. Default: from the branch.'),
+        model: z.string().max(LIMITS.model).optional().describe('AI model for context selection.'),
         on_conflict: z
           .enum(['continue', 'abort', 'takeover'])
           .optional()
-          .describe('When another live session exists in this worktree: continue beside it (default), abort, or take it over (audited).'),
+          .describe('With a live neighbour: continue (default), abort or takeover (audited).'),
       }),
       output,
       // Creates a session and regenerates the FAST layer (generated files); a take-over only on explicit request.

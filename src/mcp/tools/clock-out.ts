@@ -5,18 +5,13 @@ import { okResult } from '../result.js';
 import { LIMITS, optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
+// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
 const output = z.looseObject({
-  session_id: z.string().describe('The session that was closed.'),
-  archive_path: z.string().describe('Workspace-relative path of the OCTAVE archive written under .hestai/sessions/archive/.'),
-  started_at: z.string().describe('When the session started (ISO-8601).'),
-  ended_at: z.string().describe('When it ended (ISO-8601).'),
-  duration: z.string().describe('How long it lasted, e.g. 1h 30m 5s.'),
-  summary: z.string().describe('The summary recorded in the archive.'),
-  commits: z
-    .array(z.object({ sha: z.string().describe('Commit sha.'), header: z.string().describe('Commit header.') }))
-    .describe('Commits made during the session, oldest first.'),
-  anchor_digest: z.string().nullable().describe('The HestAI-Anchor digest of the session, or null.'),
-  fast_layer_updated: z.boolean().describe('Whether current-focus.oct.md was marked ended.'),
+  session_id: z.string(),
+  archive_path: z.string(),
+  duration: z.string(),
+  commits: z.array(z.looseObject({ sha: z.string(), header: z.string() })),
+  anchor_digest: z.string().nullable(),
 });
 
 export function registerClockOut(server: McpServer, deps: McpDeps): void {
@@ -27,13 +22,12 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
     {
       title: 'Clock out',
       description:
-        'Close your session: archive it in OCTAVE (role, focus, times, summary, commits, anchor digest or unanchored), mark the FAST-layer focus ended, ' +
-        'then remove its active directory. Acts only on a session this connection clocked in or anchored (default: that session); another agent\'s session is refused with NOT_YOUR_SESSION. ' +
-        'An unanchored or terminal session can always be closed this way.',
+        'Last step: archive your session (anchored, unanchored or terminal) and remove it from the active sessions. ' +
+        'Only a session this connection clocked in or anchored; another agent\'s is refused (NOT_YOUR_SESSION).',
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        summary: z.string().max(LIMITS.summary).optional().describe('What the session accomplished (one line in the archive).'),
+        summary: z.string().max(LIMITS.summary).optional().describe('What you accomplished (one line).'),
       }),
       output,
       // Removes .hestai/sessions/active/{session_id}/ after archiving it.

@@ -6,23 +6,15 @@ import { LIMITS, role, sessionId, strictInput, workingDir } from '../schemas.js'
 import { defineTool } from '../tool.js';
 
 /** OdysseanAnchorResult (seed 002), every field described. */
+// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
 const output = z.looseObject({
-  validated: z.boolean().describe('Whether the vector passed every rule.'),
-  canonical_anchor: z.string().describe('The canonical vector (server ARM, normalised operators); empty when it did not validate.'),
-  errors: z.array(z.string()).describe('One line per failed rule.'),
-  guidance: z.string().describe('How to fix the vector and retry, with a corrected template.'),
-  enforcement: z
-    .looseObject({
-      status: z.enum(['UNLOCKED', 'LOCKED']).describe('Whether privileged tools and commits are unlocked for the session.'),
-      session_id: z.string().describe('The session.'),
-      anchor_file: z.string().nullable().describe('Workspace-relative path of anchor.json, when written.'),
-      anchor_digest: z.string().nullable().describe('The HestAI-Anchor trailer value, when anchored.'),
-      reason: z.string().describe('Why the session is locked or unlocked.'),
-    })
-    .describe('The gating state after this call.'),
-  retry_count: z.number().describe('Failed submissions of this session so far (counted by the server).'),
-  terminal: z.boolean().describe('True after the last allowed retry failed: locked until a human runs `hestai anchor reset`.'),
-  warnings: z.array(z.string()).describe('Non-blocking remarks.'),
+  validated: z.boolean(),
+  canonical_anchor: z.string(),
+  errors: z.array(z.string()),
+  guidance: z.string(),
+  enforcement: z.looseObject({ status: z.enum(['UNLOCKED', 'LOCKED']), session_id: z.string(), reason: z.string() }),
+  retry_count: z.number(),
+  terminal: z.boolean(),
 });
 
 export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
@@ -33,15 +25,13 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
     {
       title: 'Odyssean Anchor (one-shot RAPH vector)',
       description:
-        'One-shot alias of the anchor handshake: submit a whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) for a clocked-in session. ' +
-        'The same rules as the staged handshake; the submitted ARM is checked against the server ARM. A pass writes the same anchor.json; ' +
-        'a failure is an isError result with errors and guidance, and retries are counted by the server.',
+        'One-shot alternative to anchor: submit a whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) for your session; same rules, same retry limit, same anchor.',
       input: strictInput({
         working_dir: workingDir,
         session_id: sessionId,
-        role: role.describe('The role of the session (must match the BIND ROLE).'),
-        vector_candidate: z.string().max(LIMITS.vector).describe('The whole ===RAPH_VECTOR::v4.0=== … ===END_RAPH_VECTOR=== block.'),
-        tier: z.enum(['quick', 'default', 'deep']).optional().describe('Strictness: quick, default or deep (tensions required: 1, 2, 3).'),
+        role: role.describe('Your role (= BIND ROLE).'),
+        vector_candidate: z.string().max(LIMITS.vector).describe('The whole ===RAPH_VECTOR::v4.0=== block.'),
+        tier: z.enum(['quick', 'default', 'deep']).optional().describe('quick, default or deep.'),
       }),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
