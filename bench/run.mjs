@@ -18,6 +18,7 @@ import clockInGroup from './groups/clock-in.mjs';
 import anchorGroup from './groups/anchor.mjs';
 import deepGroup from './groups/deep.mjs';
 import { mcpColdGroup, mcpWarmGroup } from './groups/mcp.mjs';
+import { mcpCallsGroup } from './groups/mcp-calls.mjs';
 import startupGroup from './groups/startup.mjs';
 import measuresGroup from './groups/measures.mjs';
 import agentGroup from './groups/agent.mjs';
@@ -104,7 +105,7 @@ async function runGroup(group, opts) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup(), measuresGroup(), agentGroup()];
+  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup(), mcpCallsGroup(), measuresGroup(), agentGroup()];
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const run = { version: 1, date: new Date().toISOString(), command, machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
   const rows = [];

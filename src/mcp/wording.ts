@@ -57,6 +57,7 @@ function argumentsOf(flags: string): string {
 }
 
 export function toMcpWords(text: string): string {
+  if (!text.includes('--') && !text.includes('hestai ')) return text; // the common case, on every warm call
   const kept: string[] = [];
   let out = text.replace(HUMAN, (human) => {
     kept.push(human);

@@ -104,6 +104,10 @@ export function writeJsonAtomic(file: string, value: unknown, options: { within?
 
 /** Reads a text file, or returns null when it does not exist. */
 export function readTextIfExists(file: string): string | null {
+  // A missing file is the common case on hot paths (no anchor yet, no pending handshake): existsSync says
+  // so without the cost of a thrown ENOENT (~40 µs each on a warm MCP call); a file removed in between
+  // still falls to the ENOENT branch below.
+  if (!fs.existsSync(file)) return null;
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {

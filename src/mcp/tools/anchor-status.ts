@@ -36,6 +36,18 @@ const output = z.object({
   privileged_tools: z.array(z.string()),
 });
 
+/** The modules a status call needs, imported once per process (not on every warm call). */
+async function loadStatusModules() {
+  const [record, gate, handshake, resolve] = await Promise.all([
+    import('../../records/anchor.js'),
+    import('../gate.js'),
+    import('../../hooks/handshake.js'),
+    import('../../records/resolve.js'),
+  ]);
+  return { ...record, ...gate, ...handshake, ...resolve };
+}
+let statusModules: ReturnType<typeof loadStatusModules> | undefined;
+
 export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
   defineTool(
     server,
@@ -51,10 +63,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ working_dir, session_id }) => {
-      const { hasValidAnchor, anchorDigest } = await import('../../records/anchor.js');
-      const { gateDecision } = await import('../gate.js');
+      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, describeRefusal } = await (statusModules ??= loadStatusModules());
       const { paths } = deps.connection.workspace(working_dir);
-      const { describeRefusal } = await import('../../records/resolve.js');
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {
         // Nothing to check is an answer, not an error: say so, and how to start (or name) a session.
@@ -66,7 +76,6 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       const id = choice.session_id;
       const selectedBy = choice.source;
       const check = hasValidAnchor(paths, id);
-      const { handshakeIsTerminal } = await import('../../hooks/handshake.js');
       const decision = { ...gateDecision(id, check, handshakeIsTerminal(paths, id)), session_id: id, selected_by: selectedBy };
       const anchor = check.valid && decision.unlocked
         ? {
