@@ -21,8 +21,7 @@ function rawServer(cwd: string, env: NodeJS.ProcessEnv) {
   let exit: number | null | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    let nl: number;
-    while ((nl = stdout.indexOf('\n')) !== -1) {
+    for (let nl = stdout.indexOf('\n'); nl !== -1; nl = stdout.indexOf('\n')) {
       const line = stdout.slice(0, nl);
       stdout = stdout.slice(nl + 1);
       if (line.trim() !== '') messages.push(JSON.parse(line) as Message);
