@@ -64,12 +64,12 @@ export function toMcpWords(text: string): string {
     return `\u0000${kept.length - 1}\u0000`;
   });
   const FLAGS = String.raw`(?:\s?--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)+`;
-  out = out.replace(new RegExp(String.raw`"?hestai anchor(${FLAGS})"?`, 'g'), (_m, flags: string) => `anchor ${argumentsOf(flags)}`);
-  out = out.replace(new RegExp(String.raw`"?hestai odyssean-anchor(${FLAGS})"?`, 'g'), (_m, flags: string) => `odyssean_anchor ${argumentsOf(flags)}`);
-  out = out.replace(new RegExp(String.raw`"?hestai clock-in(${FLAGS})?"?`, 'g'), (_m, flags: string | undefined) => `clock_in ${flags ? argumentsOf(flags) : '{role}'}`);
-  out = out.replace(new RegExp(String.raw`"?hestai clock-out(${FLAGS})?"?`, 'g'), (_m, flags: string | undefined) => `clock_out ${flags ? argumentsOf(flags) : '{}'}`);
+  out = out.replace(new RegExp(`"?hestai anchor(${FLAGS})"?`, 'g'), (_m, flags: string) => `anchor ${argumentsOf(flags)}`);
+  out = out.replace(new RegExp(`"?hestai odyssean-anchor(${FLAGS})"?`, 'g'), (_m, flags: string) => `odyssean_anchor ${argumentsOf(flags)}`);
+  out = out.replace(new RegExp(`"?hestai clock-in(${FLAGS})?"?`, 'g'), (_m, flags: string | undefined) => `clock_in ${flags ? argumentsOf(flags) : '{role}'}`);
+  out = out.replace(new RegExp(`"?hestai clock-out(${FLAGS})?"?`, 'g'), (_m, flags: string | undefined) => `clock_out ${flags ? argumentsOf(flags) : '{}'}`);
   // A bare flag sequence that starts with --stage: a call of the anchor tool.
-  out = out.replace(new RegExp(String.raw`(?<![\w-])(--stage(?: (?!--)[^\s,;.)"]+)?(?:\s--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)*)`, 'g'), (_m, flags: string) => `anchor ${argumentsOf(flags)}`);
+  out = out.replace(/(?<![\w-])(--stage(?: (?!--)[^\s,;.)"]+)?(?:\s--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)*)/g, (_m, flags: string) => `anchor ${argumentsOf(flags)}`);
   // Any other flag: the argument of the same meaning.
   out = out.replace(/(?<![\w-])--([a-z][a-z-]*)/g, (m, flag: string) => ARGUMENT[flag] ?? m);
   return out.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)]!);

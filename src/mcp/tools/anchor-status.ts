@@ -63,7 +63,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ working_dir, session_id }) => {
-      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, describeRefusal } = await (statusModules ??= loadStatusModules());
+      statusModules ??= loadStatusModules();
+      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, describeRefusal } = await statusModules;
       const { paths } = deps.connection.workspace(working_dir);
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
-import { optionalSessionId, workingDir } from '../schemas.js';
+import { LIMITS, optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 // The six tools of the session protocol (seed 004), thin adapters over src/protocol/operations.ts. The
@@ -58,8 +58,8 @@ const violation = z.looseObject({
   severity: z.enum(['CRITICAL', 'WARNING']).describe('CRITICAL for MUST gates.'),
   recovery: z.string().describe('What satisfies the requirement.'),
 });
-const phaseParam = z.string().describe('A phase id of .hestai/protocol.yaml (e.g. BINDING, WORK, END in the default protocol).');
-const stepParam = z.string().optional().describe('A gate id within the phase (the seed\'s "step").');
+const phaseParam = z.string().max(LIMITS.id).describe('A phase id of .hestai/protocol.yaml (e.g. BINDING, WORK, END in the default protocol).');
+const stepParam = z.string().max(LIMITS.text).optional().describe('A gate id within the phase (the seed\'s "step").');
 
 export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
   defineTool(
@@ -71,12 +71,12 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       description:
         'Start the protocol run (.hestai/protocol.yaml) of the clock-in session. Must be called before the other session_* tools; one run per session ' +
         '(a second call is refused and changes nothing). Returns the first phase, the start phases still blocked and the full checklist.',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        objective: z.string().min(1).describe('The session goal (recorded in the history).'),
-        branch: z.string().optional().describe('Git branch (auto-detected if omitted).'),
-        starting_commit: z.string().optional().describe('Starting commit (default: HEAD when the session clocked in).'),
+        objective: z.string().max(LIMITS.text).min(1).describe('The session goal (recorded in the history).'),
+        branch: z.string().max(LIMITS.text).optional().describe('Git branch (auto-detected if omitted).'),
+        starting_commit: z.string().max(LIMITS.text).optional().describe('Starting commit (default: HEAD when the session clocked in).'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The clock-in session id (a UUID v4).'),
@@ -105,7 +105,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       description:
         'Check the gates of a phase (or one step) against the machine checks and the recorded evidence, and record the results. Idempotent. ' +
         'Returns PASS / FAIL / SKIPPED with the requirement level, evidence, whether it blocks, a message, and one result per gate.',
-      input: z.object({ working_dir: workingDir, session_id: optionalSessionId, phase: phaseParam, step: stepParam }),
+      input: strictInput({ working_dir: workingDir, session_id: optionalSessionId, phase: phaseParam, step: stepParam }),
       output: z.looseObject({
         phase: z.string().describe('The phase checked.'),
         step: z.string().optional().describe('The gate checked, when one was asked for.'),
@@ -133,10 +133,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       description:
         'Move to the next phase (or target_phase). Refused (isError, blocked_by names the gates) while a blocking gate of a phase passed through is unmet; ' +
         'non-blocking failures advance with warnings. force advances anyway: each skipped requirement is returned and logged as a violation, within the force limit.',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        target_phase: z.string().optional().describe('Advance to this phase; every blocking gate on the way must hold.'),
+        target_phase: z.string().max(LIMITS.text).optional().describe('Advance to this phase; every blocking gate on the way must hold.'),
         force: z.boolean().optional().describe('Skip unmet blocking gates; each is logged as a violation (limited per session by protocol.force_limit).'),
       }),
       output: z.looseObject({
@@ -166,12 +166,12 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       description:
         'Store typed evidence for a checklist step and re-validate the gate. file_path must name an existing file, commit_sha a commit, content_hash the ' +
         'sha256 of the gate\'s file; tool_output and manual must say what was observed (TODO, pending, TBD, N/A or the step\'s own words never pass).',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
         phase: phaseParam,
         evidence_type: z.enum(['tool_output', 'file_path', 'commit_sha', 'content_hash', 'manual']).describe('The kind of evidence.'),
-        evidence: z.string().min(1).max(10_000).describe('The evidence: an output excerpt, a path, a sha, a sha256 (hex or sha256:hex) or a note.'),
+        evidence: z.string().max(LIMITS.text).min(1).max(10_000).describe('The evidence: an output excerpt, a path, a sha, a sha256 (hex or sha256:hex) or a note.'),
         step: stepParam,
       }),
       output: z.looseObject({
@@ -197,7 +197,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     {
       title: 'Why the session is blocked',
       description: 'Every unmet blocking gate of the current phase with its level, reason and the evidence needed, and the tool calls that satisfy them. Empty when nothing blocks.',
-      input: z.object({ working_dir: workingDir, session_id: optionalSessionId }),
+      input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output: z.looseObject({
         is_blocked: z.boolean().describe('Whether the current phase has an unmet blocking gate.'),
         current_phase: z.string().describe('The current phase.'),
@@ -232,12 +232,12 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       description:
         'Check the remaining gates: with a MUST gate unmet the result is INCOMPLETE (isError, nothing written); otherwise one history record ' +
         '(objective, outcome, commit, key decisions, next-session notes) is appended and the run is cleared. Call clock_out afterwards.',
-      input: z.object({
+      input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        summary: z.string().min(1).describe('What was accomplished.'),
-        next_session_notes: z.string().optional().describe('Context for the next session.'),
-        key_decisions: z.array(z.string()).optional().describe('Decisions worth carrying to the next session.'),
+        summary: z.string().max(LIMITS.text).min(1).describe('What was accomplished.'),
+        next_session_notes: z.string().max(LIMITS.text).optional().describe('Context for the next session.'),
+        key_decisions: z.array(z.string().max(LIMITS.text)).optional().describe('Decisions worth carrying to the next session.'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The session.'),
