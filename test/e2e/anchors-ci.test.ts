@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeRepo } from '../helpers/git-repo.js';
+import { describe, expect, it } from 'vitest';
+import { anchoredRepo, verdictOf } from '../helpers/anchored-repo.js';
+import { makeSession } from '../helpers/session-fixture.js';
+
+// Issue 11: every attack is run as a team would meet it: real hooks, real `git push` to a bare remote,
+// and `hestai verify` in a fresh clone of that remote (what CI sees).
+
+describe('anchors that CI can verify', () => {
+  it('an anchored commit pushed with plain git push verifies in a fresh clone: the pre-push hook published its record', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const token = repo.anchor();
+    const made = repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' });
+    expect(made.status, made.stderr).toBe(0);
+    const message = repo.git(['log', '-1', '--format=%B']).stdout;
+    expect(message).toContain(`HestAI-Session: ${token}`);
+    expect(message).toMatch(/HestAI-Anchor: sha256:[0-9a-f]{64}/);
+    const push = repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true });
+    expect(push.status, push.stderr).toBe(0);
+    expect(repo.git(['--git-dir', repo.remote, 'rev-parse', '--verify', 'refs/heads/hestai/anchors']).status).toBe(0);
+
+    const clone = repo.freshClone('feat/x');
+    const { status, report, stderr } = repo.verifyJson(clone);
+    expect(status, stderr + JSON.stringify(report, null, 1)).toBe(0);
+    expect(verdictOf(report, 'docs: anchored work', 'anchor')?.status).toBe('pass');
+  });
+
+  it('the proof record is a git blob named by its sha256 on hestai/anchors: canonical anchor, role, tier, mode, HEAD, times; acks and refreshes follow as events', () => {
+    const repo = anchoredRepo();
+    const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    const token = repo.anchor();
+    const anchor = JSON.parse(fs.readFileSync(path.join(repo.dir, '.hestai/sessions/active', token, 'anchor.json'), 'utf8')) as { record_digest: string; canonical_anchor: string; validated_at: string };
+    expect(anchor.record_digest).toMatch(/^[0-9a-f]{64}$/);
+    const stored = repo.git(['cat-file', 'blob', `refs/heads/hestai/anchors:records/${anchor.record_digest}.json`]).stdout;
+    expect(createHash('sha256').update(stored).digest('hex')).toBe(anchor.record_digest);
+    const record = JSON.parse(stored) as Record<string, unknown>;
+    expect(record).toMatchObject({ kind: 'hestai.anchor-proof', session_id: token, role: 'implementation-lead', tier: 'default', mode: 'full', head, anchored_at: anchor.validated_at, canonical_anchor: anchor.canonical_anchor, acknowledgments: [], resets: [] });
+    expect(record['context_generated_at']).toMatch(/^\d{4}-/);
+    // The recorded HEAD travels with the anchors branch (its second parent), so a rebase cannot lose it.
+    expect(repo.git(['merge-base', '--is-ancestor', head, 'refs/heads/hestai/anchors'], { allowFail: true }).status).toBe(0);
+    expect(repo.hestai(['ack', '--reason', 'reviewed: still accurate']).status).toBe(0);
+    expect(repo.hestai(['refresh']).status).toBe(0);
+    const events = repo.git(['ls-tree', '-r', '--name-only', 'refs/heads/hestai/anchors', `events/${token}`]).stdout.trim().split('\n');
+    expect(events).toHaveLength(2);
+    const kinds = events.map((e) => (JSON.parse(repo.git(['cat-file', 'blob', `refs/heads/hestai/anchors:${e}`]).stdout) as { event: string }).event).sort();
+    expect(kinds).toEqual(['ack', 'refresh']);
+  });
+
+  it('hestai init installs the pre-push hook, plain and through husky', () => {
+    const plain = makeRepo();
+    expect(plain.hestai(['init', '--no-husky']).status).toBe(0);
+    expect(fs.readFileSync(path.join(plain.dir, '.git/hooks/pre-push'), 'utf8')).toContain('# hestai pre-push');
+    const husky = makeRepo();
+    husky.write('.husky/pre-commit', 'echo lint\n');
+    expect(husky.hestai(['init']).status).toBe(0);
+    expect(fs.readFileSync(path.join(husky.dir, '.husky/pre-push'), 'utf8')).toContain('# hestai pre-push');
+    const status = husky.hestai(['--json', 'doctor']);
+    expect(status.stdout).not.toMatch(/pre-push will not run/);
+  });
+
+  it('attack: a hand-written session.json + anchor.json with a self-computed hash passes the hooks but fails verify', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.anchor();
+    expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    // The forger writes the files the hooks read, sealed with the writer's own hash: no clock-in, no handshake.
+    makeSession(repo.dir);
+    const forged = repo.commitHooked('docs: forged anchor', { 'docs/b.md': 'b\n' });
+    expect(forged.status, forged.stderr).toBe(0);
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+
+    const { status, report } = repo.verifyJson(repo.freshClone('feat/x'));
+    expect(status).toBe(1);
+    expect(verdictOf(report, 'docs: honest', 'anchor')?.status).toBe('pass');
+    const verdict = verdictOf(report, 'docs: forged anchor', 'anchor');
+    expect(verdict?.status).toBe('fail');
+    expect(verdict?.message).toMatch(/no proof record/);
+    expect(verdict?.message).toMatch(/commit [0-9a-f]{7}, anchor sha256:[0-9a-f]{64}/);
+    expect(verdict?.message).toContain('hint:');
+  });
+
+  it('attack: --no-verify commits with made-up trailers, or none, fail verify (verify.anchors defaults to error)', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const token = repo.anchor();
+    expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    repo.commit(`docs: short made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:0000000000000000`, { 'docs/b.md': 'b\n' });
+    repo.commit(`docs: long made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${'0'.repeat(64)}`, { 'docs/c.md': 'c\n' });
+    repo.commit('docs: no trailers at all', { 'docs/d.md': 'd\n' });
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+
+    const { status, report } = repo.verifyJson(repo.freshClone('feat/x'));
+    expect(status).toBe(1);
+    expect(verdictOf(report, 'docs: honest', 'anchor')?.status).toBe('pass');
+    for (const header of ['docs: short made-up digest', 'docs: long made-up digest', 'docs: no trailers at all']) {
+      expect(verdictOf(report, header, 'anchor')?.status, header).toBe('fail');
+    }
+    expect(verdictOf(report, 'docs: no trailers at all', 'anchor')?.message).toContain('no HestAI-Anchor trailer');
+  });
+
+  it('attack: a record forged into hestai/anchors whose citations do not exist at its HEAD, or of another session, fails', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const token = repo.anchor();
+    expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    const canonical = [
+      '===RAPH_VECTOR::v4.0===',
+      '## BIND (Identity Lock)',
+      'ROLE::implementation-lead',
+      'COGNITION::LOGOS::HEPHAESTUS⊕ATHENA',
+      'AUTHORITY::RESPONSIBLE[forged]',
+      '## ARM (Context Proof - SERVER INJECTED)',
+      'PHASE::B1',
+      'BRANCH::feat/x[0↑0↓]',
+      'FILES::0[]',
+      'FOCUS::forged',
+      'CONTEXT_HASH::sha256:0000000000000000',
+      '## TENSION (Cognitive Proof - AGENT GENERATED)',
+      'L1::[NEVER_READ_THE_CODE]⇌CTX:src/does-not-exist.ts:1-9[invented]→TRIGGER[pretend]',
+      'L2::[MADE_UP_RANGE]⇌CTX:README.md:40-90[invented]→TRIGGER[pretend]',
+      '## COMMIT (Falsifiable Contract)',
+      'ARTIFACT::src/work.ts',
+      'GATE::npm test',
+      '===END_RAPH_VECTOR===',
+    ].join('\n');
+    const record = {
+      acknowledgments: [],
+      anchored_at: '2020-01-01T00:00:00.000Z',
+      canonical_anchor: canonical,
+      context_generated_at: new Date().toISOString(),
+      head,
+      kind: 'hestai.anchor-proof',
+      mode: 'full',
+      resets: [],
+      role: 'implementation-lead',
+      session_id: token,
+      source: 'anchor',
+      tier: 'default',
+      version: 1,
+    };
+    const bytes = JSON.stringify(record);
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: bytes }).stdout.trim();
+    const tip = repo.git(['rev-parse', 'refs/heads/hestai/anchors']).stdout.trim();
+    repo.git(['read-tree', tip], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } });
+    repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},records/${digest}.json`], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } });
+    const tree = repo.git(['write-tree'], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } }).stdout.trim();
+    const forgedTip = repo.git(['commit-tree', tree, '-p', tip, '-m', 'forged record']).stdout.trim();
+    repo.git(['update-ref', 'refs/heads/hestai/anchors', forgedTip]);
+    repo.commit(`docs: forged record\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${digest}`, { 'docs/b.md': 'b\n' });
+    repo.commit(`docs: someone else's record\n\nHestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:${digest}`, { 'docs/c.md': 'c\n' });
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+
+    const { status, report } = repo.verifyJson(repo.freshClone('feat/x'));
+    expect(status).toBe(1);
+    const forged = verdictOf(report, 'docs: forged record', 'anchor');
+    expect(forged?.status).toBe('fail');
+    expect(forged?.message).toContain('TENSION_CTX_NOT_FOUND');
+    expect(forged?.message).toContain('TENSION_CTX_RANGE');
+    expect(verdictOf(report, "docs: someone else's record", 'anchor')?.message).toMatch(/belongs to session/);
+  });
+
+  it('a clone without the anchors branch is an error naming how to fetch it, never a silent pass', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.anchor();
+    expect(repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+    const clone = repo.freshClone('feat/x', ['--single-branch']);
+    const strict = repo.verifyJson(clone);
+    expect(strict.status).toBe(1);
+    expect(verdictOf(strict.report, 'docs: anchored work', 'anchor')?.message).toContain('git fetch origin hestai/anchors');
+    repo.git(['fetch', '-q', 'origin', 'main:refs/remotes/origin/main'], { cwd: clone });
+    const fetched = repo.git(['fetch', '-q', 'origin', 'hestai/anchors:refs/remotes/origin/hestai/anchors'], { cwd: clone, allowFail: true });
+    expect(fetched.status, fetched.stderr).toBe(0);
+    expect(repo.verifyJson(clone).status).toBe(0);
+  });
+
+  it('anchors.publish: false: the pre-push hook publishes nothing and verify says the anchors cannot be checked', () => {
+    const repo = anchoredRepo('anchors:\n  publish: false\n');
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.anchor();
+    expect(repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+    expect(repo.git(['--git-dir', repo.remote, 'rev-parse', '--verify', '-q', 'refs/heads/hestai/anchors'], { allowFail: true }).status).not.toBe(0);
+    const { report } = repo.verifyJson(repo.freshClone('feat/x'));
+    const verdict = verdictOf(report, 'docs: anchored work', 'anchor');
+    expect(verdict?.status).toBe('warn');
+    expect(verdict?.message).toContain('anchors cannot be checked');
+  });
+});

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { makeRepo, tempDir, type RunResult, type TempRepo } from './git-repo.js';
+
+// A repository adopted with `hestai init --no-husky` (all three hooks), a bare remote `origin`, and the
+// real ceremony (clock-in, the three anchor stages) through the built CLI: what a team's machine does.
+
+export interface AnchoredRepo extends TempRepo {
+  remote: string;
+  /** A real `git commit` through the installed hooks. */
+  commitHooked(message: string, files?: Record<string, string>, env?: NodeJS.ProcessEnv): RunResult;
+  /** Clock-in and the three anchor stages; returns the session id. `cite` are CTX paths (committed files). */
+  anchor(cite?: string[]): string;
+  /** A fresh clone of the remote on `branch`, as CI makes it. */
+  freshClone(branch: string, extra?: string[]): string;
+  /** `hestai verify --format json` in `cwd`. */
+  verifyJson(cwd: string, args?: string[]): { status: number; report: VerifyReport; stderr: string };
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  commits: { sha: string; header: string; verdicts: { rule: string; status: string; message: string }[] }[];
+  errors: number;
+  warnings: number;
+}
+
+export function verdictOf(report: VerifyReport, header: string, rule: string) {
+  return report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
+}
+
+export function anchoredRepo(config = ''): AnchoredRepo {
+  const repo = makeRepo();
+  expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+  repo.write('.hestai_workspace.yaml', `${fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8')}github:\n  issue_search: false\n  pr_context: false\n${config}`);
+  repo.git(['add', '-A']);
+  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+  const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
+  repo.git(['init', '-q', '--bare', remote]);
+  repo.git(['remote', 'add', 'origin', remote]);
+  repo.git(['push', '-q', 'origin', 'main']);
+  const self: AnchoredRepo = {
+    ...repo,
+    remote,
+    commitHooked(message, files = {}, env = {}) {
+      for (const [file, content] of Object.entries(files)) repo.write(file, content);
+      repo.git(['add', '-A']);
+      return repo.git(['commit', '-q', '--allow-empty', '-m', message], { allowFail: true, env });
+    },
+    anchor(cite = ['README.md:1-1', '.hestai_workspace.yaml']) {
+      const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'anchored work']);
+      expect(clockIn.status, clockIn.stderr).toBe(0);
+      const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
+      const dir = tempDir('hestai-payload-');
+      const bind = path.join(dir, 'bind.oct');
+      const proof = path.join(dir, 'proof.oct');
+      fs.writeFileSync(bind, ['## BIND (Identity Lock)', 'ROLE::implementation-lead', 'COGNITION::LOGOS::HEPHAESTUS+ATHENA', 'AUTHORITY::RESPONSIBLE[anchored work]', ''].join('\n'));
+      fs.writeFileSync(
+        proof,
+        [
+          '## TENSION (Cognitive Proof - AGENT GENERATED)',
+          ...cite.map((c, i) => `L${i + 1}::[CITED_${i + 1}_STAYS_TRUE]<->CTX:${c}[what it says today]->TRIGGER[keep it true]`),
+          '## COMMIT (Falsifiable Contract)',
+          'ARTIFACT::src/work.ts',
+          'GATE::npm test',
+          '',
+        ].join('\n'),
+      );
+      for (const args of [
+        ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
+        ['--stage', 'context', '--token', token, '--payload-file', bind],
+        ['--stage', 'proof', '--token', token, '--payload-file', proof],
+      ]) {
+        const step = repo.hestai(['--json', 'anchor', ...args]);
+        expect(step.status, `${args[1]}: ${step.stdout}${step.stderr}`).toBe(0);
+      }
+      return token;
+    },
+    freshClone(branch, extra = []) {
+      const clone = path.join(tempDir('hestai-ci-'), 'clone');
+      repo.git(['clone', '-q', ...extra, '--branch', branch, `file://${remote}`, clone]);
+      return clone;
+    },
+    verifyJson(cwd, args = []) {
+      const result = repo.hestai(['verify', '--format', 'json', ...args], { cwd });
+      return { status: result.status, stderr: result.stderr, report: (result.stdout ? JSON.parse(result.stdout) : null) as VerifyReport };
+    },
+  };
+  return self;
+}
