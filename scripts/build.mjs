@@ -62,7 +62,7 @@ const keepConfigValidationOut = {
   },
 };
 const hookBundle = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', logLevel: 'warning' };
-for (const hook of ['pre-commit', 'commit-msg']) {
+for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
   await esbuild.build({ ...hookBundle, entryPoints: [`src/hooks/entry/${hook}.ts`], outfile: `dist/hooks/${hook}.cjs`, plugins: [keepConfigValidationOut] });
 }
 await esbuild.build({ ...hookBundle, entryPoints: ['src/config/validate.ts'], outfile: 'dist/hooks/config-validate.cjs' });

@@ -12,6 +12,9 @@ import { markSessionWorking } from '../records/activity.js';
 import { assertSafeStatePath, writeJsonAtomic } from '../state/store.js';
 import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from '../records/anchor.js';
 import { removePending, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
+import { readSession } from '../records/session.js';
+import { auditedResets, publishProofRecord } from '../records/proof-publish.js';
+import { PROOF_RECORD_KIND, type ProofRecord } from '../records/proof-record.js';
 import type { WorkPermit } from './results.js';
 
 /**
@@ -19,7 +22,26 @@ import type { WorkPermit } from './results.js';
  * BOUND and removes the pending directory.
  */
 export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, handshake: HandshakeRecord | null, now: string): { anchor: AnchorRecord; permit: WorkPermit } {
-  const anchor = sealAnchor(unsealed);
+  // The proof record goes into git first (before the commit point): a record nobody names is harmless,
+  // an anchor whose record is missing would fail in CI.
+  const session = readSession(paths, unsealed.token);
+  const record = (head: string | null): ProofRecord => ({
+    kind: PROOF_RECORD_KIND,
+    version: 1,
+    session_id: unsealed.token,
+    role: unsealed.role,
+    tier: unsealed.tier,
+    mode: unsealed.mode,
+    source: unsealed.source,
+    canonical_anchor: unsealed.canonical_anchor,
+    head,
+    anchored_at: unsealed.validated_at,
+    context_generated_at: session?.context_generated_at ?? unsealed.validated_at,
+    acknowledgments: (session?.acknowledgments ?? []).map((a) => ({ at: a.at, context_generated_at: a.context_generated_at, reason: a.reason })),
+    resets: auditedResets(paths, unsealed.token),
+  });
+  const digest = publishProofRecord(paths.root, record, new Date(now));
+  const anchor = sealAnchor(digest === null ? unsealed : { ...unsealed, record_digest: digest });
   // Before the commit point (the rename): if this bookkeeping fails, the proof fails whole and can be sent
   // again; an ACTIVE session without an anchor is what refresh and ack leave too.
   markSessionWorking(paths, anchor.token, anchor.validated_at);

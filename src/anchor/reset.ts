@@ -1,5 +1,6 @@
 /** `hestai anchor reset`: a human reopens a (terminal) handshake. Audited; the only way to clear retries. */
 import { appendAudit } from '../audit.js';
+import { publishProofEvent } from '../records/proof-publish.js';
 import { blockedError } from '../errors.js';
 import { relativeToRoot } from '../paths.js';
 import { context, type AnchorDeps } from './handshake.js';
@@ -32,6 +33,7 @@ export async function resetAnchor(input: { working_dir: string; token: string; r
     const previous = { stage: hs.stage, retries: hs.retries, terminal: hs.terminal, terminal_stage: hs.terminal_stage };
     writeHandshake(ctx.paths, { ...hs, retries: { context: 0, proof: 0, vector: 0 }, terminal: false, terminal_stage: null, updated_at: now, expires_at: expires });
     appendAudit(ctx.paths, { event: 'anchor_reset', session_id: token, at: now, reason, previous });
+    publishProofEvent(ctx.paths.root, { event: 'reset', session_id: token, at: now, context_generated_at: null, reason }, ctx.now);
     return { token, reset: true, previous, expires_at: expires, audit_log: relativeToRoot(ctx.paths, ctx.paths.auditLog) };
   });
 }

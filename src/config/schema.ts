@@ -117,6 +117,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       trailers: z.enum(['off', 'warn', 'error']).default(DEFAULTS.verify.trailers).describe('Missing or malformed HestAI trailers'),
       bypass: z.enum(['warn', 'error']).default(DEFAULTS.verify.bypass).describe('Commits carrying HestAI-Bypass'),
+      anchors: z.enum(['off', 'warn', 'error']).default(DEFAULTS.verify.anchors).describe('Re-validating each commit\'s anchor from its published proof record'),
+      exempt: z.enum(['allow', 'warn', 'error']).default(DEFAULTS.verify.exempt).describe('Commits carrying TDD-Exempt'),
     })
     .default(() => structuredClone(DEFAULTS.verify)),
   protocol: z
@@ -137,6 +139,11 @@ export const configSchema = z.strictObject({
         .describe("with protocol.enforce, agent runtimes' Stop hook sends the agent back (once per turn) while a MUST end gate is unmet"),
     })
     .default(() => structuredClone(DEFAULTS.agents)),
+  anchors: z
+    .strictObject({
+      publish: z.boolean().default(DEFAULTS.anchors.publish).describe('The pre-push hook publishes the anchors branch (hestai/anchors) with every git push'),
+    })
+    .default(() => structuredClone(DEFAULTS.anchors)),
   quality_gates: z.array(qualityGateSchema).default([]),
 });
 

@@ -21,6 +21,9 @@ async function demo(): Promise<void> {
     commit('chore: initial commit');
     show('install the hooks (plain git hooks, no husky)', 'hestai init --no-husky', repo.hestai(['init', '--no-husky']), 0);
     repo.write('.hestai_workspace.yaml', `${repo.read('.hestai_workspace.yaml')}github:\n  issue_search: false\n  pr_context: false\n`);
+    // Adopting is a commit of its own: the role constitutions and the config are then in git, where CI checks anchors against them.
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
 
     repo.write('docs/usage.md', 'Say hello.\n');
     show('1. a commit without a session is blocked', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
@@ -36,7 +39,7 @@ async function demo(): Promise<void> {
       [
         '## TENSION (Cognitive Proof - AGENT GENERATED)',
         'L1::[TDD_MANDATE]<->CTX:README.md:1-1[no tests yet]->TRIGGER[commit the failing test before the feature]',
-        'L2::[DOCUMENTED_BEHAVIOUR]<->CTX:docs/usage.md[usage says hello]->TRIGGER[keep the greeting as documented]',
+        'L2::[DOCUMENTED_BEHAVIOUR]<->CTX:README.md[the readme names the demo]->TRIGGER[keep the greeting as documented]',
         '## COMMIT (Falsifiable Contract)',
         'ARTIFACT::src/greet.js',
         'GATE::node test/greet.test.js',

@@ -71,3 +71,24 @@ export function runGit(args: readonly string[], options: GitOptions): GitResult 
 export function git(args: readonly string[], options: GitOptions): string {
   return runGit(args, options).stdout;
 }
+
+/** Runs git and returns raw stdout bytes (for `cat-file --batch`, whose sizes count bytes). */
+export function runGitBuffer(args: readonly string[], options: GitOptions): { stdout: Buffer; stderr: string; status: number } {
+  const result = spawnSync('git', args, {
+    cwd: options.cwd,
+    input: options.input,
+    env: gitEnv(options.env),
+    maxBuffer: 1024 * 1024 * 1024,
+    windowsHide: true,
+  });
+  if (result.error) {
+    if ((result.error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw usageError('git was not found on PATH', { remedy: 'Install git (2.30 or newer) and make sure it is on PATH.', code: 'GIT_MISSING' });
+    }
+    throw new GitError(args, null, String(result.error.message));
+  }
+  const status = result.status ?? -1;
+  const stderr = result.stderr.toString('utf8');
+  if (status !== 0 && !(options.okCodes ?? []).includes(status)) throw new GitError(args, result.status, stderr);
+  return { stdout: result.stdout, stderr, status };
+}

@@ -1,4 +1,4 @@
-export { git, runGit, GitError, type GitOptions, type GitResult } from './exec.js';
+export { git, runGit, runGitBuffer, GitError, type GitOptions, type GitResult } from './exec.js';
 export * from './parse.js';
 export * from './repo.js';
 export { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
@@ -8,3 +8,4 @@ export * from './history.js';
 export * from './config.js';
 export * from './worktree.js';
 export { branchStatus } from './branch-status.js';
+export * from './anchors.js';

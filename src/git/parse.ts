@@ -47,6 +47,8 @@ export interface LogCommit {
   sha: string;
   parents: string[];
   authorDate: string;
+  /** Committer date (ISO strict): when the commit object was made (what freshness is judged by in CI). */
+  committerDate: string;
   /** The full message (subject, body and trailers). */
   message: string;
   /** Paths changed relative to the first parent (the new path of a rename). */
@@ -80,13 +82,13 @@ export function parseNameStatus(fields: readonly string[]): FileChange[] {
 }
 
 /**
- * The `--format` that `parseLog` reads: sha, parents, author date (ISO strict), raw body, each record
+ * The `--format` that `parseLog` reads: sha, parents, author and committer date (ISO strict, one space apart), raw body, each record
  * opened by RECORD_SEP + `nonce` and the body closed by FIELD_SEP + `nonce` + FIELD_SEP. A commit message
  * can contain the separator characters (git stores any byte but NUL), so the rules' reads pass a random
  * `nonce` nobody can put in a message in advance: no message can forge a record or a file list.
  */
 export function logFormat(nonce = ''): string {
-  return `${RECORD_SEP}${nonce}%H${FIELD_SEP}%P${FIELD_SEP}%aI${FIELD_SEP}%B${FIELD_SEP}${nonce}${FIELD_SEP}`;
+  return `${RECORD_SEP}${nonce}%H${FIELD_SEP}%P${FIELD_SEP}%aI %cI${FIELD_SEP}%B${FIELD_SEP}${nonce}${FIELD_SEP}`;
 }
 
 /** A fresh nonce for `logFormat` (letters and digits; unpredictable when the commits were written). */
@@ -112,7 +114,7 @@ export function parseLog(output: string, nameStatus = false, nonce = ''): LogCom
     if (a === -1 || b === -1 || c === -1 || stop < c) continue;
     const sha = record.slice(0, a);
     const parents = record.slice(a + 1, b);
-    const authorDate = record.slice(b + 1, c);
+    const [authorDate = '', committerDate = authorDate] = record.slice(b + 1, c).split(' ');
     const message = record.slice(c + 1, stop);
     const tail = record.slice(stop + end.length);
     const fields = splitNul(tail.replace(/^\n/, '')).map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
@@ -121,6 +123,7 @@ export function parseLog(output: string, nameStatus = false, nonce = ''): LogCom
       sha,
       parents: parents === '' ? [] : parents.split(' '),
       authorDate,
+      committerDate,
       message: message.replace(/\n+$/, ''),
       files: changes ? changes.map((c) => c.path) : fields,
       ...(changes ? { changes } : {}),

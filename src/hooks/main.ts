@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { clockFromEnv, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
@@ -6,7 +7,7 @@ import { workspacePaths } from '../paths.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
 import { checkProtocolGate } from './protocol-gate.js';
 
-export type HookName = 'pre-commit' | 'commit-msg';
+export type HookName = 'pre-commit' | 'commit-msg' | 'pre-push';
 
 /** What a hook's decision function receives. */
 export interface HookContext {
@@ -59,11 +60,30 @@ export function decideCommitMsg(check: typeof import('./commit-msg.js').checkCom
   };
 }
 
+/** The pre-push decision as a hook: git passes the remote's name and URL, and the refs on stdin. */
+export function decidePrePush(check: typeof import('./pre-push.js').prePush, stdin: () => string): (ctx: HookContext) => HookOutcome {
+  return (ctx) => check({ root: ctx.root, args: ctx.args, stdin: stdin(), config: ctx.config, clock: ctx.clock });
+}
+
+/** Reads the hook's stdin (empty when it is a terminal). */
+export function readHookStdin(): string {
+  if (process.stdin.isTTY) return '';
+  try {
+    return fs.readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** Runs a hook by name (the library and `hestai check ... --cwd` path; the hook files use the bundles). */
 export async function runHook(name: HookName, root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (name === 'pre-commit') {
     const { checkPreCommit } = await import('./pre-commit.js');
     return executeHook(name, root, args, env, decidePreCommit(checkPreCommit));
+  }
+  if (name === 'pre-push') {
+    const { prePush } = await import('./pre-push.js');
+    return executeHook(name, root, args, env, decidePrePush(prePush, readHookStdin));
   }
   const { checkCommitMsg } = await import('./commit-msg.js');
   return executeHook(name, root, args, env, decideCommitMsg(checkCommitMsg));

@@ -36,6 +36,8 @@ export interface AnchorRecord {
   arm: ArmSnapshot;
   /** The canonical RAPH v4.0 vector (server ARM, normalised operators). */
   canonical_anchor: string;
+  /** sha256 (hex) of the proof record published in the anchors branch (absent outside a git repository). */
+  record_digest?: string;
   integrity: { algorithm: 'sha256'; hash: string };
 }
 
@@ -67,9 +69,12 @@ export function sealAnchor(anchor: UnsealedAnchor): AnchorRecord {
   return { ...anchor, integrity: { algorithm: 'sha256', hash: anchorIntegrityHash(anchor) } };
 }
 
-/** The `HestAI-Anchor` trailer value: `sha256:` and the first 16 hex digits of the integrity hash. */
+/**
+ * The `HestAI-Anchor` trailer value: `sha256:` and the full digest of the anchor's proof record (the
+ * name `hestai verify` looks the record up by), or of the anchor itself when it has no record.
+ */
 export function anchorDigest(anchor: AnchorRecord): string {
-  return `sha256:${anchor.integrity.hash.slice(0, 16)}`;
+  return `sha256:${anchor.record_digest ?? anchor.integrity.hash}`;
 }
 
 /** Structural validation of anchor.json (hand-written: this runs in the pre-commit hook). */
@@ -85,6 +90,9 @@ export const validateAnchorRecord: Validate<AnchorRecord> = (value) => {
   expectOneOf(value, 'source', ['anchor', 'odyssean_anchor'], problems);
   expectIsoDate(value, 'validated_at', problems);
   expectString(value, 'canonical_anchor', problems);
+  if (value['record_digest'] !== undefined && (typeof value['record_digest'] !== 'string' || !/^[0-9a-f]{64}$/.test(value['record_digest']))) {
+    problems.push('record_digest: expected 64 hex digits');
+  }
   const arm = value['arm'];
   if (!isRecord(arm)) problems.push('arm: expected an object');
   else {

@@ -1,4 +1,5 @@
 import { appendAudit } from '../audit.js';
+import { publishProofEvent } from '../records/proof-publish.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
 import { withLock } from '../state/store.js';
@@ -54,6 +55,8 @@ export async function acknowledgeStale(input: { working_dir: string; session_id?
       context_generated_at: session.context_generated_at,
       context_age_hours: Math.round(age * 100) / 100,
     });
+    // CI sees the acknowledgment through the anchors branch (published with the next git push).
+    publishProofEvent(paths.root, { event: 'ack', session_id: session.session_id, at, context_generated_at: session.context_generated_at, reason }, now);
     return { session_id: session.session_id, context_generated_at: session.context_generated_at, context_age_hours: Math.round(age * 100) / 100, was_stale: wasStale, reason };
   });
 }

@@ -1,4 +1,5 @@
 import { appendAudit } from '../audit.js';
+import { publishProofEvent } from '../records/proof-publish.js';
 import { loadConfig } from '../config/load.js';
 import { withLock } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
@@ -52,6 +53,8 @@ export async function refreshSession(input: { working_dir: string; session_id?: 
     );
     writeSession(paths, updated);
     appendAudit(paths, { event: 'context_refreshed', session_id: updated.session_id, at, previous_context_generated_at: current.context_generated_at });
+    // CI measures freshness from the proof record: a refresh is a new generation it must see.
+    publishProofEvent(paths.root, { event: 'refresh', session_id: updated.session_id, at, context_generated_at: at, reason: null }, new Date(at));
     return {
       session_id: updated.session_id,
       previous_context_generated_at: current.context_generated_at,

@@ -1,8 +1,8 @@
 /** Pure pieces of hook installation: the lines init writes and how they join existing hook files. */
 import { shellQuote } from '../util/quote.js';
 
-/** The two hooks hestai installs. */
-export const HESTAI_HOOKS = ['pre-commit', 'commit-msg'] as const;
+/** The hooks hestai installs: the two commit gates, and pre-push, which publishes the anchor proof records. */
+export const HESTAI_HOOKS = ['pre-commit', 'commit-msg', 'pre-push'] as const;
 export type HestaiHook = (typeof HESTAI_HOOKS)[number];
 
 /** Every hook husky 9 dispatches (its `.husky/_` holds one stub per name). */

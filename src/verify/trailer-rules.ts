@@ -3,7 +3,7 @@ import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { UUID_V4 } from '../util/validate.js';
 
-const ANCHOR_DIGEST = /^sha256:[0-9a-f]{16}$/;
+const ANCHOR_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** Pure: are `HestAI-Session` and `HestAI-Anchor` present and well-formed? `policy` maps a problem to warn or fail. */
 export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Verdict {
@@ -15,7 +15,7 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
   if (session === null) problems.push('no HestAI-Session trailer');
   else if (!UUID_V4.test(session)) problems.push(`HestAI-Session "${session}" is not a session id (UUID v4)`);
   if (anchor === null) problems.push('no HestAI-Anchor trailer');
-  else if (!ANCHOR_DIGEST.test(anchor)) problems.push(`HestAI-Anchor "${anchor}" is not sha256:<16 hex>`);
+  else if (!ANCHOR_DIGEST.test(anchor)) problems.push(`HestAI-Anchor "${anchor}" is not sha256:<64 hex>`);
   if (problems.length === 0) return { rule: 'trailers', status: 'pass', message: `session ${session}, anchor ${anchor}`, clause };
   return {
     rule: 'trailers',

@@ -11,6 +11,8 @@ import { resolveRange, shallowRangeError } from './range.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import { logFacts } from './log-facts.js';
 import { checkBypass, checkTrailers } from './trailer-rules.js';
+import { gatherAnchorEvidence, type AnchorEvidence } from './anchor-evidence.js';
+import { checkAnchor, FULL_DIGEST } from './anchor-rule.js';
 
 export interface VerifyInput {
   working_dir: string;
@@ -57,11 +59,30 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   const tdd = new Map<string, TddVerdict>();
   for (const v of evaluateTestFirst(judged, config.tdd)) tdd.set(v.sha, v);
 
+  const anchorsLevel = config.verify.anchors;
+  let evidence: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
+  if (anchorsLevel !== 'off' && config.anchors.publish) {
+    const digests = new Set<string>();
+    const sessions = new Set<string>();
+    for (const f of facts) {
+      const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
+      if (m) digests.add(m[1]!);
+      const s = lastTrailer(f.trailers, 'HestAI-Session');
+      if (s) sessions.add(s);
+    }
+    evidence = gatherAnchorEvidence(workspace.root, digests, sessions);
+  }
+  const anchorPolicy = { level: anchorsLevel === 'off' ? 'warn' : anchorsLevel, required: config.anchor.required, publish: config.anchors.publish, maxAgeHours: config.freshness.max_age_hours } as const;
+
   const commits: CommitReport[] = facts.map((f, i) => {
     const verdicts: Verdict[] = [checkHeader(f, config.commit)];
     const t = tdd.get(f.sha);
     verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message, ...(t.clause ? { clause: t.clause } : {}) } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict', clause: 'docs/design.md §7 (verify.bypass)' });
     if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
+    if (anchorsLevel !== 'off') {
+      const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
+      if (anchor) verdicts.push(anchor);
+    }
     const bypass = checkBypass(f, config.verify.bypass);
     if (bypass) verdicts.push(bypass);
     if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {

@@ -73,7 +73,7 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     expect(after.structuredContent).toMatchObject({
       unlocked: true,
       code: 'UNLOCKED',
-      anchor: { role: 'implementation-lead', mode: 'full', tier: 'default', digest: `sha256:${anchor.integrity.hash.slice(0, 16)}` },
+      anchor: { role: 'implementation-lead', mode: 'full', tier: 'default', digest: `sha256:${anchor.integrity.hash}` },
     });
     expect(textOf(after)).toMatch(/unlocked/i);
   });

@@ -62,7 +62,7 @@ describe('anchor records and hasValidAnchor', () => {
     const sealed = sealAnchor(anchor(token));
     const reordered = Object.fromEntries(Object.entries(sealed).reverse()) as typeof sealed;
     expect(anchorIntegrityHash(reordered)).toBe(sealed.integrity.hash);
-    expect(anchorDigest(sealed)).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(anchorDigest(sealed)).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it('accepts a sealed anchor of an open session and says why otherwise', () => {

@@ -106,7 +106,7 @@ describe('clockOut', () => {
     expect(res).toMatchObject({ session_id, duration: '1h 30m 0s', summary: 'login done with tests' });
     expect(res.commits).toEqual([{ sha: sha1, header: 'test: login' }, { sha: sha2, header: 'feat: login' }]);
     const anchorDigestValue = res.anchor_digest;
-    expect(anchorDigestValue).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(anchorDigestValue).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(fs.existsSync(path.join(paths.active, session_id))).toBe(false);
     const archive = toObject(parseOctave(fs.readFileSync(path.join(repo.dir, res.archive_path), 'utf8')));
     expect(archive).toMatchObject({

@@ -14,12 +14,14 @@ const verify = (repo: TempRepo, args: string[] = [], cwd = repo.dir) => {
   return { ...result, report: (result.stdout ? JSON.parse(result.stdout) : null) as Report };
 };
 const verdict = (report: Report, header: string, rule: string) => report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
-const SESSION = 'HestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:0123456789abcdef';
+const SESSION = `HestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:${'0123456789abcdef'.repeat(4)}`;
+// These tests are about the commit rules: anchors are re-validated in test/e2e/anchors-ci.test.ts.
+const NO_ANCHORS = { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n' };
 
 describe('hestai verify', () => {
   it('judges every commit of a branch since its merge-base, in the JSON shape of docs/design.md §7', () => {
     const repo = makeRepo();
-    repo.commit('feat: on main, before the branch');
+    repo.commit('feat: on main, before the branch', NO_ANCHORS);
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     repo.commit(`test(a): red\n\n${SESSION}`, { 'test/a.test.ts': 'x' });
     repo.commit(`feat(a): green\n\n${SESSION}`, { 'src/a.ts': 'x' });
@@ -38,6 +40,7 @@ describe('hestai verify', () => {
 
   it('fails a feat without a test, exits 1, and names the type and the fix in every format', () => {
     const repo = makeRepo();
+    repo.commit('chore: config', NO_ANCHORS);
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     repo.commit(`feat(cli): no test\n\n${SESSION}`, { 'src/cli.ts': 'x' });
     const { status, report } = verify(repo);
@@ -56,6 +59,7 @@ describe('hestai verify', () => {
 
   it('lists bypasses and exemptions as warnings, and missing trailers per verify.trailers', () => {
     const repo = makeRepo();
+    repo.commit('chore: config', NO_ANCHORS);
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     repo.commit('feat: hotfix\n\nHestAI-Bypass: prod is down', { 'src/a.ts': 'x' });
     repo.commit(`feat: generated\n\nTDD-Exempt: generated client\n${SESSION}`, { 'src/b.ts': 'x' });
@@ -68,18 +72,18 @@ describe('hestai verify', () => {
     expect(verdict(report, 'feat: generated', 'test-first')).toMatchObject({ status: 'warn' });
     expect(verdict(report, 'docs: no trailers', 'trailers')?.status).toBe('warn');
     expect(verdict(report, 'docs: no trailers', 'trailers')?.message).toContain('HestAI-Session');
-    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: error\n  bypass: error\n');
+    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: error\n  bypass: error\n  anchors: off\n');
     const strict = verify(repo);
     expect(strict.status).toBe(1);
     expect(verdict(strict.report, 'feat: hotfix', 'bypass')?.status).toBe('fail');
-    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n');
+    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n  anchors: off\n');
     expect(verdict(verify(repo).report, 'docs: no trailers', 'trailers')).toBeUndefined();
   });
 
   it('checks an explicit --from..--to range and honours tdd.since on the default branch', () => {
     const repo = makeRepo();
     const old = repo.commit('feat: before adoption');
-    repo.write('.hestai_workspace.yaml', `tdd:\n  since: ${old}\nverify:\n  trailers: off\n`);
+    repo.write('.hestai_workspace.yaml', `tdd:\n  since: ${old}\nverify:\n  trailers: off\n  anchors: off\n`);
     repo.commit('test: a', { 'test/a.test.ts': 'x' });
     repo.commit('feat: a', { 'src/a.ts': 'x' });
     const { status, report } = verify(repo);
@@ -113,7 +117,7 @@ describe('hestai verify', () => {
 
   it('--red-green requires the test to fail at the test commit and pass at the feat commit', () => {
     const repo = makeRepo();
-    repo.write('.hestai_workspace.yaml', 'tdd:\n  test_command: sh test/run.sh\nverify:\n  trailers: off\n');
+    repo.write('.hestai_workspace.yaml', 'tdd:\n  test_command: sh test/run.sh\nverify:\n  trailers: off\n  anchors: off\n');
     repo.commit('chore: config');
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     repo.commit('test(a): red', { 'test/run.sh': 'test -f src/a.txt\n' });

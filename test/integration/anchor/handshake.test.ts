@@ -104,7 +104,7 @@ describe('anchor: context and proof stages', () => {
     if (check.valid) {
       expect(check.anchor).toMatchObject({ role: ROLE, tier: 'deep', mode: 'full', source: 'anchor', validated_at: '2026-11-22T10:05:00.000Z', canonical_anchor: proof.anchor });
       expect(check.anchor.arm).toMatchObject({ phase: 'B1', branch: 'main', files_count: 2, top_files: ['README.md', 'src/new.ts'], focus: 'implement clock_in' });
-      expect(proof.work_permit!.anchor_digest).toBe(`sha256:${check.anchor.integrity.hash.slice(0, 16)}`);
+      expect(proof.work_permit!.anchor_digest).toBe(`sha256:${check.anchor.record_digest}`);
     }
     expect(fs.existsSync(path.join(paths.pending, token))).toBe(false);
     expect(readHandshake(paths, token)).toBeNull();

@@ -21,7 +21,7 @@ describe('odysseanAnchor (one-shot RAPH v4.0)', () => {
     expect(result.enforcement).toMatchObject({ status: 'UNLOCKED', session_id: token, anchor_file: `.hestai/sessions/active/${token}/anchor.json` });
     const check = hasValidAnchor(paths, token);
     expect(check.valid && check.anchor).toMatchObject({ source: 'odyssean_anchor', tier: 'deep', role: ROLE, canonical_anchor: result.canonical_anchor });
-    expect(result.enforcement.anchor_digest).toBe(check.valid ? `sha256:${check.anchor.integrity.hash.slice(0, 16)}` : '');
+    expect(result.enforcement.anchor_digest).toBe(check.valid ? `sha256:${check.anchor.record_digest}` : '');
     expect(readSession(paths, token)?.state).toBe('ACTIVE');
     const twice = await odysseanAnchor({ working_dir: repo.dir, session_id: token, role: ROLE, vector_candidate: vector() }, { clock });
     expect(twice.errors).toEqual([`ALREADY_BOUND: session ${token} is already anchored`]);

@@ -1,0 +1,174 @@
+/**
+ * The anchor proof store in git: an orphan branch `hestai/anchors` whose tree holds
+ *   records/<sha256>.json            one proof record, named by the sha256 of its bytes
+ *   events/<session>/<sha256>.json   acknowledgments, resets and refreshes of a session, append-only
+ * Every write is ONE `git fast-import` process that adds files on top of the branch tip (and, for a
+ * record, the commit HEAD pointed at as a second parent, so that commit travels with the branch and CI
+ * can read its tree even after the work branch was rebased). fast-import refuses a non-fast-forward
+ * update, which makes concurrent writers safe: the loser retries on the new tip.
+ */
+import { GitError, runGit, runGitBuffer } from './exec.js';
+import { splitNul } from './parse.js';
+
+export const ANCHORS_BRANCH = 'hestai/anchors';
+export const ANCHORS_REF = `refs/heads/${ANCHORS_BRANCH}`;
+
+export interface StoreFile {
+  path: string;
+  content: string;
+}
+
+function fastImportScript(files: readonly StoreFile[], message: string, tip: string | null, merge: string | null, at: Date): string {
+  const parts: string[] = [];
+  files.forEach((f, i) => {
+    parts.push(`blob\nmark :${i + 1}\ndata ${Buffer.byteLength(f.content, 'utf8')}\n${f.content}\n`);
+  });
+  const seconds = Math.floor(at.getTime() / 1000);
+  parts.push(`commit ${ANCHORS_REF}\ncommitter hestai <hestai@localhost> ${seconds} +0000\ndata ${Buffer.byteLength(message, 'utf8')}\n${message}\n`);
+  if (tip !== null) parts.push(`from ${tip}\n`);
+  if (merge !== null && merge !== tip) parts.push(`merge ${merge}\n`);
+  files.forEach((f, i) => parts.push(`M 100644 :${i + 1} ${f.path}\n`));
+  parts.push('\n');
+  return parts.join('');
+}
+
+/** HEAD (null on an unborn branch) and the local anchors tip (null before the first record), one process. */
+export function anchorStoreHead(cwd: string): { head: string | null; tip: string | null } {
+  const out = runGit(['show-ref', '--head', ANCHORS_REF], { cwd, okCodes: [1] }).stdout;
+  let head: string | null = null;
+  let tip: string | null = null;
+  for (const line of out.split('\n')) {
+    const [oid = '', ref = ''] = line.split(' ');
+    if (ref === 'HEAD') head = oid;
+    if (ref === ANCHORS_REF) tip = oid;
+  }
+  return { head, tip };
+}
+
+/**
+ * Adds `files` to the anchors branch in one commit on top of `tip` (one fast-import process). fast-import
+ * refuses to move the branch unless the new commit descends from its current tip, so when another
+ * writer moved it meanwhile the tip is read again and the write retried.
+ */
+export function writeAnchorStore(cwd: string, files: readonly StoreFile[], message: string, options: { tip: string | null; merge?: string | null; at: Date }): void {
+  for (const p of files) if (!/^[A-Za-z0-9._/-]+$/.test(p.path)) throw new Error(`invalid anchor store path ${p.path}`);
+  let tip = options.tip;
+  let lastError = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const result = runGit(['fast-import', '--quiet'], { cwd, input: fastImportScript(files, message, tip, options.merge ?? null, options.at), okCodes: [1, 128] });
+    if (result.status === 0) return;
+    lastError = result.stderr.trim();
+    tip = anchorStoreHead(cwd).tip;
+  }
+  throw new GitError(['fast-import'], 1, lastError);
+}
+
+/** The tips of every anchors branch this clone knows: local, then each remote's, e.g. refs/remotes/origin/hestai/anchors. */
+export function anchorStoreRefs(cwd: string): { ref: string; oid: string }[] {
+  const out = runGit(['for-each-ref', '--format=%(objectname) %(refname)', ANCHORS_REF, `refs/remotes/*/${ANCHORS_BRANCH}`], { cwd }).stdout;
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const [oid = '', ref = ''] = l.split(' ');
+      return { ref, oid };
+    });
+}
+
+/** Every file of an anchors tree (path → blob oid), one `git ls-tree -r -z` process. */
+export function listAnchorStore(cwd: string, commit: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of splitNul(runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', 'records', 'events'], { cwd }).stdout)) {
+    const tab = entry.indexOf('\t');
+    const [, type, oid] = entry.slice(0, tab).split(' ');
+    if (type === 'blob' && oid) files.set(entry.slice(tab + 1), oid);
+  }
+  return files;
+}
+
+export type BatchObject = { found: true; oid: string; type: string; size: number; content?: Buffer } | { found: false };
+
+/**
+ * Looks objects up in ONE `git cat-file` process: `--batch-check` (type and size) or, with `content`,
+ * `--batch` (also the bytes). Specs are object names such as `<oid>`, `<commit>^{commit}` or `<commit>:<path>`;
+ * a spec with a newline cannot be asked and is reported missing.
+ */
+export function catFileBatch(cwd: string, specs: readonly string[], options: { content: boolean }): Map<string, BatchObject> {
+  const answers = new Map<string, BatchObject>();
+  const asked = [...new Set(specs)].filter((s) => !/[\n\r]/.test(s) && s !== '');
+  for (const s of specs) if (!asked.includes(s)) answers.set(s, { found: false });
+  if (asked.length === 0) return answers;
+  const out = runGitBuffer(['cat-file', options.content ? '--batch' : '--batch-check'], { cwd, input: `${asked.join('\n')}\n` }).stdout;
+  let at = 0;
+  for (const spec of asked) {
+    const nl = out.indexOf(0x0a, at);
+    if (nl === -1) break;
+    const line = out.subarray(at, nl).toString('utf8');
+    at = nl + 1;
+    const m = /^([0-9a-f]{40,64}) (\S+) (\d+)$/.exec(line);
+    if (!m) {
+      answers.set(spec, { found: false });
+      continue;
+    }
+    const size = Number(m[3]);
+    if (options.content) {
+      answers.set(spec, { found: true, oid: m[1]!, type: m[2]!, size, content: out.subarray(at, at + size) });
+      at += size + 1;
+    } else answers.set(spec, { found: true, oid: m[1]!, type: m[2]!, size });
+  }
+  return answers;
+}
+
+/** True when `ancestor` is an ancestor of (or equal to) `descendant`. */
+export function isAncestor(cwd: string, ancestor: string, descendant: string): boolean {
+  return runGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd, okCodes: [1, 128] }).status === 0;
+}
+
+/**
+ * Joins another anchors tip into the local branch: a commit whose tree is the union of both (paths are
+ * content-addressed, so the same path never holds two contents; the local one is kept if it did).
+ */
+export function mergeAnchorStore(cwd: string, other: string, at: Date): void {
+  const local = runGit(['rev-parse', '--verify', '--quiet', `${ANCHORS_REF}^{commit}`], { cwd, okCodes: [1] });
+  if (local.status !== 0) {
+    runGit(['update-ref', ANCHORS_REF, other], { cwd });
+    return;
+  }
+  const mine = listAnchorStore(cwd, ANCHORS_REF);
+  const theirs = listAnchorStore(cwd, other);
+  const lines: string[] = [];
+  for (const [p, oid] of theirs) if (!mine.has(p)) lines.push(`M 100644 ${oid} ${p}\n`);
+  const message = 'hestai: merge published anchor records';
+  const seconds = Math.floor(at.getTime() / 1000);
+  const script = `commit ${ANCHORS_REF}\ncommitter hestai <hestai@localhost> ${seconds} +0000\ndata ${Buffer.byteLength(message)}\n${message}\nfrom ${ANCHORS_REF}^0\nmerge ${other}\n${lines.join('')}\n`;
+  runGit(['fast-import', '--quiet'], { cwd, input: script });
+}
+
+/** The local anchors tip and the remote-tracking one for `remote` (a remote name; null refs when absent), one process. */
+export function anchorPublishState(cwd: string, remote: string): { local: string | null; tracking: string | null; trackingRef: string | null } {
+  const trackingRef = /^[A-Za-z0-9._-]+$/.test(remote) ? `refs/remotes/${remote}/${ANCHORS_BRANCH}` : null;
+  const out = runGit(['for-each-ref', '--format=%(objectname) %(refname)', ANCHORS_REF, ...(trackingRef ? [trackingRef] : [])], { cwd }).stdout;
+  let local: string | null = null;
+  let tracking: string | null = null;
+  for (const line of out.split('\n')) {
+    const [oid = '', ref = ''] = line.split(' ');
+    if (ref === ANCHORS_REF) local = oid;
+    if (ref === trackingRef) tracking = oid;
+  }
+  return { local, tracking, trackingRef };
+}
+
+/** Pushes the local anchors branch to `remote` (hooks skipped: this runs inside the pre-push hook). */
+export function pushAnchorStore(cwd: string, remote: string): { ok: boolean; stderr: string } {
+  const result = runGit(['push', '--no-verify', '--quiet', remote, `${ANCHORS_REF}:${ANCHORS_REF}`], { cwd, okCodes: [1, 128] });
+  return { ok: result.status === 0, stderr: result.stderr.trim() };
+}
+
+/** Fetches the remote's anchors branch (into its remote-tracking ref when `remote` is a name, else FETCH_HEAD); returns the fetched tip. */
+export function fetchAnchorStore(cwd: string, remote: string, trackingRef: string | null): string | null {
+  const spec = trackingRef ? `+${ANCHORS_REF}:${trackingRef}` : ANCHORS_REF;
+  const result = runGit(['fetch', '--quiet', '--no-tags', remote, spec], { cwd, okCodes: [1, 128] });
+  if (result.status !== 0) return null;
+  const rev = runGit(['rev-parse', '--verify', '--quiet', `${trackingRef ?? 'FETCH_HEAD'}^{commit}`], { cwd, okCodes: [1, 128] });
+  return rev.status === 0 ? rev.stdout.trim() : null;
+}

@@ -1,0 +1,59 @@
+/**
+ * Writes proof records and session events into the anchors branch (`hestai/anchors`, see src/git/anchors.ts)
+ * of the repository. The pre-push hook publishes that branch with the user's `git push`.
+ */
+import { GitError } from '../git/exec.js';
+import { anchorStoreHead, writeAnchorStore } from '../git/anchors.js';
+import type { WorkspacePaths } from '../paths.js';
+import { readJsonl } from '../state/store.js';
+import { isRecord } from '../util/validate.js';
+import { eventPath, PROOF_EVENT_KIND, proofBytes, proofDigest, recordPath, type ProofEvent, type ProofRecord, type ProofReset } from './proof-record.js';
+
+/** HEAD and the anchors tip, or null when the workspace is not inside a git repository (nothing to prove there). */
+function storeHead(root: string): { head: string | null; tip: string | null } | null {
+  try {
+    return anchorStoreHead(root);
+  } catch (error) {
+    if (error instanceof GitError && /not a git repository/i.test(error.stderr)) return null;
+    throw error;
+  }
+}
+
+/** The anchor resets of a session recorded in the audit log (best effort: an unreadable log gives none). */
+export function auditedResets(paths: WorkspacePaths, sessionId: string): ProofReset[] {
+  try {
+    return readJsonl(paths.auditLog)
+      .filter((r) => isRecord(r) && r['event'] === 'anchor_reset' && r['session_id'] === sessionId && typeof r['at'] === 'string')
+      .map((r) => {
+        const rec = r as Record<string, unknown>;
+        return { at: rec['at'] as string, reason: typeof rec['reason'] === 'string' ? rec['reason'] : null };
+      });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Stores a proof record in the anchors branch, with its `head` as a second parent so that commit is
+ * published with it. Returns the digest (hex), or null outside a git repository.
+ */
+export function publishProofRecord(root: string, build: (head: string | null) => ProofRecord, at: Date): string | null {
+  const store = storeHead(root);
+  if (store === null) return null;
+  const record = build(store.head);
+  const digest = proofDigest(record);
+  writeAnchorStore(root, [{ path: recordPath(digest), content: proofBytes(record) }], `hestai: anchor ${record.session_id} (${record.role}, ${record.tier})`, {
+    tip: store.tip,
+    merge: record.head,
+    at,
+  });
+  return digest;
+}
+
+/** Stores a session event (ack, reset, refresh) in the anchors branch; a no-op outside git. */
+export function publishProofEvent(root: string, event: Omit<ProofEvent, 'kind' | 'version'>, at: Date): void {
+  const store = storeHead(root);
+  if (store === null) return;
+  const full: ProofEvent = { kind: PROOF_EVENT_KIND, version: 1, ...event };
+  writeAnchorStore(root, [{ path: eventPath(full.session_id, proofDigest(full)), content: proofBytes(full) }], `hestai: ${full.event} ${full.session_id}`, { tip: store.tip, at });
+}

@@ -1,0 +1,121 @@
+/**
+ * Proof records: what `hestai verify` re-checks in CI from git objects alone (DESIGN.md, "What CI can
+ * know is what git carries"). A record is canonical JSON, named by the sha256 of its bytes; the
+ * `HestAI-Anchor` trailer carries that digest in full (`sha256:<64 hex>`). Events (acknowledgments,
+ * anchor resets, refreshes) made after the record are separate content-addressed files of the session,
+ * so the record and its digest never change. Pure: building, naming, parsing; the git writes are in
+ * `publish.ts`.
+ */
+import { canonicalJson, type Strictness } from './anchor.js';
+import { sha256Hex } from '../util/sha256.js';
+import { isRecord, UUID_V4 } from '../util/validate.js';
+
+export const PROOF_RECORD_KIND = 'hestai.anchor-proof';
+export const PROOF_EVENT_KIND = 'hestai.anchor-event';
+
+export interface ProofAcknowledgment {
+  at: string;
+  context_generated_at: string;
+  reason: string;
+}
+
+export interface ProofReset {
+  at: string;
+  reason: string | null;
+}
+
+/** The proof record of one validated anchor. */
+export interface ProofRecord {
+  kind: typeof PROOF_RECORD_KIND;
+  version: 1;
+  session_id: string;
+  role: string;
+  tier: Strictness;
+  mode: 'full' | 'lite';
+  source: 'anchor' | 'odyssean_anchor';
+  /** The canonical RAPH v4.0 vector (BIND, server ARM, TENSION, COMMIT). */
+  canonical_anchor: string;
+  /** The commit HEAD pointed at when the anchor was validated (null in a repository without commits). */
+  head: string | null;
+  anchored_at: string;
+  /** The session's context generation when it anchored (what the freshness rule measures). */
+  context_generated_at: string;
+  acknowledgments: ProofAcknowledgment[];
+  resets: ProofReset[];
+}
+
+/** A later event of a session: `ack` (covers one context generation), `reset`, or `refresh` (a new generation). */
+export interface ProofEvent {
+  kind: typeof PROOF_EVENT_KIND;
+  version: 1;
+  event: 'ack' | 'reset' | 'refresh';
+  session_id: string;
+  at: string;
+  /** ack: the generation covered; refresh: the new generation. */
+  context_generated_at: string | null;
+  reason: string | null;
+}
+
+/** The exact bytes stored in git for a record or an event. */
+export function proofBytes(value: ProofRecord | ProofEvent): string {
+  return canonicalJson(value);
+}
+
+/** The digest naming a record or event: sha256 (hex) of its bytes. */
+export function proofDigest(value: ProofRecord | ProofEvent): string {
+  return sha256Hex(proofBytes(value));
+}
+
+/** The `HestAI-Anchor` trailer value for a record digest. */
+export function trailerDigest(hex: string): string {
+  return `sha256:${hex}`;
+}
+
+/** Path of a record in the anchors tree. */
+export function recordPath(digest: string): string {
+  return `records/${digest}.json`;
+}
+
+/** Path of an event in the anchors tree. */
+export function eventPath(sessionId: string, digest: string): string {
+  return `events/${sessionId}/${digest}.json`;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Parses and shape-checks a stored record; returns the problems instead of throwing. */
+export function parseProofRecord(text: string): { ok: true; record: ProofRecord } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'the record is not JSON' };
+  }
+  if (!isRecord(value) || value['kind'] !== PROOF_RECORD_KIND || value['version'] !== 1) return { ok: false, problem: `the record is not a ${PROOF_RECORD_KIND} v1 document` };
+  const str = (k: string) => typeof value[k] === 'string';
+  const bad: string[] = [];
+  if (!str('session_id') || !UUID_V4.test(value['session_id'] as string)) bad.push('session_id');
+  for (const k of ['role', 'canonical_anchor']) if (!str(k)) bad.push(k);
+  for (const k of ['anchored_at', 'context_generated_at']) if (!str(k) || !ISO.test(value[k] as string)) bad.push(k);
+  if (!['quick', 'default', 'deep'].includes(value['tier'] as string)) bad.push('tier');
+  if (!['full', 'lite'].includes(value['mode'] as string)) bad.push('mode');
+  if (!['anchor', 'odyssean_anchor'].includes(value['source'] as string)) bad.push('source');
+  if (value['head'] !== null && !(str('head') && /^[0-9a-f]{40,64}$/.test(value['head'] as string))) bad.push('head');
+  const acks = value['acknowledgments'];
+  if (!Array.isArray(acks) || !acks.every((a) => isRecord(a) && typeof a['at'] === 'string' && typeof a['context_generated_at'] === 'string' && typeof a['reason'] === 'string')) bad.push('acknowledgments');
+  if (!Array.isArray(value['resets'])) bad.push('resets');
+  if (bad.length > 0) return { ok: false, problem: `the record has invalid fields: ${bad.join(', ')}` };
+  return { ok: true, record: value as unknown as ProofRecord };
+}
+
+/** Parses a stored event (null when it is not one). */
+export function parseProofEvent(text: string): ProofEvent | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isRecord(value) || value['kind'] !== PROOF_EVENT_KIND || value['version'] !== 1) return null;
+    if (!['ack', 'reset', 'refresh'].includes(value['event'] as string) || typeof value['session_id'] !== 'string' || typeof value['at'] !== 'string') return null;
+    return value as unknown as ProofEvent;
+  } catch {
+    return null;
+  }
+}

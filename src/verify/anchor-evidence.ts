@@ -1,0 +1,167 @@
+/**
+ * Reads, from git objects alone, what `hestai verify` needs to re-validate anchors: the published
+ * anchors branches (`hestai/anchors`, local and every remote's), the proof records the commits name, the
+ * events of their sessions, and the cited files at each record's HEAD. A fixed number of git processes
+ * whatever the range: for-each-ref, one ls-tree per anchors branch, and three cat-file batches.
+ */
+import { createHash } from 'node:crypto';
+import { declaredCognition } from '../anchor/constitution.js';
+import { parseProofEvent, parseProofRecord, recordPath, type ProofEvent, type ProofRecord } from '../records/proof-record.js';
+import { countLines } from '../anchor/ctx-probe.js';
+import type { CtxProbe, CtxTarget } from '../anchor/rules/types.js';
+import { validateVector } from '../anchor/validate.js';
+import { anchorStoreRefs, catFileBatch, listAnchorStore } from '../git/anchors.js';
+
+/** What verify learned about one digest. */
+export interface RecordEvidence {
+  digest: string;
+  /** Why the record cannot be used (not found, wrong hash, not a record), or null. */
+  problem: string | null;
+  record: ProofRecord | null;
+  /** The recorded HEAD is not in this clone (shallow or partial fetch). */
+  headMissing: boolean;
+  /** RAPH v4.0 rule failures re-run at the recorded HEAD (`RULE_ID: message`). */
+  ruleErrors: string[];
+}
+
+export interface AnchorEvidence {
+  /** The anchors branches found (empty: none in this clone). */
+  refs: string[];
+  records: Map<string, RecordEvidence>;
+  /** Events per session id. */
+  events: Map<string, ProofEvent[]>;
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const CTX = /CTX:([^[\]\s]*)\[/g;
+const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
+
+/** Every path a canonical anchor cites, with whether a line range was given. */
+function citations(canonical: string): { path: string; ranged: boolean }[] {
+  const out: { path: string; ranged: boolean }[] = [];
+  for (const m of canonical.matchAll(CTX)) {
+    const r = RANGE.exec(m[1]!);
+    out.push(r ? { path: r[1]!, ranged: true } : { path: m[1]!, ranged: false });
+  }
+  return out;
+}
+
+export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oct.md`;
+
+/** Gathers the evidence for `digests` (hex) and the events of `sessions`. */
+export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>, sessions: ReadonlySet<string>): AnchorEvidence {
+  const refs = anchorStoreRefs(root);
+  const records = new Map<string, RecordEvidence>();
+  const events = new Map<string, ProofEvent[]>();
+  if (refs.length === 0 || digests.size === 0) return { refs: refs.map((r) => r.ref), records, events };
+
+  // 1. Which blobs hold the records and events we need (one ls-tree per anchors branch).
+  const candidates = new Map<string, Set<string>>();
+  const eventOids = new Set<string>();
+  for (const { oid } of refs) {
+    for (const [file, blob] of listAnchorStore(root, oid)) {
+      const rec = /^records\/([0-9a-f]{64})\.json$/.exec(file);
+      if (rec && digests.has(rec[1]!)) {
+        const set = candidates.get(rec[1]!) ?? new Set<string>();
+        set.add(blob);
+        candidates.set(rec[1]!, set);
+        continue;
+      }
+      const ev = /^events\/([0-9a-f-]{36})\/[0-9a-f]{64}\.json$/.exec(file);
+      if (ev && sessions.has(ev[1]!)) eventOids.add(blob);
+    }
+  }
+  // 2. Their contents (one cat-file --batch).
+  const blobs = catFileBatch(root, [...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])], { content: true });
+  for (const oid of eventOids) {
+    const obj = blobs.get(oid);
+    const event = obj?.found && obj.content ? parseProofEvent(obj.content.toString('utf8')) : null;
+    if (event && sessions.has(event.session_id)) events.set(event.session_id, [...(events.get(event.session_id) ?? []), event]);
+  }
+  const good: RecordEvidence[] = [];
+  for (const digest of digests) {
+    const evidence: RecordEvidence = { digest, problem: null, record: null, headMissing: false, ruleErrors: [] };
+    records.set(digest, evidence);
+    const oids = candidates.get(digest);
+    if (!oids) {
+      evidence.problem = `no proof record ${recordPath(digest)} in ${refs.map((r) => r.ref).join(', ')}`;
+      continue;
+    }
+    let text: string | null = null;
+    for (const oid of oids) {
+      const obj = blobs.get(oid);
+      if (obj?.found && obj.content && sha256(obj.content) === digest) text = obj.content.toString('utf8');
+    }
+    if (text === null) {
+      evidence.problem = `the stored record ${recordPath(digest)} does not hash to its name (edited after it was written)`;
+      continue;
+    }
+    const parsed = parseProofRecord(text);
+    if (!parsed.ok) {
+      evidence.problem = parsed.problem;
+      continue;
+    }
+    evidence.record = parsed.record;
+    good.push(evidence);
+  }
+
+  // 3. What each record's HEAD holds: the cited paths and the role's constitution (one cat-file --batch-check).
+  const specs: string[] = [];
+  for (const e of good) {
+    const { head, role, canonical_anchor } = e.record!;
+    if (head === null) continue;
+    specs.push(`${head}^{commit}`, `${head}:${constitutionPath(role)}`);
+    for (const c of citations(canonical_anchor)) specs.push(`${head}:${c.path}`);
+  }
+  const checked = catFileBatch(root, specs, { content: false });
+  // 4. The bytes of ranged citations and constitutions, each blob once (one cat-file --batch).
+  const wanted = new Set<string>();
+  for (const e of good) {
+    const { head, role, canonical_anchor } = e.record!;
+    if (head === null) continue;
+    const constitution = checked.get(`${head}:${constitutionPath(role)}`);
+    if (constitution?.found && constitution.type === 'blob') wanted.add(constitution.oid);
+    for (const c of citations(canonical_anchor)) {
+      const obj = checked.get(`${head}:${c.path}`);
+      if (c.ranged && obj?.found && obj.type === 'blob') wanted.add(obj.oid);
+    }
+  }
+  const contents = catFileBatch(root, [...wanted], { content: true });
+  const lineCounts = new Map<string, number>();
+
+  // 5. The RAPH v4.0 rules, re-run against the recorded HEAD's tree.
+  for (const e of good) {
+    const { head, role, tier, canonical_anchor } = e.record!;
+    if (head === null) {
+      e.ruleErrors.push('the record has no HEAD (anchored before the first commit): its citations cannot be checked');
+      continue;
+    }
+    if (!checked.get(`${head}^{commit}`)?.found) {
+      e.headMissing = true;
+      continue;
+    }
+    const probe: CtxProbe = (relative): CtxTarget => {
+      const obj = checked.get(`${head}:${relative}`);
+      if (!obj?.found) return { kind: 'missing' };
+      if (obj.type === 'tree') return { kind: 'dir' };
+      if (obj.type !== 'blob') return { kind: 'missing' };
+      let lines = lineCounts.get(obj.oid);
+      if (lines === undefined) {
+        const content = contents.get(obj.oid);
+        lines = content?.found && content.content ? countLines(content.content) : 0;
+        lineCounts.set(obj.oid, lines);
+      }
+      return { kind: 'file', lines };
+    };
+    const constitution = checked.get(`${head}:${constitutionPath(role)}`);
+    if (!constitution?.found || constitution.type !== 'blob') {
+      e.ruleErrors.push(`ROLE_CONSTITUTION_MISSING: ${constitutionPath(role)} does not exist at the recorded HEAD ${head.slice(0, 7)}`);
+      continue;
+    }
+    const text = contents.get(constitution.oid);
+    const cognition = text?.found && text.content ? declaredCognition(text.content.toString('utf8')) : null;
+    const v = validateVector(canonical_anchor, { part: 'vector', role, strictness: tier, probe, cognition });
+    e.ruleErrors.push(...v.errors);
+  }
+  return { refs: refs.map((r) => r.ref), records, events };
+}
