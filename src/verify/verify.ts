@@ -13,6 +13,8 @@ import { logFacts } from './log-facts.js';
 import { checkBypass, checkTrailers } from './trailer-rules.js';
 import { gatherAnchorEvidence, type AnchorEvidence } from './anchor-evidence.js';
 import { checkAnchor, FULL_DIGEST } from './anchor-rule.js';
+import { checkMerge, type MergeEvidence } from './merge-rule.js';
+import { automaticMerge, differingPaths } from '../git/merge.js';
 
 export interface VerifyInput {
   working_dir: string;
@@ -83,6 +85,8 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
       const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
       if (anchor) verdicts.push(anchor);
     }
+    const parents = result.commits[i]!.parents;
+    if (parents.length > 1) verdicts.push(checkMerge(f.sha, mergeEvidence(workspace.root, f.sha, parents)));
     const bypass = checkBypass(f, config.verify.bypass);
     if (bypass) verdicts.push(bypass);
     if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
@@ -96,4 +100,14 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   let warnings = 0;
   for (const c of commits) for (const v of c.verdicts) (v.status === 'fail' ? errors++ : v.status === 'warn' ? warnings++ : 0);
   return { ok: errors === 0, range: { from: range.from, to: range.to }, commits, errors, warnings };
+}
+
+/** What a real merge (2+ parents) adds beyond git's automatic merge of its parents. */
+function mergeEvidence(root: string, sha: string, parents: readonly string[]): MergeEvidence {
+  if (parents.length > 2) return { kind: 'octopus', parents: parents.length };
+  const auto = automaticMerge(root, parents[0]!, parents[1]!);
+  if (auto === null) return { kind: 'unknown', reason: 'git merge-tree --write-tree (git 2.38 or newer) failed' };
+  const conflicted = new Set(auto.conflicted);
+  const added = differingPaths(root, auto.tree, `${sha}^{tree}`).filter((p) => !conflicted.has(p));
+  return { kind: 'two-parent', added, conflicted: auto.conflicted };
 }
