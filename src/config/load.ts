@@ -41,3 +41,23 @@ export async function loadConfig(root: string, env: NodeJS.ProcessEnv = process.
   writeCachedConfig(root, text, config, env);
   return { config, file };
 }
+
+/**
+ * Validates workspace-config text that is not the worktree's file (e.g. the file at a commit, for
+ * `hestai verify`'s policy from the base): null text means the defaults; an invalid file is an error
+ * naming `where`. Never cached (the cache is keyed to the worktree file).
+ */
+export async function configFromText(text: string | null, where: string): Promise<WorkspaceConfig> {
+  if (text === null) return structuredClone(DEFAULTS) as WorkspaceConfig;
+  const { validateConfigText } = await import('./validate.js');
+  const { config, errors } = validateConfigText(text);
+  if (config === null) {
+    throw usageError(`invalid workspace config ${where} (${errors.length} problem${errors.length === 1 ? '' : 's'})`, {
+      file: where,
+      details: errors.map((e) => `${where}${e.line ? `:${e.line}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`),
+      code: 'CONFIG_INVALID',
+      remedy: 'verify reads its policy from the base of the range: fix the file there (or pass --from a base whose file is valid).',
+    });
+  }
+  return config;
+}

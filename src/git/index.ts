@@ -9,3 +9,4 @@ export * from './config.js';
 export * from './worktree.js';
 export { branchStatus } from './branch-status.js';
 export * from './anchors.js';
+export { fileAtCommit } from './show.js';

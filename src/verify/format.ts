@@ -8,6 +8,7 @@ export function verifyJson(report: VerifyReport): unknown {
     ok: report.ok,
     range: report.range,
     commits: report.commits.map((c) => ({ sha: c.sha, header: c.header, verdicts: c.verdicts })),
+    policy_changes: report.policy_changes,
     errors: report.errors,
     warnings: report.warnings,
   };
@@ -22,6 +23,7 @@ export function verifyText(report: VerifyReport): string {
     lines.push(`${mark} ${short(c.sha)} ${c.header}`);
     for (const v of bad) lines.push(`    ${v.status === 'fail' ? 'error' : 'warning'} ${v.rule}: ${v.message}`);
   }
+  for (const p of report.policy_changes) lines.push(`! warning policy: ${p.message}`);
   lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${report.errors} error(s), ${report.warnings} warning(s)`);
   if (!report.ok) lines.push('hint: fix the history before merging (e.g. git rebase -i so the failing test is committed before the feat), or mark an intended exception with a "TDD-Exempt: <reason>" trailer.');
   return lines.join('\n');
@@ -41,6 +43,7 @@ export function verifyGithub(report: VerifyReport, isTestFile: (file: string) =>
       lines.push(`::${v.status === 'fail' ? 'error' : 'warning'} ${props.join(',')}::${escapeData(`${v.message} [${c.header}]`)}`);
     }
   }
+  for (const p of report.policy_changes) lines.push(`::warning file=.hestai_workspace.yaml,title=${escapeProperty(`hestai policy ${p.key}`)}::${escapeData(p.message)}`);
   lines.push(`hestai verify ${short(report.range.from)}..${short(report.range.to)}: ${report.commits.length} commit(s), ${report.errors} error(s), ${report.warnings} warning(s)`);
   return lines.join('\n');
 }

@@ -14,6 +14,8 @@ export interface VerifyRange {
   revisions: string[];
   /** Commits git only knows as shallow boundaries (their parents were not fetched). */
   shallow: Set<string>;
+  /** Where `from` came from: `--from`, the merge-base with the default branch, `tdd.since`, or none. */
+  base: 'explicit' | 'merge-base' | 'since' | 'root';
 }
 
 const FETCH_DEPTH_HINT = 'In GitHub Actions set `fetch-depth: 0` on actions/checkout (or run `git fetch --unshallow`) so verify sees the whole range.';
@@ -40,7 +42,9 @@ export function resolveRange(workspace: Workspace, config: WorkspaceConfig, opti
     });
   }
   let from: string | null = null;
+  let base: VerifyRange['base'] = 'root';
   if (options.from !== undefined) {
+    base = 'explicit';
     from = resolveCommit(root, options.from);
     if (from === null) {
       throw usageError(`--from ${options.from} is not a commit in this repository${isShallow ? ' (this is a shallow clone: it may not have been fetched)' : ''}`, {
@@ -54,14 +58,18 @@ export function resolveRange(workspace: Workspace, config: WorkspaceConfig, opti
       for (const ref of [`refs/heads/${db}`, `refs/remotes/origin/${db}`]) {
         if (resolveCommit(root, ref) !== null) {
           from = mergeBase(root, to, ref);
+          if (from !== null) base = 'merge-base';
           break;
         }
       }
     }
-    if (from === null) from = since;
+    if (from === null) {
+      from = since;
+      if (since !== null) base = 'since';
+    }
   }
   const revisions = [to, ...(from ? [`^${from}`] : []), ...(since && since !== from ? [`^${since}`] : [])];
-  return { from, to, revisions, shallow };
+  return { from, to, revisions, shallow, base };
 }
 
 function readShallow(workspace: Workspace): Set<string> {

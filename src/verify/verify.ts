@@ -1,5 +1,7 @@
 import { systemClock, type Clock } from '../clock.js';
-import { loadConfig } from '../config/load.js';
+import { configFromText, loadConfig } from '../config/load.js';
+import { fileAtCommit } from '../git/show.js';
+import { policyChanges, type PolicyChange } from './policy.js';
 import { history } from '../git/history.js';
 import type { CommitFacts } from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
@@ -38,9 +40,13 @@ export interface VerifyReport {
   ok: boolean;
   range: { from: string | null; to: string };
   commits: CommitReport[];
+  /** Policy keys (tdd.*, verify.*, anchors.*, anchor.*, freshness.*) the branch changes; each is a warning. */
+  policy_changes: PolicyChange[];
   errors: number;
   warnings: number;
 }
+
+const WORKSPACE_FILE = '.hestai_workspace.yaml';
 
 /**
  * `hestai verify`: every commit in the range gets a verdict per rule: header, test-first (judged
@@ -49,8 +55,21 @@ export interface VerifyReport {
  */
 export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } = { clock: systemClock }): Promise<VerifyReport> {
   const workspace = resolveWorkspace(input.working_dir);
-  const { config } = await loadConfig(workspace.root);
-  const range = resolveRange(workspace, config, input);
+  const { config: local } = await loadConfig(workspace.root);
+  let config = local;
+  let range = resolveRange(workspace, local, input);
+  let policy: PolicyChange[] = [];
+  // Policy comes from the base: a branch (or an explicit --from) is judged by the rules of what it merges
+  // into, read from the base commit's .hestai_workspace.yaml; the branch's own changes are reported. On the
+  // default branch the base is tdd.since, the adoption point, whose tree predates the config: the
+  // committed config is used there.
+  if ((range.base === 'merge-base' || range.base === 'explicit') && range.from !== null) {
+    const from = range.from;
+    config = await configFromText(fileAtCommit(workspace.root, from, WORKSPACE_FILE), `${from.slice(0, 7)}:${WORKSPACE_FILE}`);
+    const tip = await configFromText(fileAtCommit(workspace.root, range.to, WORKSPACE_FILE), `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`).catch(() => local);
+    policy = policyChanges(config, tip);
+    if (config.tdd.since !== local.tdd.since || config.tdd.default_branch !== local.tdd.default_branch) range = resolveRange(workspace, config, input);
+  }
   const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
   if ('error' in result) throw shallowRangeError(range.to);
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
@@ -97,9 +116,9 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
     return { sha: f.sha, header: f.header, files: result.commits[i]!.files, verdicts };
   });
   let errors = 0;
-  let warnings = 0;
+  let warnings = policy.length;
   for (const c of commits) for (const v of c.verdicts) (v.status === 'fail' ? errors++ : v.status === 'warn' ? warnings++ : 0);
-  return { ok: errors === 0, range: { from: range.from, to: range.to }, commits, errors, warnings };
+  return { ok: errors === 0, range: { from: range.from, to: range.to }, commits, policy_changes: policy, errors, warnings };
 }
 
 /** What a real merge (2+ parents) adds beyond git's automatic merge of its parents. */

@@ -57,14 +57,18 @@ describe('hestai verify', () => {
     expect(github.stdout).toMatch(/^::error file=src\/cli\.ts,title=hestai test-first \([0-9a-f]{7}\)::feat commit/m);
   });
 
-  it('lists bypasses and exemptions as warnings, and missing trailers per verify.trailers', () => {
-    const repo = makeRepo();
-    repo.commit('chore: config', NO_ANCHORS);
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    repo.commit('feat: hotfix\n\nHestAI-Bypass: prod is down', { 'src/a.ts': 'x' });
-    repo.commit(`feat: generated\n\nTDD-Exempt: generated client\n${SESSION}`, { 'src/b.ts': 'x' });
-    repo.commit('docs: no trailers\n\nHestAI-Session: not-a-uuid');
-    const { status, report } = verify(repo);
+  it('lists bypasses and exemptions as warnings, and missing trailers per verify.trailers (policy from the base)', () => {
+    // verify reads its policy from the base of the range, so each policy is committed on main before the branch.
+    const scenario = (config: string) => {
+      const repo = makeRepo();
+      repo.commit('chore: config', { '.hestai_workspace.yaml': config });
+      repo.git(['checkout', '-q', '-b', 'feat/x']);
+      repo.commit('feat: hotfix\n\nHestAI-Bypass: prod is down', { 'src/a.ts': 'x' });
+      repo.commit(`feat: generated\n\nTDD-Exempt: generated client\n${SESSION}`, { 'src/b.ts': 'x' });
+      repo.commit('docs: no trailers\n\nHestAI-Session: not-a-uuid');
+      return verify(repo);
+    };
+    const { status, report } = scenario('verify:\n  anchors: off\n');
     expect(status, JSON.stringify(report, null, 1)).toBe(0);
     expect(verdict(report, 'feat: hotfix', 'bypass')).toMatchObject({ status: 'warn' });
     expect(verdict(report, 'feat: hotfix', 'bypass')?.message).toContain('prod is down');
@@ -72,12 +76,10 @@ describe('hestai verify', () => {
     expect(verdict(report, 'feat: generated', 'test-first')).toMatchObject({ status: 'warn' });
     expect(verdict(report, 'docs: no trailers', 'trailers')?.status).toBe('warn');
     expect(verdict(report, 'docs: no trailers', 'trailers')?.message).toContain('HestAI-Session');
-    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: error\n  bypass: error\n  anchors: off\n');
-    const strict = verify(repo);
+    const strict = scenario('verify:\n  trailers: error\n  bypass: error\n  anchors: off\n');
     expect(strict.status).toBe(1);
     expect(verdict(strict.report, 'feat: hotfix', 'bypass')?.status).toBe('fail');
-    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n  anchors: off\n');
-    expect(verdict(verify(repo).report, 'docs: no trailers', 'trailers')).toBeUndefined();
+    expect(verdict(scenario('verify:\n  trailers: off\n  anchors: off\n').report, 'docs: no trailers', 'trailers')).toBeUndefined();
   });
 
   it('checks an explicit --from..--to range and honours tdd.since on the default branch', () => {
