@@ -56,3 +56,33 @@ describe('verify takes its policy from the base', () => {
     expect(text.stdout).toContain('verify.anchors from "error" to "off"');
   });
 });
+
+describe('exemptions and bypasses are visible however the message is cleaned', () => {
+  const branch = (config: string) => {
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': config });
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const verbatim = (message: string, file: string) => {
+      repo.write(file, 'x\n');
+      repo.git(['add', '-A']);
+      repo.git(['commit', '-q', '--no-verify', '--cleanup=verbatim', '-m', message]);
+    };
+    verbatim('feat: hotfix\n\nHestAI-Bypass: prod is down\n\n# Please enter the commit message for your changes.\n# Lines starting with "#" are kept (verbatim).\n', 'src/a.ts');
+    verbatim('feat: generated client\n\nTDD-Exempt: generated from the OpenAPI spec\n\n# a comment paragraph kept by --cleanup=verbatim\n', 'src/b.ts');
+    const result = repo.hestai(['verify', '--format', 'json']);
+    return { status: result.status, report: JSON.parse(result.stdout) as VerifyReport };
+  };
+
+  it('a bypass committed with --cleanup=verbatim and a trailing # paragraph is listed; TDD-Exempt per verify.exempt', () => {
+    const warn = branch('verify:\n  anchors: off\n  trailers: off\n');
+    expect(verdictOf(warn.report, 'feat: hotfix', 'bypass')?.message).toContain('prod is down');
+    expect(verdictOf(warn.report, 'feat: generated client', 'test-first')?.status).toBe('warn');
+    expect(warn.status).toBe(0);
+    const error = branch('verify:\n  anchors: off\n  trailers: off\n  exempt: error\n');
+    expect(error.status).toBe(1);
+    expect(verdictOf(error.report, 'feat: generated client', 'test-first')).toMatchObject({ status: 'fail' });
+    expect(verdictOf(error.report, 'feat: generated client', 'test-first')?.message).toContain('verify.exempt: error');
+    const allow = branch('verify:\n  anchors: off\n  trailers: off\n  exempt: allow\n');
+    expect(verdictOf(allow.report, 'feat: generated client', 'test-first')?.status).toBe('pass');
+  });
+});
