@@ -27,6 +27,9 @@ function parseBlock(lines: readonly string[]): Trailer[] | null {
 /** The trailers of a cleaned message: its last paragraph, when that is not the header and is all trailers. */
 export function parseTrailers(message: string): Trailer[] {
   const paragraphs = message.trim().split(/\n[ \t]*\n/);
+  // A message kept verbatim (`git commit --cleanup=verbatim`) may end in paragraphs of `#` comment lines
+  // that git would have stripped: they are not the trailer block.
+  while (paragraphs.length > 1 && paragraphs[paragraphs.length - 1]!.split('\n').every((line) => line.startsWith('#'))) paragraphs.pop();
   if (paragraphs.length < 2) return [];
   return parseBlock(paragraphs[paragraphs.length - 1]!.split('\n')) ?? [];
 }

@@ -26,8 +26,17 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
 }
 
 /** Pure: a `HestAI-Bypass` trailer is listed, as a warning or an error per `verify.bypass`; null when absent. */
-export function checkBypass(commit: CommitFacts, policy: 'warn' | 'error'): Verdict | null {
-  const reason = lastTrailer(commit.trailers, 'HestAI-Bypass');
+export function checkBypass(commit: CommitFacts, policy: 'warn' | 'error', message?: string): Verdict | null {
+  const reason = lastTrailer(commit.trailers, 'HestAI-Bypass') ?? (message === undefined ? null : bypassLine(message));
   if (reason === null) return null;
   return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', clause: 'docs/design.md §7 (verify.bypass)', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
+}
+
+/**
+ * A `HestAI-Bypass:` line anywhere in a stored message, for messages whose trailer block git's parser would
+ * not see where we look (e.g. `--cleanup=verbatim` left comment paragraphs or other text after it).
+ */
+export function bypassLine(message: string): string | null {
+  const m = /^HestAI-Bypass:[ \t]*(.*)$/im.exec(message);
+  return m ? m[1]!.trim() || '(no reason)' : null;
 }

@@ -12,7 +12,7 @@ import { resolveWorkspace } from '../workspace.js';
 import { resolveRange, shallowRangeError } from './range.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import { logFacts } from './log-facts.js';
-import { checkBypass, checkTrailers } from './trailer-rules.js';
+import { bypassLine, checkBypass, checkTrailers } from './trailer-rules.js';
 import { gatherAnchorEvidence, type AnchorEvidence } from './anchor-evidence.js';
 import { checkAnchor, FULL_DIGEST } from './anchor-rule.js';
 import { checkMerge, type MergeEvidence } from './merge-rule.js';
@@ -48,6 +48,14 @@ export interface VerifyReport {
 
 const WORKSPACE_FILE = '.hestai_workspace.yaml';
 
+/** `verify.exempt`: a commit that passed test-first only through `TDD-Exempt` is allowed, warned about or an error. */
+function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdict {
+  const clause = t.clause ? { clause: t.clause } : {};
+  if (t.exempt === null) return { rule: t.rule, status: t.status, message: t.message, ...clause };
+  const status = policy === 'allow' ? 'pass' : policy === 'warn' ? 'warn' : 'fail';
+  return { rule: t.rule, status, message: `${t.message} (verify.exempt: ${policy})`, ...clause };
+}
+
 /**
  * `hestai verify`: every commit in the range gets a verdict per rule: header, test-first (judged
  * against the commits before it in the range), trailers (per `verify.trailers`), bypasses (per
@@ -75,8 +83,8 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
   const facts = logFacts(workspace.root, result.commits, config);
-  const bypassed = (f: CommitFacts) => lastTrailer(f.trailers, 'HestAI-Bypass') !== null;
-  const judged = facts.filter((f) => !bypassed(f));
+  const bypassed = (f: CommitFacts, i: number) => lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(result.commits[i]!.message) !== null;
+  const judged = facts.filter((f, i) => !bypassed(f, i));
   const tdd = new Map<string, TddVerdict>();
   for (const v of evaluateTestFirst(judged, config.tdd)) tdd.set(v.sha, v);
 
@@ -98,7 +106,7 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
   const commits: CommitReport[] = facts.map((f, i) => {
     const verdicts: Verdict[] = [checkHeader(f, config.commit)];
     const t = tdd.get(f.sha);
-    verdicts.push(t ? { rule: t.rule, status: t.status, message: t.message, ...(t.clause ? { clause: t.clause } : {}) } : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict', clause: 'docs/design.md §7 (verify.bypass)' });
+    verdicts.push(t ? exemptVerdict(t, config.verify.exempt) : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict', clause: 'docs/design.md §7 (verify.bypass)' });
     if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
     if (anchorsLevel !== 'off') {
       const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
@@ -106,7 +114,7 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
     }
     const parents = result.commits[i]!.parents;
     if (parents.length > 1) verdicts.push(checkMerge(f.sha, mergeEvidence(workspace.root, f.sha, parents)));
-    const bypass = checkBypass(f, config.verify.bypass);
+    const bypass = checkBypass(f, config.verify.bypass, result.commits[i]!.message);
     if (bypass) verdicts.push(bypass);
     if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
       const testSha = t.pairedWith[t.pairedWith.length - 1]!;
