@@ -68,8 +68,8 @@ describe('anchors that CI can verify', () => {
     repo.anchor();
     expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
     // The forger writes the files the hooks read, sealed with the writer's own hash: no clock-in, no handshake.
-    makeSession(repo.dir);
-    const forged = repo.commitHooked('docs: forged anchor', { 'docs/b.md': 'b\n' });
+    const fake = makeSession(repo.dir);
+    const forged = repo.commitHooked('docs: forged anchor', { 'docs/b.md': 'b\n' }, { HESTAI_SESSION: fake.token });
     expect(forged.status, forged.stderr).toBe(0);
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
 
