@@ -165,6 +165,32 @@ describe('anchors that CI can verify', () => {
     expect(verdictOf(report, "docs: someone else's record", 'anchor')?.message).toMatch(/belongs to session/);
   });
 
+  it('freshness is re-checked from the record: a commit over max_age_hours after the context generation fails until an acknowledgment is published; one before anchored_at fails', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.anchor();
+    expect(repo.commitHooked('docs: fresh', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const trailers = repo.git(['log', '-1', '--format=%(trailers:only,unfold)']).stdout.trim();
+    const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    const late = (header: string, hours: number, file: string) => {
+      repo.write(file, `${header}\n`);
+      repo.git(['add', '-A']);
+      repo.git(['commit', '-q', '--no-verify', '-m', `${header}\n\n${trailers}`], { env: { GIT_COMMITTER_DATE: at(hours) } });
+    };
+    late('docs: a day later', 26, 'docs/b.md');
+    late('docs: before the anchor', -2, 'docs/c.md');
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+    const before = repo.verifyJson(repo.freshClone('feat/x')).report;
+    expect(verdictOf(before, 'docs: fresh', 'anchor')?.status).toBe('pass');
+    expect(verdictOf(before, 'docs: a day later', 'anchor')?.message).toMatch(/h old when committed, over freshness.max_age_hours 24/);
+    expect(verdictOf(before, 'docs: before the anchor', 'anchor')?.message).toMatch(/before the anchor was validated/);
+    expect(repo.hestai(['ack', '--reason', 'still accurate a day later'], { env: { HESTAI_NOW: at(25) } }).status).toBe(0);
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+    const after = repo.verifyJson(repo.freshClone('feat/x')).report;
+    expect(verdictOf(after, 'docs: a day later', 'anchor')?.status).toBe('pass');
+    expect(verdictOf(after, 'docs: before the anchor', 'anchor')?.status).toBe('fail');
+  });
+
   it('a clone without the anchors branch is an error naming how to fetch it, never a silent pass', () => {
     const repo = anchoredRepo();
     repo.git(['checkout', '-q', '-b', 'feat/x']);
