@@ -95,10 +95,13 @@ export type BatchObject = { found: true; oid: string; type: string; size: number
  */
 export function catFileBatch(cwd: string, specs: readonly string[], options: { content: boolean }): Map<string, BatchObject> {
   const answers = new Map<string, BatchObject>();
-  const asked = [...new Set(specs)].filter((s) => !/[\n\r]/.test(s) && s !== '');
-  for (const s of specs) if (!asked.includes(s)) answers.set(s, { found: false });
+  const asked: string[] = [];
+  for (const s of new Set(specs)) {
+    if (/[\n\r]/.test(s) || s === '') answers.set(s, { found: false });
+    else asked.push(s);
+  }
   if (asked.length === 0) return answers;
-  const out = runGitBuffer(['cat-file', options.content ? '--batch' : '--batch-check'], { cwd, input: `${asked.join('\n')}\n` }).stdout;
+  const out = runGitBuffer(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], { cwd, input: `${asked.join('\n')}\n` }).stdout;
   let at = 0;
   for (const spec of asked) {
     const nl = out.indexOf(0x0a, at);

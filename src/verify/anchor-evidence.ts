@@ -110,10 +110,20 @@ export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>,
   for (const e of good) {
     const { head, role, canonical_anchor } = e.record!;
     if (head === null) continue;
-    specs.push(`${head}^{commit}`, `${head}:${constitutionPath(role)}`);
+    specs.push(`${head}:${constitutionPath(role)}`);
     for (const c of citations(canonical_anchor)) specs.push(`${head}:${c.path}`);
   }
   const checked = catFileBatch(root, specs, { content: false });
+  // Whether a HEAD is in this clone at all is asked only where none of its paths were found.
+  const unresolved = new Set<string>();
+  for (const e of good) {
+    const { head, role, canonical_anchor } = e.record!;
+    if (head === null) continue;
+    const paths = [constitutionPath(role), ...citations(canonical_anchor).map((c) => c.path)];
+    if (paths.some((p) => checked.get(`${head}:${p}`)?.found)) checked.set(`${head}^{commit}`, { found: true, oid: head, type: 'commit', size: 0 });
+    else unresolved.add(`${head}^{commit}`);
+  }
+  for (const [spec, answer] of catFileBatch(root, [...unresolved], { content: false })) checked.set(spec, answer);
   // 4. The bytes of ranged citations and constitutions, each blob once (one cat-file --batch).
   const wanted = new Set<string>();
   for (const e of good) {
