@@ -5,6 +5,7 @@ import { CLI, COMMITLINT } from '../lib/env.mjs';
 import { missing } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
 import { commitsFixture } from '../fixtures/commits.mjs';
+import { anchoredFixture } from '../fixtures/anchored.mjs';
 
 export default function verifyGroup() {
   let fx;
@@ -14,6 +15,14 @@ export default function verifyGroup() {
   };
   const prepareBig = () => {
     big ??= commitsFixture(100_000);
+  };
+  // Issue 11: 10,000 commits carrying 1,000 distinct anchors, re-validated from their proof records, against
+  // the same history verified with verify.anchors: off (the policy is read from each fixture's root commit).
+  let on;
+  let off;
+  const prepareAnchors = () => {
+    on ??= anchoredFixture('error');
+    off ??= anchoredFixture('off');
   };
   return {
     id: 'verify',
@@ -54,8 +63,25 @@ export default function verifyGroup() {
         prepare: prepareBig,
         measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', big.first, '--to', 'HEAD'], { cwd: big.repo, env: big.env }),
       },
+      {
+        id: 'hestai-verify-anchors',
+        label: 'hestai verify, 10,000 commits with 1,000 anchors re-validated',
+        kind: 'case',
+        skip: () => missing(['verify']),
+        prepare: prepareAnchors,
+        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', on.first, '--to', 'HEAD'], { cwd: on.repo, env: on.env }),
+      },
+      {
+        id: 'hestai-verify-anchors-off',
+        label: 'the same history with verify.anchors: off',
+        kind: 'baseline',
+        skip: () => missing(['verify']),
+        prepare: prepareAnchors,
+        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', off.first, '--to', 'HEAD'], { cwd: off.repo, env: off.env }),
+      },
     ],
     ratios: [
+      { case: 'hestai-verify-anchors', baseline: 'hestai-verify-anchors-off', metric: 'wall', budget: { op: '<=', limit: 1.5 } },
       { case: 'hestai-verify', baseline: 'commitlint-range', metric: 'wall', budget: { op: '<', limit: 0.4 } },
       // 10x the commits: linear growth is a ratio of 10 (node's start-up makes it a little less).
       { case: 'hestai-verify-100k', baseline: 'hestai-verify', metric: 'wall', budget: { op: '<', limit: 10.5 } },
