@@ -66,7 +66,14 @@ export { checkPreCommit, type PreCommitInput } from './hooks/pre-commit.js';
 export { checkCommitMsg, type CommitMsgInput } from './hooks/commit-msg.js';
 export type { HookOutcome } from './hooks/outcome.js';
 export { decideToolUse, type ToolUseInput, type ToolUseDecision } from './agent/decide.js';
-export { verifyRange, verifyJson, verifyText, verifyGithub, type VerifyInput, type VerifyReport } from './verify/index.js';
+export { verifyJson, verifyText, verifyGithub, type VerifyInput, type VerifyReport } from './verify/index.js';
+import { verifyRange as verifyRangeWith, type VerifyInput as VerifyRangeInput, type VerifyReport as VerifyRangeReport } from './verify/index.js';
+import type { VerifyDeps } from './verify/verify.js';
+import { gatherAnchorEvidence } from './anchor/reverify.js';
+/** `hestai verify` as a library call: anchors are re-validated from their proof records (src/anchor/reverify.ts). */
+export function verifyRange(input: VerifyRangeInput, deps: VerifyDeps = {}): Promise<VerifyRangeReport> {
+  return verifyRangeWith(input, { anchorEvidence: gatherAnchorEvidence, ...deps });
+}
 
 // The MCP server.
 export { createServer, type McpDeps } from './mcp/server.js';

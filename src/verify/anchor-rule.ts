@@ -3,11 +3,33 @@
  * proof record that hashes to it, belongs to the commit's session, passes the RAPH v4.0 rules at its
  * recorded HEAD, and was fresh (or acknowledged) when the commit was made?
  */
-import type { ProofEvent } from '../records/proof-record.js';
 import type { CommitFacts } from '../tdd/commit.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
-import type { AnchorEvidence } from './anchor-evidence.js';
+import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
+
+/** What verify learned about one digest. */
+export interface RecordEvidence {
+  digest: string;
+  /** Why the record cannot be used (not found, wrong hash, not a record), or null. */
+  problem: string | null;
+  record: ProofRecord | null;
+  /** The recorded HEAD is not in this clone (shallow or partial fetch). */
+  headMissing: boolean;
+  /** RAPH v4.0 rule failures re-run at the recorded HEAD (`RULE_ID: message`). */
+  ruleErrors: string[];
+}
+
+export interface AnchorEvidence {
+  /** The anchors branches found (empty: none in this clone). */
+  refs: string[];
+  records: Map<string, RecordEvidence>;
+  /** Events per session id. */
+  events: Map<string, ProofEvent[]>;
+}
+
+/** Reads the evidence for a range (src/anchor/reverify.ts: gatherAnchorEvidence). */
+export type AnchorEvidenceReader = (root: string, digests: ReadonlySet<string>, sessions: ReadonlySet<string>) => AnchorEvidence;
 
 export interface AnchorPolicy {
   /** `verify.anchors` (not `off`: then the rule is not run). */

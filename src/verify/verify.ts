@@ -13,8 +13,7 @@ import { resolveRange, shallowRangeError } from './range.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import { logFacts } from './log-facts.js';
 import { bypassLine, checkBypass, checkTrailers } from './trailer-rules.js';
-import { gatherAnchorEvidence, type AnchorEvidence } from './anchor-evidence.js';
-import { checkAnchor, FULL_DIGEST } from './anchor-rule.js';
+import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReader } from './anchor-rule.js';
 import { checkMerge, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths } from '../git/merge.js';
 
@@ -61,7 +60,13 @@ function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdi
  * against the commits before it in the range), trailers (per `verify.trailers`), bypasses (per
  * `verify.bypass`), exemptions, and with `red_green` the RED/GREEN runs. One `git log` for the range.
  */
-export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } = { clock: systemClock }): Promise<VerifyReport> {
+export interface VerifyDeps {
+  clock?: Clock;
+  /** Reads the anchor proof records (src/anchor/reverify.ts); required unless verify.anchors is off. */
+  anchorEvidence?: AnchorEvidenceReader;
+}
+
+export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock: systemClock }): Promise<VerifyReport> {
   const workspace = resolveWorkspace(input.working_dir);
   const { config: local } = await loadConfig(workspace.root);
   let config = local;
@@ -99,7 +104,8 @@ export async function verifyRange(input: VerifyInput, _deps: { clock?: Clock } =
       const s = lastTrailer(f.trailers, 'HestAI-Session');
       if (s) sessions.add(s);
     }
-    evidence = gatherAnchorEvidence(workspace.root, digests, sessions);
+    if (!deps.anchorEvidence) throw new Error('verifyRange: verify.anchors is on but no anchorEvidence reader was given (pass gatherAnchorEvidence from src/anchor/reverify.ts)');
+    evidence = deps.anchorEvidence(workspace.root, digests, sessions);
   }
   const anchorPolicy = { level: anchorsLevel === 'off' ? 'warn' : anchorsLevel, required: config.anchor.required, publish: config.anchors.publish, maxAgeHours: config.freshness.max_age_hours } as const;
 

@@ -37,7 +37,11 @@ export function registerVerify(program: Command): void {
         try {
           const { verifyRange, verifyGithub, verifyJson, verifyText } = await import('../../verify/index.js');
           const { testFileMatcher } = await import('../../tdd/test-files.js');
-          const report = await verifyRange({ working_dir: ctx.cwd, ...(options.from === undefined ? {} : { from: options.from }), to: options.to, red_green: options.redGreen === true });
+          const { gatherAnchorEvidence } = await import('../../anchor/reverify.js');
+          const report = await verifyRange(
+            { working_dir: ctx.cwd, ...(options.from === undefined ? {} : { from: options.from }), to: options.to, red_green: options.redGreen === true },
+            { anchorEvidence: gatherAnchorEvidence },
+          );
           const exitCode = report.ok ? ExitCode.Ok : ExitCode.Blocked;
           const json = verifyJson(report);
           if (format === 'json') return { exitCode, json, text: JSON.stringify(json, null, 2) };

@@ -5,32 +5,13 @@
  * whatever the range: for-each-ref, one ls-tree per anchors branch, and three cat-file batches.
  */
 import { createHash } from 'node:crypto';
-import { declaredCognition } from '../anchor/constitution.js';
-import { parseProofEvent, parseProofRecord, recordPath, type ProofEvent, type ProofRecord } from '../records/proof-record.js';
-import { countLines } from '../anchor/ctx-probe.js';
-import type { CtxProbe, CtxTarget } from '../anchor/rules/types.js';
-import { validateVector } from '../anchor/validate.js';
+import type { AnchorEvidence, RecordEvidence } from '../verify/anchor-rule.js';
+import { declaredCognition } from './constitution.js';
+import { parseProofEvent, parseProofRecord, recordPath, type ProofEvent } from '../records/proof-record.js';
+import { countLines } from './ctx-probe.js';
+import type { CtxProbe, CtxTarget } from './rules/types.js';
+import { validateVector } from './validate.js';
 import { anchorStoreRefs, catFileBatch, listAnchorStore } from '../git/anchors.js';
-
-/** What verify learned about one digest. */
-export interface RecordEvidence {
-  digest: string;
-  /** Why the record cannot be used (not found, wrong hash, not a record), or null. */
-  problem: string | null;
-  record: ProofRecord | null;
-  /** The recorded HEAD is not in this clone (shallow or partial fetch). */
-  headMissing: boolean;
-  /** RAPH v4.0 rule failures re-run at the recorded HEAD (`RULE_ID: message`). */
-  ruleErrors: string[];
-}
-
-export interface AnchorEvidence {
-  /** The anchors branches found (empty: none in this clone). */
-  refs: string[];
-  records: Map<string, RecordEvidence>;
-  /** Events per session id. */
-  events: Map<string, ProofEvent[]>;
-}
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const CTX = /CTX:([^[\]\s]*)\[/g;
@@ -48,7 +29,10 @@ function citations(canonical: string): { path: string; ranged: boolean }[] {
 
 export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oct.md`;
 
-/** Gathers the evidence for `digests` (hex) and the events of `sessions`. */
+/**
+ * Gathers the evidence for `digests` (hex) and the events of `sessions`. `hestai verify` receives this
+ * through its deps (verify sits below anchor/, whose rules it re-runs here).
+ */
 export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>, sessions: ReadonlySet<string>): AnchorEvidence {
   const refs = anchorStoreRefs(root);
   const records = new Map<string, RecordEvidence>();
