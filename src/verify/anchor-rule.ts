@@ -54,20 +54,21 @@ export function checkAnchor(commit: CommitFacts & { committerDate: string }, evi
   const short = commit.sha.slice(0, 7);
   const bad = (digest: string | null, problem: string, remedy: string): Verdict => ({
     rule: 'anchor',
+    clause: 'verify.anchors',
     status: policy.level === 'error' ? 'fail' : 'warn',
     message: `commit ${short}${digest ? `, anchor ${digest}` : ''}: ${problem} (verify.anchors: ${policy.level}). hint: ${remedy}`,
   });
-  if (lastTrailer(commit.trailers, 'HestAI-Bypass') !== null) return { rule: 'anchor', status: 'skip', message: 'bypassed (HestAI-Bypass): see the bypass verdict' };
+  if (lastTrailer(commit.trailers, 'HestAI-Bypass') !== null) return { rule: 'anchor', clause: 'verify.anchors', status: 'skip', message: 'bypassed (HestAI-Bypass): see the bypass verdict' };
   const trailer = lastTrailer(commit.trailers, 'HestAI-Anchor');
   if (trailer === null) {
-    if (!policy.required) return { rule: 'anchor', status: 'skip', message: 'no HestAI-Anchor trailer; anchors are not required (anchor.required: false)' };
+    if (!policy.required) return { rule: 'anchor', clause: 'verify.anchors', status: 'skip', message: 'no HestAI-Anchor trailer; anchors are not required (anchor.required: false)' };
     return bad(null, 'no HestAI-Anchor trailer: the commit was not made by an anchored session through the hooks (e.g. git commit --no-verify)', REANCHOR);
   }
   const m = FULL_DIGEST.exec(trailer);
   if (!m) return bad(trailer, `HestAI-Anchor "${trailer}" is not the digest of a published proof record (sha256:<64 hex>)`, REANCHOR);
   const digest = m[1]!;
   if (!policy.publish) {
-    return { rule: 'anchor', status: 'warn', message: `commit ${short}, anchor ${trailer}: anchors cannot be checked: anchors.publish is false, so no proof records are published. hint: set anchors.publish: true (the default) and push again` };
+    return { rule: 'anchor', clause: 'verify.anchors', status: 'warn', message: `commit ${short}, anchor ${trailer}: anchors cannot be checked: anchors.publish is false, so no proof records are published. hint: set anchors.publish: true (the default) and push again` };
   }
   if (evidence.refs.length === 0) return bad(trailer, 'no anchor proof records in this clone (no hestai/anchors branch), so the anchor cannot be checked', `fetch them: ${FETCH}; if they were never pushed, push from the machine that anchored (its pre-push hook publishes them)`);
   const e = evidence.records.get(digest);
@@ -95,5 +96,5 @@ export function checkAnchor(commit: CommitFacts & { committerDate: string }, evi
       return bad(trailer, `the session's context (generated ${generation}) was ${ageHours.toFixed(1)} h old when committed, over freshness.max_age_hours ${policy.maxAgeHours}, and no acknowledgment in the record covers it`, 'run hestai refresh or hestai ack --reason in that session before committing, then push (the pre-push hook publishes it)');
     }
   }
-  return { rule: 'anchor', status: 'pass', message: `anchor ${trailer.slice(0, 19)}… of session ${r.session_id} (${r.role}, ${r.tier}) re-validated at ${r.head?.slice(0, 7)}` };
+  return { rule: 'anchor', clause: 'verify.anchors', status: 'pass', message: `anchor ${trailer.slice(0, 19)}… of session ${r.session_id} (${r.role}, ${r.tier}) re-validated at ${r.head?.slice(0, 7)}` };
 }

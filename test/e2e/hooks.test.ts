@@ -83,7 +83,7 @@ describe('hestai init --no-husky', () => {
     const ok = commit(repo, 'docs: adopt hestai');
     expect(ok.status, ok.stderr).toBe(0);
     expect(lastMessage(repo)).toContain(`HestAI-Session: ${token}`);
-    expect(lastMessage(repo)).toMatch(/HestAI-Anchor: sha256:[0-9a-f]{16}/);
+    expect(lastMessage(repo)).toMatch(/HestAI-Anchor: sha256:[0-9a-f]{64}/);
   });
 
   it('enforces test-first on real commits', () => {

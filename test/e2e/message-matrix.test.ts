@@ -133,7 +133,7 @@ describe('the messages of the issue, committed for real', () => {
     const ok = repo.git(['commit', '-q', '--allow-empty', '-m', 'docs: x', '-m', '#123 is the issue'], { allowFail: true });
     expect(ok.status, ok.stderr).toBe(0);
     const stored = repo.git(['log', '-1', '--format=%B']).stdout;
-    expect(stored).toMatch(new RegExp(`^docs: x\\n\\n#123 is the issue\\n\\nHestAI-Session: ${token}\\nHestAI-Anchor: sha256:[0-9a-f]{16}\\n`));
+    expect(stored).toMatch(new RegExp(`^docs: x\\n\\n#123 is the issue\\n\\nHestAI-Session: ${token}\\nHestAI-Anchor: sha256:[0-9a-f]{64}\\n`));
   });
 
   it('in the editor, # lines are comments and the trailers go above git\'s template', () => {

@@ -21,7 +21,7 @@ describe('the message corpus through real git and hestai verify', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(150);
     for (const status of ['pass', 'fail', 'skip']) expect(CORPUS.filter((e) => e.header === status).length, status).toBeGreaterThan(10);
     const repo = makeRepo();
-    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n');
+    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n  anchors: off\n');
     repo.commit('chore: config');
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     const dir = tempDir('hestai-corpus-');
@@ -49,7 +49,7 @@ describe('history fixtures built by script', () => {
   for (const fixture of HISTORIES) {
     it(`${fixture.name}: every expected verdict, with the test commit each feat is paired with`, () => {
       const repo = makeRepo();
-      repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n');
+      repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n  anchors: off\n');
       repo.commit('chore: config');
       const { base, expected } = fixture.build(repo);
       const report = JSON.parse(repo.hestai(['verify', '--from', base, '--format', 'json']).stdout) as Report;

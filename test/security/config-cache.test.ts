@@ -11,7 +11,7 @@ import { hestai, noStack } from './helpers.js';
 // file's content, lives outside the worktree (a repository cannot commit or hand-edit it), and is validated
 // on read: a cache that disagrees or is malformed is ignored and rewritten, never a crash, never a pass.
 
-const YAML = 'anchor:\n  required: true\ngithub:\n  issue_search: false\n  pr_context: false\n';
+const YAML = 'anchor:\n  required: true\nverify:\n  anchors: off\ngithub:\n  issue_search: false\n  pr_context: false\n';
 
 function withCommittedCache(config: unknown): TempRepo {
   const repo = makeRepo();
