@@ -59,7 +59,7 @@ async function demo(): Promise<void> {
     show('   the commit carries the session and anchor trailers', 'git log -1 --format=%B', repo.git(['log', '-1', '--format=%B']), 0);
 
     repo.git(['checkout', '-q', '-b', 'feat/greeting']);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source written into the demo repository
+    // JavaScript source written into the demo repository (a template literal inside a string)
     repo.write('src/greet.js', 'export const greet = (name) => `hello ${name}`;\n');
     show('2. a feat without a preceding test commit is blocked', 'git commit -m "feat(greet): greet by name"', commit('feat(greet): greet by name'), 1);
     repo.git(['reset', '-q']);

@@ -62,7 +62,6 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
   for (const commit of commits) {
     const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
     let next = line;
-    // biome-ignore lint/suspicious/noConfusingLabels: one labelled block ends the verdicts of a commit early
     judge: {
       if (commit.kind === 'revert' && commit.reverts !== null) {
         reverted.add(commit.reverts);

@@ -131,7 +131,12 @@ export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock
   });
   let errors = 0;
   let warnings = policy.length;
-  for (const c of commits) for (const v of c.verdicts) (v.status === 'fail' ? errors++ : v.status === 'warn' ? warnings++ : 0);
+  for (const c of commits) {
+    for (const v of c.verdicts) {
+      if (v.status === 'fail') errors++;
+      else if (v.status === 'warn') warnings++;
+    }
+  }
   return { ok: errors === 0, range: { from: range.from, to: range.to }, commits, policy_changes: policy, errors, warnings };
 }
 
