@@ -16,6 +16,7 @@ import { bypassLine, checkBypass, checkTrailers } from './trailer-rules.js';
 import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReader } from './anchor-rule.js';
 import { checkMerge, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths } from '../git/merge.js';
+import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 
 export interface VerifyInput {
   working_dir: string;
@@ -129,6 +130,13 @@ export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock
     }
     return { sha: f.sha, header: f.header, files: result.commits[i]!.files, verdicts };
   });
+  // The protocol on the branch may not weaken the base's: judged once for the range, reported on the
+  // last commit that changed .hestai/protocol.yaml.
+  const protocol = await protocolPolicyVerdict(workspace.root, range.from, range.to);
+  if (protocol !== null) {
+    const changer = [...commits].reverse().find((c) => c.files.includes(PROTOCOL_FILE)) ?? commits[commits.length - 1];
+    changer?.verdicts.push(protocol);
+  }
   let errors = 0;
   let warnings = policy.length;
   for (const c of commits) {
