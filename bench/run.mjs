@@ -22,6 +22,7 @@ import { mcpCallsGroup } from './groups/mcp-calls.mjs';
 import startupGroup from './groups/startup.mjs';
 import measuresGroup from './groups/measures.mjs';
 import agentGroup from './groups/agent.mjs';
+import protocolGroup from './groups/protocol.mjs';
 
 function parseArgs(argv) {
   const opts = { quick: false, only: null, iterations: null, warmups: null, save: true };
@@ -105,7 +106,7 @@ async function runGroup(group, opts) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup(), mcpCallsGroup(), measuresGroup(), agentGroup()];
+  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup(), mcpCallsGroup(), measuresGroup(), agentGroup(), protocolGroup()];
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const run = { version: 1, date: new Date().toISOString(), command, machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
   const rows = [];
