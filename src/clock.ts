@@ -14,10 +14,13 @@ export const systemClock: Clock = () => new Date();
  * demo and tests; it is documented in the README as a testing aid. It grants nothing a local user could
  * not already do by editing `.hestai/` (see the threat model): `hestai verify` in CI is the backstop.
  */
+/** An ISO-8601 instant with a time and a zone (Date.parse alone accepts "1" or "Tuesday"). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
 export function clockFromEnv(env: NodeJS.ProcessEnv = process.env): Clock {
   const pinned = env['HESTAI_NOW'];
   if (pinned === undefined || pinned === '') return systemClock;
-  const ms = Date.parse(pinned);
+  const ms = ISO_INSTANT.test(pinned) ? Date.parse(pinned) : Number.NaN;
   if (Number.isNaN(ms)) {
     throw usageError(`HESTAI_NOW is not an ISO-8601 instant: ${quoteInput(pinned)}`, {
       remedy: 'Unset HESTAI_NOW, or set it like HESTAI_NOW=2026-01-31T12:00:00Z.',
