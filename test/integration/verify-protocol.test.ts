@@ -10,7 +10,8 @@ const parse = (text: string) => validateProtocolText(text).protocol!;
 
 function branchWith(protocol: string) {
   const repo = makeRepo();
-  repo.commit('chore: the protocol', { '.hestai/protocol.yaml': DEFAULT });
+  // Anchors are another rule's business (verify-anchors tests): here only the protocol policy is judged.
+  repo.commit('chore: the protocol', { '.hestai/protocol.yaml': DEFAULT, '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
   repo.git(['switch', '-q', '-c', 'feat/relax']);
   repo.commit('chore: change the protocol', { '.hestai/protocol.yaml': protocol });
   return repo;
@@ -39,7 +40,8 @@ describe('hestai verify: a branch may not weaken the base protocol', () => {
 
   it('deleting the protocol file on a branch is a weakening', () => {
     const repo = makeRepo();
-    repo.commit('chore: the protocol', { '.hestai/protocol.yaml': DEFAULT });
+    // Anchors are another rule's business (verify-anchors tests): here only the protocol policy is judged.
+  repo.commit('chore: the protocol', { '.hestai/protocol.yaml': DEFAULT, '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
     repo.git(['switch', '-q', '-c', 'feat/drop']);
     repo.git(['rm', '-q', '.hestai/protocol.yaml']);
     repo.commit('chore: drop the protocol');
