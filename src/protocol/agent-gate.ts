@@ -2,11 +2,9 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
 import { evaluateGate, type GateResult } from './evaluate.js';
-import { gatherFactsSync } from './facts.js';
-import { loadProtocol } from './load.js';
+import { hookFacts, openHookRun } from './hook-run.js';
 import { blockedUntil, unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
-import { readProtocolState } from './store.js';
 import { commandTrust } from './trust.js';
 import { COMPLETE, type Gate, type Phase, type Protocol } from './types.js';
 
@@ -35,46 +33,25 @@ export function agentGates(protocol: Protocol, moment: AgentMoment): Array<{ pha
  * (the hook fails closed), never a pass. No yaml or zod unless protocol.yaml changed since its last check.
  */
 export async function judgeAgentProtocol(paths: WorkspacePaths, config: WorkspaceConfig, session: SessionRecord, env: NodeJS.ProcessEnv, now: Date, moment: AgentMoment): Promise<AgentGateVerdict> {
-  const loaded = await loadProtocol(paths);
-  if (loaded === null) {
-    return { ok: false, code: 'NO_PROTOCOL', reason: `protocol.enforce is on but ${paths.protocol} does not exist`, unmet: [], remedy: 'ask a human to run hestai init (it installs the default protocol) or to set protocol.enforce: false' };
-  }
-  const id = session.session_id;
-  const state = readProtocolState(paths, id);
-  if (state === null) {
-    return {
-      ok: false,
-      code: 'NOT_STARTED',
-      reason: `session ${id} has not started the session protocol (protocol.enforce is on)`,
-      unmet: [],
-      remedy: `call the MCP tool session_start with {"objective":"..."} — or run hestai session start --session ${id} --objective "..."`,
-    };
-  }
-  if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
-  const gates = agentGates(loaded.protocol, moment).map(({ phase, gate }) => ({ phase: phase.id, gate }));
-  if (gates.length === 0) return { ok: true, reason: `protocol phase ${state.current_phase}: nothing to hold the agent to` };
-  const facts = gatherFactsSync({
-    paths,
-    config,
-    env,
-    now,
-    session_id: id,
-    started_at: state.started_at,
-    starting_commit: state.starting_commit,
-    gates: gates.filter(({ gate }) => gate.check.type !== 'command'),
-    evidence: state.evidence,
-    runCommands: false,
-    recorded: state.results,
-    baseline: state.baseline,
+  const run = await openHookRun(paths, session, {
+    noProtocol: 'ask a human to run hestai init (it installs the default protocol) or to set protocol.enforce: false',
+    notStarted: (id) => `call the MCP tool session_start with {"objective":"..."} — or run hestai session start --session ${id} --objective "..."`,
   });
+  if (!run.ok) return run;
+  const { protocol, state } = run;
+  const id = session.session_id;
+  if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
+  const gates = agentGates(protocol, moment).map(({ phase, gate }) => ({ phase: phase.id, gate }));
+  if (gates.length === 0) return { ok: true, reason: `protocol phase ${state.current_phase}: nothing to hold the agent to` };
+  const facts = hookFacts({ paths, config, env, now }, state, gates);
   const results = gates.map(({ phase, gate }) => ({ gate, result: evaluateGate(phase, gate, facts, state.evidence, { preCommit: moment === 'edit' }) }));
-  const open = results.filter(({ result }) => unmet(result) && (moment === 'stop' || blockedUntil(loaded.protocol, [result]).length > 0));
+  const open = results.filter(({ result }) => unmet(result) && (moment === 'stop' || blockedUntil(protocol, [result]).length > 0));
   if (open.length === 0) return { ok: true, reason: `protocol phase ${state.current_phase}: the ${moment === 'edit' ? 'start' : 'end'} gates are met` };
   const ctx = { session_id: id, role: session.role, trusted: commandTrust(paths.root, env).trusted };
   return {
     ok: false,
     code: 'GATE_UNMET',
-    reason: moment === 'edit' ? `the session protocol has ${open.length} unmet blocking start gate(s) (blocked until ${blockedUntil(loaded.protocol, open.map((o) => o.result)).join(', ')})` : `${open.length} MUST end gate(s) of the session protocol are unmet`,
+    reason: moment === 'edit' ? `the session protocol has ${open.length} unmet blocking start gate(s) (blocked until ${blockedUntil(protocol, open.map((o) => o.result)).join(', ')})` : `${open.length} MUST end gate(s) of the session protocol are unmet`,
     unmet: open.map(({ gate, result }) => ({ result, cli: suggestAction(result.phase, gate, 'cli', ctx), mcp: suggestAction(result.phase, gate, 'mcp', ctx) })),
     remedy: moment === 'edit' ? 'satisfy them, then advance: hestai session advance (MCP advance_phase)' : 'do them before you finish, or say why you cannot (hestai session blocked / MCP get_blocked_reason)',
   };

@@ -2,11 +2,9 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
 import { evaluateGate, type GateResult } from './evaluate.js';
-import { gatherFactsSync } from './facts.js';
-import { loadProtocol } from './load.js';
+import { hookFacts, openHookRun } from './hook-run.js';
 import { unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
-import { readProtocolState } from './store.js';
 import { commandTrust } from './trust.js';
 import { COMPLETE } from './types.js';
 
@@ -22,40 +20,19 @@ export type CommitGateVerdict =
  * changed since it was last validated.
  */
 export async function judgeCommitProtocol(paths: WorkspacePaths, config: WorkspaceConfig, session: SessionRecord, env: NodeJS.ProcessEnv, now: Date): Promise<CommitGateVerdict> {
-  const loaded = await loadProtocol(paths);
-  if (loaded === null) {
-    return { ok: false, code: 'NO_PROTOCOL', reason: `protocol.enforce is on but ${paths.protocol} does not exist`, unmet: [], remedy: 'Run hestai init to install the default protocol, or set protocol.enforce: false in .hestai_workspace.yaml.' };
-  }
-  const id = session.session_id;
-  const state = readProtocolState(paths, id);
-  if (state === null) {
-    return {
-      ok: false,
-      code: 'NOT_STARTED',
-      reason: `session ${id} has not started the session protocol (protocol.enforce is on)`,
-      unmet: [],
-      remedy: `hestai session start --session ${id} --objective "..."  (MCP: session_start({"objective":"..."}))`,
-    };
-  }
-  if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
-  const phase = loaded.protocol.phases.find((p) => p.id === state.current_phase);
-  // A phase the protocol no longer has: judge from the first phase (the file is the only source).
-  const current = phase ?? loaded.protocol.phases[0]!;
-  const gates = current.gates.map((gate) => ({ phase: current.id, gate }));
-  const facts = gatherFactsSync({
-    paths,
-    config,
-    env,
-    now,
-    session_id: id,
-    started_at: state.started_at,
-    starting_commit: state.starting_commit,
-    gates: gates.filter(({ gate }) => gate.pre_commit && gate.check.type !== 'command'),
-    evidence: state.evidence,
-    runCommands: false,
-    recorded: state.results,
-    baseline: state.baseline,
+  const run = await openHookRun(paths, session, {
+    noProtocol: 'Run hestai init to install the default protocol, or set protocol.enforce: false in .hestai_workspace.yaml.',
+    notStarted: (id) => `hestai session start --session ${id} --objective "..."  (MCP: session_start({"objective":"..."}))`,
   });
+  if (!run.ok) return run;
+  const { protocol, state } = run;
+  const id = session.session_id;
+  if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
+  const phase = protocol.phases.find((p) => p.id === state.current_phase);
+  // A phase the protocol no longer has: judge from the first phase (the file is the only source).
+  const current = phase ?? protocol.phases[0]!;
+  const gates = current.gates.map((gate) => ({ phase: current.id, gate }));
+  const facts = hookFacts({ paths, config, env, now }, state, gates.filter(({ gate }) => gate.pre_commit));
   const results = gates.map(({ phase: p, gate }) => evaluateGate(p, gate, facts, state.evidence, { preCommit: true }));
   const blocking = results.filter((r) => r.blocking && unmet(r));
   if (blocking.length === 0) return { ok: true, reason: `protocol phase ${current.id}: no blocking gate unmet` };

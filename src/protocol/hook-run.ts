@@ -1,0 +1,49 @@
+import type { WorkspaceConfig } from '../config/schema.js';
+import type { WorkspacePaths } from '../paths.js';
+import type { SessionRecord } from '../records/session.js';
+import { gatherFactsSync } from './facts.js';
+import { loadProtocol } from './load.js';
+import { readProtocolState, type ProtocolState } from './store.js';
+import type { Gate, Protocol } from './types.js';
+
+/** What a hook-side protocol check refuses with before any gate is judged, or the run it judges. */
+export type HookRefusal = { ok: false; code: 'NO_PROTOCOL' | 'NOT_STARTED'; reason: string; unmet: never[]; remedy: string };
+
+/**
+ * The session's protocol run as the hooks (pre-commit, agent runtimes) see it: the protocol file and the
+ * session's state, or the refusal when either is missing. Each caller words the remedy for its audience.
+ * Reads state, writes nothing; a corrupt state file throws (fail closed), never a pass.
+ */
+export async function openHookRun(
+  paths: WorkspacePaths,
+  session: SessionRecord,
+  remedies: { noProtocol: string; notStarted: (sessionId: string) => string },
+): Promise<HookRefusal | { ok: true; protocol: Protocol; state: ProtocolState }> {
+  const loaded = await loadProtocol(paths);
+  if (loaded === null) return { ok: false, code: 'NO_PROTOCOL', reason: `protocol.enforce is on but ${paths.protocol} does not exist`, unmet: [], remedy: remedies.noProtocol };
+  const id = session.session_id;
+  const state = readProtocolState(paths, id);
+  if (state === null) {
+    return { ok: false, code: 'NOT_STARTED', reason: `session ${id} has not started the session protocol (protocol.enforce is on)`, unmet: [], remedy: remedies.notStarted(id) };
+  }
+  return { ok: true, protocol: loaded.protocol, state };
+}
+
+/** The facts of `gates` for a hook: command checks are never run there (their recorded results count). */
+export function hookFacts(
+  input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
+  state: ProtocolState,
+  gates: ReadonlyArray<{ phase: string; gate: Gate }>,
+): ReturnType<typeof gatherFactsSync> {
+  return gatherFactsSync({
+    ...input,
+    session_id: state.session_id,
+    started_at: state.started_at,
+    starting_commit: state.starting_commit,
+    gates: gates.filter(({ gate }) => gate.check.type !== 'command'),
+    evidence: state.evidence,
+    runCommands: false,
+    recorded: state.results,
+    baseline: state.baseline,
+  });
+}
