@@ -11,7 +11,9 @@ const LAYERS = [
 const path = (names) => `^src/(${names.join('|')})(/|$)`;
 const forbidden = LAYERS.slice(1).map((layer, i) => ({
   name: `layer-${i + 1}-imports-upward`,
-  comment: `${layer.join(', ')} may not import from a layer above it (${LAYERS.slice(0, i + 1).flat().join(', ')})`,
+  comment: `${layer.join(', ')} may not import from a layer above it (${LAYERS.slice(0, i + 1)
+    .flat()
+    .join(', ')})`,
   severity: 'error',
   from: { path: path(layer) },
   to: { path: path(LAYERS.slice(0, i + 1).flat()) },
@@ -22,7 +24,13 @@ forbidden.push(
   { name: 'anchor-imports-session', severity: 'error', from: { path: '^src/anchor/' }, to: { path: '^src/session/' } },
   { name: 'session-imports-anchor', severity: 'error', from: { path: '^src/session/' }, to: { path: '^src/anchor/' } },
   { name: 'cli-and-mcp-apart', severity: 'error', from: { path: '^src/mcp/' }, to: { path: '^src/cli/' } },
-  { name: 'no-unlayered-folder', comment: 'every folder of src/ belongs to a layer: add a new one to LAYERS', severity: 'error', from: { path: '^src/' }, to: { path: '^src/', pathNot: path(LAYERS.flat()) } },
+  {
+    name: 'no-unlayered-folder',
+    comment: 'every folder of src/ belongs to a layer: add a new one to LAYERS',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: '^src/', pathNot: path(LAYERS.flat()) },
+  },
   { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
 );
 module.exports = {

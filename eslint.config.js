@@ -4,20 +4,59 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const focusedTests = ['describe', 'it', 'test'].map((object) => ({ object, property: 'only', message: 'A focused test skips the rest of the suite: remove .only.' }));
+const focusedTests = ['describe', 'it', 'test'].map((object) => ({
+  object,
+  property: 'only',
+  message: 'A focused test skips the rest of the suite: remove .only.',
+}));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/.fixtures/**', 'bench/results/**', 'reports/**', '.stryker-tmp/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'bench/.fixtures/**',
+      'bench/results/**',
+      'reports/**',
+      '.stryker-tmp/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortController: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', performance: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', globalThis: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        AbortController: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        structuredClone: 'readonly',
+        queueMicrotask: 'readonly',
+        performance: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        globalThis: 'readonly',
+      },
+    },
     rules: {
       'no-restricted-properties': ['error', ...focusedTests],
       // Control characters are what several validators look for on purpose.
       'no-control-regex': 'off',
       // Unused names are the compiler's job (noUnusedLocals, noUnusedParameters); `_`-prefixed are intended.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   { files: ['test/**', 'bench/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },

@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     setupFiles: ['test/helpers/setup.ts'],
-    include: ['test/unit/tdd/**/*.test.ts', 'test/unit/verify/**/*.test.ts', 'test/unit/anchor/**/*.test.ts', 'test/unit/session/**/*.test.ts', 'test/corpus/**/*.test.ts'],
+    include: [
+      'test/unit/tdd/**/*.test.ts',
+      'test/unit/verify/**/*.test.ts',
+      'test/unit/anchor/**/*.test.ts',
+      'test/unit/session/**/*.test.ts',
+      'test/corpus/**/*.test.ts',
+    ],
     testTimeout: 20_000,
   },
 });

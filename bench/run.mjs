@@ -34,7 +34,9 @@ function parseArgs(argv) {
     else if (a === '--iterations') opts.iterations = Number(argv[++i]);
     else if (a === '--warmups') opts.warmups = Number(argv[++i]);
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node bench/run.mjs [--quick] [--only group|member[,…]] [--iterations N] [--warmups N] [--no-save]');
+      console.log(
+        'usage: node bench/run.mjs [--quick] [--only group|member[,…]] [--iterations N] [--warmups N] [--no-save]',
+      );
       process.exit(0);
     } else {
       console.error(`bench: unknown option ${a}\nhint: node bench/run.mjs --help`);
@@ -55,7 +57,9 @@ function parseArgs(argv) {
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
 function machine() {
-  const gitVersion = spawnSync('git', ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^git version /, '');
+  const gitVersion = spawnSync('git', ['--version'], { encoding: 'utf8' })
+    .stdout.trim()
+    .replace(/^git version /, '');
   return {
     cpus: os.cpus().length,
     cpu_model: os.cpus()[0]?.model ?? 'unknown',
@@ -69,7 +73,8 @@ function machine() {
 }
 
 async function runGroup(group, opts) {
-  const wanted = (m) => !opts.only || opts.only.includes(group.id) || opts.only.includes(m.id) || opts.only.includes(`${group.id}/${m.id}`);
+  const wanted = (m) =>
+    !opts.only || opts.only.includes(group.id) || opts.only.includes(m.id) || opts.only.includes(`${group.id}/${m.id}`);
   const members = [];
   const skipped = [];
   for (const m of group.members) {
@@ -106,9 +111,34 @@ async function runGroup(group, opts) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const groups = [startupGroup(), commitGroup(), hooksGroup(), verifyGroup(), clockInGroup(), anchorGroup(), deepGroup(), mcpColdGroup(), mcpWarmGroup(), mcpCallsGroup(), measuresGroup(), agentGroup(), protocolGroup()];
+  const groups = [
+    startupGroup(),
+    commitGroup(),
+    hooksGroup(),
+    verifyGroup(),
+    clockInGroup(),
+    anchorGroup(),
+    deepGroup(),
+    mcpColdGroup(),
+    mcpWarmGroup(),
+    mcpCallsGroup(),
+    measuresGroup(),
+    agentGroup(),
+    protocolGroup(),
+  ];
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
-  const run = { version: 1, date: new Date().toISOString(), command, machine: machine(), options: opts, results: {}, ratios: [], absolutes: [], skipped: [], errors: [] };
+  const run = {
+    version: 1,
+    date: new Date().toISOString(),
+    command,
+    machine: machine(),
+    options: opts,
+    results: {},
+    ratios: [],
+    absolutes: [],
+    skipped: [],
+    errors: [],
+  };
   const rows = [];
   const labels = {};
   const notes = [];
@@ -127,8 +157,17 @@ async function main() {
       const s = summarizeMember(outcome.samples[m.id]);
       summaries[m.id] = s;
       labels[m.id] = m.label;
-      run.results[`${group.id}/${m.id}`] = { label: m.label, kind: m.kind, ...s, probe: outcome.probes?.[m.id], samples: outcome.samples[m.id] };
-      if (outcome.probes?.[m.id]?.git_processes) notes.push(`${m.label}: ${outcome.probes[m.id].git_processes.length} git process(es): ${outcome.probes[m.id].git_processes.join(' | ')}`);
+      run.results[`${group.id}/${m.id}`] = {
+        label: m.label,
+        kind: m.kind,
+        ...s,
+        probe: outcome.probes?.[m.id],
+        samples: outcome.samples[m.id],
+      };
+      if (outcome.probes?.[m.id]?.git_processes)
+        notes.push(
+          `${m.label}: ${outcome.probes[m.id].git_processes.length} git process(es): ${outcome.probes[m.id].git_processes.join(' | ')}`,
+        );
       rows.push({ group: group.id, label: m.label, ...s });
     }
     for (const sk of outcome.skipped) {
@@ -142,14 +181,17 @@ async function main() {
   }
 
   const m = run.machine;
-  console.log(`\nhestai-hooks bench — ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, node ${m.node}, git ${m.git}`);
+  console.log(
+    `\nhestai-hooks bench — ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, node ${m.node}, git ${m.git}`,
+  );
   console.log(`RSS from ${m.rss_source}; ratios are medians of per-pair ratios (each pair ran back to back).\n`);
   console.log(memberTable(rows));
   console.log('');
   console.log(budgetTable(run.ratios, run.absolutes, labels));
   if (notes.length) console.log(`\n${notes.join('\n')}`);
   const failed = [...run.ratios, ...run.absolutes].filter((r) => r.verdict === 'FAIL');
-  if (run.errors.length) console.log(`\n${run.errors.length} group(s) failed to run: ${run.errors.map((e) => e.group).join(', ')}`);
+  if (run.errors.length)
+    console.log(`\n${run.errors.length} group(s) failed to run: ${run.errors.map((e) => e.group).join(', ')}`);
 
   if (opts.save) {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -165,7 +207,9 @@ async function main() {
   }
   const verdicts = [...run.ratios, ...run.absolutes].map((r) => r.verdict).filter(Boolean);
   const count = (v) => verdicts.filter((x) => x === v).length;
-  console.log(`\nbudgets: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('SKIP')} SKIP (not built yet); ${run.skipped.length} member(s) skipped.`);
+  console.log(
+    `\nbudgets: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('SKIP')} SKIP (not built yet); ${run.skipped.length} member(s) skipped.`,
+  );
   process.exitCode = run.errors.length > 0 ? 2 : failed.length > 0 ? 1 : 0;
 }
 

@@ -17,12 +17,22 @@ for (const [id, r] of Object.entries(run.results)) labels[id.slice(id.indexOf('/
 for (const s of run.skipped) labels[s.id] = s.label;
 
 const out = [];
-out.push(`Measured ${run.date.slice(0, 10)} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}, git ${m.git}`);
-out.push(`with \`${run.command ?? 'npm run bench'}\` (${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`, '');
-out.push('| group | member | wall ms, median (p25–p75) | peak RSS MB, median (p25–p75) | n |', '| --- | --- | ---: | ---: | ---: |');
+out.push(
+  `Measured ${run.date.slice(0, 10)} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}, git ${m.git}`,
+);
+out.push(
+  `with \`${run.command ?? 'npm run bench'}\` (${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`,
+  '',
+);
+out.push(
+  '| group | member | wall ms, median (p25–p75) | peak RSS MB, median (p25–p75) | n |',
+  '| --- | --- | ---: | ---: | ---: |',
+);
 for (const [id, r] of Object.entries(run.results)) {
   const d = r.wall.median < 10 ? 2 : 1;
-  out.push(`| ${id.slice(0, id.indexOf('/'))} | ${r.label.replaceAll('|', '\\|')} | ${f(r.wall.median, d)} (${f(r.wall.p25, d)}–${f(r.wall.p75, d)}) | ${r.rss ? `${f(r.rss.median)} (${f(r.rss.p25)}–${f(r.rss.p75)})` : '—'} | ${r.wall.n} |`);
+  out.push(
+    `| ${id.slice(0, id.indexOf('/'))} | ${r.label.replaceAll('|', '\\|')} | ${f(r.wall.median, d)} (${f(r.wall.p25, d)}–${f(r.wall.p75, d)}) | ${r.rss ? `${f(r.rss.median)} (${f(r.rss.p25)}–${f(r.rss.p75)})` : '—'} | ${r.wall.n} |`,
+  );
 }
 for (const s of run.skipped) out.push(`| ${s.group} | ${s.label} | skipped: ${s.reason.replaceAll('`', '')} | | |`);
 out.push('', '| comparison | median of per-pair ratios (p25–p75) | budget | verdict |', '| --- | ---: | ---: | --- |');
@@ -31,12 +41,16 @@ for (const r of run.ratios) {
   if (!r.summary && !r.budget) continue;
   const name = `${labels[r.case] ?? r.case} ÷ ${labels[r.baseline] ?? r.baseline}${r.metric === 'rss' ? ' (peak RSS)' : ''}`;
   const s = r.summary;
-  out.push(`| ${name.replaceAll('|', '\\|')} | ${s ? `${f(s.median, 2)}× (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(r.budget)} | ${r.verdict} |`);
+  out.push(
+    `| ${name.replaceAll('|', '\\|')} | ${s ? `${f(s.median, 2)}× (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(r.budget)} | ${r.verdict} |`,
+  );
 }
 for (const a of run.absolutes) {
   if (!a.summary && !a.budget) continue;
   const s = a.summary;
-  out.push(`| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${a.budget ? `${budget(a.budget)} ms` : ''} | ${a.verdict} |`);
+  out.push(
+    `| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${a.budget ? `${budget(a.budget)} ms` : ''} | ${a.verdict} |`,
+  );
 }
 if (toReadme) {
   const readme = path.join(ROOT, 'README.md');

@@ -24,7 +24,10 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const inlineVersion = {
   name: 'inline-version',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'ts' }));
+    build.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({
+      contents: `export const VERSION = ${JSON.stringify(version)};`,
+      loader: 'ts',
+    }));
   },
 };
 await esbuild.build({
@@ -40,7 +43,9 @@ await esbuild.build({
   minifySyntax: true,
   legalComments: 'none',
   // Bundled CommonJS dependencies (commander) call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __hestaiRequire } from 'node:module';\nconst require = __hestaiRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __hestaiRequire } from 'node:module';\nconst require = __hestaiRequire(import.meta.url);",
+  },
   plugins: [inlineVersion],
   logLevel: 'warning',
 });
@@ -61,13 +66,35 @@ const keepConfigValidationOut = {
     );
   },
 };
-const hookBundle = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', logLevel: 'warning' };
+const hookBundle = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
-  await esbuild.build({ ...hookBundle, entryPoints: [`src/hooks/entry/${hook}.ts`], outfile: `dist/hooks/${hook}.cjs`, plugins: [keepConfigValidationOut] });
+  await esbuild.build({
+    ...hookBundle,
+    entryPoints: [`src/hooks/entry/${hook}.ts`],
+    outfile: `dist/hooks/${hook}.cjs`,
+    plugins: [keepConfigValidationOut],
+  });
 }
-await esbuild.build({ ...hookBundle, entryPoints: ['src/config/validate.ts'], outfile: 'dist/hooks/config-validate.cjs' });
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/config/validate.ts'],
+  outfile: 'dist/hooks/config-validate.cjs',
+});
 // The same for the session protocol (protocol.enforce): protocol.yaml is validated only on a cache miss.
-await esbuild.build({ ...hookBundle, entryPoints: ['src/protocol/validate.ts'], outfile: 'dist/hooks/protocol-validate.cjs' });
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/protocol/validate.ts'],
+  outfile: 'dist/hooks/protocol-validate.cjs',
+});
 
 // The Claude Code hook runs before every file-changing tool call: one bundle without the SessionStart
 // handler (which clocks in: context gathering, the FAST layer), a require of its own bundle when needed.
@@ -75,7 +102,9 @@ const keepSessionStartOut = {
   name: 'keep-session-start-out',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/session-start\.js$/ }, (args) =>
-      /[\\/]src[\\/]agent[\\/]entry$/.test(args.resolveDir) ? { path: './agent-session.cjs', external: true } : undefined,
+      /[\\/]src[\\/]agent[\\/]entry$/.test(args.resolveDir)
+        ? { path: './agent-session.cjs', external: true }
+        : undefined,
     );
   },
 };
@@ -89,7 +118,10 @@ const lazyCrypto = {
     build.onLoad({ filter: /^lazy-crypto$/, namespace: 'hestai-lazy' }, async () => ({
       contents: Object.keys(await import('node:crypto'))
         .filter((key) => key !== 'default')
-        .map((key) => `Object.defineProperty(exports, ${JSON.stringify(key)}, { enumerable: true, get: () => require('crypto')[${JSON.stringify(key)}] });`)
+        .map(
+          (key) =>
+            `Object.defineProperty(exports, ${JSON.stringify(key)}, { enumerable: true, get: () => require('crypto')[${JSON.stringify(key)}] });`,
+        )
         .join('\n'),
       loader: 'js',
     }));
@@ -104,8 +136,18 @@ const keepProtocolOut = {
     );
   },
 };
-await esbuild.build({ ...hookBundle, entryPoints: ['src/agent/entry/claude-code.ts'], outfile: 'dist/hooks/claude-code.cjs', plugins: [keepConfigValidationOut, keepSessionStartOut, keepProtocolOut, lazyCrypto] });
-await esbuild.build({ ...hookBundle, entryPoints: ['src/protocol/agent-gate.ts'], outfile: 'dist/hooks/agent-protocol.cjs', plugins: [keepConfigValidationOut] });
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/agent/entry/claude-code.ts'],
+  outfile: 'dist/hooks/claude-code.cjs',
+  plugins: [keepConfigValidationOut, keepSessionStartOut, keepProtocolOut, lazyCrypto],
+});
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/protocol/agent-gate.ts'],
+  outfile: 'dist/hooks/agent-protocol.cjs',
+  plugins: [keepConfigValidationOut],
+});
 // It sits two levels under the package root like tsc's files, so modules finding prompts/ from their URL
 // resolve the same; CommonJS has no import.meta, so the bundle's own file URL stands in for it.
 await esbuild.build({

@@ -51,7 +51,14 @@ export class HestaiError extends Error {
   }
 
   /** A plain object for `--json` output and MCP error results. */
-  toJSON(): { code: string; message: string; exit_code: number; file?: string; details: readonly string[]; remedy?: string } {
+  toJSON(): {
+    code: string;
+    message: string;
+    exit_code: number;
+    file?: string;
+    details: readonly string[];
+    remedy?: string;
+  } {
     return {
       code: this.code,
       message: this.message,

@@ -39,7 +39,8 @@ export type { SessionDeps } from './session/deps.js';
 // The Odyssean Anchor (seeds 001-003): the staged handshake, the one-shot vector, a human's reset.
 export type { AnchorInput, AnchorDeps, ClockInPort } from './anchor/handshake.js';
 /** The staged handshake with clock_in wired in: identity without a token clocks in first (CI-I1). */
-export const anchor = (input: AnchorInput, deps: AnchorDeps = {}): Promise<AnchorHandshakeResult> => anchorStage(input, { clockIn, ...deps });
+export const anchor = (input: AnchorInput, deps: AnchorDeps = {}): Promise<AnchorHandshakeResult> =>
+  anchorStage(input, { clockIn, ...deps });
 export { odysseanAnchor, type OdysseanAnchorInput } from './anchor/one-shot.js';
 export { resetAnchor, type ResetResult } from './anchor/reset.js';
 export { validateVector, type ValidateOptions, type VectorValidation } from './anchor/validate.js';
@@ -67,7 +68,11 @@ export { checkCommitMsg, type CommitMsgInput } from './hooks/commit-msg.js';
 export type { HookOutcome } from './hooks/outcome.js';
 export { decideToolUse, type ToolUseInput, type ToolUseDecision } from './agent/decide.js';
 export { verifyJson, verifyText, verifyGithub, type VerifyInput, type VerifyReport } from './verify/index.js';
-import { verifyRange as verifyRangeWith, type VerifyInput as VerifyRangeInput, type VerifyReport as VerifyRangeReport } from './verify/index.js';
+import {
+  verifyRange as verifyRangeWith,
+  type VerifyInput as VerifyRangeInput,
+  type VerifyReport as VerifyRangeReport,
+} from './verify/index.js';
 import type { VerifyDeps } from './verify/verify.js';
 import { gatherAnchorEvidence } from './anchor/reverify.js';
 /** `hestai verify` as a library call: anchors are re-validated from their proof records (src/anchor/reverify.ts). */

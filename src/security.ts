@@ -31,7 +31,14 @@ export function auditPathTraversal(error: unknown, callerDir: () => string, via:
   try {
     const paths = adoptedWorkspace(callerDir());
     if (paths === null) return { error, auditLog: null };
-    appendAudit(paths, { event: 'security.path_traversal', session_id: null, at: clock().toISOString(), via, code: error.code, message: error.message });
+    appendAudit(paths, {
+      event: 'security.path_traversal',
+      session_id: null,
+      at: clock().toISOString(),
+      via,
+      code: error.code,
+      message: error.message,
+    });
     const recorded = usageError(error.message, {
       code: error.code,
       file: error.file,

@@ -13,7 +13,6 @@ export interface Workspace {
   paths: WorkspacePaths;
 }
 
-
 /**
  * Validates an untrusted working-directory argument and resolves it to its worktree root.
  *
@@ -24,7 +23,10 @@ export interface Workspace {
  */
 export function resolveWorkspace(dir: string, options: { requireAbsolute?: boolean } = {}): Workspace {
   if (typeof dir !== 'string' || dir === '') {
-    throw usageError('working directory is empty', { code: 'WORKDIR_INVALID', remedy: 'Pass an absolute path to the repository.' });
+    throw usageError('working directory is empty', {
+      code: 'WORKDIR_INVALID',
+      remedy: 'Pass an absolute path to the repository.',
+    });
   }
   if (hasControl(dir)) {
     throw usageError(`working directory ${quoteInput(dir, 200)} contains control characters`, {
@@ -55,7 +57,10 @@ export function resolveWorkspace(dir: string, options: { requireAbsolute?: boole
     });
   }
   if (!stat.isDirectory()) {
-    throw usageError(`working directory ${absolute} is not a directory`, { code: 'WORKDIR_INVALID', remedy: 'Pass the repository directory.' });
+    throw usageError(`working directory ${absolute} is not a directory`, {
+      code: 'WORKDIR_INVALID',
+      remedy: 'Pass the repository directory.',
+    });
   }
   const real = fs.realpathSync(absolute);
   const repo = repoInfo(real);

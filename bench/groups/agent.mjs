@@ -15,8 +15,21 @@ const RUNTIME_SESSION = 'bench-2f8e1c3a-claude-code';
 export default function agentGroup() {
   let repo;
   let env;
-  const payload = (toolName, toolInput) => JSON.stringify({ session_id: RUNTIME_SESSION, transcript_path: '/dev/null', cwd: repo.repo, hook_event_name: 'PreToolUse', tool_name: toolName, tool_input: toolInput });
-  const skip = () => (fs.existsSync(HOOK) && fs.existsSync(path.join(ROOT, 'dist/hooks/claude-code.cjs')) ? null : 'not built yet: hooks/claude-code') ?? missing(['init']) ?? anchorMissing();
+  const payload = (toolName, toolInput) =>
+    JSON.stringify({
+      session_id: RUNTIME_SESSION,
+      transcript_path: '/dev/null',
+      cwd: repo.repo,
+      hook_event_name: 'PreToolUse',
+      tool_name: toolName,
+      tool_input: toolInput,
+    });
+  const skip = () =>
+    (fs.existsSync(HOOK) && fs.existsSync(path.join(ROOT, 'dist/hooks/claude-code.cjs'))
+      ? null
+      : 'not built yet: hooks/claude-code') ??
+    missing(['init']) ??
+    anchorMissing();
   const shared = {
     skip,
     async prepare() {
@@ -24,7 +37,16 @@ export default function agentGroup() {
       repo = makeRepo('hestai');
       env = { ...repo.env, CLAUDE_PROJECT_DIR: repo.repo, CLAUDE_ENV_FILE: path.join(repo.base, 'claude-env') };
       // SessionStart binds the runtime session to a new hestai session; the CLI ceremony anchors it.
-      run(process.execPath, [HOOK], { cwd: repo.repo, env, input: JSON.stringify({ session_id: RUNTIME_SESSION, cwd: repo.repo, hook_event_name: 'SessionStart', source: 'startup' }) });
+      run(process.execPath, [HOOK], {
+        cwd: repo.repo,
+        env,
+        input: JSON.stringify({
+          session_id: RUNTIME_SESSION,
+          cwd: repo.repo,
+          hook_event_name: 'SessionStart',
+          source: 'startup',
+        }),
+      });
       const token = /HESTAI_SESSION=(\S+)/.exec(fs.readFileSync(env.CLAUDE_ENV_FILE, 'utf8'))[1];
       for (const stage of ['identity', 'context', 'proof']) anchorStage(repo.repo, repo.env, stage, token, repo.role);
     },
@@ -40,14 +62,24 @@ export default function agentGroup() {
         label: 'hooks/claude-code PreToolUse Edit (anchored: allowed)',
         kind: 'case',
         ...shared,
-        measure: () => measureSpawn(process.execPath, [HOOK], { cwd: repo.repo, env, input: payload('Edit', { file_path: path.join(repo.repo, 'src/app.ts'), old_string: 'a', new_string: 'b' }) }),
+        measure: () =>
+          measureSpawn(process.execPath, [HOOK], {
+            cwd: repo.repo,
+            env,
+            input: payload('Edit', { file_path: path.join(repo.repo, 'src/app.ts'), old_string: 'a', new_string: 'b' }),
+          }),
       },
       {
         id: 'claude-bash-read',
         label: 'hooks/claude-code PreToolUse Bash `git status` (a read)',
         kind: 'case',
         ...shared,
-        measure: () => measureSpawn(process.execPath, [HOOK], { cwd: repo.repo, env, input: payload('Bash', { command: 'git status --short' }) }),
+        measure: () =>
+          measureSpawn(process.execPath, [HOOK], {
+            cwd: repo.repo,
+            env,
+            input: payload('Bash', { command: 'git status --short' }),
+          }),
       },
     ],
     ratios: [

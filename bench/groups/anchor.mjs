@@ -20,7 +20,11 @@ export default function anchorGroup() {
       repo ??= makeRepo('hestai');
     },
     setup,
-    measure: () => measureSpawn(process.execPath, [CLI, ...anchorArgs(repo.repo, name, token, repo.role)], { cwd: repo.repo, env: repo.env }),
+    measure: () =>
+      measureSpawn(process.execPath, [CLI, ...anchorArgs(repo.repo, name, token, repo.role)], {
+        cwd: repo.repo,
+        env: repo.env,
+      }),
     cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
   });
   return {

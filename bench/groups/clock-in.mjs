@@ -52,7 +52,11 @@ export default function clockInGroup() {
         },
         setup: () => clean(),
         measure: () =>
-          measureSpawn(process.execPath, [unbundled, '--json', 'clock-in', '--role', pickRole(fx.repo), '--focus', 'bench'], { cwd: fx.repo, env: fx.env }),
+          measureSpawn(
+            process.execPath,
+            [unbundled, '--json', 'clock-in', '--role', pickRole(fx.repo), '--focus', 'bench'],
+            { cwd: fx.repo, env: fx.env },
+          ),
         cleanup: () => fx && clean(),
       },
     ],

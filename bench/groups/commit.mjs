@@ -15,15 +15,20 @@ function commitMember(id, label, kind, hooks, skip) {
     skip,
     async prepare() {
       repo = makeRepo(hooks);
-      if (hooks === 'hestai') repo.env = { ...repo.env, HESTAI_SESSION: await anchorSession(repo.repo, repo.env, repo.role) };
+      if (hooks === 'hestai')
+        repo.env = { ...repo.env, HESTAI_SESSION: await anchorSession(repo.repo, repo.env, repo.role) };
     },
     setup: (i) => stageFeature(repo.repo, repo.env, i),
     measure(i) {
-      const sample = measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env });
+      const sample = measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], {
+        cwd: repo.repo,
+        env: repo.env,
+      });
       // Our hooks must really have run: the commit-msg hook appends the session trailer.
       if (hooks === 'hestai' && !checkedTrailer) {
         const message = git(repo.repo, repo.env, ['log', '-1', '--format=%B']);
-        if (!message.includes('HestAI-Session:')) throw new Error(`the hestai hooks did not run: no HestAI-Session trailer in\n${message}`);
+        if (!message.includes('HestAI-Session:'))
+          throw new Error(`the hestai hooks did not run: no HestAI-Session trailer in\n${message}`);
         checkedTrailer = true;
       }
       return sample;
@@ -39,8 +44,12 @@ export default function commitGroup() {
     members: [
       commitMember('noop-hooks', 'commit, both hooks `node -e 0`', 'baseline', 'noop'),
       commitMember('commitlint-hook', 'commit, commit-msg runs commitlint', 'baseline', 'commitlint'),
-      commitMember('hestai-hooks', 'commit, both hestai hooks (anchored, test-first ok)', 'case', 'hestai', () =>
-        missingHooks() ?? anchorMissing(),
+      commitMember(
+        'hestai-hooks',
+        'commit, both hestai hooks (anchored, test-first ok)',
+        'case',
+        'hestai',
+        () => missingHooks() ?? anchorMissing(),
       ),
     ],
     ratios: [

@@ -15,7 +15,9 @@ async function loadValidator() {
   const root = await load('index.js');
   const validateVector = root.validateVector ?? (await load('anchor/validate.js')).validateVector;
   const makeCtxProbe = root.makeCtxProbe ?? (await load('anchor/ctx-probe.js')).makeCtxProbe;
-  return typeof validateVector === 'function' && typeof makeCtxProbe === 'function' ? { validateVector, makeCtxProbe } : null;
+  return typeof validateVector === 'function' && typeof makeCtxProbe === 'function'
+    ? { validateVector, makeCtxProbe }
+    : null;
 }
 
 export default function deepGroup() {
@@ -38,12 +40,21 @@ export default function deepGroup() {
         },
         prepare() {
           repo = makeRepo('none');
-          vector = fullVector('implementation-lead', { phase: 'B1', branch: 'feat/bench[0↑0↓]', files: '0[]', focus: 'bench' });
+          vector = fullVector('implementation-lead', {
+            phase: 'B1',
+            branch: 'feat/bench[0↑0↓]',
+            files: '0[]',
+            focus: 'bench',
+          });
         },
         // A fresh probe per call, so every CTX path is resolved and its lines counted on disk each time.
         measure: () =>
           measureInProcess(() => {
-            const result = api.validateVector(vector, { role: 'implementation-lead', strictness: 'deep', probe: api.makeCtxProbe(repo.repo) });
+            const result = api.validateVector(vector, {
+              role: 'implementation-lead',
+              strictness: 'deep',
+              probe: api.makeCtxProbe(repo.repo),
+            });
             if (!result.ok) throw new Error(`deep validation failed: ${result.errors.join('; ')}`);
             return result;
           }),

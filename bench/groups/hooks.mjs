@@ -41,7 +41,8 @@ export default function hooksGroup() {
         skip,
         ...shared,
         setup: () => fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n'),
-        measure: () => measureSpawn(process.execPath, [CLI, 'check', 'commit-msg', msgFile], { cwd: repo.repo, env: repo.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [CLI, 'check', 'commit-msg', msgFile], { cwd: repo.repo, env: repo.env }),
       },
       {
         id: 'hook-pre-commit',
@@ -49,8 +50,14 @@ export default function hooksGroup() {
         kind: 'case',
         skip: () => missingHooks() ?? anchorMissing(),
         ...shared,
-        measure: () => measureSpawn(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], { cwd: repo.repo, env: repo.env }),
-        probe: () => ({ git_processes: gitProcesses(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], { cwd: repo.repo, env: repo.env }) }),
+        measure: () =>
+          measureSpawn(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], { cwd: repo.repo, env: repo.env }),
+        probe: () => ({
+          git_processes: gitProcesses(process.execPath, [path.join(ROOT, 'hooks/pre-commit')], {
+            cwd: repo.repo,
+            env: repo.env,
+          }),
+        }),
       },
       {
         id: 'hook-commit-msg',
@@ -59,10 +66,19 @@ export default function hooksGroup() {
         skip: () => missingHooks() ?? anchorMissing(),
         ...shared,
         setup: () => fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n'),
-        measure: () => measureSpawn(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], { cwd: repo.repo, env: repo.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], {
+            cwd: repo.repo,
+            env: repo.env,
+          }),
         probe() {
           fs.writeFileSync(msgFile, 'feat(app): implement the staged case\n');
-          return { git_processes: gitProcesses(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], { cwd: repo.repo, env: repo.env }) };
+          return {
+            git_processes: gitProcesses(process.execPath, [path.join(ROOT, 'hooks/commit-msg'), msgFile], {
+              cwd: repo.repo,
+              env: repo.env,
+            }),
+          };
         },
       },
     ],

@@ -29,7 +29,8 @@ export function mcpColdGroup() {
         prepare() {
           repo ??= makeRepo('none');
         },
-        measure: () => coldRoundTrip({ command: process.execPath, args: [SDK_SERVER], cwd: repo.repo, env: repo.env }, 'ping'),
+        measure: () =>
+          coldRoundTrip({ command: process.execPath, args: [SDK_SERVER], cwd: repo.repo, env: repo.env }, 'ping'),
       },
       {
         id: 'hestai-mcp-cold',
@@ -40,7 +41,11 @@ export function mcpColdGroup() {
           repo ??= makeRepo('none');
         },
         measure: () =>
-          coldRoundTrip({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.repo, env: repo.env }, HESTAI_COLD_TOOL.name, HESTAI_COLD_TOOL.args(repo.repo)),
+          coldRoundTrip(
+            { command: process.execPath, args: [CLI, 'mcp'], cwd: repo.repo, env: repo.env },
+            HESTAI_COLD_TOOL.name,
+            HESTAI_COLD_TOOL.args(repo.repo),
+          ),
         cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
       },
     ],
@@ -85,12 +90,32 @@ export function mcpWarmGroup() {
         },
         // Untimed: clock_in, identity and context stages, so the timed call is the proof stage alone.
         async setup() {
-          const clocked = text(await callTool(session, 'clock_in', { working_dir: repo.repo, role: repo.role, focus: 'bench' }));
+          const clocked = text(
+            await callTool(session, 'clock_in', { working_dir: repo.repo, role: repo.role, focus: 'bench' }),
+          );
           token = clocked.session_id;
-          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'identity', role: repo.role, session_id: token });
-          await callTool(session, 'anchor', { working_dir: repo.repo, stage: 'context', session_id: token, payload: bindPayload(repo.role) });
+          await callTool(session, 'anchor', {
+            working_dir: repo.repo,
+            stage: 'identity',
+            role: repo.role,
+            session_id: token,
+          });
+          await callTool(session, 'anchor', {
+            working_dir: repo.repo,
+            stage: 'context',
+            session_id: token,
+            payload: bindPayload(repo.role),
+          });
         },
-        measure: () => measureInProcess(() => callTool(session, 'anchor', { working_dir: repo.repo, stage: 'proof', session_id: token, payload: proofPayload() })),
+        measure: () =>
+          measureInProcess(() =>
+            callTool(session, 'anchor', {
+              working_dir: repo.repo,
+              stage: 'proof',
+              session_id: token,
+              payload: proofPayload(),
+            }),
+          ),
         async cleanup() {
           await session?.client.close();
           if (repo) fs.rmSync(repo.base, { recursive: true, force: true });
@@ -110,15 +135,28 @@ export function mcpWarmGroup() {
         },
         // Untimed: identity (which clocks in without a token) and context.
         async setup() {
-          const id = await lib.anchor({ stage: 'identity', working_dir: libRepo.repo, role: libRepo.role }, { env: libRepo.env });
+          const id = await lib.anchor(
+            { stage: 'identity', working_dir: libRepo.repo, role: libRepo.role },
+            { env: libRepo.env },
+          );
           if (!id.success) throw new Error(`identity failed: ${id.errors.join('; ')}`);
           libToken = id.token;
-          const ctx = await lib.anchor({ stage: 'context', working_dir: libRepo.repo, token: libToken, payload: bindPayload(libRepo.role) });
+          const ctx = await lib.anchor({
+            stage: 'context',
+            working_dir: libRepo.repo,
+            token: libToken,
+            payload: bindPayload(libRepo.role),
+          });
           if (!ctx.success) throw new Error(`context failed: ${ctx.errors.join('; ')}`);
         },
         measure: () =>
           measureInProcess(async () => {
-            const r = await lib.anchor({ stage: 'proof', working_dir: libRepo.repo, token: libToken, payload: proofPayload() });
+            const r = await lib.anchor({
+              stage: 'proof',
+              working_dir: libRepo.repo,
+              token: libToken,
+              payload: proofPayload(),
+            });
             if (!r.success) throw new Error(`proof failed: ${r.errors.join('; ')}`);
           }),
         cleanup: () => libRepo && fs.rmSync(libRepo.base, { recursive: true, force: true }),

@@ -12,7 +12,10 @@ const ESM_ENTRY = path.join(ROOT, 'dist/hooks/entry/pre-commit.js');
 export default function measuresGroup() {
   let repo;
   let esmWrapper;
-  const skip = () => missingHooks() ?? anchorMissing() ?? (fs.existsSync(ESM_ENTRY) ? null : 'not built yet: dist/hooks/entry/pre-commit.js');
+  const skip = () =>
+    missingHooks() ??
+    anchorMissing() ??
+    (fs.existsSync(ESM_ENTRY) ? null : 'not built yet: dist/hooks/entry/pre-commit.js');
   const shared = {
     kind: 'case',
     skip,
@@ -22,19 +25,39 @@ export default function measuresGroup() {
       repo.env = { ...repo.env, HESTAI_SESSION: await anchorSession(repo.repo, repo.env, repo.role) };
       stageFeature(repo.repo, repo.env, 0);
       // The same entry as tsc emitted it: ~20 ES modules instead of one bundled file.
-      esmWrapper = write(repo.base, 'pre-commit-esm.mjs', `import { run } from ${JSON.stringify(ESM_ENTRY)};\nprocess.exitCode = await run(process.argv.slice(2));\n`);
+      esmWrapper = write(
+        repo.base,
+        'pre-commit-esm.mjs',
+        `import { run } from ${JSON.stringify(ESM_ENTRY)};\nprocess.exitCode = await run(process.argv.slice(2));\n`,
+      );
     },
     cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
   };
-  const hook = (args, options = {}) => measureSpawn(process.execPath, args, { cwd: repo.repo, env: repo.env, ...options });
+  const hook = (args, options = {}) =>
+    measureSpawn(process.execPath, args, { cwd: repo.repo, env: repo.env, ...options });
   return {
     id: 'measures',
     title: 'what each hook-path measure buys (pre-commit)',
     members: [
       nodeNoop(),
-      { id: 'shipped', label: 'hooks/pre-commit as shipped (bundled CJS, no commander, config cached)', ...shared, measure: () => hook([path.join(ROOT, 'hooks/pre-commit')]) },
-      { id: 'unbundled', label: 'same entry unbundled (tsc ESM modules)', ...shared, measure: () => hook([esmWrapper]) },
-      { id: 'commander', label: 'through the full CLI (commander, lazy command import)', ...shared, measure: () => hook([CLI, '--cwd', '.', 'check', 'pre-commit']) },
+      {
+        id: 'shipped',
+        label: 'hooks/pre-commit as shipped (bundled CJS, no commander, config cached)',
+        ...shared,
+        measure: () => hook([path.join(ROOT, 'hooks/pre-commit')]),
+      },
+      {
+        id: 'unbundled',
+        label: 'same entry unbundled (tsc ESM modules)',
+        ...shared,
+        measure: () => hook([esmWrapper]),
+      },
+      {
+        id: 'commander',
+        label: 'through the full CLI (commander, lazy command import)',
+        ...shared,
+        measure: () => hook([CLI, '--cwd', '.', 'check', 'pre-commit']),
+      },
       {
         id: 'config-miss',
         label: 'shipped hook, .hestai_workspace.yaml changed (cache miss: yaml + zod)',

@@ -41,9 +41,31 @@ async function protocolRepo(hooks, enforce) {
   const token = await anchorSession(repo.repo, repo.env, repo.role);
   repo.env = { ...repo.env, HESTAI_SESSION: token };
   hestai(repo.repo, repo.env, ['session', 'start', '--objective', 'bench the protocol']);
-  const hash = createHash('sha256').update(fs.readFileSync(path.join(repo.repo, '.hestai/context/PROJECT-CONTEXT.oct.md'))).digest('hex');
-  hestai(repo.repo, repo.env, ['session', 'evidence', 'CHECK', '--step', 'context', '--type', 'content_hash', '--value', hash]);
-  hestai(repo.repo, repo.env, ['session', 'evidence', 'CHECK', '--step', 'notes', '--type', 'manual', '--value', 'plan: measure the protocol hooks']);
+  const hash = createHash('sha256')
+    .update(fs.readFileSync(path.join(repo.repo, '.hestai/context/PROJECT-CONTEXT.oct.md')))
+    .digest('hex');
+  hestai(repo.repo, repo.env, [
+    'session',
+    'evidence',
+    'CHECK',
+    '--step',
+    'context',
+    '--type',
+    'content_hash',
+    '--value',
+    hash,
+  ]);
+  hestai(repo.repo, repo.env, [
+    'session',
+    'evidence',
+    'CHECK',
+    '--step',
+    'notes',
+    '--type',
+    'manual',
+    '--value',
+    'plan: measure the protocol hooks',
+  ]);
   return repo;
 }
 
@@ -58,7 +80,8 @@ function commitMember(id, label, kind, hooks, skip) {
       repo = await protocolRepo(hooks, true);
     },
     setup: (i) => stageFeature(repo.repo, repo.env, i),
-    measure: (i) => measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env }),
+    measure: (i) =>
+      measureSpawn('git', ['commit', '-q', '-m', `feat(app): implement case ${i}`], { cwd: repo.repo, env: repo.env }),
     cleanup: () => repo && fs.rmSync(repo.base, { recursive: true, force: true }),
   };
 }
@@ -76,7 +99,8 @@ export default function protocolGroup() {
     async prepare() {
       cliRepo ??= await protocolRepo('hestai', false);
     },
-    measure: () => measureSpawn(process.execPath, [CLI, ...args], { cwd: cliRepo.repo, env: cliRepo.env, expect: null }),
+    measure: () =>
+      measureSpawn(process.execPath, [CLI, ...args], { cwd: cliRepo.repo, env: cliRepo.env, expect: null }),
     cleanup() {
       if (cliRepo) fs.rmSync(cliRepo.base, { recursive: true, force: true });
       cliRepo = undefined;
@@ -88,7 +112,13 @@ export default function protocolGroup() {
     members: [
       nodeNoop(),
       commitMember('protocol-noop-hooks', 'commit, both hooks `node -e 0`', 'baseline', 'noop'),
-      commitMember('protocol-hestai-hooks', 'commit, hestai hooks with protocol.enforce (10 gates, all met)', 'case', 'hestai', () => missingHooks() ?? cliSkip()),
+      commitMember(
+        'protocol-hestai-hooks',
+        'commit, hestai hooks with protocol.enforce (10 gates, all met)',
+        'case',
+        'hestai',
+        () => missingHooks() ?? cliSkip(),
+      ),
       cli('protocol-show', ['session', 'show', '--json']),
       cli('protocol-blocked', ['session', 'blocked', '--json']),
       cli('protocol-gate', ['session', 'gate', 'CHECK', '--json']),
@@ -99,21 +129,31 @@ export default function protocolGroup() {
         async skip() {
           const entry = path.join(ROOT, 'dist/protocol/operations.js');
           lib = fs.existsSync(entry) ? await import(pathToFileURL(entry).href) : {};
-          return typeof lib.validateGate === 'function' ? (anchorMissing() ?? null) : 'not built yet: dist/protocol/operations.js';
+          return typeof lib.validateGate === 'function'
+            ? (anchorMissing() ?? null)
+            : 'not built yet: dist/protocol/operations.js';
         },
         async prepare() {
           libRepo = await protocolRepo('hestai', false);
         },
         measure: () =>
           measureInProcess(async () => {
-            const r = await lib.validateGate({ working_dir: libRepo.repo, phase: 'CHECK' }, { clock: () => new Date(), env: libRepo.env });
+            const r = await lib.validateGate(
+              { working_dir: libRepo.repo, phase: 'CHECK' },
+              { clock: () => new Date(), env: libRepo.env },
+            );
             if (r.gates.length !== 10) throw new Error(`expected 10 gates, got ${r.gates.length}`);
           }),
         cleanup: () => libRepo && fs.rmSync(libRepo.base, { recursive: true, force: true }),
       },
     ],
     ratios: [
-      { case: 'protocol-hestai-hooks', baseline: 'protocol-noop-hooks', metric: 'wall', budget: { op: '<=', limit: 1.3 } },
+      {
+        case: 'protocol-hestai-hooks',
+        baseline: 'protocol-noop-hooks',
+        metric: 'wall',
+        budget: { op: '<=', limit: 1.3 },
+      },
       { case: 'protocol-show', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } },
       { case: 'protocol-blocked', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } },
       { case: 'protocol-gate', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } },

@@ -10,7 +10,10 @@ function importer(pkg) {
     id: `import-${pkg}`,
     label: `node -e "await import('${pkg}')"`,
     kind: 'baseline',
-    measure: () => measureSpawn(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pkg)})`], { cwd: ROOT }),
+    measure: () =>
+      measureSpawn(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pkg)})`], {
+        cwd: ROOT,
+      }),
   };
 }
 
@@ -48,9 +51,19 @@ export default function startupGroup() {
         measure: () => measureSpawn(process.execPath, [unbundled, '--version'], { cwd: ROOT }),
       },
     ],
-    ratios: ['git-rev-parse', 'import-commander', 'import-zod', 'import-yaml', 'import-@modelcontextprotocol/server', 'hestai-version', 'hestai-version-unbundled'].flatMap((id) => [
-      { case: id, baseline: 'node-e-0', metric: 'wall' },
-      { case: id, baseline: 'node-e-0', metric: 'rss' },
-    ]).concat([{ case: 'hestai-version-unbundled', baseline: 'hestai-version', metric: 'wall' }]),
+    ratios: [
+      'git-rev-parse',
+      'import-commander',
+      'import-zod',
+      'import-yaml',
+      'import-@modelcontextprotocol/server',
+      'hestai-version',
+      'hestai-version-unbundled',
+    ]
+      .flatMap((id) => [
+        { case: id, baseline: 'node-e-0', metric: 'wall' },
+        { case: id, baseline: 'node-e-0', metric: 'rss' },
+      ])
+      .concat([{ case: 'hestai-version-unbundled', baseline: 'hestai-version', metric: 'wall' }]),
   };
 }

@@ -34,7 +34,11 @@ export default function verifyGroup() {
         label: 'commitlint --from <root> --to HEAD',
         kind: 'baseline',
         prepare,
-        measure: () => measureSpawn(process.execPath, [COMMITLINT, '--from', fx.first, '--to', 'HEAD'], { cwd: fx.repo, env: fx.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [COMMITLINT, '--from', fx.first, '--to', 'HEAD'], {
+            cwd: fx.repo,
+            env: fx.env,
+          }),
       },
       {
         id: 'git-log-range',
@@ -42,10 +46,14 @@ export default function verifyGroup() {
         kind: 'baseline',
         prepare,
         measure: () =>
-          measureSpawn('git', ['log', '-z', '--no-renames', '--name-only', '--format=%H%x00%P%x00%B', `${fx.first}..HEAD`], {
-            cwd: fx.repo,
-            env: fx.env,
-          }),
+          measureSpawn(
+            'git',
+            ['log', '-z', '--no-renames', '--name-only', '--format=%H%x00%P%x00%B', `${fx.first}..HEAD`],
+            {
+              cwd: fx.repo,
+              env: fx.env,
+            },
+          ),
       },
       {
         id: 'hestai-verify',
@@ -53,7 +61,11 @@ export default function verifyGroup() {
         kind: 'case',
         skip: () => missing(['verify']),
         prepare,
-        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', fx.first, '--to', 'HEAD'], { cwd: fx.repo, env: fx.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [CLI, 'verify', '--from', fx.first, '--to', 'HEAD'], {
+            cwd: fx.repo,
+            env: fx.env,
+          }),
       },
       {
         id: 'hestai-verify-100k',
@@ -61,7 +73,11 @@ export default function verifyGroup() {
         kind: 'case',
         skip: () => missing(['verify']),
         prepare: prepareBig,
-        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', big.first, '--to', 'HEAD'], { cwd: big.repo, env: big.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [CLI, 'verify', '--from', big.first, '--to', 'HEAD'], {
+            cwd: big.repo,
+            env: big.env,
+          }),
       },
       {
         id: 'hestai-verify-anchors',
@@ -69,7 +85,11 @@ export default function verifyGroup() {
         kind: 'case',
         skip: () => missing(['verify']),
         prepare: prepareAnchors,
-        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', on.first, '--to', 'HEAD'], { cwd: on.repo, env: on.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [CLI, 'verify', '--from', on.first, '--to', 'HEAD'], {
+            cwd: on.repo,
+            env: on.env,
+          }),
       },
       {
         id: 'hestai-verify-anchors-off',
@@ -77,11 +97,20 @@ export default function verifyGroup() {
         kind: 'baseline',
         skip: () => missing(['verify']),
         prepare: prepareAnchors,
-        measure: () => measureSpawn(process.execPath, [CLI, 'verify', '--from', off.first, '--to', 'HEAD'], { cwd: off.repo, env: off.env }),
+        measure: () =>
+          measureSpawn(process.execPath, [CLI, 'verify', '--from', off.first, '--to', 'HEAD'], {
+            cwd: off.repo,
+            env: off.env,
+          }),
       },
     ],
     ratios: [
-      { case: 'hestai-verify-anchors', baseline: 'hestai-verify-anchors-off', metric: 'wall', budget: { op: '<=', limit: 1.5 } },
+      {
+        case: 'hestai-verify-anchors',
+        baseline: 'hestai-verify-anchors-off',
+        metric: 'wall',
+        budget: { op: '<=', limit: 1.5 },
+      },
       { case: 'hestai-verify', baseline: 'commitlint-range', metric: 'wall', budget: { op: '<', limit: 0.4 } },
       // 10x the commits: linear growth is a ratio of 10 (node's start-up makes it a little less).
       { case: 'hestai-verify-100k', baseline: 'hestai-verify', metric: 'wall', budget: { op: '<', limit: 10.5 } },

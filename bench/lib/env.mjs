@@ -29,7 +29,8 @@ export function isolatedEnv(home) {
   );
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && !key.startsWith('npm_') && key !== 'HUSKY') env[key] = value;
+    if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && !key.startsWith('npm_') && key !== 'HUSKY')
+      env[key] = value;
   }
   return {
     ...env,
@@ -47,7 +48,10 @@ export function run(cmd, args, { cwd, env, input, expect = 0 } = {}) {
   if (result.error) throw result.error;
   if (expect !== null && result.status !== expect) {
     throw new Error(
-      `${[cmd, ...args].join(' ')} exited ${result.status} (expected ${expect}) in ${cwd}\n${result.stderr}${result.stdout}`.slice(0, 4000),
+      `${[cmd, ...args].join(' ')} exited ${result.status} (expected ${expect}) in ${cwd}\n${result.stderr}${result.stdout}`.slice(
+        0,
+        4000,
+      ),
     );
   }
   return result.stdout;

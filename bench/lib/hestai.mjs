@@ -15,7 +15,9 @@ const helpCache = new Map();
 export function hasCommand(...words) {
   const key = words.join(' ');
   if (!helpCache.has(key)) {
-    const result = fs.existsSync(CLI) ? spawnSync(process.execPath, [CLI, ...words, '--help'], { encoding: 'utf8' }) : null;
+    const result = fs.existsSync(CLI)
+      ? spawnSync(process.execPath, [CLI, ...words, '--help'], { encoding: 'utf8' })
+      : null;
     helpCache.set(key, result?.status === 0 && result.stdout.includes(`Usage: hestai ${words[0]} `));
   }
   return helpCache.get(key);
@@ -38,7 +40,12 @@ export function hestai(cwd, env, args, options = {}) {
 /** The role the bench binds as: implementation-lead when `hestai init` installed it, else the first role. */
 export function pickRole(repo) {
   const dir = path.join(repo, '.hestai-sys/agents');
-  const roles = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.oct.md')).map((f) => f.slice(0, -7)) : [];
+  const roles = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.oct.md'))
+        .map((f) => f.slice(0, -7))
+    : [];
   return roles.includes('implementation-lead') || roles.length === 0 ? 'implementation-lead' : roles.sort()[0];
 }
 
@@ -104,9 +111,13 @@ export function makeRepo(hooks) {
       fs.writeFileSync(path.join(hooksDir, name), `#!/bin/sh\nexec "${process.execPath}" -e 0\n`, { mode: 0o755 });
     }
   } else if (hooks === 'commitlint') {
-    fs.writeFileSync(path.join(hooksDir, 'commit-msg'), `#!/bin/sh\nexec "${process.execPath}" "${COMMITLINT}" --edit "$1"\n`, {
-      mode: 0o755,
-    });
+    fs.writeFileSync(
+      path.join(hooksDir, 'commit-msg'),
+      `#!/bin/sh\nexec "${process.execPath}" "${COMMITLINT}" --edit "$1"\n`,
+      {
+        mode: 0o755,
+      },
+    );
   } else if (hooks === 'hestai') {
     if (hasCommand('init')) hestai(repo, env, ['init', '--no-husky']);
     // Until `hestai init` is built: the shipped hook entrypoints by path, as init installs them.
@@ -125,8 +136,12 @@ export function makeRepo(hooks) {
 /** Whether an anchored session can be made: through the CLI, or seeded through the built library. */
 export function anchorMissing() {
   if (hasCommand('clock-in') && hasCommand('anchor')) return null;
-  const seedable = ['anchor/record.js', 'session/record.js', 'state/store.js', 'paths.js'].every((f) => fs.existsSync(path.join(ROOT, 'dist', f)));
-  return seedable ? null : 'not built yet: neither `hestai clock-in` + `hestai anchor` nor the session/anchor records are in dist/';
+  const seedable = ['anchor/record.js', 'session/record.js', 'state/store.js', 'paths.js'].every((f) =>
+    fs.existsSync(path.join(ROOT, 'dist', f)),
+  );
+  return seedable
+    ? null
+    : 'not built yet: neither `hestai clock-in` + `hestai anchor` nor the session/anchor records are in dist/';
 }
 
 /**
@@ -142,15 +157,47 @@ async function seedAnchoredSession(repo, role) {
   const token = randomUUID();
   const at = new Date().toISOString();
   writeSession(paths, {
-    version: 1, session_id: token, role, focus: 'bench', focus_source: 'explicit', branch: 'feat/bench', working_dir: repo,
-    model: null, started_at: at, context_generated_at: at, last_activity: at, state: 'ACTIVE', starting_commit: null,
-    ownership_log: [], acknowledgments: [],
+    version: 1,
+    session_id: token,
+    role,
+    focus: 'bench',
+    focus_source: 'explicit',
+    branch: 'feat/bench',
+    working_dir: repo,
+    model: null,
+    started_at: at,
+    context_generated_at: at,
+    last_activity: at,
+    state: 'ACTIVE',
+    starting_commit: null,
+    ownership_log: [],
+    acknowledgments: [],
   });
-  const arm = { phase: 'B1', branch: 'feat/bench', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'bench', context_hash: 'bench' };
-  writeJsonAtomic(anchorFile(paths, token), sealAnchor({
-    version: 1, token, validated: true, role, mode: 'full', tier: 'default', source: 'anchor', validated_at: at, arm,
-    canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
-  }));
+  const arm = {
+    phase: 'B1',
+    branch: 'feat/bench',
+    ahead: 0,
+    behind: 0,
+    files_count: 0,
+    top_files: [],
+    focus: 'bench',
+    context_hash: 'bench',
+  };
+  writeJsonAtomic(
+    anchorFile(paths, token),
+    sealAnchor({
+      version: 1,
+      token,
+      validated: true,
+      role,
+      mode: 'full',
+      tier: 'default',
+      source: 'anchor',
+      validated_at: at,
+      arm,
+      canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
+    }),
+  );
   return token;
 }
 
@@ -168,7 +215,8 @@ export async function anchorSession(repo, env, role) {
 export function clockIn(repo, env, role, focus = 'bench') {
   const result = hestai(repo, env, ['--json', 'clock-in', '--role', role, '--focus', focus]);
   const token = result.session_id ?? result.sessionId ?? result.token;
-  if (typeof token !== 'string') throw new Error(`clock-in returned no session_id: ${JSON.stringify(result).slice(0, 500)}`);
+  if (typeof token !== 'string')
+    throw new Error(`clock-in returned no session_id: ${JSON.stringify(result).slice(0, 500)}`);
   return token;
 }
 

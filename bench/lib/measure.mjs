@@ -32,7 +32,10 @@ export function measureSpawn(cmd, args, { cwd, env, input, expect = 0 } = {}) {
   if (result.error) throw result.error;
   if (expect !== null && result.status !== expect) {
     throw new Error(
-      `${[cmd, ...args].join(' ')} exited ${result.status} (expected ${expect}) in ${cwd}\n${result.stderr}${result.stdout}`.slice(0, 4000),
+      `${[cmd, ...args].join(' ')} exited ${result.status} (expected ${expect}) in ${cwd}\n${result.stderr}${result.stdout}`.slice(
+        0,
+        4000,
+      ),
     );
   }
   let rssKb = null;

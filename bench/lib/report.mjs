@@ -8,7 +8,10 @@ const budgetText = (b) => (b ? `${b.op === '<' ? '<' : '≤'}${b.limit}` : '');
 
 /** Summaries of one member's samples: wall ms, and peak RSS in MB when measured. */
 export function summarizeMember(samples) {
-  const rss = samples.rssKb.every((x) => typeof x === 'number') && samples.rssKb.length ? samples.rssKb.map((kb) => kb / 1024) : null;
+  const rss =
+    samples.rssKb.every((x) => typeof x === 'number') && samples.rssKb.length
+      ? samples.rssKb.map((kb) => kb / 1024)
+      : null;
   return { wall: summarize(samples.wallMs), rss: rss ? summarize(rss) : null };
 }
 
@@ -53,7 +56,9 @@ export function memberTable(rows) {
 
 /** The budget table: ratio (median of per-pair ratios, p25–p75) or absolute median, budget and verdict. */
 export function budgetTable(ratios, absolutes, labels) {
-  const lines = [`${pad('comparison', 78)} ${lpad('median', 8)} ${lpad('(p25–p75)', 15)} ${lpad('budget', 7)}  verdict`];
+  const lines = [
+    `${pad('comparison', 78)} ${lpad('median', 8)} ${lpad('(p25–p75)', 15)} ${lpad('budget', 7)}  verdict`,
+  ];
   for (const r of ratios) {
     if (!r.summary && !r.budget) continue;
     const name = `${labels[r.case] ?? r.case} / ${labels[r.baseline] ?? r.baseline}${r.metric === 'rss' ? ' [RSS]' : ''}`;
@@ -83,6 +88,9 @@ export function deltaTable(deltas) {
   if (deltas.length === 0) return 'no comparable previous run';
   const sorted = [...deltas].sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta));
   return sorted
-    .map((d) => `${pad(`${d.id} ${d.metric}`, 50)} ${lpad(fmt(d.previous, 2), 10)} → ${lpad(fmt(d.current, 2), 10)}  ${d.delta >= 0 ? '+' : ''}${fmt(d.delta * 100)}%`)
+    .map(
+      (d) =>
+        `${pad(`${d.id} ${d.metric}`, 50)} ${lpad(fmt(d.previous, 2), 10)} → ${lpad(fmt(d.current, 2), 10)}  ${d.delta >= 0 ? '+' : ''}${fmt(d.delta * 100)}%`,
+    )
     .join('\n');
 }

@@ -11,6 +11,9 @@ export function unbundledCli() {
   if (!fs.existsSync(TSC_MAIN)) return null;
   fs.mkdirSync(FIXTURES_DIR, { recursive: true });
   const wrapper = path.join(FIXTURES_DIR, 'unbundled-cli.mjs');
-  fs.writeFileSync(wrapper, `import { main } from ${JSON.stringify(TSC_MAIN)};\nprocess.exitCode = await main(process.argv);\n`);
+  fs.writeFileSync(
+    wrapper,
+    `import { main } from ${JSON.stringify(TSC_MAIN)};\nprocess.exitCode = await main(process.argv);\n`,
+  );
   return wrapper;
 }

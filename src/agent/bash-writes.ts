@@ -25,11 +25,39 @@ export interface BashWrites {
   what: string[];
 }
 
-type Token = { kind: 'word'; text: string; quoted: boolean } | { kind: 'op'; text: string } | { kind: 'redir'; text: string; fd: string };
+type Token =
+  | { kind: 'word'; text: string; quoted: boolean }
+  | { kind: 'op'; text: string }
+  | { kind: 'redir'; text: string; fd: string };
 
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-const GIT_WRITES = new Set(['commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'am', 'apply', 'checkout', 'switch', 'restore', 'reset', 'stash', 'rm', 'mv', 'add']);
-const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--super-prefix', '--config-env']);
+const GIT_WRITES = new Set([
+  'commit',
+  'merge',
+  'rebase',
+  'cherry-pick',
+  'revert',
+  'am',
+  'apply',
+  'checkout',
+  'switch',
+  'restore',
+  'reset',
+  'stash',
+  'rm',
+  'mv',
+  'add',
+]);
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--super-prefix',
+  '--config-env',
+]);
 const PREFIXES = new Set(['sudo', 'env', 'command', 'nohup', 'time', 'exec', 'builtin']);
 const ALL_ARGS = new Set(['rm', 'touch', 'mkdir', 'rmdir', 'truncate']);
 const LAST_ARG = new Set(['cp', 'mv', 'ln', 'install']);
@@ -265,5 +293,9 @@ export function bashWrites(command: string): BashWrites {
   }
   const writes = found.what.length > 0;
   const variable = found.targets.some((p) => /[$`*?[~]/.test(p));
-  return { writes, targets: writes && !found.unknown && !variable ? found.targets : writes ? null : [], what: found.what };
+  return {
+    writes,
+    targets: writes && !found.unknown && !variable ? found.targets : writes ? null : [],
+    what: found.what,
+  };
 }

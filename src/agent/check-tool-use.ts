@@ -25,7 +25,8 @@ export interface ToolUseCheckIo {
 const fail = (what: string) =>
   usageError(`tool-use input: ${what}`, {
     code: 'AGENT_INPUT_INVALID',
-    remedy: 'Send one JSON object on stdin: {"tool": "Edit", "paths": ["src/a.ts"], "command": null, "kind": null, "hestai_session": "<session id>", "cwd": "/abs/dir"} (README "Agent runtimes").',
+    remedy:
+      'Send one JSON object on stdin: {"tool": "Edit", "paths": ["src/a.ts"], "command": null, "kind": null, "hestai_session": "<session id>", "cwd": "/abs/dir"} (README "Agent runtimes").',
   });
 
 /**
@@ -47,15 +48,20 @@ export function parseToolUseInput(text: string): { use: ToolUse; hestaiSession: 
   if (typeof tool !== 'string' || tool === '') throw fail('"tool" (a tool name, e.g. "Edit" or "Bash") is required');
   const fromRuntime = toolUseFromClaude(tool, input['tool_input']);
   const paths = input['paths'];
-  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string'))) throw fail('"paths" must be a list of strings');
+  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string')))
+    throw fail('"paths" must be a list of strings');
   const command = input['command'];
-  if (command !== undefined && command !== null && typeof command !== 'string') throw fail('"command" must be a string or null');
+  if (command !== undefined && command !== null && typeof command !== 'string')
+    throw fail('"command" must be a string or null');
   const kind = input['kind'];
-  if (kind !== undefined && kind !== null && kind !== 'read' && kind !== 'write') throw fail('"kind" must be "read", "write" or null');
+  if (kind !== undefined && kind !== null && kind !== 'read' && kind !== 'write')
+    throw fail('"kind" must be "read", "write" or null');
   const session = input['hestai_session'];
-  if (session !== undefined && session !== null && !(typeof session === 'string' && UUID_V4.test(session))) throw fail('"hestai_session" must be a session id (UUID v4) as clock-in returns it');
+  if (session !== undefined && session !== null && !(typeof session === 'string' && UUID_V4.test(session)))
+    throw fail('"hestai_session" must be a session id (UUID v4) as clock-in returns it');
   const cwd = input['cwd'];
-  if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && path.isAbsolute(cwd))) throw fail('"cwd" must be an absolute path');
+  if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && path.isAbsolute(cwd)))
+    throw fail('"cwd" must be an absolute path');
   return {
     use: {
       tool: TOOL_ALIASES[tool] ?? tool,
@@ -82,10 +88,21 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
     const cwd = parsed.cwd ?? io.cwd;
     let decision: ToolUseDecision;
     if (classifyToolUse(use).kind === 'read') {
-      decision = { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
+      decision = {
+        allow: true,
+        code: 'READ',
+        reason: 'reads are never gated',
+        fix: null,
+        session_id: null,
+        what: 'read',
+      };
     } else {
       const root = findProjectRoot(io.cwd);
-      if (root === null) throw usageError(`${io.cwd} is not inside a git work tree or a directory with .hestai/`, { code: 'NOT_A_REPO', remedy: 'Run it in the repository, or pass --cwd.' });
+      if (root === null)
+        throw usageError(`${io.cwd} is not inside a git work tree or a directory with .hestai/`, {
+          code: 'NOT_A_REPO',
+          remedy: 'Run it in the repository, or pass --cwd.',
+        });
       const pinned = io.env['HESTAI_SESSION']?.trim();
       const { config } = await loadConfig(root);
       const cli = cliCommandFor(root, io.packageRoot);
@@ -106,9 +123,16 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
     io.stderr(refusalText(decision));
     return io.denyExit;
   } catch (error) {
-    const why = isHestaiError(error) ? `${error.message}${error.remedy ? `\nhint: ${error.remedy}` : ''}` : error instanceof Error ? error.message : String(error);
+    const why = isHestaiError(error)
+      ? `${error.message}${error.remedy ? `\nhint: ${error.remedy}` : ''}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
     const read = use !== null && classifyToolUse(use).kind === 'read';
-    if (io.json) io.stdout(`${JSON.stringify({ allow: read, code: 'ERROR', reason: why.split('\n')[0], fix: null, session_id: null, what: read ? 'read' : 'unknown' }, null, 2)}\n`);
+    if (io.json)
+      io.stdout(
+        `${JSON.stringify({ allow: read, code: 'ERROR', reason: why.split('\n')[0], fix: null, session_id: null, what: read ? 'read' : 'unknown' }, null, 2)}\n`,
+      );
     io.stderr(`hestai: check tool-use failed: ${why}\n`);
     return read ? 0 : 2;
   }

@@ -36,7 +36,8 @@ function parsePayload(text: string): Record<string, unknown> {
   } catch (error) {
     throw new HookInputError(`the hook input on stdin is not JSON (${(error as Error).message})`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HookInputError('the hook input on stdin is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HookInputError('the hook input on stdin is not a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -68,7 +69,9 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
         io.stderr(`hestai hook failed: ${why} (a read is allowed anyway: reads fail open)\n`);
         return 0;
       }
-      io.stderr(`hestai hook failed: ${why}\nhestai refuses changes it cannot check (it fails closed for edits; reads still work). fix: tell a human that the hestai hook fails; they can run it by hand to see why: ${hookCommandFor(io.packageRoot)}\n`);
+      io.stderr(
+        `hestai hook failed: ${why}\nhestai refuses changes it cannot check (it fails closed for edits; reads still work). fix: tell a human that the hestai hook fails; they can run it by hand to see why: ${hookCommandFor(io.packageRoot)}\n`,
+      );
       return 2;
     }
     io.stderr(`hestai hook failed (${event}): ${why}\n`);
@@ -76,7 +79,17 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<number>((resolve) => {
-    timer = setTimeout(() => resolve(failed(new Error(`no answer within ${HOOK_DEADLINE_MS / 1000} s (${event === null ? 'the input on stdin never ended' : 'the check did not finish'})`))), HOOK_DEADLINE_MS);
+    timer = setTimeout(
+      () =>
+        resolve(
+          failed(
+            new Error(
+              `no answer within ${HOOK_DEADLINE_MS / 1000} s (${event === null ? 'the input on stdin never ended' : 'the check did not finish'})`,
+            ),
+          ),
+        ),
+      HOOK_DEADLINE_MS,
+    );
   });
   const work = (async () => {
     const payload = parsePayload(await io.stdin());
@@ -88,7 +101,14 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
     if (event === 'SessionStart') {
       clearTimeout(timer); // clocking in gathers context; Claude Code's own SessionStart timeout applies
       const { sessionStart } = await io.loadSessionStart();
-      return sessionStart({ ...rootAndCwd(io, payload), payload, env: io.env, packageRoot: io.packageRoot, stdout: io.stdout, stderr: io.stderr });
+      return sessionStart({
+        ...rootAndCwd(io, payload),
+        payload,
+        env: io.env,
+        packageRoot: io.packageRoot,
+        stdout: io.stdout,
+        stderr: io.stderr,
+      });
     }
     if (event === 'Stop') return stop(io, payload);
     return 0; // events hestai does not handle are let through
@@ -104,7 +124,10 @@ function rootAndCwd(io: ClaudeHookIo, payload: Record<string, unknown>): { root:
   const cwd = typeof payload['cwd'] === 'string' && path.isAbsolute(payload['cwd']) ? payload['cwd'] : io.cwd;
   const start = io.env['CLAUDE_PROJECT_DIR'] || cwd;
   const root = findProjectRoot(start);
-  if (root === null) throw new HookInputError(`${start} is not inside a git work tree or a directory with .hestai/ (CLAUDE_PROJECT_DIR or the hook's cwd)`);
+  if (root === null)
+    throw new HookInputError(
+      `${start} is not inside a git work tree or a directory with .hestai/ (CLAUDE_PROJECT_DIR or the hook's cwd)`,
+    );
   return { root, cwd };
 }
 
@@ -132,7 +155,15 @@ async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, to
     env: io.env,
   });
   if (decision.allow) return 0;
-  appendAudit(paths, { event: 'agent_tool_refused', session_id: decision.session_id, at: clock().toISOString(), runtime: 'claude-code', runtime_session_id: runtimeId, code: decision.code, what: decision.what });
+  appendAudit(paths, {
+    event: 'agent_tool_refused',
+    session_id: decision.session_id,
+    at: clock().toISOString(),
+    runtime: 'claude-code',
+    runtime_session_id: runtimeId,
+    code: decision.code,
+    what: decision.what,
+  });
   io.stderr(refusalText(decision));
   return 2;
 }
@@ -156,8 +187,15 @@ async function stop(io: ClaudeHookIo, payload: Record<string, unknown>): Promise
   const verdict = await judgeAgentProtocol(paths, config, session, io.env, clockFromEnv(io.env)(), 'stop');
   if (verdict.ok || verdict.code === 'NO_PROTOCOL') return 0;
   const lines = [`hestai: not done yet: ${verdict.reason}.`];
-  for (const u of verdict.unmet) lines.push(`  - ${u.result.phase}/${u.result.gate} (${u.result.step}): ${u.result.message}`, `      MCP: ${u.mcp}`, `      run: ${u.cli}`);
-  lines.push(`fix: ${verdict.code === 'NOT_STARTED' ? verdict.remedy : `${verdict.remedy}; then hestai clock-out --session ${session.session_id} (MCP clock_out)`}`);
+  for (const u of verdict.unmet)
+    lines.push(
+      `  - ${u.result.phase}/${u.result.gate} (${u.result.step}): ${u.result.message}`,
+      `      MCP: ${u.mcp}`,
+      `      run: ${u.cli}`,
+    );
+  lines.push(
+    `fix: ${verdict.code === 'NOT_STARTED' ? verdict.remedy : `${verdict.remedy}; then hestai clock-out --session ${session.session_id} (MCP clock_out)`}`,
+  );
   io.stderr(`${lines.join('\n')}\n`);
   return 2;
 }

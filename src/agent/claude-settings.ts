@@ -24,7 +24,9 @@ export { shellQuote };
 export function claudeHookCommand(entry: { project: string } | { absolute: string }): string {
   if ('project' in entry) {
     if (!/^[A-Za-z0-9_./-]+$/.test(entry.project) || entry.project.split('/').includes('..')) {
-      throw usageError(`the project-relative hook path ${JSON.stringify(entry.project)} is not a plain relative path`, { code: 'AGENT_CONFIG_INVALID' });
+      throw usageError(`the project-relative hook path ${JSON.stringify(entry.project)} is not a plain relative path`, {
+        code: 'AGENT_CONFIG_INVALID',
+      });
     }
     return `node "$CLAUDE_PROJECT_DIR"/${entry.project}`;
   }
@@ -59,7 +61,10 @@ interface MatcherGroup {
 export function claudeHooksFor(command: string): Record<'SessionStart' | 'PreToolUse' | 'Stop', MatcherGroup> {
   return {
     SessionStart: { hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.SessionStart }] },
-    PreToolUse: { matcher: CLAUDE_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.PreToolUse }] },
+    PreToolUse: {
+      matcher: CLAUDE_PRE_TOOL_MATCHER,
+      hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.PreToolUse }],
+    },
     Stop: { hooks: [{ type: 'command', command, timeout: CLAUDE_TIMEOUTS.Stop }] },
   };
 }
@@ -74,7 +79,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 export function mergeClaudeSettings(existing: string | null, command: string, file: string): string {
   const refuse = (what: string) =>
-    usageError(`${file}: ${what}`, { file, code: 'AGENT_CONFIG_INVALID', remedy: `Fix ${file} (Claude Code's settings), then run \`hestai init --agent claude-code\` again; it was left unchanged.` });
+    usageError(`${file}: ${what}`, {
+      file,
+      code: 'AGENT_CONFIG_INVALID',
+      remedy: `Fix ${file} (Claude Code's settings), then run \`hestai init --agent claude-code\` again; it was left unchanged.`,
+    });
   let doc: Record<string, unknown> = {};
   if (existing !== null && existing.trim() !== '') {
     let parsed: unknown;
@@ -95,7 +104,8 @@ export function mergeClaudeSettings(existing: string | null, command: string, fi
     let placed = false;
     const next: unknown[] = [];
     for (const [i, group] of groups.entries()) {
-      if (!isObject(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks']))) throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
+      if (!isObject(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks'])))
+        throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
       const entries = (group['hooks'] as unknown[] | undefined) ?? [];
       const others = entries.filter((h) => !(isObject(h) && isHestaiHookCommand(h['command'])));
       if (others.length === entries.length) {

@@ -8,7 +8,17 @@ import { isLive, readSession } from '../records/session.js';
 import { classifyToolUse, insideRoot, protectedEntry, type ToolUse } from './tool-use.js';
 
 /** Why a tool call was allowed or refused. */
-export type ToolUseCode = 'READ' | 'OUTSIDE_WORKTREE' | 'ALLOWED' | 'PROTECTED_PATH' | 'NO_SESSION' | 'SESSION_GONE' | 'NO_ANCHOR' | 'TERMINAL' | 'STALE' | 'PROTOCOL';
+export type ToolUseCode =
+  | 'READ'
+  | 'OUTSIDE_WORKTREE'
+  | 'ALLOWED'
+  | 'PROTECTED_PATH'
+  | 'NO_SESSION'
+  | 'SESSION_GONE'
+  | 'NO_ANCHOR'
+  | 'TERMINAL'
+  | 'STALE'
+  | 'PROTOCOL';
 
 export interface ToolUseDecision {
   allow: boolean;
@@ -56,7 +66,13 @@ function realTarget(cwd: string, target: string): string {
   }
 }
 
-const deny = (code: ToolUseCode, reason: string, fix: string, session_id: string | null, what: string): ToolUseDecision => ({ allow: false, code, reason, fix, session_id, what });
+const deny = (
+  code: ToolUseCode,
+  reason: string,
+  fix: string,
+  session_id: string | null,
+  what: string,
+): ToolUseDecision => ({ allow: false, code, reason, fix, session_id, what });
 
 /**
  * The edit-time rule (issue 16): a tool call that writes inside the worktree needs the agent's own session
@@ -69,7 +85,8 @@ const deny = (code: ToolUseCode, reason: string, fix: string, session_id: string
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
   const { paths, use, cli } = input;
   const cls = classifyToolUse(use);
-  if (cls.kind === 'read') return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
+  if (cls.kind === 'read')
+    return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
   const what = cls.what;
   const root = paths.root;
   if (cls.targets !== null) {
@@ -91,14 +108,28 @@ export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecisio
       }
       inside.push(rel);
     }
-    if (inside.length === 0) return { allow: true, code: 'OUTSIDE_WORKTREE', reason: 'writes outside the worktree are not gated', fix: null, session_id: null, what };
+    if (inside.length === 0)
+      return {
+        allow: true,
+        code: 'OUTSIDE_WORKTREE',
+        reason: 'writes outside the worktree are not gated',
+        fix: null,
+        session_id: null,
+        what,
+      };
   }
 
   const token = input.sessionId;
   if (token === null) return deny('NO_SESSION', 'this agent has no hestai session', input.noSessionFix, null, what);
   const session = readSession(paths, token);
   if (session === null || !isLive(session)) {
-    return deny('SESSION_GONE', `your hestai session ${token} is ${session === null ? 'no longer active (clocked out or cleaned up)' : session.state}`, input.noSessionFix, token, what);
+    return deny(
+      'SESSION_GONE',
+      `your hestai session ${token} is ${session === null ? 'no longer active (clocked out or cleaned up)' : session.state}`,
+      input.noSessionFix,
+      token,
+      what,
+    );
   }
   const role = session.role;
   const anchorCall = `call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
@@ -110,15 +141,37 @@ export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecisio
       if (!gate.ok) {
         const first = gate.unmet[0];
         const gates = gate.unmet.map((u) => `${u.result.phase}/${u.result.gate} (${u.result.step})`).join('; ');
-        return deny('PROTOCOL', gates === '' ? gate.reason : `${gate.reason}: ${gates}`, first ? `call the MCP tool ${first.mcp} — or run ${first.cli}` : gate.remedy, token, what);
+        return deny(
+          'PROTOCOL',
+          gates === '' ? gate.reason : `${gate.reason}: ${gates}`,
+          first ? `call the MCP tool ${first.mcp} — or run ${first.cli}` : gate.remedy,
+          token,
+          what,
+        );
       }
     }
-    return { allow: true, code: 'ALLOWED', reason: `session ${token} is anchored and its context ${Math.floor(verdict.ageHours)} h old`, fix: null, session_id: token, what };
+    return {
+      allow: true,
+      code: 'ALLOWED',
+      reason: `session ${token} is anchored and its context ${Math.floor(verdict.ageHours)} h old`,
+      fix: null,
+      session_id: token,
+      what,
+    };
   }
   switch (verdict.code) {
     case 'NO_ANCHOR': {
-      const broken = verdict.anchor.code === 'TAMPERED' || verdict.anchor.code === 'TOKEN_MISMATCH' || verdict.anchor.code === 'CORRUPT';
-      return deny('NO_ANCHOR', `session ${token} (role ${role}) has no valid anchor: ${verdict.anchor.reason}`, broken ? `do not edit .hestai/; anchor again: ${anchorCall}` : anchorCall, token, what);
+      const broken =
+        verdict.anchor.code === 'TAMPERED' ||
+        verdict.anchor.code === 'TOKEN_MISMATCH' ||
+        verdict.anchor.code === 'CORRUPT';
+      return deny(
+        'NO_ANCHOR',
+        `session ${token} (role ${role}) has no valid anchor: ${verdict.anchor.reason}`,
+        broken ? `do not edit .hestai/; anchor again: ${anchorCall}` : anchorCall,
+        token,
+        what,
+      );
     }
     case 'TERMINAL':
       return deny(

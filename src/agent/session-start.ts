@@ -46,9 +46,18 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   if (!live(session)) {
     const role = env['HESTAI_ROLE']?.trim() || DEFAULT_AGENT_ROLE;
     const response = await clockIn({ working_dir: root, role, on_conflict: 'continue' }, { clock, env });
-    writeBinding(paths, { version: 1, runtime: 'claude-code', runtime_session_id: runtimeId, session_id: response.session_id, bound_at: clock().toISOString() });
+    writeBinding(paths, {
+      version: 1,
+      runtime: 'claude-code',
+      runtime_session_id: runtimeId,
+      session_id: response.session_id,
+      bound_at: clock().toISOString(),
+    });
     session = readSession(paths, response.session_id);
-    if (!live(session)) throw usageError(`clock-in returned session ${response.session_id}, which is not active`, { code: 'STATE_CORRUPT' });
+    if (!live(session))
+      throw usageError(`clock-in returned session ${response.session_id}, which is not active`, {
+        code: 'STATE_CORRUPT',
+      });
   }
   const token = session.session_id;
   const envFile = env['CLAUDE_ENV_FILE'];
@@ -58,24 +67,34 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   const cli = cliCommandFor(root, input.packageRoot);
   const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), config, clock());
   const files = contextPaths(paths, config);
-  const read = [files.project_context, files.current_state, files.current_focus, files.checklist, files.blockers, files.negatives, ...files.additional].filter((f): f is string => f !== null);
+  const read = [
+    files.project_context,
+    files.current_state,
+    files.current_focus,
+    files.checklist,
+    files.blockers,
+    files.negatives,
+    ...files.additional,
+  ].filter((f): f is string => f !== null);
   const ageHours = Math.max(0, Math.floor((clock().getTime() - Date.parse(session.context_generated_at)) / 3_600_000));
   let protocolStep: string | null = null;
   if (verdict.ok && config.protocol.enforce) {
     const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
     const gate = await judgeAgentProtocol(paths, config, session, env, clock(), 'edit');
     const first = gate.ok ? undefined : gate.unmet[0];
-    if (!gate.ok) protocolStep = `${gate.reason}${first ? `: ${first.result.phase}/${first.result.gate} (${first.result.step}); call the MCP tool ${first.mcp} — or run ${first.cli}` : `; ${gate.remedy}`}.`;
+    if (!gate.ok)
+      protocolStep = `${gate.reason}${first ? `: ${first.result.phase}/${first.result.gate} (${first.result.step}); call the MCP tool ${first.mcp} — or run ${first.cli}` : `; ${gate.remedy}`}.`;
   }
-  const next = protocolStep !== null
-    ? protocolStep
-    : verdict.ok
-    ? 'you are anchored and your context is fresh: edits and commits are allowed.'
-    : verdict.code === 'NO_ANCHOR'
-      ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${session.role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`
-      : verdict.code === 'STALE'
-        ? `your context is ${ageHours} h old (limit ${verdict.limitHours} h): regenerate it with ${cli} refresh --session ${token} and re-read the files above.`
-        : `the anchor handshake of this session is terminal: stop and ask a human to run ${cli} anchor reset --token ${token} --reason "..." (audited).`;
+  const next =
+    protocolStep !== null
+      ? protocolStep
+      : verdict.ok
+        ? 'you are anchored and your context is fresh: edits and commits are allowed.'
+        : verdict.code === 'NO_ANCHOR'
+          ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${session.role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`
+          : verdict.code === 'STALE'
+            ? `your context is ${ageHours} h old (limit ${verdict.limitHours} h): regenerate it with ${cli} refresh --session ${token} and re-read the files above.`
+            : `the anchor handshake of this session is terminal: stop and ask a human to run ${cli} anchor reset --token ${token} --reason "..." (audited).`;
   input.stdout(
     [
       `hestai: this Claude Code session is bound to hestai session ${token} (role ${session.role}, focus "${session.focus}"; ${resumed ? 'resumed' : 'clocked in now'}).`,

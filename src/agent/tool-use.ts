@@ -21,7 +21,8 @@ export const EDIT_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] as cons
 /** Shell tools whose `command` is read for writes (Claude Code's `Bash`; `shell` for generic callers). */
 export const SHELL_TOOLS = ['Bash', 'shell'] as const;
 
-const isEditTool = (tool: string) => (EDIT_TOOLS as readonly string[]).includes(tool) || tool === 'edit' || tool === 'write';
+const isEditTool = (tool: string) =>
+  (EDIT_TOOLS as readonly string[]).includes(tool) || tool === 'edit' || tool === 'write';
 const isShellTool = (tool: string) => (SHELL_TOOLS as readonly string[]).includes(tool);
 
 /**
@@ -35,7 +36,9 @@ export function classifyToolUse(use: ToolUse): ToolClass {
   if (isShellTool(use.tool) && use.command !== null) {
     const writes = bashWrites(use.command);
     if (writes.writes) return { kind: 'write', targets: writes.targets, what: writes.what.join(', ') };
-    return use.kind === 'write' ? { kind: 'write', targets: use.paths.length > 0 ? use.paths : null, what: use.tool } : { kind: 'read' };
+    return use.kind === 'write'
+      ? { kind: 'write', targets: use.paths.length > 0 ? use.paths : null, what: use.tool }
+      : { kind: 'read' };
   }
   if (use.kind === 'write') return { kind: 'write', targets: use.paths.length > 0 ? use.paths : null, what: use.tool };
   return { kind: 'read' };
@@ -46,7 +49,12 @@ export function classifyToolUse(use: ToolUse): ToolClass {
  * sessions, anchors, audit, protocol, context) and what only humans author or that turns the gate off
  * (`.hestai_workspace.yaml`, the Claude Code settings holding these hooks).
  */
-export const PROTECTED_PATHS = ['.hestai/', '.hestai_workspace.yaml', '.claude/settings.json', '.claude/settings.local.json'] as const;
+export const PROTECTED_PATHS = [
+  '.hestai/',
+  '.hestai_workspace.yaml',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+] as const;
 
 /** Pure: the protected entry a worktree-relative path (forward slashes) falls under, or null. */
 export function protectedEntry(relative: string): string | null {
@@ -61,7 +69,7 @@ export function protectedEntry(relative: string): string | null {
 export function insideRoot(root: string, cwd: string, target: string): string | null {
   const absolute = path.resolve(cwd, target);
   const rel = path.relative(root, absolute);
-  if (rel === '' ) return '.';
+  if (rel === '') return '.';
   if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
   return rel.split(path.sep).join('/');
 }
@@ -70,12 +78,18 @@ export function insideRoot(root: string, cwd: string, target: string): string | 
  * Tool names of other runtimes mapped to Claude Code's (Gemini CLI: `write_file` and `replace` edit a
  * file, `run_shell_command` runs a shell command), so `hestai check tool-use` reads their payloads as is.
  */
-export const TOOL_ALIASES: Readonly<Record<string, string>> = { write_file: 'Write', replace: 'Edit', run_shell_command: 'Bash' };
+export const TOOL_ALIASES: Readonly<Record<string, string>> = {
+  write_file: 'Write',
+  replace: 'Edit',
+  run_shell_command: 'Bash',
+};
 
 /** Claude Code's PreToolUse `tool_input` as a ToolUse: `file_path`, `notebook_path`, `command`. */
 export function toolUseFromClaude(toolName: unknown, toolInput: unknown): ToolUse {
   const input = toolInput !== null && typeof toolInput === 'object' ? (toolInput as Record<string, unknown>) : {};
-  const paths = ['file_path', 'notebook_path', 'path'].map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
+  const paths = ['file_path', 'notebook_path', 'path']
+    .map((k) => input[k])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
   const command = typeof input['command'] === 'string' ? input['command'] : null;
   const tool = typeof toolName === 'string' ? toolName : '';
   return { tool: TOOL_ALIASES[tool] ?? tool, paths, command, kind: null };

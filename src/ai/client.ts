@@ -20,7 +20,8 @@ export class AiError extends Error {
  * message says what went wrong (HTTP status, timeout, malformed reply).
  */
 export async function completeChat(settings: AiSettings, messages: readonly ChatMessage[]): Promise<string> {
-  if (settings.model === null) throw new AiError('no model configured (set ai.model_override, HESTAI_AI_MODEL or --model)');
+  if (settings.model === null)
+    throw new AiError('no model configured (set ai.model_override, HESTAI_AI_MODEL or --model)');
   let response: Response;
   try {
     response = await fetch(`${settings.base_url}/chat/completions`, {
@@ -34,7 +35,8 @@ export async function completeChat(settings: AiSettings, messages: readonly Chat
     });
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      throw new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
     throw new AiError(`the AI provider could not be reached (${(error as Error).message})`);
   }
   let text: string;
@@ -42,7 +44,8 @@ export async function completeChat(settings: AiSettings, messages: readonly Chat
     text = await response.text();
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      throw new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
     throw new AiError(`reading the AI provider's reply failed (${(error as Error).message})`);
   }
   if (!response.ok) throw new AiError(`the AI provider answered HTTP ${response.status}`);

@@ -124,7 +124,9 @@ export async function resolveAiSettings(input: {
   if (!endpoint) return null;
   const url = endpoint.base_url!;
   if (!/^https?:\/\/[^\s]+$/i.test(url)) {
-    warnings.push(`AI base_url ${JSON.stringify(url)} from ${endpoint.source} is not an http(s) URL; using deterministic selection`);
+    warnings.push(
+      `AI base_url ${JSON.stringify(url)} from ${endpoint.source} is not an http(s) URL; using deterministic selection`,
+    );
     return null;
   }
   return {

@@ -35,16 +35,34 @@ export function renderCommit(c: CommitFacts): string {
 }
 
 /** The canonical anchor: validated BIND, the server's ARM, validated TENSION and COMMIT, Unicode operators. */
-export function renderCanonicalAnchor(bind: BindFacts, arm: ArmSnapshot, tensions: readonly TensionFacts[], commit: CommitFacts): string {
-  return [VECTOR_OPEN, renderBind(bind), renderArm(arm), renderTensions(tensions), renderCommit(commit), VECTOR_CLOSE].join('\n');
+export function renderCanonicalAnchor(
+  bind: BindFacts,
+  arm: ArmSnapshot,
+  tensions: readonly TensionFacts[],
+  commit: CommitFacts,
+): string {
+  return [
+    VECTOR_OPEN,
+    renderBind(bind),
+    renderArm(arm),
+    renderTensions(tensions),
+    renderCommit(commit),
+    VECTOR_CLOSE,
+  ].join('\n');
 }
 
 export const COGNITION_PLACEHOLDER = '{ETHOS|LOGOS|PATHOS}::{ARCHETYPE[⊕ARCHETYPE]}';
-export const TENSION_PLACEHOLDER = (n: number): string => `L${n}::[{specific constraint}]⇌CTX:{path}:{A-B}[{what that code shows}]→TRIGGER[{what you will do}]`;
+export const TENSION_PLACEHOLDER = (n: number): string =>
+  `L${n}::[{specific constraint}]⇌CTX:{path}:{A-B}[{what that code shows}]→TRIGGER[{what you will do}]`;
 
 /** The BIND template the identity stage returns (and the base of corrected BIND templates). */
 export function bindTemplate(role: string, keep: Partial<Pick<BindFacts, 'cognition' | 'authority'>> = {}): string {
-  return [header('BIND'), `ROLE::${role}`, `COGNITION::${keep.cognition ?? COGNITION_PLACEHOLDER}`, `AUTHORITY::${keep.authority ?? 'RESPONSIBLE[{scope you own}]'}`].join('\n');
+  return [
+    header('BIND'),
+    `ROLE::${role}`,
+    `COGNITION::${keep.cognition ?? COGNITION_PLACEHOLDER}`,
+    `AUTHORITY::${keep.authority ?? 'RESPONSIBLE[{scope you own}]'}`,
+  ].join('\n');
 }
 
 /** The TENSION template: kept lines first, placeholders up to `min`. */
@@ -55,7 +73,11 @@ export function tensionTemplate(min: number, keep: readonly string[] = []): stri
 }
 
 export function commitTemplate(keep: Partial<CommitFacts> = {}): string {
-  return [header('COMMIT'), `ARTIFACT::${keep.artifact ?? '{concrete file path, e.g. src/feature.ts}'}`, `GATE::${keep.gate ?? '{validation command, e.g. npm test}'}`].join('\n');
+  return [
+    header('COMMIT'),
+    `ARTIFACT::${keep.artifact ?? '{concrete file path, e.g. src/feature.ts}'}`,
+    `GATE::${keep.gate ?? '{validation command, e.g. npm test}'}`,
+  ].join('\n');
 }
 
 /** The proof-stage payload template (TENSION and COMMIT). */
@@ -65,6 +87,15 @@ export function proofTemplate(min: number): string {
 
 /** The whole-vector template with the server's ARM filled in. */
 export function vectorTemplate(role: string, min: number, arm: ArmSnapshot | null): string {
-  const armText = arm === null ? [header('ARM'), 'PHASE::{phase}', 'BRANCH::{name}[{ahead}↑{behind}↓]', 'FILES::{count}[{top files}]', 'FOCUS::{focus}'].join('\n') : renderArm(arm);
+  const armText =
+    arm === null
+      ? [
+          header('ARM'),
+          'PHASE::{phase}',
+          'BRANCH::{name}[{ahead}↑{behind}↓]',
+          'FILES::{count}[{top files}]',
+          'FOCUS::{focus}',
+        ].join('\n')
+      : renderArm(arm);
   return [VECTOR_OPEN, bindTemplate(role), armText, tensionTemplate(min), commitTemplate(), VECTOR_CLOSE].join('\n');
 }

@@ -18,15 +18,56 @@ export const LEGACY_SECTIONS = ['SOURCES', 'HAZARD', 'FLUKE', 'SHANK'] as const;
 
 export const COGNITION_TYPES = ['ETHOS', 'LOGOS', 'PATHOS'] as const;
 export const ARCHETYPES = [
-  'ZEUS', 'ATHENA', 'APOLLO', 'HERMES', 'HEPHAESTUS', 'ARES', 'ARTEMIS', 'POSEIDON', 'DEMETER', 'DIONYSUS',
-  'ODYSSEUS', 'SISYPHUS', 'PROMETHEUS', 'ICARUS', 'PANDORA', 'ATLAS', 'ARGUS', 'THEMIS', 'DAEDALUS',
+  'ZEUS',
+  'ATHENA',
+  'APOLLO',
+  'HERMES',
+  'HEPHAESTUS',
+  'ARES',
+  'ARTEMIS',
+  'POSEIDON',
+  'DEMETER',
+  'DIONYSUS',
+  'ODYSSEUS',
+  'SISYPHUS',
+  'PROMETHEUS',
+  'ICARUS',
+  'PANDORA',
+  'ATLAS',
+  'ARGUS',
+  'THEMIS',
+  'DAEDALUS',
 ] as const;
 
 /** Constraint names that say nothing about this work. */
-export const GENERIC_CONSTRAINTS = ['CONSTRAINT', 'RULE', 'POLICY', 'REQUIREMENT', 'TODO', 'TBD', 'FIXME', 'XXX', 'PLACEHOLDER', 'EXAMPLE'] as const;
+export const GENERIC_CONSTRAINTS = [
+  'CONSTRAINT',
+  'RULE',
+  'POLICY',
+  'REQUIREMENT',
+  'TODO',
+  'TBD',
+  'FIXME',
+  'XXX',
+  'PLACEHOLDER',
+  'EXAMPLE',
+] as const;
 
 /** COMMIT artifacts that are not falsifiable: the conversation itself. */
-export const ABSTRACT_ARTIFACTS = ['response', 'result', 'output', 'completion', 'answer', 'reply', 'thoughts', 'thought', 'responses', 'results', 'answers', 'replies'] as const;
+export const ABSTRACT_ARTIFACTS = [
+  'response',
+  'result',
+  'output',
+  'completion',
+  'answer',
+  'reply',
+  'thoughts',
+  'thought',
+  'responses',
+  'results',
+  'answers',
+  'replies',
+] as const;
 
 export const MIN_TENSIONS: Record<Strictness, number> = { quick: 1, default: 2, deep: 3 };
 

@@ -66,7 +66,11 @@ export function declaredCognition(text: string): DeclaredCognition | null {
   const type = getValue(parsed.doc, 'COGNITION.TYPE');
   const archetypes = getValue(parsed.doc, 'COGNITION.ARCHETYPES');
   const t = typeof type === 'string' && type !== '' ? type : null;
-  const a = Array.isArray(archetypes) ? archetypes.filter((x): x is string => typeof x === 'string') : typeof archetypes === 'string' ? [archetypes] : [];
+  const a = Array.isArray(archetypes)
+    ? archetypes.filter((x): x is string => typeof x === 'string')
+    : typeof archetypes === 'string'
+      ? [archetypes]
+      : [];
   return t === null && a.length === 0 ? null : { type: t, archetypes: a };
 }
 
@@ -81,13 +85,21 @@ export function readConstitution(paths: WorkspacePaths, role: string): Constitut
 /** The excerpt returned by the identity stage: the constitution up to a size limit. */
 export function constitutionExcerpt(text: string, maxLines = 60): string {
   const lines = text.split('\n');
-  return lines.length <= maxLines ? text.trimEnd() : `${lines.slice(0, maxLines).join('\n')}\n// ... (${lines.length - maxLines} more lines in the file)`;
+  return lines.length <= maxLines
+    ? text.trimEnd()
+    : `${lines.slice(0, maxLines).join('\n')}\n// ... (${lines.length - maxLines} more lines in the file)`;
 }
 
 /** Installs the default constitutions into `.hestai-sys/agents/`, keeping any that exist. */
-export function installConstitutions(paths: WorkspacePaths, source: string = TEMPLATE_AGENTS_DIR): { written: string[]; kept: string[] } {
+export function installConstitutions(
+  paths: WorkspacePaths,
+  source: string = TEMPLATE_AGENTS_DIR,
+): { written: string[]; kept: string[] } {
   const result = { written: [] as string[], kept: [] as string[] };
-  for (const name of fs.readdirSync(source).filter((f) => f.endsWith(SUFFIX)).sort()) {
+  for (const name of fs
+    .readdirSync(source)
+    .filter((f) => f.endsWith(SUFFIX))
+    .sort()) {
     const target = path.join(paths.agents, name);
     const relative = relativeToRoot(paths, target);
     if (fs.existsSync(target)) {

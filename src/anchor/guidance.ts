@@ -9,7 +9,11 @@ export interface RetryState {
 }
 
 /** One guidance text for a failed validation. */
-export function formatGuidance(violations: readonly Violation[], templates: readonly { section: string; text: string }[], retry?: RetryState): string {
+export function formatGuidance(
+  violations: readonly Violation[],
+  templates: readonly { section: string; text: string }[],
+  retry?: RetryState,
+): string {
   const fixes = [...new Set(violations.map((v) => v.fix))];
   const parts = [`VALIDATION FAILED: [${violations.map(errorLine).join(', ')}]. RETRY: [${fixes.join(' ')}]`];
   if (retry !== undefined) parts.push(retryLine(retry));

@@ -15,9 +15,21 @@ import { resolveWorkspace } from '../workspace.js';
 import type { WorkspacePaths } from '../paths.js';
 import { MAX_RETRIES, MIN_TENSIONS } from './constants.js';
 import { bindTemplate, proofTemplate, renderArm, renderCanonicalAnchor } from './canonical.js';
-import { availableRoles, assertRoleName, constitutionExcerpt, readConstitution, type Constitution } from './constitution.js';
+import {
+  availableRoles,
+  assertRoleName,
+  constitutionExcerpt,
+  readConstitution,
+  type Constitution,
+} from './constitution.js';
 import { makeCtxProbe } from './ctx-probe.js';
-import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord, type RetryStage } from '../records/handshake.js';
+import {
+  readHandshake,
+  withHandshakeLock,
+  writeHandshake,
+  type HandshakeRecord,
+  type RetryStage,
+} from '../records/handshake.js';
 import { parseMode, parsePayload, parseStage, parseStrictness, parseToken, parseTopic } from './inputs.js';
 import { promoteAnchor } from './promote.js';
 import { hasValidAnchor, type Strictness } from '../records/anchor.js';
@@ -63,7 +75,12 @@ export interface Ctx {
   defaultStrictness: Strictness;
 }
 
-function baseResult(stage: AnchorStage, mode: AnchorMode, strictness: Strictness, token: string | null): AnchorHandshakeResult {
+function baseResult(
+  stage: AnchorStage,
+  mode: AnchorMode,
+  strictness: Strictness,
+  token: string | null,
+): AnchorHandshakeResult {
   return {
     success: false,
     stage,
@@ -87,7 +104,13 @@ function baseResult(stage: AnchorStage, mode: AnchorMode, strictness: Strictness
 
 /** A refusal that is not a payload validation failure (nothing is counted). */
 function refuse(result: AnchorHandshakeResult, code: string, message: string, next: string): AnchorHandshakeResult {
-  return { ...result, success: false, errors: [`${code}: ${message}`], guidance: `${message}. ${next}`, next_step: next };
+  return {
+    ...result,
+    success: false,
+    errors: [`${code}: ${message}`],
+    guidance: `${message}. ${next}`,
+    next_step: next,
+  };
 }
 
 export async function context(workingDir: string, deps: AnchorDeps): Promise<Ctx> {
@@ -108,58 +131,137 @@ function noConstitution(result: AnchorHandshakeResult, paths: WorkspacePaths, ro
       result,
       'NO_CONSTITUTION',
       `role "${role}" has no constitution at .hestai-sys/agents/${role}.oct.md`,
-      roles.length > 0 ? `Available roles: ${roles.join(', ')}. Bind as one of them, or add the file.` : 'No constitutions are installed: run "hestai init" to install the defaults.',
+      roles.length > 0
+        ? `Available roles: ${roles.join(', ')}. Bind as one of them, or add the file.`
+        : 'No constitutions are installed: run "hestai init" to install the defaults.',
     ),
     available_roles: roles,
   };
 }
 
 /** The reason a session cannot be anchored, or null. */
-export function sessionProblem(session: SessionRecord | null, token: string, role: string | null): [string, string, string] | null {
-  if (session === null) return ['UNKNOWN_TOKEN', `no active session ${token} in this worktree`, 'Run "hestai clock-in --role R" (or the identity stage without --token) to start one.'];
+export function sessionProblem(
+  session: SessionRecord | null,
+  token: string,
+  role: string | null,
+): [string, string, string] | null {
+  if (session === null)
+    return [
+      'UNKNOWN_TOKEN',
+      `no active session ${token} in this worktree`,
+      'Run "hestai clock-in --role R" (or the identity stage without --token) to start one.',
+    ];
   if (session.state === 'STALE' || session.state === 'COMPLETED' || session.state === 'ARCHIVED') {
     return ['SESSION_CLOSED', `session ${token} is ${session.state}`, 'Clock in again to start a new session.'];
   }
   if (role !== null && session.role !== role) {
-    return ['ROLE_MISMATCH', `session ${token} was clocked in as "${session.role}", not "${role}"`, `Bind as ${session.role}, or clock in again with --role ${role}.`];
+    return [
+      'ROLE_MISMATCH',
+      `session ${token} was clocked in as "${session.role}", not "${role}"`,
+      `Bind as ${session.role}, or clock in again with --role ${role}.`,
+    ];
   }
   return null;
 }
 
 /** Refuses a handshake that cannot take `stage` now; null when it can. */
-function gate(result: AnchorHandshakeResult, paths: WorkspacePaths, token: string, hs: HandshakeRecord | null, stage: 'context' | 'proof', now: Date): AnchorHandshakeResult | null {
+function gate(
+  result: AnchorHandshakeResult,
+  paths: WorkspacePaths,
+  token: string,
+  hs: HandshakeRecord | null,
+  stage: 'context' | 'proof',
+  now: Date,
+): AnchorHandshakeResult | null {
   if (hs === null) {
     if (stage === 'proof' && hasValidAnchor(paths, token).valid) {
-      return refuse(result, 'ALREADY_BOUND', `token ${token} is already bound (its proof passed; anchor.json is in place)`, 'Nothing to do; start a new handshake with --stage identity --token T to re-anchor.');
+      return refuse(
+        result,
+        'ALREADY_BOUND',
+        `token ${token} is already bound (its proof passed; anchor.json is in place)`,
+        'Nothing to do; start a new handshake with --stage identity --token T to re-anchor.',
+      );
     }
-    return refuse(result, 'UNKNOWN_TOKEN', `no pending handshake for token ${token}`, 'Start with --stage identity (passing the session id from clock-in as --token).');
+    return refuse(
+      result,
+      'UNKNOWN_TOKEN',
+      `no pending handshake for token ${token}`,
+      'Start with --stage identity (passing the session id from clock-in as --token).',
+    );
   }
   if (hs.terminal) {
-    return { ...refuse(result, 'TERMINAL', `the handshake for ${token} is terminal after ${MAX_RETRIES + 1} failed ${hs.terminal_stage ?? ''} submissions`, `A human must run "hestai anchor reset --token ${token}" to reopen it.`), terminal: true, retries_left: 0 };
+    return {
+      ...refuse(
+        result,
+        'TERMINAL',
+        `the handshake for ${token} is terminal after ${MAX_RETRIES + 1} failed ${hs.terminal_stage ?? ''} submissions`,
+        `A human must run "hestai anchor reset --token ${token}" to reopen it.`,
+      ),
+      terminal: true,
+      retries_left: 0,
+    };
   }
-  if (hs.stage === 'BOUND') return refuse(result, 'ALREADY_BOUND', `token ${token} is already bound`, 'Start a new handshake with --stage identity to re-anchor.');
+  if (hs.stage === 'BOUND')
+    return refuse(
+      result,
+      'ALREADY_BOUND',
+      `token ${token} is already bound`,
+      'Start a new handshake with --stage identity to re-anchor.',
+    );
   if (Date.parse(hs.expires_at) <= now.getTime()) {
-    return refuse(result, 'TOKEN_EXPIRED', `the handshake for ${token} expired at ${hs.expires_at}`, `Run --stage identity --token ${token} again to renew it (the retry count is kept).`);
+    return refuse(
+      result,
+      'TOKEN_EXPIRED',
+      `the handshake for ${token} expired at ${hs.expires_at}`,
+      `Run --stage identity --token ${token} again to renew it (the retry count is kept).`,
+    );
   }
   if (stage === 'context' && hs.stage !== 'IDENTITY') {
-    return refuse(result, 'STAGE_ORDER', `the handshake for ${token} is at stage ${hs.stage}: the context stage already passed`, `Submit the proof: --stage proof --token ${token}.`);
+    return refuse(
+      result,
+      'STAGE_ORDER',
+      `the handshake for ${token} is at stage ${hs.stage}: the context stage already passed`,
+      `Submit the proof: --stage proof --token ${token}.`,
+    );
   }
   if (stage === 'proof' && hs.stage !== 'CONTEXT') {
-    return refuse(result, 'STAGE_ORDER', `the handshake for ${token} is at stage ${hs.stage}: the proof comes after the context stage`, `Submit the BIND section first: --stage context --token ${token}.`);
+    return refuse(
+      result,
+      'STAGE_ORDER',
+      `the handshake for ${token} is at stage ${hs.stage}: the proof comes after the context stage`,
+      `Submit the BIND section first: --stage context --token ${token}.`,
+    );
   }
   return null;
 }
 
 /** Counts a failed submission in the pending state; the third failure of a stage makes it terminal. */
-export function recordFailure(paths: WorkspacePaths, hs: HandshakeRecord, stage: RetryStage, now: Date): { failures: number; terminal: boolean } {
+export function recordFailure(
+  paths: WorkspacePaths,
+  hs: HandshakeRecord,
+  stage: RetryStage,
+  now: Date,
+): { failures: number; terminal: boolean } {
   const failures = hs.retries[stage] + 1;
   const terminal = failures > MAX_RETRIES;
-  writeHandshake(paths, { ...hs, retries: { ...hs.retries, [stage]: failures }, terminal, terminal_stage: terminal ? stage : null, updated_at: now.toISOString() });
-  if (terminal) appendAudit(paths, { event: 'anchor_terminal', session_id: hs.token, stage, failures, at: now.toISOString() });
+  writeHandshake(paths, {
+    ...hs,
+    retries: { ...hs.retries, [stage]: failures },
+    terminal,
+    terminal_stage: terminal ? stage : null,
+    updated_at: now.toISOString(),
+  });
+  if (terminal)
+    appendAudit(paths, { event: 'anchor_terminal', session_id: hs.token, stage, failures, at: now.toISOString() });
   return { failures, terminal };
 }
 
-function failed(result: AnchorHandshakeResult, v: VectorValidation, retry: { failures: number; terminal: boolean } | null, resubmit: string): AnchorHandshakeResult {
+function failed(
+  result: AnchorHandshakeResult,
+  v: VectorValidation,
+  retry: { failures: number; terminal: boolean } | null,
+  resubmit: string,
+): AnchorHandshakeResult {
   const left = retry === null ? null : retry.terminal ? 0 : MAX_RETRIES + 1 - retry.failures;
   return {
     ...result,
@@ -170,12 +272,18 @@ function failed(result: AnchorHandshakeResult, v: VectorValidation, retry: { fai
     template: v.templates.map((t) => t.text).join('\n'),
     terminal: retry?.terminal ?? false,
     retries_left: left,
-    next_step: retry?.terminal ? `Terminal: a human must run "hestai anchor reset --token ${result.token}".` : `Fix the errors and resubmit: ${resubmit}${left === null ? '' : ` (${left} ${left === 1 ? 'retry' : 'retries'} left)`}.`,
+    next_step: retry?.terminal
+      ? `Terminal: a human must run "hestai anchor reset --token ${result.token}".`
+      : `Fix the errors and resubmit: ${resubmit}${left === null ? '' : ` (${left} ${left === 1 ? 'retry' : 'retries'} left)`}.`,
   };
 }
 
 async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHandshakeResult> {
-  if (input.role === undefined || input.role === '') throw usageError('role is required for the identity stage', { code: 'ROLE_MISSING', remedy: 'Pass --role R, e.g. --role implementation-lead.' });
+  if (input.role === undefined || input.role === '')
+    throw usageError('role is required for the identity stage', {
+      code: 'ROLE_MISSING',
+      remedy: 'Pass --role R, e.g. --role implementation-lead.',
+    });
   const role = assertRoleName(input.role);
   const mode = parseMode(input.mode ?? 'full');
   const topic = parseTopic(input.topic);
@@ -213,7 +321,12 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
       });
     }
     const clocked = await deps.clockIn(
-      { working_dir: ctx.paths.root, role, ...(topic === null ? {} : { focus: topic }), ...(deps.pinned ? { pinned: true } : {}) },
+      {
+        working_dir: ctx.paths.root,
+        role,
+        ...(topic === null ? {} : { focus: topic }),
+        ...(deps.pinned ? { pinned: true } : {}),
+      },
       { ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.env ? { env: deps.env } : {}) },
     );
     token = clocked.session_id;
@@ -253,7 +366,10 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
 
 function untrackedRole(input: AnchorInput): string {
   if (input.role === undefined || input.role === '') {
-    throw usageError('untracked mode keeps no state: pass the role with the payload', { code: 'ROLE_MISSING', remedy: 'Pass --role R (and --strictness) with --mode untracked.' });
+    throw usageError('untracked mode keeps no state: pass the role with the payload', {
+      code: 'ROLE_MISSING',
+      remedy: 'Pass --role R (and --strictness) with --mode untracked.',
+    });
   }
   return assertRoleName(input.role);
 }
@@ -268,8 +384,20 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
     const result = baseResult('context', 'untracked', strictness, null);
     const constitution = readConstitution(ctx.paths, role);
     if (constitution === null) return noConstitution(result, ctx.paths, role);
-    const v = validateVector(payload, { part: 'bind', role, strictness, probe: makeCtxProbe(ctx.paths.root), cognition: constitution.cognition });
-    if (!v.ok) return failed({ ...result, constitution_path: constitution.relative }, v, null, `--stage context --mode untracked --role ${role}`);
+    const v = validateVector(payload, {
+      part: 'bind',
+      role,
+      strictness,
+      probe: makeCtxProbe(ctx.paths.root),
+      cognition: constitution.cognition,
+    });
+    if (!v.ok)
+      return failed(
+        { ...result, constitution_path: constitution.relative },
+        v,
+        null,
+        `--stage context --mode untracked --role ${role}`,
+      );
     const arm = computeServerArm(ctx.paths, parseTopic(input.topic) ?? 'general');
     return {
       ...result,
@@ -290,20 +418,34 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
     if (refused || hs === null) return refused!;
     const constitution: Constitution | null = readConstitution(ctx.paths, hs.role);
     const withPath = { ...result, constitution_path: hs.constitution_path };
-    const v = validateVector(payload, { part: 'bind', role: hs.role, strictness: hs.strictness, probe: makeCtxProbe(ctx.paths.root), cognition: constitution?.cognition ?? null });
-    if (!v.ok) return failed(withPath, v, recordFailure(ctx.paths, hs, 'context', ctx.now), `--stage context --token ${token}`);
+    const v = validateVector(payload, {
+      part: 'bind',
+      role: hs.role,
+      strictness: hs.strictness,
+      probe: makeCtxProbe(ctx.paths.root),
+      cognition: constitution?.cognition ?? null,
+    });
+    if (!v.ok)
+      return failed(withPath, v, recordFailure(ctx.paths, hs, 'context', ctx.now), `--stage context --token ${token}`);
     const session = readSession(ctx.paths, token);
     const problem = sessionProblem(session, token, null);
     if (problem || session === null) return refuse(withPath, ...problem!);
     const arm = computeServerArm(ctx.paths, session.focus);
-    writeHandshake(ctx.paths, { ...hs, stage: 'CONTEXT', server_arm: arm, bind: v.bind, updated_at: ctx.now.toISOString() });
+    writeHandshake(ctx.paths, {
+      ...hs,
+      stage: 'CONTEXT',
+      server_arm: arm,
+      bind: v.bind,
+      updated_at: ctx.now.toISOString(),
+    });
     const min = MIN_TENSIONS[hs.strictness];
     return {
       ...withPath,
       success: true,
       server_arm: renderArm(arm),
       template: proofTemplate(min),
-      guidance: 'BIND accepted. The ARM below is the server-authoritative context; your tensions must cite real files in this worktree.',
+      guidance:
+        'BIND accepted. The ARM below is the server-authoritative context; your tensions must cite real files in this worktree.',
       next_step: `Submit ${min}+ TENSION line${min > 1 ? 's' : ''} citing real files${hs.strictness === 'deep' ? ' with line ranges' : ''}, and COMMIT: hestai anchor --stage proof --token ${token} --payload-file FILE.`,
     };
   });
@@ -333,19 +475,45 @@ async function proofStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorH
     const result = baseResult('proof', hs?.mode ?? 'full', hs?.strictness ?? ctx.defaultStrictness, token);
     const refused = gate(result, ctx.paths, token, hs, 'proof', ctx.now);
     if (refused || hs === null) return refused!;
-    const withPath = { ...result, constitution_path: hs.constitution_path, server_arm: hs.server_arm ? renderArm(hs.server_arm) : null };
-    const v = validateVector(payload, { part: 'proof', role: hs.role, strictness: hs.strictness, probe: makeCtxProbe(ctx.paths.root) });
-    if (!v.ok) return failed(withPath, v, recordFailure(ctx.paths, hs, 'proof', ctx.now), `--stage proof --token ${token}`);
+    const withPath = {
+      ...result,
+      constitution_path: hs.constitution_path,
+      server_arm: hs.server_arm ? renderArm(hs.server_arm) : null,
+    };
+    const v = validateVector(payload, {
+      part: 'proof',
+      role: hs.role,
+      strictness: hs.strictness,
+      probe: makeCtxProbe(ctx.paths.root),
+    });
+    if (!v.ok)
+      return failed(withPath, v, recordFailure(ctx.paths, hs, 'proof', ctx.now), `--stage proof --token ${token}`);
     const problem = sessionProblem(readSession(ctx.paths, token), token, null);
     if (problem) return refuse(withPath, ...problem);
     if (hs.bind === null || hs.server_arm === null) {
-      return refuse(withPath, 'STAGE_ORDER', `the handshake for ${token} has no validated BIND`, `Run --stage identity --token ${token} and the context stage again.`);
+      return refuse(
+        withPath,
+        'STAGE_ORDER',
+        `the handshake for ${token} has no validated BIND`,
+        `Run --stage identity --token ${token} and the context stage again.`,
+      );
     }
     const validatedAt = ctx.now.toISOString();
     const canonical = renderCanonicalAnchor(hs.bind, hs.server_arm, v.tensions!, v.commit!);
     const { permit } = promoteAnchor(
       ctx.paths,
-      { version: 1, token, validated: true, role: hs.role, mode: hs.mode, tier: hs.strictness, source: 'anchor', validated_at: validatedAt, arm: hs.server_arm, canonical_anchor: canonical },
+      {
+        version: 1,
+        token,
+        validated: true,
+        role: hs.role,
+        mode: hs.mode,
+        tier: hs.strictness,
+        source: 'anchor',
+        validated_at: validatedAt,
+        arm: hs.server_arm,
+        canonical_anchor: canonical,
+      },
       hs,
       validatedAt,
     );
@@ -367,4 +535,3 @@ export async function anchor(input: AnchorInput, deps: AnchorDeps = {}): Promise
   if (stage === 'context') return contextStage(input, deps);
   return proofStage(input, deps);
 }
-

@@ -34,12 +34,18 @@ function locked(sessionId: string, reason: string): OdysseanAnchorResult['enforc
 /** Validates a whole vector for a clocked-in session and, when it passes, writes and promotes anchor.json. */
 export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDeps = {}): Promise<OdysseanAnchorResult> {
   const token = parseToken(input.session_id, 'session_id');
-  if (input.role === undefined || input.role === '') throw usageError('role is required', { code: 'ROLE_MISSING', remedy: 'Pass --role R.' });
+  if (input.role === undefined || input.role === '')
+    throw usageError('role is required', { code: 'ROLE_MISSING', remedy: 'Pass --role R.' });
   const role = assertRoleName(input.role);
   const vector = parsePayload(input.vector_candidate, 'vector_candidate');
   const ctx = await context(input.working_dir, deps);
   const tier = input.tier === undefined ? ctx.defaultStrictness : parseStrictness(input.tier, '--tier');
-  const refusal = (code: string, message: string, next: string, extra: Partial<OdysseanAnchorResult> = {}): OdysseanAnchorResult => ({
+  const refusal = (
+    code: string,
+    message: string,
+    next: string,
+    extra: Partial<OdysseanAnchorResult> = {},
+  ): OdysseanAnchorResult => ({
     validated: false,
     canonical_anchor: '',
     errors: [`${code}: ${message}`],
@@ -61,16 +67,32 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
   return withHandshakeLock(ctx.paths, token, () => {
     const existing = readHandshake(ctx.paths, token);
     if (existing?.terminal) {
-      return refusal('TERMINAL', `session ${token} is terminal after ${MAX_RETRIES + 1} failed ${existing.terminal_stage ?? ''} submissions`, `A human must run "hestai anchor reset --token ${token}" to reopen it.`, {
-        terminal: true,
-        retry_count: existing.retries.vector,
-      });
+      return refusal(
+        'TERMINAL',
+        `session ${token} is terminal after ${MAX_RETRIES + 1} failed ${existing.terminal_stage ?? ''} submissions`,
+        `A human must run "hestai anchor reset --token ${token}" to reopen it.`,
+        {
+          terminal: true,
+          retry_count: existing.retries.vector,
+        },
+      );
     }
     if (existing === null && hasValidAnchor(ctx.paths, token).valid) {
-      return refusal('ALREADY_BOUND', `session ${token} is already anchored`, `Nothing to do; to re-anchor, start a new handshake with "hestai anchor --stage identity --token ${token}".`);
+      return refusal(
+        'ALREADY_BOUND',
+        `session ${token} is already anchored`,
+        `Nothing to do; to re-anchor, start a new handshake with "hestai anchor --stage identity --token ${token}".`,
+      );
     }
     const arm = computeServerArm(ctx.paths, session.focus);
-    const v = validateVector(vector, { part: 'vector', role, strictness: tier, probe: makeCtxProbe(ctx.paths.root), serverArm: arm, cognition: constitution?.cognition ?? null });
+    const v = validateVector(vector, {
+      part: 'vector',
+      role,
+      strictness: tier,
+      probe: makeCtxProbe(ctx.paths.root),
+      serverArm: arm,
+      cognition: constitution?.cognition ?? null,
+    });
     if (!v.ok) {
       const hs: HandshakeRecord = existing ?? {
         version: 1,
@@ -98,7 +120,10 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
         canonical_anchor: '',
         errors: v.errors,
         guidance: guidanceFor(v, retry),
-        enforcement: locked(token, retry.terminal ? 'terminal: a human must reset the handshake' : 'no validated anchor yet'),
+        enforcement: locked(
+          token,
+          retry.terminal ? 'terminal: a human must reset the handshake' : 'no validated anchor yet',
+        ),
         retry_count: retry.failures,
         terminal: retry.terminal,
         warnings: v.warnings,
@@ -107,7 +132,18 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
     const canonical = canonicalFromValidation(v, arm)!;
     const { permit } = promoteAnchor(
       ctx.paths,
-      { version: 1, token, validated: true, role, mode: existing?.mode ?? 'full', tier, source: 'odyssean_anchor', validated_at: now, arm, canonical_anchor: canonical },
+      {
+        version: 1,
+        token,
+        validated: true,
+        role,
+        mode: existing?.mode ?? 'full',
+        tier,
+        source: 'odyssean_anchor',
+        validated_at: now,
+        arm,
+        canonical_anchor: canonical,
+      },
       existing,
       now,
     );
@@ -116,7 +152,13 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
       canonical_anchor: canonical,
       errors: [],
       guidance: 'Canonical Anchor Accepted.',
-      enforcement: { status: 'UNLOCKED', session_id: token, anchor_file: permit.anchor_file, anchor_digest: permit.anchor_digest, reason: `anchored as ${role} (${tier})` },
+      enforcement: {
+        status: 'UNLOCKED',
+        session_id: token,
+        anchor_file: permit.anchor_file,
+        anchor_digest: permit.anchor_digest,
+        reason: `anchored as ${role} (${tier})`,
+      },
       retry_count: existing?.retries.vector ?? 0,
       terminal: false,
       warnings: v.warnings,

@@ -10,7 +10,14 @@ import { pendingDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { usageError } from '../errors.js';
 import { markSessionWorking } from '../records/activity.js';
 import { assertSafeStatePath, writeJsonAtomic } from '../state/store.js';
-import { ANCHOR_FILE, anchorDigest, anchorFile, sealAnchor, type AnchorRecord, type UnsealedAnchor } from '../records/anchor.js';
+import {
+  ANCHOR_FILE,
+  anchorDigest,
+  anchorFile,
+  sealAnchor,
+  type AnchorRecord,
+  type UnsealedAnchor,
+} from '../records/anchor.js';
 import { removePending, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
 import { readSession } from '../records/session.js';
 import { auditedResets, publishProofRecord } from '../records/proof-publish.js';
@@ -21,7 +28,12 @@ import type { WorkPermit } from './results.js';
  * Moves the session CREATED → ACTIVE, then seals, writes and promotes the anchor; marks the handshake
  * BOUND and removes the pending directory.
  */
-export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, handshake: HandshakeRecord | null, now: string): { anchor: AnchorRecord; permit: WorkPermit } {
+export function promoteAnchor(
+  paths: WorkspacePaths,
+  unsealed: UnsealedAnchor,
+  handshake: HandshakeRecord | null,
+  now: string,
+): { anchor: AnchorRecord; permit: WorkPermit } {
   // The proof record goes into git first (before the commit point): a record nobody names is harmless,
   // an anchor whose record is missing would fail in CI.
   const session = readSession(paths, unsealed.token);
@@ -37,7 +49,11 @@ export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, h
     head,
     anchored_at: unsealed.validated_at,
     context_generated_at: session?.context_generated_at ?? unsealed.validated_at,
-    acknowledgments: (session?.acknowledgments ?? []).map((a) => ({ at: a.at, context_generated_at: a.context_generated_at, reason: a.reason })),
+    acknowledgments: (session?.acknowledgments ?? []).map((a) => ({
+      at: a.at,
+      context_generated_at: a.context_generated_at,
+      reason: a.reason,
+    })),
     resets: auditedResets(paths, unsealed.token),
   });
   const digest = publishProofRecord(paths.root, record, new Date(now));
@@ -52,11 +68,14 @@ export function promoteAnchor(paths: WorkspacePaths, unsealed: UnsealedAnchor, h
   try {
     fs.renameSync(staged, target);
   } catch (error) {
-    throw usageError(`cannot promote ${relativeToRoot(paths, staged)} to ${relativeToRoot(paths, target)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      file: target,
-      code: 'STORAGE',
-      remedy: 'Check that .hestai/sessions/ is writable and on one filesystem, then submit the proof again.',
-    });
+    throw usageError(
+      `cannot promote ${relativeToRoot(paths, staged)} to ${relativeToRoot(paths, target)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        file: target,
+        code: 'STORAGE',
+        remedy: 'Check that .hestai/sessions/ is writable and on one filesystem, then submit the proof again.',
+      },
+    );
   }
   if (handshake !== null) writeHandshake(paths, { ...handshake, stage: 'BOUND', updated_at: now });
   removePending(paths, anchor.token);

@@ -33,7 +33,11 @@ export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oc
  * Gathers the evidence for `digests` (hex) and the events of `sessions`. `hestai verify` receives this
  * through its deps (verify sits below anchor/, whose rules it re-runs here).
  */
-export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>, sessions: ReadonlySet<string>): AnchorEvidence {
+export function gatherAnchorEvidence(
+  root: string,
+  digests: ReadonlySet<string>,
+  sessions: ReadonlySet<string>,
+): AnchorEvidence {
   const refs = anchorStoreRefs(root);
   const records = new Map<string, RecordEvidence>();
   const events = new Map<string, ProofEvent[]>();
@@ -56,11 +60,14 @@ export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>,
     }
   }
   // 2. Their contents (one cat-file --batch).
-  const blobs = catFileBatch(root, [...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])], { content: true });
+  const blobs = catFileBatch(root, [...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])], {
+    content: true,
+  });
   for (const oid of eventOids) {
     const obj = blobs.get(oid);
     const event = obj?.found && obj.content ? parseProofEvent(obj.content.toString('utf8')) : null;
-    if (event && sessions.has(event.session_id)) events.set(event.session_id, [...(events.get(event.session_id) ?? []), event]);
+    if (event && sessions.has(event.session_id))
+      events.set(event.session_id, [...(events.get(event.session_id) ?? []), event]);
   }
   const good: RecordEvidence[] = [];
   for (const digest of digests) {
@@ -104,7 +111,8 @@ export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>,
     const { head, role, canonical_anchor } = e.record!;
     if (head === null) continue;
     const paths = [constitutionPath(role), ...citations(canonical_anchor).map((c) => c.path)];
-    if (paths.some((p) => checked.get(`${head}:${p}`)?.found)) checked.set(`${head}^{commit}`, { found: true, oid: head, type: 'commit', size: 0 });
+    if (paths.some((p) => checked.get(`${head}:${p}`)?.found))
+      checked.set(`${head}^{commit}`, { found: true, oid: head, type: 'commit', size: 0 });
     else unresolved.add(`${head}^{commit}`);
   }
   for (const [spec, answer] of catFileBatch(root, [...unresolved], { content: false })) checked.set(spec, answer);
@@ -149,7 +157,9 @@ export function gatherAnchorEvidence(root: string, digests: ReadonlySet<string>,
     };
     const constitution = checked.get(`${head}:${constitutionPath(role)}`);
     if (!constitution?.found || constitution.type !== 'blob') {
-      e.ruleErrors.push(`ROLE_CONSTITUTION_MISSING: ${constitutionPath(role)} does not exist at the recorded HEAD ${head.slice(0, 7)}`);
+      e.ruleErrors.push(
+        `ROLE_CONSTITUTION_MISSING: ${constitutionPath(role)} does not exist at the recorded HEAD ${head.slice(0, 7)}`,
+      );
       continue;
     }
     const text = contents.get(constitution.oid);

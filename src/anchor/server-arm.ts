@@ -47,7 +47,16 @@ export function armFrom(status: BranchStatus, projectContext: string | null, raw
       }),
     )
     .digest('hex');
-  return { phase, branch, ahead, behind, files_count: changed.length, top_files: ordered.slice(0, TOP_FILES).map((e) => e.path), focus, context_hash };
+  return {
+    phase,
+    branch,
+    ahead,
+    behind,
+    files_count: changed.length,
+    top_files: ordered.slice(0, TOP_FILES).map((e) => e.path),
+    focus,
+    context_hash,
+  };
 }
 
 /** Computes the ARM for a worktree now. */

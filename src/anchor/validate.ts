@@ -4,7 +4,14 @@
  * entry add retries, state and the anchor file around this.
  */
 import { isPlaceholder, MIN_TENSIONS, type SectionName } from './constants.js';
-import { bindTemplate, commitTemplate, renderArm, renderCanonicalAnchor, tensionTemplate, vectorTemplate } from './canonical.js';
+import {
+  bindTemplate,
+  commitTemplate,
+  renderArm,
+  renderCanonicalAnchor,
+  tensionTemplate,
+  vectorTemplate,
+} from './canonical.js';
 import { formatGuidance, type RetryState } from './guidance.js';
 import type { ArmSnapshot } from '../records/anchor.js';
 import { checkArm } from './rules/arm.js';
@@ -72,8 +79,16 @@ export function validateVector(text: string, options: ValidateOptions): VectorVa
   const templates: { section: string; text: string }[] = [];
   if (!ok) {
     if (failed.has('STRUCTURE')) {
-      const whole = part === 'vector' ? vectorTemplate(options.role, min, options.serverArm ?? null) : part === 'bind' ? bindTemplate(options.role) : `${tensionTemplate(min)}\n${commitTemplate()}`;
-      templates.push({ section: part === 'vector' ? 'the vector' : part === 'bind' ? 'the BIND payload' : 'the proof payload', text: whole });
+      const whole =
+        part === 'vector'
+          ? vectorTemplate(options.role, min, options.serverArm ?? null)
+          : part === 'bind'
+            ? bindTemplate(options.role)
+            : `${tensionTemplate(min)}\n${commitTemplate()}`;
+      templates.push({
+        section: part === 'vector' ? 'the vector' : part === 'bind' ? 'the BIND payload' : 'the proof payload',
+        text: whole,
+      });
     }
     if (failed.has('BIND')) {
       const has = (prefix: string) => bind.violations.some((v) => v.rule.startsWith(prefix));
@@ -87,8 +102,10 @@ export function validateVector(text: string, options: ValidateOptions): VectorVa
         }),
       });
     }
-    if (failed.has('ARM') && options.serverArm) templates.push({ section: '## ARM (copy the server values)', text: renderArm(options.serverArm) });
-    if (failed.has('TENSION')) templates.push({ section: '## TENSION', text: tensionTemplate(min, tension.facts.map(renderTension)) });
+    if (failed.has('ARM') && options.serverArm)
+      templates.push({ section: '## ARM (copy the server values)', text: renderArm(options.serverArm) });
+    if (failed.has('TENSION'))
+      templates.push({ section: '## TENSION', text: tensionTemplate(min, tension.facts.map(renderTension)) });
     if (failed.has('COMMIT')) {
       const has = (prefix: string) => commit.violations.some((v) => v.rule.startsWith(prefix));
       const artifact = entry(commitSection, 'ARTIFACT')?.value;

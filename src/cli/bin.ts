@@ -6,7 +6,9 @@ import { mcpArgv } from './mcp-argv.js';
 import { toolUseArgv } from './tool-use-argv.js';
 
 function internalError(error: unknown): void {
-  process.stderr.write(`hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `hestai: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 2;
 }
 
@@ -18,10 +20,20 @@ const [command, hook, ...rest] = process.argv.slice(2);
 const mcp = mcpArgv(process.argv.slice(2));
 const toolUse = toolUseArgv(process.argv.slice(2));
 if (toolUse) {
-  const bundle = createRequire(import.meta.url)('../hooks/claude-code.cjs') as typeof import('../agent/entry/claude-code.js');
+  const bundle = createRequire(import.meta.url)(
+    '../hooks/claude-code.cjs',
+  ) as typeof import('../agent/entry/claude-code.js');
   process.exit(await bundle.runCheck(fileURLToPath(new URL('../..', import.meta.url)), toolUse));
-} else if (command === 'check' && (hook === 'pre-commit' || hook === 'commit-msg') && rest.length <= 1 && !rest.some((a) => a.startsWith('-')) && existsSync('.git')) {
-  const bundle = createRequire(import.meta.url)(`../hooks/${hook}.cjs`) as { run: (args: readonly string[]) => Promise<number> };
+} else if (
+  command === 'check' &&
+  (hook === 'pre-commit' || hook === 'commit-msg') &&
+  rest.length <= 1 &&
+  !rest.some((a) => a.startsWith('-')) &&
+  existsSync('.git')
+) {
+  const bundle = createRequire(import.meta.url)(`../hooks/${hook}.cjs`) as {
+    run: (args: readonly string[]) => Promise<number>;
+  };
   process.exitCode = await bundle.run(rest);
 } else if (mcp) {
   import('./mcp-main.js').then(({ runMcp }) => runMcp(mcp.cwd), internalError);

@@ -17,7 +17,9 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({
       outputError: (message, write) => {
-        write(`hestai: ${message.replace(/^error: /, '').trim()}\nhint: run "hestai --help" (or "hestai <command> --help") for usage.\n`);
+        write(
+          `hestai: ${message.replace(/^error: /, '').trim()}\nhint: run "hestai --help" (or "hestai <command> --help") for usage.\n`,
+        );
       },
     });
   program.addHelpText(
@@ -41,7 +43,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
         return ExitCode.Ok;
       }
       return ExitCode.Usage;

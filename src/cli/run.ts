@@ -51,7 +51,10 @@ export function reportError(out: Output, error: unknown): ExitCode {
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  if (out.json) out.stdout(JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }));
+  if (out.json)
+    out.stdout(
+      JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }),
+    );
   out.stderr(`hestai: internal error: ${message}\nPlease report this at the project's issue tracker.`);
   return ExitCode.Usage;
 }
@@ -78,8 +81,16 @@ export function action<A extends unknown[]>(
       const result = await handler(ctx, ...(args.slice(0, -1) as A));
       emit(ctx, result);
     } catch (error) {
-      const audited = auditPathTraversal(error, () => process.cwd(), `cli:${command.name()}`, ctx?.clock ?? systemClock);
-      process.exitCode = reportError(ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true), audited.error);
+      const audited = auditPathTraversal(
+        error,
+        () => process.cwd(),
+        `cli:${command.name()}`,
+        ctx?.clock ?? systemClock,
+      );
+      process.exitCode = reportError(
+        ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true),
+        audited.error,
+      );
     }
   };
 }

@@ -64,7 +64,9 @@ export function sameShape(value: unknown, template: unknown, key = ''): boolean 
     for (const k of Object.keys(v)) {
       if (k in t) continue;
       const extra = v[k];
-      const ok = ['string', 'number', 'boolean'].includes(typeof extra) || (Array.isArray(extra) && extra.every((e) => typeof e === 'string'));
+      const ok =
+        ['string', 'number', 'boolean'].includes(typeof extra) ||
+        (Array.isArray(extra) && extra.every((e) => typeof e === 'string'));
       if (!ok) return false;
     }
     return true;
@@ -80,7 +82,11 @@ export function sameShape(value: unknown, template: unknown, key = ''): boolean 
  * for another text or not of the config's shape (`sameShape` against the defaults). Never
  * throws: a bad cache only means a full (slower) load, which rewrites it.
  */
-export function readCachedConfig(_root: string, text: string, env: NodeJS.ProcessEnv = process.env): WorkspaceConfig | null {
+export function readCachedConfig(
+  _root: string,
+  text: string,
+  env: NodeJS.ProcessEnv = process.env,
+): WorkspaceConfig | null {
   try {
     const file = configCacheFile(text, env);
     if (file === null) return null;
@@ -96,7 +102,12 @@ export function readCachedConfig(_root: string, text: string, env: NodeJS.Proces
 }
 
 /** Stores a config that was just fully validated. Best effort: without a writable cache dir, uncached. */
-export function writeCachedConfig(_root: string, text: string, config: WorkspaceConfig, env: NodeJS.ProcessEnv = process.env): void {
+export function writeCachedConfig(
+  _root: string,
+  text: string,
+  config: WorkspaceConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const file = configCacheFile(text, env);
   if (file === null) return;
   try {

@@ -29,7 +29,8 @@ export async function loadConfig(root: string, env: NodeJS.ProcessEnv = process.
   const { config, errors } = validateConfigText(text);
   if (config === null) {
     const details = errors.map(
-      (e) => `${file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`,
+      (e) =>
+        `${file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`,
     );
     throw usageError(`invalid workspace config ${file} (${errors.length} problem${errors.length === 1 ? '' : 's'})`, {
       file,
@@ -56,7 +57,8 @@ export async function configFromText(text: string | null, where: string): Promis
       file: where,
       details: errors.map((e) => `${where}${e.line ? `:${e.line}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`),
       code: 'CONFIG_INVALID',
-      remedy: 'verify reads its policy from the base of the range: fix the file there (or pass --from a base whose file is valid).',
+      remedy:
+        'verify reads its policy from the base of the range: fix the file there (or pass --from a base whose file is valid).',
     });
   }
   return config;

@@ -28,13 +28,22 @@ export const configSchema = z.strictObject({
   context_paths: z
     .strictObject({
       additional: z.array(relPath).default([]).describe('Extra files or directories offered as context'),
-      exclude: z.array(relPath).default(() => [...DEFAULTS.context_paths.exclude]).describe('Prefixes never offered as context'),
+      exclude: z
+        .array(relPath)
+        .default(() => [...DEFAULTS.context_paths.exclude])
+        .describe('Prefixes never offered as context'),
     })
     .default(() => structuredClone(DEFAULTS.context_paths)),
   github: z
     .strictObject({
-      issue_search: z.boolean().default(DEFAULTS.github.issue_search).describe('Search GitHub issues matching the focus (needs gh)'),
-      pr_context: z.boolean().default(DEFAULTS.github.pr_context).describe('Include the open pull request of the branch (needs gh)'),
+      issue_search: z
+        .boolean()
+        .default(DEFAULTS.github.issue_search)
+        .describe('Search GitHub issues matching the focus (needs gh)'),
+      pr_context: z
+        .boolean()
+        .default(DEFAULTS.github.pr_context)
+        .describe('Include the open pull request of the branch (needs gh)'),
       timeout_ms: z.number().int().positive().max(60_000).default(DEFAULTS.github.timeout_ms),
     })
     .default(() => structuredClone(DEFAULTS.github)),
@@ -58,21 +67,37 @@ export const configSchema = z.strictObject({
     .default(() => structuredClone(DEFAULTS.cleanup)),
   freshness: z
     .strictObject({
-      max_age_hours: z.number().positive().default(DEFAULTS.freshness.max_age_hours).describe('Context older than this blocks commits until acknowledged'),
+      max_age_hours: z
+        .number()
+        .positive()
+        .default(DEFAULTS.freshness.max_age_hours)
+        .describe('Context older than this blocks commits until acknowledged'),
     })
     .default(() => structuredClone(DEFAULTS.freshness)),
   tdd: z
     .strictObject({
       policy: z.enum(['paired', 'scoped', 'any']).default(DEFAULTS.tdd.policy),
-      types: z.array(commitType).min(1).default(() => [...DEFAULTS.tdd.types]).describe('Commit types that need a preceding test commit'),
+      types: z
+        .array(commitType)
+        .min(1)
+        .default(() => [...DEFAULTS.tdd.types])
+        .describe('Commit types that need a preceding test commit'),
       test_globs: z
         .array(z.string().min(1))
         .min(1)
         .default(() => [...DEFAULTS.tdd.test_globs])
         .describe('A test commit must change at least one file matching these globs'),
-      since: z.string().regex(/^[0-9a-f]{4,64}$/i, 'expected a commit sha').nullable().default(DEFAULTS.tdd.since),
+      since: z
+        .string()
+        .regex(/^[0-9a-f]{4,64}$/i, 'expected a commit sha')
+        .nullable()
+        .default(DEFAULTS.tdd.since),
       default_branch: z.string().min(1).default(DEFAULTS.tdd.default_branch),
-      test_command: z.string().min(1).default(DEFAULTS.tdd.test_command).describe('Used by `hestai verify --red-green`'),
+      test_command: z
+        .string()
+        .min(1)
+        .default(DEFAULTS.tdd.test_command)
+        .describe('Used by `hestai verify --red-green`'),
     })
     .default(() => structuredClone(DEFAULTS.tdd)),
   commit: z
@@ -94,31 +119,57 @@ export const configSchema = z.strictObject({
         )
         .default([])
         .describe('Regular expressions matched against the header: matching commits are not judged'),
-      default_ignores: z.boolean().default(DEFAULTS.commit.default_ignores).describe('Also ignore version bumps, release-tool and merge-bot commits'),
-      type_case: z.enum(['insensitive', 'lower']).default(DEFAULTS.commit.type_case).describe('insensitive: the spec (Feat: is a feat); lower: only lower-case types'),
-      body_separator: z.enum(['error', 'warn', 'off']).default(DEFAULTS.commit.body_separator).describe('A body not separated from the header by a blank line'),
+      default_ignores: z
+        .boolean()
+        .default(DEFAULTS.commit.default_ignores)
+        .describe('Also ignore version bumps, release-tool and merge-bot commits'),
+      type_case: z
+        .enum(['insensitive', 'lower'])
+        .default(DEFAULTS.commit.type_case)
+        .describe('insensitive: the spec (Feat: is a feat); lower: only lower-case types'),
+      body_separator: z
+        .enum(['error', 'warn', 'off'])
+        .default(DEFAULTS.commit.body_separator)
+        .describe('A body not separated from the header by a blank line'),
     })
     .default(() => structuredClone(DEFAULTS.commit)),
   anchor: z
     .strictObject({
       required: z.boolean().default(DEFAULTS.anchor.required).describe('pre-commit blocks without a valid anchor'),
       strictness: z.enum(['quick', 'default', 'deep']).default(DEFAULTS.anchor.strictness),
-      handshake_ttl_minutes: z.number().int().positive().max(24 * 60).default(DEFAULTS.anchor.handshake_ttl_minutes),
+      handshake_ttl_minutes: z
+        .number()
+        .int()
+        .positive()
+        .max(24 * 60)
+        .default(DEFAULTS.anchor.handshake_ttl_minutes),
     })
     .default(() => structuredClone(DEFAULTS.anchor)),
   hooks: z
     .strictObject({
       pre_commit: z.boolean().default(DEFAULTS.hooks.pre_commit),
       commit_msg: z.boolean().default(DEFAULTS.hooks.commit_msg),
-      trailers: z.boolean().default(DEFAULTS.hooks.trailers).describe('commit-msg appends HestAI-Session and HestAI-Anchor'),
+      trailers: z
+        .boolean()
+        .default(DEFAULTS.hooks.trailers)
+        .describe('commit-msg appends HestAI-Session and HestAI-Anchor'),
     })
     .default(() => structuredClone(DEFAULTS.hooks)),
   verify: z
     .strictObject({
-      trailers: z.enum(['off', 'warn', 'error']).default(DEFAULTS.verify.trailers).describe('Missing or malformed HestAI trailers'),
+      trailers: z
+        .enum(['off', 'warn', 'error'])
+        .default(DEFAULTS.verify.trailers)
+        .describe('Missing or malformed HestAI trailers'),
       bypass: z.enum(['warn', 'error']).default(DEFAULTS.verify.bypass).describe('Commits carrying HestAI-Bypass'),
-      anchors: z.enum(['off', 'warn', 'error']).default(DEFAULTS.verify.anchors).describe('Re-validating each commit\'s anchor from its published proof record'),
-      exempt: z.enum(['allow', 'warn', 'error']).default(DEFAULTS.verify.exempt).describe('Commits carrying TDD-Exempt'),
+      anchors: z
+        .enum(['off', 'warn', 'error'])
+        .default(DEFAULTS.verify.anchors)
+        .describe("Re-validating each commit's anchor from its published proof record"),
+      exempt: z
+        .enum(['allow', 'warn', 'error'])
+        .default(DEFAULTS.verify.exempt)
+        .describe('Commits carrying TDD-Exempt'),
     })
     .default(() => structuredClone(DEFAULTS.verify)),
   protocol: z
@@ -126,9 +177,23 @@ export const configSchema = z.strictObject({
       enforce: z
         .boolean()
         .default(DEFAULTS.protocol.enforce)
-        .describe('pre-commit blocks while a blocking gate of the current phase is unmet; MCP tools refuse while a blocking start gate is unmet'),
-      force_limit: z.number().int().min(0).max(100).default(DEFAULTS.protocol.force_limit).describe('Forced advances allowed per session'),
-      history_limit: z.number().int().min(1).max(10_000).default(DEFAULTS.protocol.history_limit).describe('Records kept in the protocol history'),
+        .describe(
+          'pre-commit blocks while a blocking gate of the current phase is unmet; MCP tools refuse while a blocking start gate is unmet',
+        ),
+      force_limit: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .default(DEFAULTS.protocol.force_limit)
+        .describe('Forced advances allowed per session'),
+      history_limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .default(DEFAULTS.protocol.history_limit)
+        .describe('Records kept in the protocol history'),
     })
     .default(() => structuredClone(DEFAULTS.protocol)),
   agents: z
@@ -136,12 +201,17 @@ export const configSchema = z.strictObject({
       stop_gate: z
         .boolean()
         .default(DEFAULTS.agents.stop_gate)
-        .describe("with protocol.enforce, agent runtimes' Stop hook sends the agent back (once per turn) while a MUST end gate is unmet"),
+        .describe(
+          "with protocol.enforce, agent runtimes' Stop hook sends the agent back (once per turn) while a MUST end gate is unmet",
+        ),
     })
     .default(() => structuredClone(DEFAULTS.agents)),
   anchors: z
     .strictObject({
-      publish: z.boolean().default(DEFAULTS.anchors.publish).describe('The pre-push hook publishes the anchors branch (hestai/anchors) with every git push'),
+      publish: z
+        .boolean()
+        .default(DEFAULTS.anchors.publish)
+        .describe('The pre-push hook publishes the anchors branch (hestai/anchors) with every git push'),
     })
     .default(() => structuredClone(DEFAULTS.anchors)),
   quality_gates: z.array(qualityGateSchema).default([]),

@@ -33,7 +33,10 @@ export function validateConfigText(text: string): ConfigValidation {
  * Validates YAML text against any strict zod schema (the workspace config, the session protocol): every
  * problem with its key path, line and column, and a nearest-key suggestion for unknown keys.
  */
-export function validateYamlText<S extends z.ZodType>(text: string, schema: S): { value: z.infer<S> | null; errors: ConfigProblem[] } {
+export function validateYamlText<S extends z.ZodType>(
+  text: string,
+  schema: S,
+): { value: z.infer<S> | null; errors: ConfigProblem[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -54,7 +57,16 @@ export function validateYamlText<S extends z.ZodType>(text: string, schema: S): 
     // An alias bomb (aliases of aliases) expands exponentially: refused past MAX_ALIAS_COUNT expansions.
     raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   } catch (error) {
-    return { value: null, errors: [{ key: '', line: 1, message: `invalid YAML: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)` }] };
+    return {
+      value: null,
+      errors: [
+        {
+          key: '',
+          line: 1,
+          message: `invalid YAML: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
+        },
+      ],
+    };
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { value: null, errors: [{ key: '', line: 1, message: 'expected a mapping of keys at the top level' }] };
@@ -104,7 +116,8 @@ function knownKeysAt(root: z.ZodType, keyPath: readonly PropertyKey[]): string[]
   if (schema instanceof z.ZodUnion) {
     // A union of objects (e.g. the protocol's check types): every key any member accepts.
     const keys = new Set<string>();
-    for (const option of schema.options as readonly z.ZodType[]) for (const key of knownKeysAt(option, [])) keys.add(key);
+    for (const option of schema.options as readonly z.ZodType[])
+      for (const key of knownKeysAt(option, [])) keys.add(key);
     return [...keys];
   }
   return schema instanceof z.ZodObject ? Object.keys(schema.shape as object) : [];

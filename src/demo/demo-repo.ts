@@ -30,7 +30,13 @@ export class DemoRepo {
       path.join(home, '.gitconfig'),
       '[user]\n\tname = Demo\n\temail = demo@hestai.invalid\n[commit]\n\tgpgsign = false\n[init]\n\tdefaultBranch = main\n',
     );
-    this.env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: path.join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
+    this.env = {
+      ...process.env,
+      HOME: home,
+      GIT_CONFIG_GLOBAL: path.join(home, '.gitconfig'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      NO_COLOR: '1',
+    };
     this.git(['init', '-q', '-b', 'main']);
   }
 
@@ -44,7 +50,12 @@ export class DemoRepo {
 
   /** Runs `command` through `sh -c` with `input` on stdin, as an agent runtime runs its hook commands. */
   shell(command: string, input: string, env: NodeJS.ProcessEnv = {}): Step {
-    const result = spawnSync('sh', ['-c', command], { cwd: this.dir, env: { ...this.env, ...env }, input, encoding: 'utf8' });
+    const result = spawnSync('sh', ['-c', command], {
+      cwd: this.dir,
+      env: { ...this.env, ...env },
+      input,
+      encoding: 'utf8',
+    });
     return { status: result.status ?? -1, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
   }
 
@@ -74,5 +85,6 @@ export function show(title: string, command: string, step: Step, expectStatus: n
   const output = `${step.stdout}${step.stderr}`.trimEnd();
   if (output !== '') process.stdout.write(`${output.replace(/^/gm, '  ')}\n`);
   process.stdout.write(`  → exit ${step.status}${step.status === expectStatus ? '' : ` (expected ${expectStatus})`}\n`);
-  if (step.status !== expectStatus) throw new Error(`demo step "${title}" exited ${step.status}, expected ${expectStatus}`);
+  if (step.status !== expectStatus)
+    throw new Error(`demo step "${title}" exited ${step.status}, expected ${expectStatus}`);
 }

@@ -19,8 +19,16 @@ async function demo(): Promise<void> {
   try {
     repo.write('README.md', '# demo\n');
     commit('chore: initial commit');
-    show('install the hooks (plain git hooks, no husky)', 'hestai init --no-husky', repo.hestai(['init', '--no-husky']), 0);
-    repo.write('.hestai_workspace.yaml', `${repo.read('.hestai_workspace.yaml')}github:\n  issue_search: false\n  pr_context: false\n`);
+    show(
+      'install the hooks (plain git hooks, no husky)',
+      'hestai init --no-husky',
+      repo.hestai(['init', '--no-husky']),
+      0,
+    );
+    repo.write(
+      '.hestai_workspace.yaml',
+      `${repo.read('.hestai_workspace.yaml')}github:\n  issue_search: false\n  pr_context: false\n`,
+    );
     // Adopting is a commit of its own: the role constitutions and the config are then in git, where CI checks anchors against them.
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
@@ -29,11 +37,25 @@ async function demo(): Promise<void> {
     show('1. a commit without a session is blocked', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
     const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'greeting feature']);
     const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
-    show('   clock in', 'hestai clock-in --role implementation-lead --focus "greeting feature"', { ...clockIn, stdout: `session ${token}\n` }, 0);
+    show(
+      '   clock in',
+      'hestai clock-in --role implementation-lead --focus "greeting feature"',
+      { ...clockIn, stdout: `session ${token}\n` },
+      0,
+    );
     show('   still blocked: the session is not anchored yet', 'git commit -m "docs: usage"', commit('docs: usage'), 1);
     const bind = path.join(repo.base, 'bind.oct');
     const proof = path.join(repo.base, 'proof.oct');
-    fs.writeFileSync(bind, ['## BIND (Identity Lock)', 'ROLE::implementation-lead', 'COGNITION::LOGOS::HEPHAESTUS+ATHENA', 'AUTHORITY::RESPONSIBLE[greeting feature]', ''].join('\n'));
+    fs.writeFileSync(
+      bind,
+      [
+        '## BIND (Identity Lock)',
+        'ROLE::implementation-lead',
+        'COGNITION::LOGOS::HEPHAESTUS+ATHENA',
+        'AUTHORITY::RESPONSIBLE[greeting feature]',
+        '',
+      ].join('\n'),
+    );
     fs.writeFileSync(
       proof,
       [
@@ -49,53 +71,155 @@ async function demo(): Promise<void> {
     const stage = (args: string[], title: string, command: string) => {
       const step = repo.hestai(['--json', 'anchor', ...args]);
       const result = JSON.parse(step.stdout) as { success: boolean; next_step: string; errors: string[] };
-      show(title, command, { ...step, stdout: `success: ${result.success}${result.errors.length ? `, errors: ${result.errors.join('; ')}` : ''}\nnext: ${result.next_step}\n` }, 0);
+      show(
+        title,
+        command,
+        {
+          ...step,
+          stdout: `success: ${result.success}${result.errors.length ? `, errors: ${result.errors.join('; ')}` : ''}\nnext: ${result.next_step}\n`,
+        },
+        0,
+      );
     };
-    stage(['--stage', 'identity', '--role', 'implementation-lead', '--token', token], '   anchor, stage 1: identity (the role constitution)', `hestai anchor --stage identity --role implementation-lead --token ${token.slice(0, 8)}…`);
-    stage(['--stage', 'context', '--token', token, '--payload-file', bind], '   anchor, stage 2: context (BIND in, server-authoritative ARM out)', 'hestai anchor --stage context --token … --payload-file bind.oct');
-    stage(['--stage', 'proof', '--token', token, '--payload-file', proof], '   anchor, stage 3: proof (TENSION + COMMIT; anchor.json promoted)', 'hestai anchor --stage proof --token … --payload-file proof.oct');
+    stage(
+      ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
+      '   anchor, stage 1: identity (the role constitution)',
+      `hestai anchor --stage identity --role implementation-lead --token ${token.slice(0, 8)}…`,
+    );
+    stage(
+      ['--stage', 'context', '--token', token, '--payload-file', bind],
+      '   anchor, stage 2: context (BIND in, server-authoritative ARM out)',
+      'hestai anchor --stage context --token … --payload-file bind.oct',
+    );
+    stage(
+      ['--stage', 'proof', '--token', token, '--payload-file', proof],
+      '   anchor, stage 3: proof (TENSION + COMMIT; anchor.json promoted)',
+      'hestai anchor --stage proof --token … --payload-file proof.oct',
+    );
     const now = new Date();
     show('   ... and passes once the session is anchored', 'git commit -m "docs: usage"', commit('docs: usage'), 0);
-    show('   the commit carries the session and anchor trailers', 'git log -1 --format=%B', repo.git(['log', '-1', '--format=%B']), 0);
+    show(
+      '   the commit carries the session and anchor trailers',
+      'git log -1 --format=%B',
+      repo.git(['log', '-1', '--format=%B']),
+      0,
+    );
 
     repo.git(['checkout', '-q', '-b', 'feat/greeting']);
     // JavaScript source written into the demo repository (a template literal inside a string)
     repo.write('src/greet.js', 'export const greet = (name) => `hello ${name}`;\n');
-    show('2. a feat without a preceding test commit is blocked', 'git commit -m "feat(greet): greet by name"', commit('feat(greet): greet by name'), 1);
+    show(
+      '2. a feat without a preceding test commit is blocked',
+      'git commit -m "feat(greet): greet by name"',
+      commit('feat(greet): greet by name'),
+      1,
+    );
     repo.git(['reset', '-q']);
     repo.git(['stash', '-q', '--include-untracked']);
-    repo.write('test/greet.test.js', "import { greet } from '../src/greet.js';\nif (greet('ann') !== 'hello ann') throw new Error('red');\n");
-    show('   commit the failing test first', 'git commit -m "test(greet): greet by name"', commit('test(greet): greet by name'), 0);
+    repo.write(
+      'test/greet.test.js',
+      "import { greet } from '../src/greet.js';\nif (greet('ann') !== 'hello ann') throw new Error('red');\n",
+    );
+    show(
+      '   commit the failing test first',
+      'git commit -m "test(greet): greet by name"',
+      commit('test(greet): greet by name'),
+      0,
+    );
     repo.git(['stash', 'pop', '-q']);
-    show('   then the feat passes', 'git commit -m "feat(greet): greet by name"', commit('feat(greet): greet by name'), 0);
+    show(
+      '   then the feat passes',
+      'git commit -m "feat(greet): greet by name"',
+      commit('feat(greet): greet by name'),
+      0,
+    );
 
     const later = new Date(now.getTime() + 25 * 3_600_000);
     const clock = { HESTAI_NOW: later.toISOString() };
     repo.write('docs/usage.md', 'Say hello by name.\n');
-    show('3. 25 hours later (HESTAI_NOW) the context is stale: blocked', 'HESTAI_NOW=<+25h> git commit -m "docs: names"', commit('docs: names', clock), 1);
-    show('   acknowledge it (audited)', 'hestai ack --reason "reviewed the context: still accurate"', repo.hestai(['ack', '--reason', 'reviewed the context: still accurate'], clock), 0);
-    show('   ... and the commit passes', 'HESTAI_NOW=<+25h> git commit -m "docs: names"', commit('docs: names', clock), 0);
+    show(
+      '3. 25 hours later (HESTAI_NOW) the context is stale: blocked',
+      'HESTAI_NOW=<+25h> git commit -m "docs: names"',
+      commit('docs: names', clock),
+      1,
+    );
+    show(
+      '   acknowledge it (audited)',
+      'hestai ack --reason "reviewed the context: still accurate"',
+      repo.hestai(['ack', '--reason', 'reviewed the context: still accurate'], clock),
+      0,
+    );
+    show(
+      '   ... and the commit passes',
+      'HESTAI_NOW=<+25h> git commit -m "docs: names"',
+      commit('docs: names', clock),
+      0,
+    );
 
     show('4. the CI step checks the whole branch', 'hestai verify', repo.hestai(['verify']), 0);
     repo.write('src/shout.js', 'export const shout = (s) => s.toUpperCase();\n');
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'feat(shout): shout']);
-    show('   a feat committed with --no-verify is caught in CI', 'hestai verify --format github', repo.hestai(['verify', '--format', 'github']), 1);
+    show(
+      '   a feat committed with --no-verify is caught in CI',
+      'hestai verify --format github',
+      repo.hestai(['verify', '--format', 'github']),
+      1,
+    );
 
     // 5. The same rules at edit time: Claude Code's hooks, run exactly as .claude/settings.json says.
-    show('5. at edit time: install the Claude Code hooks', 'hestai init --no-husky --agent claude-code', repo.hestai(['init', '--no-husky', '--agent', 'claude-code']), 0);
-    const settings = JSON.parse(repo.read('.claude/settings.json')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    show(
+      '5. at edit time: install the Claude Code hooks',
+      'hestai init --no-husky --agent claude-code',
+      repo.hestai(['init', '--no-husky', '--agent', 'claude-code']),
+      0,
+    );
+    const settings = JSON.parse(repo.read('.claude/settings.json')) as {
+      hooks: { PreToolUse: { hooks: { command: string }[] }[] };
+    };
     const hook = settings.hooks.PreToolUse[0]!.hooks[0]!.command;
     const agent = { CLAUDE_PROJECT_DIR: repo.dir, CLAUDE_ENV_FILE: path.join(repo.base, 'claude-env') };
-    const payload = (fields: Record<string, unknown>) => JSON.stringify({ session_id: 'demo-claude-session', cwd: repo.dir, ...fields });
-    show('   a Claude Code session starts: SessionStart clocks the agent in and binds it', `{"hook_event_name":"SessionStart",...} | ${hook}`, repo.shell(hook, payload({ hook_event_name: 'SessionStart', source: 'startup' }), agent), 0);
+    const payload = (fields: Record<string, unknown>) =>
+      JSON.stringify({ session_id: 'demo-claude-session', cwd: repo.dir, ...fields });
+    show(
+      '   a Claude Code session starts: SessionStart clocks the agent in and binds it',
+      `{"hook_event_name":"SessionStart",...} | ${hook}`,
+      repo.shell(hook, payload({ hook_event_name: 'SessionStart', source: 'startup' }), agent),
+      0,
+    );
     const agentToken = /HESTAI_SESSION=(\S+)/.exec(fs.readFileSync(agent.CLAUDE_ENV_FILE, 'utf8'))![1]!;
-    const editGreet = payload({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo.dir, 'src/greet.js'), old_string: 'hello', new_string: 'hi' } });
-    show("   the agent's Edit is refused (exit 2: Claude Code blocks it and shows the reason)", `{"tool_name":"Edit",...} | ${hook}`, repo.shell(hook, editGreet, agent), 2);
-    stage(['--stage', 'identity', '--role', 'implementation-lead', '--token', agentToken], '   the agent anchors: identity', `hestai anchor --stage identity --role implementation-lead --token ${agentToken.slice(0, 8)}…`);
-    stage(['--stage', 'context', '--token', agentToken, '--payload-file', bind], '   context', 'hestai anchor --stage context --token … --payload-file bind.oct');
-    stage(['--stage', 'proof', '--token', agentToken, '--payload-file', proof], '   proof', 'hestai anchor --stage proof --token … --payload-file proof.oct');
-    show('   ... and the same Edit is allowed', `{"tool_name":"Edit",...} | ${hook}`, repo.shell(hook, editGreet, agent), 0);
+    const editGreet = payload({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: path.join(repo.dir, 'src/greet.js'), old_string: 'hello', new_string: 'hi' },
+    });
+    show(
+      "   the agent's Edit is refused (exit 2: Claude Code blocks it and shows the reason)",
+      `{"tool_name":"Edit",...} | ${hook}`,
+      repo.shell(hook, editGreet, agent),
+      2,
+    );
+    stage(
+      ['--stage', 'identity', '--role', 'implementation-lead', '--token', agentToken],
+      '   the agent anchors: identity',
+      `hestai anchor --stage identity --role implementation-lead --token ${agentToken.slice(0, 8)}…`,
+    );
+    stage(
+      ['--stage', 'context', '--token', agentToken, '--payload-file', bind],
+      '   context',
+      'hestai anchor --stage context --token … --payload-file bind.oct',
+    );
+    stage(
+      ['--stage', 'proof', '--token', agentToken, '--payload-file', proof],
+      '   proof',
+      'hestai anchor --stage proof --token … --payload-file proof.oct',
+    );
+    show(
+      '   ... and the same Edit is allowed',
+      `{"tool_name":"Edit",...} | ${hook}`,
+      repo.shell(hook, editGreet, agent),
+      0,
+    );
     process.stdout.write('\ndemo complete: every step behaved as shown.\n');
   } finally {
     repo.cleanup();

@@ -18,13 +18,21 @@ export interface StoreFile {
   content: string;
 }
 
-function fastImportScript(files: readonly StoreFile[], message: string, tip: string | null, merge: string | null, at: Date): string {
+function fastImportScript(
+  files: readonly StoreFile[],
+  message: string,
+  tip: string | null,
+  merge: string | null,
+  at: Date,
+): string {
   const parts: string[] = [];
   files.forEach((f, i) => {
     parts.push(`blob\nmark :${i + 1}\ndata ${Buffer.byteLength(f.content, 'utf8')}\n${f.content}\n`);
   });
   const seconds = Math.floor(at.getTime() / 1000);
-  parts.push(`commit ${ANCHORS_REF}\ncommitter hestai <hestai@localhost> ${seconds} +0000\ndata ${Buffer.byteLength(message, 'utf8')}\n${message}\n`);
+  parts.push(
+    `commit ${ANCHORS_REF}\ncommitter hestai <hestai@localhost> ${seconds} +0000\ndata ${Buffer.byteLength(message, 'utf8')}\n${message}\n`,
+  );
   if (tip !== null) parts.push(`from ${tip}\n`);
   if (merge !== null && merge !== tip) parts.push(`merge ${merge}\n`);
   files.forEach((f, i) => parts.push(`M 100644 :${i + 1} ${f.path}\n`));
@@ -50,12 +58,21 @@ export function anchorStoreHead(cwd: string): { head: string | null; tip: string
  * refuses to move the branch unless the new commit descends from its current tip, so when another
  * writer moved it meanwhile the tip is read again and the write retried.
  */
-export function writeAnchorStore(cwd: string, files: readonly StoreFile[], message: string, options: { tip: string | null; merge?: string | null; at: Date }): void {
+export function writeAnchorStore(
+  cwd: string,
+  files: readonly StoreFile[],
+  message: string,
+  options: { tip: string | null; merge?: string | null; at: Date },
+): void {
   for (const p of files) if (!/^[A-Za-z0-9._/-]+$/.test(p.path)) throw new Error(`invalid anchor store path ${p.path}`);
   let tip = options.tip;
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = runGit(['fast-import', '--quiet'], { cwd, input: fastImportScript(files, message, tip, options.merge ?? null, options.at), okCodes: [1, 128] });
+    const result = runGit(['fast-import', '--quiet'], {
+      cwd,
+      input: fastImportScript(files, message, tip, options.merge ?? null, options.at),
+      okCodes: [1, 128],
+    });
     if (result.status === 0) return;
     lastError = result.stderr.trim();
     tip = anchorStoreHead(cwd).tip;
@@ -65,7 +82,10 @@ export function writeAnchorStore(cwd: string, files: readonly StoreFile[], messa
 
 /** The tips of every anchors branch this clone knows: local, then each remote's, e.g. refs/remotes/origin/hestai/anchors. */
 export function anchorStoreRefs(cwd: string): { ref: string; oid: string }[] {
-  const out = runGit(['for-each-ref', '--format=%(objectname) %(refname)', ANCHORS_REF, `refs/remotes/*/${ANCHORS_BRANCH}`], { cwd }).stdout;
+  const out = runGit(
+    ['for-each-ref', '--format=%(objectname) %(refname)', ANCHORS_REF, `refs/remotes/*/${ANCHORS_BRANCH}`],
+    { cwd },
+  ).stdout;
   return out
     .split('\n')
     .filter((l) => l !== '')
@@ -78,7 +98,9 @@ export function anchorStoreRefs(cwd: string): { ref: string; oid: string }[] {
 /** Every file of an anchors tree (path → blob oid), one `git ls-tree -r -z` process. */
 export function listAnchorStore(cwd: string, commit: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const entry of splitNul(runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', 'records', 'events'], { cwd }).stdout)) {
+  for (const entry of splitNul(
+    runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', 'records', 'events'], { cwd }).stdout,
+  )) {
     const tab = entry.indexOf('\t');
     const [, type, oid] = entry.slice(0, tab).split(' ');
     if (type === 'blob' && oid) files.set(entry.slice(tab + 1), oid);
@@ -93,7 +115,11 @@ export type BatchObject = { found: true; oid: string; type: string; size: number
  * `--batch` (also the bytes). Specs are object names such as `<oid>`, `<commit>^{commit}` or `<commit>:<path>`;
  * a spec with a newline cannot be asked and is reported missing.
  */
-export function catFileBatch(cwd: string, specs: readonly string[], options: { content: boolean }): Map<string, BatchObject> {
+export function catFileBatch(
+  cwd: string,
+  specs: readonly string[],
+  options: { content: boolean },
+): Map<string, BatchObject> {
   const answers = new Map<string, BatchObject>();
   const asked: string[] = [];
   for (const s of new Set(specs)) {
@@ -101,7 +127,10 @@ export function catFileBatch(cwd: string, specs: readonly string[], options: { c
     else asked.push(s);
   }
   if (asked.length === 0) return answers;
-  const out = runGitBuffer(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], { cwd, input: `${asked.join('\n')}\n` }).stdout;
+  const out = runGitBuffer(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], {
+    cwd,
+    input: `${asked.join('\n')}\n`,
+  }).stdout;
   let at = 0;
   for (const spec of asked) {
     const nl = out.indexOf(0x0a, at);
@@ -148,9 +177,15 @@ export function mergeAnchorStore(cwd: string, other: string, at: Date): void {
 }
 
 /** The local anchors tip and the remote-tracking one for `remote` (a remote name; null refs when absent), one process. */
-export function anchorPublishState(cwd: string, remote: string): { local: string | null; tracking: string | null; trackingRef: string | null } {
+export function anchorPublishState(
+  cwd: string,
+  remote: string,
+): { local: string | null; tracking: string | null; trackingRef: string | null } {
   const trackingRef = /^[A-Za-z0-9._-]+$/.test(remote) ? `refs/remotes/${remote}/${ANCHORS_BRANCH}` : null;
-  const out = runGit(['for-each-ref', '--format=%(objectname) %(refname)', ANCHORS_REF, ...(trackingRef ? [trackingRef] : [])], { cwd }).stdout;
+  const out = runGit(
+    ['for-each-ref', '--format=%(objectname) %(refname)', ANCHORS_REF, ...(trackingRef ? [trackingRef] : [])],
+    { cwd },
+  ).stdout;
   let local: string | null = null;
   let tracking: string | null = null;
   for (const line of out.split('\n')) {
@@ -163,7 +198,10 @@ export function anchorPublishState(cwd: string, remote: string): { local: string
 
 /** Pushes the local anchors branch to `remote` (hooks skipped: this runs inside the pre-push hook). */
 export function pushAnchorStore(cwd: string, remote: string): { ok: boolean; stderr: string } {
-  const result = runGit(['push', '--no-verify', '--quiet', remote, `${ANCHORS_REF}:${ANCHORS_REF}`], { cwd, okCodes: [1, 128] });
+  const result = runGit(['push', '--no-verify', '--quiet', remote, `${ANCHORS_REF}:${ANCHORS_REF}`], {
+    cwd,
+    okCodes: [1, 128],
+  });
   return { ok: result.status === 0, stderr: result.stderr.trim() };
 }
 
@@ -172,6 +210,9 @@ export function fetchAnchorStore(cwd: string, remote: string, trackingRef: strin
   const spec = trackingRef ? `+${ANCHORS_REF}:${trackingRef}` : ANCHORS_REF;
   const result = runGit(['fetch', '--quiet', '--no-tags', remote, spec], { cwd, okCodes: [1, 128] });
   if (result.status !== 0) return null;
-  const rev = runGit(['rev-parse', '--verify', '--quiet', `${trackingRef ?? 'FETCH_HEAD'}^{commit}`], { cwd, okCodes: [1, 128] });
+  const rev = runGit(['rev-parse', '--verify', '--quiet', `${trackingRef ?? 'FETCH_HEAD'}^{commit}`], {
+    cwd,
+    okCodes: [1, 128],
+  });
   return rev.status === 0 ? rev.stdout.trim() : null;
 }

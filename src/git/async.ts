@@ -8,7 +8,10 @@ import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
  * Asynchronous git calls, so that clock-in can read status, log and the file list concurrently (one
  * process each). Same contract as `runGit`: argument arrays, a stable locale, no pager, no prompts.
  */
-export function runGitAsync(args: readonly string[], options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv }): Promise<GitResult> {
+export function runGitAsync(
+  args: readonly string[],
+  options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv },
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd: options.cwd,
@@ -21,12 +24,22 @@ export function runGitAsync(args: readonly string[], options: { cwd: string; okC
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') {
-        reject(usageError('git was not found on PATH', { remedy: 'Install git (2.30 or newer) and make sure it is on PATH.', code: 'GIT_MISSING' }));
+        reject(
+          usageError('git was not found on PATH', {
+            remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
+            code: 'GIT_MISSING',
+          }),
+        );
       } else reject(new GitError(args, null, error.message));
     });
     child.on('close', (code) => {
-      const result = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), status: code ?? -1 };
-      if (result.status !== 0 && !(options.okCodes ?? []).includes(result.status)) reject(new GitError(args, code, result.stderr));
+      const result = {
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        status: code ?? -1,
+      };
+      if (result.status !== 0 && !(options.okCodes ?? []).includes(result.status))
+        reject(new GitError(args, code, result.stderr));
       else resolve(result);
     });
   });
@@ -37,19 +50,38 @@ export function runGitAsync(args: readonly string[], options: { cwd: string; okC
  * (read-only: no optional index lock; untracked directories are reported once, not walked file by file).
  */
 export async function branchStatusAsync(cwd: string): Promise<BranchStatus> {
-  const result = await runGitAsync(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--no-renames'], {
-    cwd,
-    env: { GIT_OPTIONAL_LOCKS: '0' },
-  });
+  const result = await runGitAsync(
+    ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--no-renames'],
+    {
+      cwd,
+      env: { GIT_OPTIONAL_LOCKS: '0' },
+    },
+  );
   return parseStatusV2(result.stdout);
 }
 
 /** The last `count` commits of HEAD with the paths they changed (empty on an unborn branch). */
 export async function recentCommitsAsync(cwd: string, count: number): Promise<LogCommit[]> {
-  const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '--no-renames', '-z', '--name-only', '--diff-merges=first-parent', '-n', String(count), '--'];
+  const args = [
+    'log',
+    `--format=${LOG_FORMAT}`,
+    '--no-color',
+    '--no-renames',
+    '-z',
+    '--name-only',
+    '--diff-merges=first-parent',
+    '-n',
+    String(count),
+    '--',
+  ];
   const result = await runGitAsync(args, { cwd, okCodes: [128] });
   if (result.status !== 0) {
-    if (/does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(result.stderr)) return [];
+    if (
+      /does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(
+        result.stderr,
+      )
+    )
+      return [];
     throw new GitError(args, result.status, result.stderr);
   }
   return parseLog(result.stdout);
@@ -57,10 +89,22 @@ export async function recentCommitsAsync(cwd: string, count: number): Promise<Lo
 
 /** Commits in `from..HEAD` (oldest first), or every commit of HEAD when `from` is null. */
 export async function commitsSinceAsync(cwd: string, from: string | null): Promise<LogCommit[]> {
-  const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '--reverse', from === null ? 'HEAD' : `${from}..HEAD`, '--'];
+  const args = [
+    'log',
+    `--format=${LOG_FORMAT}`,
+    '--no-color',
+    '--reverse',
+    from === null ? 'HEAD' : `${from}..HEAD`,
+    '--',
+  ];
   const result = await runGitAsync(args, { cwd, okCodes: [128] });
   if (result.status !== 0) {
-    if (/does not have any commits yet|bad default revision|bad revision|ambiguous argument|unknown revision/.test(result.stderr)) return [];
+    if (
+      /does not have any commits yet|bad default revision|bad revision|ambiguous argument|unknown revision/.test(
+        result.stderr,
+      )
+    )
+      return [];
     throw new GitError(args, result.status, result.stderr);
   }
   return parseLog(result.stdout);

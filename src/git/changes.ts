@@ -30,7 +30,10 @@ export function commitCountSince(cwd: string, base: string | null): number {
 /** The full sha of a commit named by a (possibly abbreviated) hex sha, or null when none. */
 export function commitOfSha(cwd: string, sha: string): string | null {
   if (!/^[0-9a-f]{4,64}$/i.test(sha)) return null;
-  const result = runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], { cwd, okCodes: [1, 128] });
+  const result = runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], {
+    cwd,
+    okCodes: [1, 128],
+  });
   return result.status === 0 ? result.stdout.trim() : null;
 }
 

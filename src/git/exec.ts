@@ -73,7 +73,10 @@ export function git(args: readonly string[], options: GitOptions): string {
 }
 
 /** Runs git and returns raw stdout bytes (for `cat-file --batch`, whose sizes count bytes). */
-export function runGitBuffer(args: readonly string[], options: GitOptions): { stdout: Buffer; stderr: string; status: number } {
+export function runGitBuffer(
+  args: readonly string[],
+  options: GitOptions,
+): { stdout: Buffer; stderr: string; status: number } {
   const result = spawnSync('git', args, {
     cwd: options.cwd,
     input: options.input,
@@ -83,7 +86,10 @@ export function runGitBuffer(args: readonly string[], options: GitOptions): { st
   });
   if (result.error) {
     if ((result.error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw usageError('git was not found on PATH', { remedy: 'Install git (2.30 or newer) and make sure it is on PATH.', code: 'GIT_MISSING' });
+      throw usageError('git was not found on PATH', {
+        remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
+        code: 'GIT_MISSING',
+      });
     }
     throw new GitError(args, null, String(result.error.message));
   }

@@ -40,7 +40,11 @@ export function readMergeHeads(root: string, env: NodeJS.ProcessEnv = process.en
   const gitDir = gitDirOf(root, env);
   if (gitDir === null) return [];
   try {
-    return fs.readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    return fs
+      .readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
   } catch {
     return [];
   }

@@ -25,7 +25,10 @@ export function parseCommitMessageConfig(output: string): CommitMessageConfig {
 
 /** `core.commentChar` and `commit.cleanup` in one git process. */
 export function commitMessageConfig(cwd: string): CommitMessageConfig {
-  const result = runGit(['config', '-z', '--get-regexp', '^(core\\.commentchar|commit\\.cleanup)$'], { cwd, okCodes: [1] });
+  const result = runGit(['config', '-z', '--get-regexp', '^(core\\.commentchar|commit\\.cleanup)$'], {
+    cwd,
+    okCodes: [1],
+  });
   return parseCommitMessageConfig(result.status === 0 ? result.stdout : '');
 }
 
@@ -45,7 +48,16 @@ export interface HistoryOptions {
  */
 export function history(cwd: string, options: HistoryOptions): { commits: LogCommit[] } | { error: string } {
   const nonce = logNonce();
-  const args = ['log', `--format=${logFormat(nonce)}`, '--no-color', '-M', '-z', '--name-status', '--diff-merges=first-parent', '--reverse'];
+  const args = [
+    'log',
+    `--format=${logFormat(nonce)}`,
+    '--no-color',
+    '-M',
+    '-z',
+    '--name-status',
+    '--diff-merges=first-parent',
+    '--reverse',
+  ];
   if (options.noMerges) args.push('--no-merges');
   if (options.topoOrder) args.push('--topo-order');
   args.push(...options.revisions, '--');
@@ -63,7 +75,11 @@ export function resolveCommits(cwd: string, shas: readonly string[]): Map<string
   const unique = [...new Set(shas)].filter((s) => /^[0-9a-f]{7,64}$/.test(s));
   for (const s of shas) out.set(s, null);
   if (unique.length === 0) return out;
-  const result = runGit(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { cwd, input: unique.map((s) => `${s}^{commit}\n`).join('') , okCodes: [128] });
+  const result = runGit(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+    cwd,
+    input: unique.map((s) => `${s}^{commit}\n`).join(''),
+    okCodes: [128],
+  });
   const lines = result.stdout.split('\n');
   unique.forEach((s, i) => {
     const m = /^([0-9a-f]{40,64}) commit$/.exec(lines[i] ?? '');

@@ -2,7 +2,14 @@ export { git, runGit, runGitBuffer, GitError, type GitOptions, type GitResult } 
 export * from './parse.js';
 export * from './repo.js';
 export { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
-export { runGitAsync, branchStatusAsync, recentCommitsAsync, commitsSinceAsync, trackedFilesAsync, hooksDirAsync } from './async.js';
+export {
+  runGitAsync,
+  branchStatusAsync,
+  recentCommitsAsync,
+  commitsSinceAsync,
+  trackedFilesAsync,
+  hooksDirAsync,
+} from './async.js';
 export * from './head.js';
 export * from './history.js';
 export * from './config.js';

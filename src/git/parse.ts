@@ -67,7 +67,7 @@ export interface FileChange {
 /** Parses the NUL-separated fields of `--name-status -z` (`R100\0old\0new\0` for renames and copies). */
 export function parseNameStatus(fields: readonly string[]): FileChange[] {
   const changes: FileChange[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const code = fields[i]!;
     const letter = code[0] as FileChange['status'];
     if (letter === 'R' || letter === 'C') {
@@ -117,7 +117,9 @@ export function parseLog(output: string, nameStatus = false, nonce = ''): LogCom
     const [authorDate = '', committerDate = authorDate] = record.slice(b + 1, c).split(' ');
     const message = record.slice(c + 1, stop);
     const tail = record.slice(stop + end.length);
-    const fields = splitNul(tail.replace(/^\n/, '')).map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
+    const fields = splitNul(tail.replace(/^\n/, ''))
+      .map((f) => f.replace(/^\n/, ''))
+      .filter((f) => f !== '');
     const changes = nameStatus ? parseNameStatus(fields) : undefined;
     commits.push({
       sha,

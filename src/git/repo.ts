@@ -1,6 +1,16 @@
 import path from 'node:path';
 import { git, GitError, runGit } from './exec.js';
-import { LOG_FORMAT, parseLeftRight, parseLog, parseNameStatus, parseStatusZ, splitNul, type FileChange, type LogCommit, type StatusEntry } from './parse.js';
+import {
+  LOG_FORMAT,
+  parseLeftRight,
+  parseLog,
+  parseNameStatus,
+  parseStatusZ,
+  splitNul,
+  type FileChange,
+  type LogCommit,
+  type StatusEntry,
+} from './parse.js';
 
 /** What one `git rev-parse` call tells about the repository around `cwd`. */
 export interface RepoInfo {
@@ -102,7 +112,12 @@ export function log(cwd: string, options: LogOptions): LogCommit[] {
   const result = runGit(args, { cwd, okCodes: [128] });
   if (result.status !== 0) {
     // An unborn branch has no log; anything else is a real error.
-    if (/does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(result.stderr)) return [];
+    if (
+      /does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(
+        result.stderr,
+      )
+    )
+      return [];
     throw new GitError(args, result.status, result.stderr);
   }
   return parseLog(result.stdout);

@@ -1,6 +1,11 @@
 import { blockedError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { requireSessionChoice, resolveSession, type SessionChoice, type SessionResolution } from '../records/resolve.js';
+import {
+  requireSessionChoice,
+  resolveSession,
+  type SessionChoice,
+  type SessionResolution,
+} from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 
 /**
@@ -71,7 +76,12 @@ export class Connection {
   }
 
   private resolveInput(paths: WorkspacePaths, explicit: string | undefined) {
-    return { explicit, connection: this.ownSession(paths.root), env: this.pinned === null ? {} : { HESTAI_SESSION: this.pinned }, surface: 'mcp' as const };
+    return {
+      explicit,
+      connection: this.ownSession(paths.root),
+      env: this.pinned === null ? {} : { HESTAI_SESSION: this.pinned },
+      surface: 'mcp' as const,
+    };
   }
 
   /** Whether this connection may act destructively on `sessionId`: it started, anchored or was pinned to it. */

@@ -19,11 +19,16 @@ const UNTRACKED = 'An anchor in mode=untracked never unlocks privileged tools: a
 const REMEDIES: Record<Exclude<GateDecision['code'], 'UNLOCKED' | 'TERMINAL'>, string> = {
   INVALID_TOKEN: 'Pass the session_id that clock_in returned (a UUID v4).',
   NO_SESSION: 'Call clock_in to start a session, then anchor it (stage identity → context → proof).',
-  NO_ANCHOR: 'Complete the anchor handshake for this session: anchor stage identity → context → proof (or odyssean_anchor with a whole RAPH vector).',
-  NOT_VALIDATED: 'Complete the anchor handshake again (stage identity → context → proof); only a passed proof writes a validated anchor.',
-  TOKEN_MISMATCH: 'The anchor belongs to another session: ask a human to run `hestai anchor reset --token <session_id>`, then anchor again.',
-  TAMPERED: 'anchor.json was edited after validation: ask a human to run `hestai anchor reset --token <session_id>`, then anchor again.',
-  CORRUPT: 'A state file is unreadable: ask a human to run `hestai anchor reset --token <session_id>` (or clock_in a new session), then anchor again.',
+  NO_ANCHOR:
+    'Complete the anchor handshake for this session: anchor stage identity → context → proof (or odyssean_anchor with a whole RAPH vector).',
+  NOT_VALIDATED:
+    'Complete the anchor handshake again (stage identity → context → proof); only a passed proof writes a validated anchor.',
+  TOKEN_MISMATCH:
+    'The anchor belongs to another session: ask a human to run `hestai anchor reset --token <session_id>`, then anchor again.',
+  TAMPERED:
+    'anchor.json was edited after validation: ask a human to run `hestai anchor reset --token <session_id>`, then anchor again.',
+  CORRUPT:
+    'A state file is unreadable: ask a human to run `hestai anchor reset --token <session_id>` (or clock_in a new session), then anchor again.',
   SESSION_CLOSED: 'This session is closed: call clock_in to start a new one and anchor it.',
 };
 
@@ -51,9 +56,21 @@ export function gateDecision(sessionId: string, check: AnchorCheck, terminal = f
     };
   }
   if (check.valid) {
-    return { session_id: sessionId, unlocked: true, code: 'UNLOCKED', reason: `session ${sessionId} holds a valid anchor`, remedy: null };
+    return {
+      session_id: sessionId,
+      unlocked: true,
+      code: 'UNLOCKED',
+      reason: `session ${sessionId} holds a valid anchor`,
+      remedy: null,
+    };
   }
-  return { session_id: sessionId, unlocked: false, code: check.code, reason: check.reason, remedy: `${REMEDIES[check.code]} ${UNTRACKED}` };
+  return {
+    session_id: sessionId,
+    unlocked: false,
+    code: check.code,
+    reason: check.reason,
+    remedy: `${REMEDIES[check.code]} ${UNTRACKED}`,
+  };
 }
 
 /**

@@ -26,7 +26,9 @@ export function idFromEdges(head: string, tail: string): string | number | null 
   const value = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/;
   // The TypeScript SDK writes `"id"` last, the Python SDK right after `"jsonrpc"`.
   const fromTail = new RegExp(`${value.source}\\s*}\\s*$`).exec(tail);
-  const fromHead = new RegExp(`^\\s*\\{\\s*"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*${value.source}`).exec(head) ?? new RegExp(`^\\s*\\{\\s*${value.source}`).exec(head);
+  const fromHead =
+    new RegExp(`^\\s*\\{\\s*"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*${value.source}`).exec(head) ??
+    new RegExp(`^\\s*\\{\\s*${value.source}`).exec(head);
   const raw = fromTail?.[1] ?? fromHead?.[1];
   if (raw === undefined) return null;
   try {

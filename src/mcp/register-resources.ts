@@ -30,28 +30,33 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     uri: 'session://state',
     title: 'Session protocol state',
     description:
-      'The protocol run of this connection\'s session (the one it clocked in or anchored, else the only live unpinned one): objective, branch, starting commit, current phase, phases completed, checklist, evidence and violations; a hint when there is no run.',
-    build: async (deps, paths) => (await protocolViews()).stateResource(paths.root, connectionSession(deps, paths), deps),
+      "The protocol run of this connection's session (the one it clocked in or anchored, else the only live unpinned one): objective, branch, starting commit, current phase, phases completed, checklist, evidence and violations; a hint when there is no run.",
+    build: async (deps, paths) =>
+      (await protocolViews()).stateResource(paths.root, connectionSession(deps, paths), deps),
   },
   {
     name: 'session-checklist',
     uri: 'session://checklist',
     title: 'Session protocol checklist',
-    description: 'The RFC 2119 start, work and end lists of .hestai/protocol.yaml, each step with its level, status ("x" or " ") and evidence.',
-    build: async (deps, paths) => (await protocolViews()).checklistResource(paths.root, connectionSession(deps, paths), deps),
+    description:
+      'The RFC 2119 start, work and end lists of .hestai/protocol.yaml, each step with its level, status ("x" or " ") and evidence.',
+    build: async (deps, paths) =>
+      (await protocolViews()).checklistResource(paths.root, connectionSession(deps, paths), deps),
   },
   {
     name: 'session-history',
     uri: 'session://history',
     title: 'Session protocol history',
-    description: 'The last 5 completed protocol runs (newest first): objective, outcome, commit, key decisions, next-session notes.',
+    description:
+      'The last 5 completed protocol runs (newest first): objective, outcome, commit, key decisions, next-session notes.',
     build: async (_deps, paths) => (await protocolViews()).historyResource(paths.root),
   },
   {
     name: 'session-violations',
     uri: 'session://violations',
     title: 'Protocol violations',
-    description: 'Every requirement skipped by a forced advance_phase: session, time, phase, requirement, severity, recovery.',
+    description:
+      'Every requirement skipped by a forced advance_phase: session, time, phase, requirement, severity, recovery.',
     build: async (_deps, paths) => (await protocolViews()).violationsResource(paths.root),
   },
   // The clock-in and anchor views that session:// showed before the protocol existed, unchanged.
@@ -61,7 +66,8 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Current session',
     description:
       'The session of this connection (the one it clocked in or anchored, else the only live unpinned one) in the repository it works in: its record, whether it is anchored (tool gating), the age of its context against the freshness threshold, and every active session of that worktree.',
-    build: async (deps, paths) => (await import('./resources.js')).sessionState(paths, deps, deps.connection.resolveSession(paths, undefined)),
+    build: async (deps, paths) =>
+      (await import('./resources.js')).sessionState(paths, deps, deps.connection.resolveSession(paths, undefined)),
   },
   {
     name: 'hestai-context-checklist',
@@ -74,7 +80,8 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     name: 'hestai-session-archive',
     uri: 'hestai://session/archive',
     title: 'Archived sessions',
-    description: 'Cross-session context: the five most recently archived sessions (.hestai/sessions/archive/), newest first.',
+    description:
+      'Cross-session context: the five most recently archived sessions (.hestai/sessions/archive/), newest first.',
     build: async (_deps, paths) => (await import('./resources.js')).sessionHistory(paths),
   },
   {
@@ -90,18 +97,25 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
 /** Registers the `session://` (protocol) and `hestai://` (clock-in, anchor, audit) resources; each is read from disk on every request (never cached). */
 export function registerResources(server: McpServer, deps: McpDeps): void {
   for (const resource of RESOURCES) {
-    server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: 'application/json' }, async (uri) => {
-      let body: unknown;
-      try {
-        const paths = workspaceOf(deps);
-        // Every document names the repository it was read from: never silently another one.
-        body = { working_dir: paths.root, ...((await resource.build(deps, paths)) as object) };
-      } catch (error) {
-        if (isHestaiError(error)) throw new Error(formatError(error));
-        deps.log(`hestai mcp: internal error reading ${resource.uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        throw error;
-      }
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
-    });
+    server.registerResource(
+      resource.name,
+      resource.uri,
+      { title: resource.title, description: resource.description, mimeType: 'application/json' },
+      async (uri) => {
+        let body: unknown;
+        try {
+          const paths = workspaceOf(deps);
+          // Every document names the repository it was read from: never silently another one.
+          body = { working_dir: paths.root, ...((await resource.build(deps, paths)) as object) };
+        } catch (error) {
+          if (isHestaiError(error)) throw new Error(formatError(error));
+          deps.log(
+            `hestai mcp: internal error reading ${resource.uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
+          throw error;
+        }
+        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
+      },
+    );
   }
 }

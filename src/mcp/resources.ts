@@ -28,7 +28,10 @@ export async function sessionState(
 ): Promise<Record<string, unknown>> {
   const { sessions, problems } = listActiveSessions(paths);
   const choice = resolution.kind === 'chosen' ? resolution.choice : null;
-  const picked = { session: sessions.find((s) => s.session_id === choice?.session_id) ?? null, selected_by: choice?.source ?? null };
+  const picked = {
+    session: sessions.find((s) => s.session_id === choice?.session_id) ?? null,
+    selected_by: choice?.source ?? null,
+  };
   const active_sessions = sessions.map((s) => ({
     session_id: s.session_id,
     role: s.role,
@@ -66,7 +69,13 @@ export async function sessionState(
     anchor: {
       ...gateDecision(session.session_id, check, handshakeIsTerminal(paths, session.session_id)),
       ...(check.valid
-        ? { role: check.anchor.role, mode: check.anchor.mode, tier: check.anchor.tier, validated_at: check.anchor.validated_at, digest: anchorDigest(check.anchor) }
+        ? {
+            role: check.anchor.role,
+            mode: check.anchor.mode,
+            tier: check.anchor.tier,
+            validated_at: check.anchor.validated_at,
+            digest: anchorDigest(check.anchor),
+          }
         : {}),
     },
     context: {
@@ -112,7 +121,10 @@ export const HISTORY_LIMIT = 5;
  * `hestai://session/archive` (was session://history): the most recently archived sessions (newest first, at most five), each with its
  * text and parsed OCTAVE. Ordered by the archive's `ENDED_AT`, or the file's modification time without one.
  */
-export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { sessions: Array<Record<string, unknown>> } {
+export function sessionHistory(
+  paths: WorkspacePaths,
+  limit = HISTORY_LIMIT,
+): { sessions: Array<Record<string, unknown>> } {
   let names: string[];
   try {
     names = fs.readdirSync(paths.archive);
@@ -130,9 +142,16 @@ export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { 
     const content = readTextIfExists(file);
     const octave = name.endsWith('.oct.md') ? parseOctaveFile(rel, content) : { parsed: null, parse_errors: [] };
     const data = octave.parsed?.data;
-    const endedAt = typeof data?.['ENDED_AT'] === 'string' && !Number.isNaN(Date.parse(data['ENDED_AT'])) ? data['ENDED_AT'] : null;
+    const endedAt =
+      typeof data?.['ENDED_AT'] === 'string' && !Number.isNaN(Date.parse(data['ENDED_AT'])) ? data['ENDED_AT'] : null;
     const sessionId = typeof data?.['SESSION_ID'] === 'string' ? data['SESSION_ID'] : (UUID.exec(name)?.[0] ?? null);
-    entries.push({ session_id: sessionId, file: rel, archived_at: endedAt ?? stat.mtime.toISOString(), content, ...octave });
+    entries.push({
+      session_id: sessionId,
+      file: rel,
+      archived_at: endedAt ?? stat.mtime.toISOString(),
+      content,
+      ...octave,
+    });
   }
   entries.sort((a, b) => Date.parse(b.archived_at) - Date.parse(a.archived_at) || b.file.localeCompare(a.file));
   return { sessions: entries.slice(0, limit) };
@@ -142,7 +161,10 @@ export function sessionHistory(paths: WorkspacePaths, limit = HISTORY_LIMIT): { 
  * `hestai://audit` (was session://violations): the audit-log entries a retrospective needs (bypasses, acknowledgments,
  * take-overs, resets, violations), oldest first. A line that is not JSON is reported, never skipped silently.
  */
-export function sessionViolations(paths: WorkspacePaths): { violations: Array<Record<string, unknown>>; problems: string[] } {
+export function sessionViolations(paths: WorkspacePaths): {
+  violations: Array<Record<string, unknown>>;
+  problems: string[];
+} {
   const text = readTextIfExists(paths.auditLog);
   const violations: Array<Record<string, unknown>> = [];
   const problems: string[] = [];

@@ -47,7 +47,12 @@ export function errorResult(error: unknown, log: (line: string) => void = () => 
   const message = error instanceof Error ? error.message : String(error);
   log(`hestai mcp: internal error: ${error instanceof Error ? (error.stack ?? message) : message}`);
   return {
-    content: [{ type: 'text', text: `hestai: internal error: ${message}\nPlease report this at the project's issue tracker.\ncode: INTERNAL` }],
+    content: [
+      {
+        type: 'text',
+        text: `hestai: internal error: ${message}\nPlease report this at the project's issue tracker.\ncode: INTERNAL`,
+      },
+    ],
     isError: true,
   };
 }

@@ -22,9 +22,7 @@ export const workingDir = z.string().max(LIMITS.path).describe('Absolute path of
 
 export const sessionId = z.string().max(LIMITS.id).describe('The session_id clock_in returned (a UUID v4).');
 
-export const optionalSessionId = sessionId
-  .optional()
-  .describe("Default: this connection's session.");
+export const optionalSessionId = sessionId.optional().describe("Default: this connection's session.");
 
 export const role = z.string().max(LIMITS.role);
 
@@ -33,7 +31,13 @@ export const role = z.string().max(LIMITS.role);
  * "did you mean session_id?"), instead of being dropped silently.
  */
 /** Names an agent may know from the CLI or older versions, and the one name each concept has over MCP. */
-const RENAMED: Record<string, string> = { token: 'session_id', sessionId: 'session_id', strictness: 'tier', topic: 'focus', workingDir: 'working_dir' };
+const RENAMED: Record<string, string> = {
+  token: 'session_id',
+  sessionId: 'session_id',
+  strictness: 'tier',
+  topic: 'focus',
+  workingDir: 'working_dir',
+};
 
 export function strictInput<S extends z.ZodRawShape>(shape: S) {
   const known = Object.keys(shape);

@@ -24,7 +24,10 @@ function oneLine(text: string, max = 400): string {
  * `serveStdio` (rather than a hand-wired `server.connect(new StdioServerTransport())`) answers both
  * the 2025 `initialize` opening that today's clients send and the 2026-07-28 `server/discover` opening.
  */
-export function serveMcpStdio(deps: Partial<McpDeps> = {}, io: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): StdioServerHandle {
+export function serveMcpStdio(
+  deps: Partial<McpDeps> = {},
+  io: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
+): StdioServerHandle {
   const resolved = resolveDeps(deps);
   const toStderr = (...args: unknown[]) => resolved.log(format(...args));
   console.log = toStderr;
@@ -35,7 +38,9 @@ export function serveMcpStdio(deps: Partial<McpDeps> = {}, io: { stdin?: NodeJS.
   const lines = new PassThrough();
   const transport = new StdioServerTransport(lines, stdout, { maxBufferSize: MAX_LINE_BYTES + 64 * 1024 });
   const answer = (id: string | number | null, code: number, message: string) => {
-    transport.send({ jsonrpc: '2.0', id, error: { code, message } } as never).catch((error: Error) => resolved.log(`hestai mcp: ${oneLine(error.message)}`));
+    transport
+      .send({ jsonrpc: '2.0', id, error: { code, message } } as never)
+      .catch((error: Error) => resolved.log(`hestai mcp: ${oneLine(error.message)}`));
   };
   const gate = new LineGate({
     line: (line) => {
@@ -47,8 +52,14 @@ export function serveMcpStdio(deps: Partial<McpDeps> = {}, io: { stdin?: NodeJS.
       answer(null, -32700, `Parse error: the line is not a JSON-RPC message (${oneLine(reason, 120)})`);
     },
     oversized: (bytes, id) => {
-      resolved.log(`hestai mcp: dropped a line of ${bytes} bytes, over the 10 MiB limit${id === null ? '' : ` (request id ${JSON.stringify(id)})`}`);
-      answer(id, -32600, `Invalid Request: the message is ${bytes} bytes, over the 10 MiB limit of this server; send smaller arguments`);
+      resolved.log(
+        `hestai mcp: dropped a line of ${bytes} bytes, over the 10 MiB limit${id === null ? '' : ` (request id ${JSON.stringify(id)})`}`,
+      );
+      answer(
+        id,
+        -32600,
+        `Invalid Request: the message is ${bytes} bytes, over the 10 MiB limit of this server; send smaller arguments`,
+      );
     },
   });
   stdin.on('data', (chunk: Buffer | string) => gate.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));

@@ -29,13 +29,20 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
 ): void {
   server.registerTool(
     name,
-    { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: spec.annotations },
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.input,
+      outputSchema: spec.output,
+      annotations: spec.annotations,
+    },
     (async (args: z.infer<I>) => {
       try {
         return mcpWorded(await handler(args));
       } catch (error) {
         const audited = auditPathTraversal(error, () => deps.cwd, `mcp:${name}`, deps.clock);
-        if (audited.auditLog !== null) deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
+        if (audited.auditLog !== null)
+          deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
         return mcpWorded(errorResult(audited.error, deps.log));
       }
     }) as never,

@@ -64,22 +64,49 @@ export function toMcpWords(text: string): string {
     return `\u0000${kept.length - 1}\u0000`;
   });
   const FLAGS = String.raw`(?:\s?--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)+`;
-  out = out.replace(new RegExp(`"?hestai anchor(${FLAGS})"?`, 'g'), (_m, flags: string) => `anchor ${argumentsOf(flags)}`);
-  out = out.replace(new RegExp(`"?hestai odyssean-anchor(${FLAGS})"?`, 'g'), (_m, flags: string) => `odyssean_anchor ${argumentsOf(flags)}`);
-  out = out.replace(new RegExp(`"?hestai clock-in(${FLAGS})?"?`, 'g'), (_m, flags: string | undefined) => `clock_in ${flags ? argumentsOf(flags) : '{role}'}`);
-  out = out.replace(new RegExp(`"?hestai clock-out(${FLAGS})?"?`, 'g'), (_m, flags: string | undefined) => `clock_out ${flags ? argumentsOf(flags) : '{}'}`);
+  out = out.replace(
+    new RegExp(`"?hestai anchor(${FLAGS})"?`, 'g'),
+    (_m, flags: string) => `anchor ${argumentsOf(flags)}`,
+  );
+  out = out.replace(
+    new RegExp(`"?hestai odyssean-anchor(${FLAGS})"?`, 'g'),
+    (_m, flags: string) => `odyssean_anchor ${argumentsOf(flags)}`,
+  );
+  out = out.replace(
+    new RegExp(`"?hestai clock-in(${FLAGS})?"?`, 'g'),
+    (_m, flags: string | undefined) => `clock_in ${flags ? argumentsOf(flags) : '{role}'}`,
+  );
+  out = out.replace(
+    new RegExp(`"?hestai clock-out(${FLAGS})?"?`, 'g'),
+    (_m, flags: string | undefined) => `clock_out ${flags ? argumentsOf(flags) : '{}'}`,
+  );
   // A bare flag sequence that starts with --stage: a call of the anchor tool.
-  out = out.replace(/(?<![\w-])(--stage(?: (?!--)[^\s,;.)"]+)?(?:\s--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)*)/g, (_m, flags: string) => `anchor ${argumentsOf(flags)}`);
+  out = out.replace(
+    /(?<![\w-])(--stage(?: (?!--)[^\s,;.)"]+)?(?:\s--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)*)/g,
+    (_m, flags: string) => `anchor ${argumentsOf(flags)}`,
+  );
   // Any other flag: the argument of the same meaning.
   out = out.replace(/(?<![\w-])--([a-z][a-z-]*)/g, (m, flag: string) => ARGUMENT[flag] ?? m);
   return out.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)]!);
 }
 
 /** The fields of structured content that carry wording (never documents such as templates or anchors). */
-const WORDED = new Set(['next_step', 'guidance', 'remedy', 'reason', 'instruction', 'errors', 'warnings', 'stale_offer', 'hint']);
+const WORDED = new Set([
+  'next_step',
+  'guidance',
+  'remedy',
+  'reason',
+  'instruction',
+  'errors',
+  'warnings',
+  'stale_offer',
+  'hint',
+]);
 
 /** A tool result with its wording translated: every text block and the worded structured fields. */
-export function mcpWorded<R extends { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown> }>(result: R): R {
+export function mcpWorded<
+  R extends { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown> },
+>(result: R): R {
   const content = result.content.map((block) => ({ ...block, text: toMcpWords(block.text) }));
   if (result.structuredContent === undefined) return { ...result, content };
   const structured: Record<string, unknown> = { ...result.structuredContent };

@@ -11,7 +11,15 @@
  * ===END===
  * ```
  */
-export type { OctaveAssignment, OctaveBlock, OctaveDocument, OctaveEntry, OctaveParseResult, OctaveSyntaxError, OctaveValue } from './types.js';
+export type {
+  OctaveAssignment,
+  OctaveBlock,
+  OctaveDocument,
+  OctaveEntry,
+  OctaveParseResult,
+  OctaveSyntaxError,
+  OctaveValue,
+} from './types.js';
 export { formatOctaveError, isBlock } from './types.js';
 export { parseOctave, tryParseOctave, validateOctave, type ParseOctaveOptions } from './parse.js';
 export { writeOctave } from './write.js';

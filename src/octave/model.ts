@@ -67,7 +67,9 @@ function toValue(input: OctaveScalarInput | OctaveListInput, path: string): Octa
   if (Array.isArray(input)) return input.map((item: OctaveScalarInput | OctaveListInput) => toValue(item, path));
   if (typeof input === 'string') return input;
   if (typeof input === 'number' || typeof input === 'boolean') return String(input);
-  throw new TypeError(`octaveDocument: the value of "${path}" is a ${input === null ? 'null' : typeof input}, expected a string, number, boolean, array or object`);
+  throw new TypeError(
+    `octaveDocument: the value of "${path}" is a ${input === null ? 'null' : typeof input}, expected a string, number, boolean, array or object`,
+  );
 }
 
 function toEntries(input: OctaveObjectInput, parent: string | null): OctaveEntry[] {

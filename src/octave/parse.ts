@@ -120,7 +120,10 @@ class BodyParser {
 
 /** Splits text into lines: `\n` or `\r\n`, a leading byte-order mark dropped. */
 function splitLines(text: string): string[] {
-  return text.replace(/^\uFEFF/, '').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  return text
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
 const isBlank = (line: string): boolean => /^ *$/.test(line);
@@ -173,9 +176,14 @@ export function tryParseOctave(text: string): OctaveParseResult {
   if (phase === 'before' && errors.length === 0) {
     errors.push({ line: 1, message: 'expected an opening envelope "===NAME===", got an empty text' });
   } else if (phase === 'body') {
-    errors.push({ line: openLine, message: `envelope "===${name}===" is never closed: expected "===${END_NAME}===" before the end of the text` });
+    errors.push({
+      line: openLine,
+      message: `envelope "===${name}===" is never closed: expected "===${END_NAME}===" before the end of the text`,
+    });
   }
-  return errors.length > 0 ? { ok: false, errors: errors.sort((a, b) => a.line - b.line) } : { ok: true, doc: { name, entries } };
+  return errors.length > 0
+    ? { ok: false, errors: errors.sort((a, b) => a.line - b.line) }
+    : { ok: true, doc: { name, entries } };
 }
 
 /** Every syntax problem of `text` (empty when it is a valid OCTAVE document). */
@@ -203,10 +211,14 @@ function invalidOctave(errors: readonly OctaveSyntaxError[], file: string | unde
   const [first] = errors;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
   const where = file ?? '<text>';
-  return usageError(`invalid OCTAVE in ${where}: ${first === undefined ? 'unknown problem' : formatOctaveError(first)}${more}`, {
-    file,
-    details: errors.map((e) => `${where}:${e.line}: ${e.message}`),
-    code: 'OCTAVE_INVALID',
-    remedy: 'Fix the lines listed: the text is "===NAME===", then "KEY::value" or "KEY:" lines (children indented two more spaces), then "===END===".',
-  });
+  return usageError(
+    `invalid OCTAVE in ${where}: ${first === undefined ? 'unknown problem' : formatOctaveError(first)}${more}`,
+    {
+      file,
+      details: errors.map((e) => `${where}:${e.line}: ${e.message}`),
+      code: 'OCTAVE_INVALID',
+      remedy:
+        'Fix the lines listed: the text is "===NAME===", then "KEY::value" or "KEY:" lines (children indented two more spaces), then "===END===".',
+    },
+  );
 }

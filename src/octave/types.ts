@@ -37,9 +37,7 @@ export interface OctaveSyntaxError {
 }
 
 /** The result of {@link tryParseOctave}: the document, or every problem found (sorted by line). */
-export type OctaveParseResult =
-  | { ok: true; doc: OctaveDocument }
-  | { ok: false; errors: OctaveSyntaxError[] };
+export type OctaveParseResult = { ok: true; doc: OctaveDocument } | { ok: false; errors: OctaveSyntaxError[] };
 
 /** True when the entry is a block (`KEY:` with children) rather than an assignment (`KEY::value`). */
 export function isBlock(entry: OctaveEntry): entry is OctaveBlock {

@@ -52,7 +52,10 @@ export function parseValueText(text: string, column: number): ValueResult {
     skipSpaces(cursor);
     if (!atCommentOrEnd(cursor)) {
       const closing = first === '"' ? 'the closing quote' : 'the closing "]"';
-      fail(cursor, `unexpected text after ${closing}: ${JSON.stringify(text.slice(cursor.pos))} (start a trailing comment with "//")`);
+      fail(
+        cursor,
+        `unexpected text after ${closing}: ${JSON.stringify(text.slice(cursor.pos))} (start a trailing comment with "//")`,
+      );
     }
     return { ok: true, value };
   } catch (error) {
@@ -75,7 +78,7 @@ function readQuoted(cursor: Cursor): string {
   let out = '';
   for (;;) {
     const ch = cursor.text[cursor.pos];
-    if (ch === undefined) fail(cursor, 'unterminated string: expected a closing \'"\' for the quote opened', open);
+    if (ch === undefined) fail(cursor, "unterminated string: expected a closing '\"' for the quote opened", open);
     if (ch === '"') {
       cursor.pos += 1;
       return out;

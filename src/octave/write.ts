@@ -11,7 +11,15 @@
  * key; invalid or duplicate keys; an invalid envelope name; lists nested too deep.
  */
 import { usageError, type HestaiError } from '../errors.js';
-import { END_NAME, findForbiddenChar, isValidEnvelopeName, isValidKey, MAX_LIST_DEPTH, needsQuoting, quote } from './syntax.js';
+import {
+  END_NAME,
+  findForbiddenChar,
+  isValidEnvelopeName,
+  isValidKey,
+  MAX_LIST_DEPTH,
+  needsQuoting,
+  quote,
+} from './syntax.js';
 import { isBlock, type OctaveDocument, type OctaveEntry, type OctaveValue } from './types.js';
 
 function unwritable(message: string): HestaiError {
@@ -39,7 +47,9 @@ function writeEntries(entries: readonly OctaveEntry[], indent: string, parent: s
   for (const entry of entries) {
     const path = parent === null ? entry.key : `${parent}.${entry.key}`;
     if (!isValidKey(entry.key)) {
-      throw unwritable(`invalid key ${JSON.stringify(path)} (keys start with a letter or "_", then letters, digits, "_" or "-")`);
+      throw unwritable(
+        `invalid key ${JSON.stringify(path)} (keys start with a letter or "_", then letters, digits, "_" or "-")`,
+      );
     }
     if (seen.has(entry.key)) throw unwritable(`duplicate key "${path}"`);
     seen.add(entry.key);
@@ -54,7 +64,8 @@ function writeEntries(entries: readonly OctaveEntry[], indent: string, parent: s
 
 function formatValue(value: OctaveValue, path: string, depth: number): string {
   if (Array.isArray(value)) {
-    if (depth >= MAX_LIST_DEPTH) throw unwritable(`the value of "${path}" nests lists deeper than ${MAX_LIST_DEPTH} levels`);
+    if (depth >= MAX_LIST_DEPTH)
+      throw unwritable(`the value of "${path}" nests lists deeper than ${MAX_LIST_DEPTH} levels`);
     return `[${value.map((item) => formatValue(item, path, depth + 1)).join(',')}]`;
   }
   if (typeof value !== 'string') {

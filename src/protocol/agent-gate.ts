@@ -13,7 +13,13 @@ export type AgentMoment = 'edit' | 'stop';
 
 export type AgentGateVerdict =
   | { ok: true; reason: string }
-  | { ok: false; code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET'; reason: string; unmet: Array<{ result: GateResult; cli: string; mcp: string }>; remedy: string };
+  | {
+      ok: false;
+      code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET';
+      reason: string;
+      unmet: Array<{ result: GateResult; cli: string; mcp: string }>;
+      remedy: string;
+    };
 
 /**
  * Pure: the gates an agent-runtime hook holds the agent to (`protocol.enforce`). Before an edit: the
@@ -23,8 +29,13 @@ export type AgentGateVerdict =
  * them).
  */
 export function agentGates(protocol: Protocol, moment: AgentMoment): Array<{ phase: Phase; gate: Gate }> {
-  const [stage, wanted] = moment === 'edit' ? (['start', (g: Gate) => g.blocking] as const) : (['end', (g: Gate) => g.level === 'MUST'] as const);
-  return protocol.phases.filter((p) => p.stage === stage).flatMap((phase) => phase.gates.filter(wanted).map((gate) => ({ phase, gate })));
+  const [stage, wanted] =
+    moment === 'edit'
+      ? (['start', (g: Gate) => g.blocking] as const)
+      : (['end', (g: Gate) => g.level === 'MUST'] as const);
+  return protocol.phases
+    .filter((p) => p.stage === stage)
+    .flatMap((phase) => phase.gates.filter(wanted).map((gate) => ({ phase, gate })));
 }
 
 /**
@@ -32,27 +43,58 @@ export function agentGates(protocol: Protocol, moment: AgentMoment): Array<{ pha
  * none of the gates of the moment may be unmet. Reads state, writes nothing; a corrupt state file throws
  * (the hook fails closed), never a pass. No yaml or zod unless protocol.yaml changed since its last check.
  */
-export async function judgeAgentProtocol(paths: WorkspacePaths, config: WorkspaceConfig, session: SessionRecord, env: NodeJS.ProcessEnv, now: Date, moment: AgentMoment): Promise<AgentGateVerdict> {
+export async function judgeAgentProtocol(
+  paths: WorkspacePaths,
+  config: WorkspaceConfig,
+  session: SessionRecord,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+  moment: AgentMoment,
+): Promise<AgentGateVerdict> {
   const run = await openHookRun(paths, session, {
     noProtocol: 'ask a human to run hestai init (it installs the default protocol) or to set protocol.enforce: false',
-    notStarted: (id) => `call the MCP tool session_start with {"objective":"..."} — or run hestai session start --session ${id} --objective "..."`,
+    notStarted: (id) =>
+      `call the MCP tool session_start with {"objective":"..."} — or run hestai session start --session ${id} --objective "..."`,
   });
   if (!run.ok) return run;
   const { protocol, state } = run;
   const id = session.session_id;
   if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
   const gates = agentGates(protocol, moment).map(({ phase, gate }) => ({ phase: phase.id, gate }));
-  if (gates.length === 0) return { ok: true, reason: `protocol phase ${state.current_phase}: nothing to hold the agent to` };
+  if (gates.length === 0)
+    return { ok: true, reason: `protocol phase ${state.current_phase}: nothing to hold the agent to` };
   const facts = hookFacts({ paths, config, env, now }, state, gates);
-  const results = gates.map(({ phase, gate }) => ({ gate, result: evaluateGate(phase, gate, facts, state.evidence, { preCommit: moment === 'edit' }) }));
-  const open = results.filter(({ result }) => unmet(result) && (moment === 'stop' || blockedUntil(protocol, [result]).length > 0));
-  if (open.length === 0) return { ok: true, reason: `protocol phase ${state.current_phase}: the ${moment === 'edit' ? 'start' : 'end'} gates are met` };
+  const results = gates.map(({ phase, gate }) => ({
+    gate,
+    result: evaluateGate(phase, gate, facts, state.evidence, { preCommit: moment === 'edit' }),
+  }));
+  const open = results.filter(
+    ({ result }) => unmet(result) && (moment === 'stop' || blockedUntil(protocol, [result]).length > 0),
+  );
+  if (open.length === 0)
+    return {
+      ok: true,
+      reason: `protocol phase ${state.current_phase}: the ${moment === 'edit' ? 'start' : 'end'} gates are met`,
+    };
   const ctx = { session_id: id, role: session.role, trusted: commandTrust(paths.root, env).trusted };
   return {
     ok: false,
     code: 'GATE_UNMET',
-    reason: moment === 'edit' ? `the session protocol has ${open.length} unmet blocking start gate(s) (blocked until ${blockedUntil(protocol, open.map((o) => o.result)).join(', ')})` : `${open.length} MUST end gate(s) of the session protocol are unmet`,
-    unmet: open.map(({ gate, result }) => ({ result, cli: suggestAction(result.phase, gate, 'cli', ctx), mcp: suggestAction(result.phase, gate, 'mcp', ctx) })),
-    remedy: moment === 'edit' ? 'satisfy them, then advance: hestai session advance (MCP advance_phase)' : 'do them before you finish, or say why you cannot (hestai session blocked / MCP get_blocked_reason)',
+    reason:
+      moment === 'edit'
+        ? `the session protocol has ${open.length} unmet blocking start gate(s) (blocked until ${blockedUntil(
+            protocol,
+            open.map((o) => o.result),
+          ).join(', ')})`
+        : `${open.length} MUST end gate(s) of the session protocol are unmet`,
+    unmet: open.map(({ gate, result }) => ({
+      result,
+      cli: suggestAction(result.phase, gate, 'cli', ctx),
+      mcp: suggestAction(result.phase, gate, 'mcp', ctx),
+    })),
+    remedy:
+      moment === 'edit'
+        ? 'satisfy them, then advance: hestai session advance (MCP advance_phase)'
+        : 'do them before you finish, or say why you cannot (hestai session blocked / MCP get_blocked_reason)',
   };
 }

@@ -10,7 +10,13 @@ import { COMPLETE } from './types.js';
 
 export type CommitGateVerdict =
   | { ok: true; reason: string }
-  | { ok: false; code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET'; reason: string; unmet: Array<{ result: GateResult; cli: string; mcp: string }>; remedy: string };
+  | {
+      ok: false;
+      code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET';
+      reason: string;
+      unmet: Array<{ result: GateResult; cli: string; mcp: string }>;
+      remedy: string;
+    };
 
 /**
  * The protocol's pre-commit rule (`protocol.enforce`): the committing session must have a protocol run,
@@ -19,10 +25,18 @@ export type CommitGateVerdict =
  * state file throws (the hook reports it, exit 2), never a pass. No yaml or zod unless protocol.yaml
  * changed since it was last validated.
  */
-export async function judgeCommitProtocol(paths: WorkspacePaths, config: WorkspaceConfig, session: SessionRecord, env: NodeJS.ProcessEnv, now: Date): Promise<CommitGateVerdict> {
+export async function judgeCommitProtocol(
+  paths: WorkspacePaths,
+  config: WorkspaceConfig,
+  session: SessionRecord,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): Promise<CommitGateVerdict> {
   const run = await openHookRun(paths, session, {
-    noProtocol: 'Run hestai init to install the default protocol, or set protocol.enforce: false in .hestai_workspace.yaml.',
-    notStarted: (id) => `hestai session start --session ${id} --objective "..."  (MCP: session_start({"objective":"..."}))`,
+    noProtocol:
+      'Run hestai init to install the default protocol, or set protocol.enforce: false in .hestai_workspace.yaml.',
+    notStarted: (id) =>
+      `hestai session start --session ${id} --objective "..."  (MCP: session_start({"objective":"..."}))`,
   });
   if (!run.ok) return run;
   const { protocol, state } = run;
@@ -32,7 +46,11 @@ export async function judgeCommitProtocol(paths: WorkspacePaths, config: Workspa
   // A phase the protocol no longer has: judge from the first phase (the file is the only source).
   const current = phase ?? protocol.phases[0]!;
   const gates = current.gates.map((gate) => ({ phase: current.id, gate }));
-  const facts = hookFacts({ paths, config, env, now }, state, gates.filter(({ gate }) => gate.pre_commit));
+  const facts = hookFacts(
+    { paths, config, env, now },
+    state,
+    gates.filter(({ gate }) => gate.pre_commit),
+  );
   const results = gates.map(({ phase: p, gate }) => evaluateGate(p, gate, facts, state.evidence, { preCommit: true }));
   const blocking = results.filter((r) => r.blocking && unmet(r));
   if (blocking.length === 0) return { ok: true, reason: `protocol phase ${current.id}: no blocking gate unmet` };
@@ -44,8 +62,13 @@ export async function judgeCommitProtocol(paths: WorkspacePaths, config: Workspa
     reason: `protocol phase ${current.id} has ${blocking.length} unmet blocking gate(s)`,
     unmet: blocking.map((result) => {
       const gate = current.gates.find((g) => g.id === result.gate)!;
-      return { result, cli: suggestAction(current.id, gate, 'cli', ctx), mcp: suggestAction(current.id, gate, 'mcp', ctx) };
+      return {
+        result,
+        cli: suggestAction(current.id, gate, 'cli', ctx),
+        mcp: suggestAction(current.id, gate, 'mcp', ctx),
+      };
     }),
-    remedy: 'Satisfy the gates above, or advance past them with the protocol (hestai session advance; a forced advance is recorded as a violation).',
+    remedy:
+      'Satisfy the gates above, or advance past them with the protocol (hestai session advance; a forced advance is recorded as a violation).',
   };
 }

@@ -25,10 +25,12 @@ export function protocolWeakenings(base: Protocol, head: Protocol | null): strin
         found.push(`${gate.level} gate ${key} was removed`);
         continue;
       }
-      if (strength(h.level) < strength(gate.level)) found.push(`gate ${key} was lowered from ${gate.level} to ${h.level}`);
+      if (strength(h.level) < strength(gate.level))
+        found.push(`gate ${key} was lowered from ${gate.level} to ${h.level}`);
       if (gate.blocking && !h.blocking) found.push(`gate ${key} no longer blocks`);
       if (gate.pre_commit && !h.pre_commit) found.push(`gate ${key} was taken out of the pre-commit hook`);
-      if ((gate.level === 'MUST' || gate.blocking) && !sameCheck(gate.check, h.check)) found.push(`the check of ${gate.level} gate ${key} changed (${gate.check.type} → ${h.check.type})`);
+      if ((gate.level === 'MUST' || gate.blocking) && !sameCheck(gate.check, h.check))
+        found.push(`the check of ${gate.level} gate ${key} changed (${gate.check.type} → ${h.check.type})`);
     }
   }
   return found;

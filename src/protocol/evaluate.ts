@@ -27,7 +27,9 @@ const isGlob = (p: string) => /[*?[\]{}]/.test(p);
 
 /** Pure: does `pattern` (a path or a glob) match `file`? */
 export function pathMatches(pattern: string, file: string): boolean {
-  return isGlob(pattern) ? globToRegExp(pattern).test(file) : file === pattern || file.startsWith(`${pattern.replace(/\/$/, '')}/`);
+  return isGlob(pattern)
+    ? globToRegExp(pattern).test(file)
+    : file === pattern || file.startsWith(`${pattern.replace(/\/$/, '')}/`);
 }
 
 /**
@@ -35,12 +37,34 @@ export function pathMatches(pattern: string, file: string): boolean {
  * blocks, its check) comes from the protocol file only. A fact that was not gathered is a FAIL ("could
  * not be checked"), never a PASS.
  */
-export function evaluateGate(phase: string, gate: Gate, facts: Facts, evidence: readonly EvidenceRecord[], options: EvaluateOptions = {}): GateResult {
+export function evaluateGate(
+  phase: string,
+  gate: Gate,
+  facts: Facts,
+  evidence: readonly EvidenceRecord[],
+  options: EvaluateOptions = {},
+): GateResult {
   const base = { phase, gate: gate.id, step: gate.step, requirement_level: gate.level, blocking: gate.blocking };
-  const pass = (message: string, ev: string | null = null): GateResult => ({ ...base, status: 'PASS', evidence: ev, message });
-  const fail = (message: string, ev: string | null = null): GateResult => ({ ...base, status: 'FAIL', evidence: ev, message });
+  const pass = (message: string, ev: string | null = null): GateResult => ({
+    ...base,
+    status: 'PASS',
+    evidence: ev,
+    message,
+  });
+  const fail = (message: string, ev: string | null = null): GateResult => ({
+    ...base,
+    status: 'FAIL',
+    evidence: ev,
+    message,
+  });
   const unknown = (what: string) => fail(`${what} could not be determined`);
-  if (options.preCommit && !gate.pre_commit) return { ...base, status: 'SKIPPED', evidence: null, message: 'can only hold after the commit: not checked by pre-commit' };
+  if (options.preCommit && !gate.pre_commit)
+    return {
+      ...base,
+      status: 'SKIPPED',
+      evidence: null,
+      message: 'can only hold after the commit: not checked by pre-commit',
+    };
   const check = gate.check;
   switch (check.type) {
     case 'file_exists': {
@@ -52,15 +76,26 @@ export function evaluateGate(phase: string, gate: Gate, facts: Facts, evidence: 
       if (facts.changed === null) return unknown(`what changed since the start`);
       const hits = facts.changed.filter((f) => pathMatches(check.path, f));
       return hits.length > 0
-        ? pass(`${check.path} changed since the run started (${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ', ...' : ''})`, hits[0]!)
+        ? pass(
+            `${check.path} changed since the run started (${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ', ...' : ''})`,
+            hits[0]!,
+          )
         : fail(`${check.path} has not changed since the run started (${facts.started_at})`);
     }
     case 'command': {
-      if (options.preCommit) return { ...base, status: 'SKIPPED', evidence: null, message: 'command gates run at validate/advance/end, not on every commit' };
+      if (options.preCommit)
+        return {
+          ...base,
+          status: 'SKIPPED',
+          evidence: null,
+          message: 'command gates run at validate/advance/end, not on every commit',
+        };
       const outcome = facts.commands[check.run];
-      if (outcome === undefined) return { ...base, status: 'PENDING', evidence: null, message: `not run yet: \`${check.run}\`` };
+      if (outcome === undefined)
+        return { ...base, status: 'PENDING', evidence: null, message: `not run yet: \`${check.run}\`` };
       if (!outcome.ran) return fail(`\`${check.run}\` not run: ${outcome.reason ?? 'workspace not trusted'}`);
-      if (outcome.timed_out) return fail(`\`${check.run}\` timed out after ${check.timeout_ms} ms`, outcome.tail || null);
+      if (outcome.timed_out)
+        return fail(`\`${check.run}\` timed out after ${check.timeout_ms} ms`, outcome.tail || null);
       return outcome.exit_code === 0
         ? pass(`\`${check.run}\` exited 0`, outcome.tail || `exit 0`)
         : fail(`\`${check.run}\` exited ${outcome.exit_code}`, outcome.tail || null);
@@ -75,12 +110,16 @@ export function evaluateGate(phase: string, gate: Gate, facts: Facts, evidence: 
       if (facts.dirty === null) return unknown('the working tree status');
       return facts.dirty.length === 0
         ? pass('the working tree is clean')
-        : fail(`uncommitted changes: ${facts.dirty.slice(0, 5).join(', ')}${facts.dirty.length > 5 ? `, and ${facts.dirty.length - 5} more` : ''}`);
+        : fail(
+            `uncommitted changes: ${facts.dirty.slice(0, 5).join(', ')}${facts.dirty.length > 5 ? `, and ${facts.dirty.length - 5} more` : ''}`,
+          );
     }
     case 'branch_not': {
       if (facts.branch === undefined) return unknown('the branch');
       if (facts.branch === null) return fail('HEAD is detached: work on a named branch');
-      return check.branches.includes(facts.branch) ? fail(`working on ${facts.branch} (not allowed: ${check.branches.join(', ')})`) : pass(`on branch ${facts.branch}`, facts.branch);
+      return check.branches.includes(facts.branch)
+        ? fail(`working on ${facts.branch} (not allowed: ${check.branches.join(', ')})`)
+        : pass(`on branch ${facts.branch}`, facts.branch);
     }
     case 'anchor_valid': {
       if (facts.anchor === undefined) return unknown('the anchor');
@@ -93,7 +132,9 @@ export function evaluateGate(phase: string, gate: Gate, facts: Facts, evidence: 
     case 'tests_first': {
       const t = facts.tests_first;
       if (t === undefined) return unknown('the test-first verdicts');
-      return t.ok ? pass(`test-first holds over ${t.judged} commit(s) of the run`) : fail(`test-first fails: ${t.failures.slice(0, 3).join('; ')}`);
+      return t.ok
+        ? pass(`test-first holds over ${t.judged} commit(s) of the run`)
+        : fail(`test-first fails: ${t.failures.slice(0, 3).join('; ')}`);
     }
     case 'evidence':
       return evaluateEvidence(base, gate, check.accepts, check.path, facts, evidence);
@@ -109,7 +150,13 @@ function evaluateEvidence(
   evidence: readonly EvidenceRecord[],
 ): GateResult {
   const mine = evidence.filter((e) => e.phase === base.phase && e.step === gate.id);
-  if (mine.length === 0) return { ...base, status: 'PENDING', evidence: null, message: `no evidence recorded (accepts ${accepts.join(', ')})` };
+  if (mine.length === 0)
+    return {
+      ...base,
+      status: 'PENDING',
+      evidence: null,
+      message: `no evidence recorded (accepts ${accepts.join(', ')})`,
+    };
   let lastProblem = '';
   let lastValue: string | null = null;
   // Newest first: the most recent acceptable record proves the gate.
@@ -125,7 +172,13 @@ function evaluateEvidence(
 }
 
 /** Pure: why one evidence record does not satisfy the gate, or null when it does. */
-export function evidenceProblem(e: EvidenceRecord, gate: Gate, accepts: readonly string[], path: string | undefined, facts: Facts): string | null {
+export function evidenceProblem(
+  e: EvidenceRecord,
+  gate: Gate,
+  accepts: readonly string[],
+  path: string | undefined,
+  facts: Facts,
+): string | null {
   if (!accepts.includes(e.type)) return `${e.type} evidence does not satisfy this gate (accepts ${accepts.join(', ')})`;
   switch (e.type) {
     case 'tool_output':
@@ -148,12 +201,15 @@ export function evidenceProblem(e: EvidenceRecord, gate: Gate, accepts: readonly
     }
     case 'content_hash': {
       const hash = contentHashOf(e.value);
-      if (hash === null) return `content_hash ${JSON.stringify(e.value)} is not a sha256 (64 hex digits, optionally "sha256:")`;
+      if (hash === null)
+        return `content_hash ${JSON.stringify(e.value)} is not a sha256 (64 hex digits, optionally "sha256:")`;
       if (path === undefined) return 'this gate names no file to hash (check.path)';
       const actual = facts.hashes[path];
       if (actual === undefined) return `the sha256 of ${path} could not be determined`;
       if (actual === null) return `${path} does not exist`;
-      return actual === hash ? null : `content_hash does not match ${path} (its sha256 is ${actual.slice(0, 12)}…; read the current file)`;
+      return actual === hash
+        ? null
+        : `content_hash does not match ${path} (its sha256 is ${actual.slice(0, 12)}…; read the current file)`;
     }
   }
 }

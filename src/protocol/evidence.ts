@@ -12,7 +12,8 @@ export interface EvidenceRecord {
 }
 
 /** Words that say "not done": evidence made of them (or opening with them) proves nothing. */
-const PLACEHOLDER_WORDS = /^(?:todo|tbd|tba|tbc|pending|n\/?a|na|none|nil|null|wip|later|fixme|xxx|skip|skipped|placeholder|not\s+(?:yet\s+)?(?:done|applicable|available|started)|to\s+do|to\s+be\s+(?:done|determined|added|confirmed)|coming\s+soon)$/i;
+const PLACEHOLDER_WORDS =
+  /^(?:todo|tbd|tba|tbc|pending|n\/?a|na|none|nil|null|wip|later|fixme|xxx|skip|skipped|placeholder|not\s+(?:yet\s+)?(?:done|applicable|available|started)|to\s+do|to\s+be\s+(?:done|determined|added|confirmed)|coming\s+soon)$/i;
 const PLACEHOLDER_OPENING = /^(?:todo|tbd|fixme|xxx|pending|n\/a|wip)\b/i;
 
 const words = (text: string): string[] =>
@@ -59,7 +60,8 @@ export function contentHashOf(value: string): string | null {
 /** Pure: a `file_path` value as a workspace-relative path with forward slashes, or null when it escapes. */
 export function evidencePathOf(value: string): string | null {
   const v = value.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-  if (v === '' || v.startsWith('/') || /^[A-Za-z]:\//.test(v) || v.split('/').includes('..') || hasControl(v)) return null;
+  if (v === '' || v.startsWith('/') || /^[A-Za-z]:\//.test(v) || v.split('/').includes('..') || hasControl(v))
+    return null;
   return v;
 }
 

@@ -71,7 +71,9 @@ function existsInside(root: string, rel: string): boolean {
 function sha256OfFile(root: string, rel: string): string | null {
   if (!existsInside(root, rel)) return null;
   const { createHash } = process.getBuiltinModule('node:crypto');
-  return createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex');
+  return createHash('sha256')
+    .update(fs.readFileSync(path.join(root, rel)))
+    .digest('hex');
 }
 
 /**
@@ -83,7 +85,9 @@ export async function gatherFacts(input: GatherInput): Promise<Facts> {
   for (const { phase, gate } of input.gates) {
     const check = gate.check;
     if (check.type !== 'command' || check.run in facts.commands) continue;
-    const outcome = input.runCommands ? await runCommand(input.paths.root, input.env, check.run, check.timeout_ms) : recordedOutcome(input.recorded[gateKey(phase, gate.id)]);
+    const outcome = input.runCommands
+      ? await runCommand(input.paths.root, input.env, check.run, check.timeout_ms)
+      : recordedOutcome(input.recorded[gateKey(phase, gate.id)]);
     if (outcome !== undefined) facts.commands[check.run] = outcome;
   }
   return facts;
@@ -101,7 +105,9 @@ export function gatherFactsSync(input: GatherInput): Facts {
   for (const { gate } of input.gates) {
     const check = gate.check;
     if (check.type === 'file_exists') {
-      facts.exists[check.path] = isGlob(check.path) ? allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f)) : existsInside(root, check.path);
+      facts.exists[check.path] = isGlob(check.path)
+        ? allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f))
+        : existsInside(root, check.path);
     } else if (check.type === 'evidence' && check.path !== undefined && check.accepts.includes('content_hash')) {
       facts.hashes[check.path] = sha256OfFile(root, check.path);
     }
@@ -110,8 +116,12 @@ export function gatherFactsSync(input: GatherInput): Facts {
     if (input.baseline === undefined) facts.changed = changedSince(root, input.starting_commit);
     else {
       const baseline = input.baseline;
-      const patterns = input.gates.flatMap(({ gate }) => (gate.check.type === 'file_modified_since_start' ? [gate.check.path] : []));
-      const candidates = new Set([...allFiles(), ...Object.keys(baseline)].filter((f) => patterns.some((p) => pathMatches(p, f))));
+      const patterns = input.gates.flatMap(({ gate }) =>
+        gate.check.type === 'file_modified_since_start' ? [gate.check.path] : [],
+      );
+      const candidates = new Set(
+        [...allFiles(), ...Object.keys(baseline)].filter((f) => patterns.some((p) => pathMatches(p, f))),
+      );
       facts.changed = [...candidates].filter((f) => sha256OfFile(root, f) !== (baseline[f] ?? null));
     }
   }
@@ -120,7 +130,9 @@ export function gatherFactsSync(input: GatherInput): Facts {
   if (types.has('branch_not')) facts.branch = currentBranch(root);
   if (types.has('anchor_valid')) {
     const check = hasValidAnchor(paths, input.session_id);
-    facts.anchor = check.valid ? { valid: true, reason: `session ${input.session_id} holds a valid anchor` } : { valid: false, reason: `not anchored: ${check.reason}` };
+    facts.anchor = check.valid
+      ? { valid: true, reason: `session ${input.session_id} holds a valid anchor` }
+      : { valid: false, reason: `not anchored: ${check.reason}` };
   }
   if (types.has('context_fresh')) {
     const session = readSession(paths, input.session_id);
@@ -128,20 +140,26 @@ export function gatherFactsSync(input: GatherInput): Facts {
     else {
       const hours = contextAgeHours(session, input.now);
       const limit = config.freshness.max_age_hours;
-      facts.context =
-        !isContextOld(session, input.now, limit)
-          ? { fresh: true, reason: `context generated ${Math.floor(hours)} h ago (limit ${limit} h)` }
-          : isAcknowledged(session)
-            ? { fresh: true, reason: `context ${Math.floor(hours)} h old, acknowledged` }
-            : { fresh: false, reason: `context generated ${Math.floor(hours)} h ago, older than freshness.max_age_hours (${limit} h), not acknowledged` };
+      facts.context = !isContextOld(session, input.now, limit)
+        ? { fresh: true, reason: `context generated ${Math.floor(hours)} h ago (limit ${limit} h)` }
+        : isAcknowledged(session)
+          ? { fresh: true, reason: `context ${Math.floor(hours)} h old, acknowledged` }
+          : {
+              fresh: false,
+              reason: `context generated ${Math.floor(hours)} h ago, older than freshness.max_age_hours (${limit} h), not acknowledged`,
+            };
     }
   }
   if (types.has('tests_first')) {
-    const result = history(root, { revisions: ['HEAD', ...(input.starting_commit ? [`^${input.starting_commit}`] : [])] });
+    const result = history(root, {
+      revisions: ['HEAD', ...(input.starting_commit ? [`^${input.starting_commit}`] : [])],
+    });
     const commits = 'commits' in result ? result.commits : [];
     const isTest = testFileMatcher(config.tdd.test_globs);
     const verdicts = evaluateTestFirst(
-      commits.map((c) => commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest)),
+      commits.map((c) =>
+        commitFacts({ sha: c.sha, message: c.message, files: c.files, parents: c.parents.length }, isTest),
+      ),
       config.tdd,
     );
     const failures = verdicts.filter((v) => v.status === 'fail').map((v) => `${v.sha.slice(0, 7)}: ${v.message}`);
@@ -162,13 +180,20 @@ export function gatherFactsSync(input: GatherInput): Facts {
 /** A recorded command result as an outcome (the pre-commit hook and the read-only views never run commands). */
 function recordedOutcome(recorded: RecordedResult | undefined): CommandOutcome | undefined {
   if (recorded === undefined || recorded.status === 'PENDING' || recorded.status === 'SKIPPED') return undefined;
-  if (recorded.status === 'FAIL' && recorded.evidence === null) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: recorded.message };
+  if (recorded.status === 'FAIL' && recorded.evidence === null)
+    return { ran: false, exit_code: null, timed_out: false, tail: '', reason: recorded.message };
   return { ran: true, exit_code: recorded.status === 'PASS' ? 0 : 1, timed_out: false, tail: recorded.evidence ?? '' };
 }
 
-async function runCommand(root: string, env: NodeJS.ProcessEnv, run: string, timeoutMs: number): Promise<CommandOutcome> {
+async function runCommand(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  run: string,
+  timeoutMs: number,
+): Promise<CommandOutcome> {
   const trust = commandTrust(root, env);
-  if (!trust.trusted) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: trust.reason, remedy: trust.remedy };
+  if (!trust.trusted)
+    return { ran: false, exit_code: null, timed_out: false, tail: '', reason: trust.reason, remedy: trust.remedy };
   const result = await runProcess('/bin/sh', ['-c', run], { cwd: root, env: trust.env, timeoutMs });
   const tail = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-5).join('\n').slice(-500);
   if (result.startError) return { ran: false, exit_code: null, timed_out: false, tail: '', reason: result.startError };

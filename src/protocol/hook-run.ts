@@ -7,7 +7,13 @@ import { readProtocolState, type ProtocolState } from './store.js';
 import type { Gate, Protocol } from './types.js';
 
 /** What a hook-side protocol check refuses with before any gate is judged, or the run it judges. */
-export type HookRefusal = { ok: false; code: 'NO_PROTOCOL' | 'NOT_STARTED'; reason: string; unmet: never[]; remedy: string };
+export type HookRefusal = {
+  ok: false;
+  code: 'NO_PROTOCOL' | 'NOT_STARTED';
+  reason: string;
+  unmet: never[];
+  remedy: string;
+};
 
 /**
  * The session's protocol run as the hooks (pre-commit, agent runtimes) see it: the protocol file and the
@@ -20,11 +26,24 @@ export async function openHookRun(
   remedies: { noProtocol: string; notStarted: (sessionId: string) => string },
 ): Promise<HookRefusal | { ok: true; protocol: Protocol; state: ProtocolState }> {
   const loaded = await loadProtocol(paths);
-  if (loaded === null) return { ok: false, code: 'NO_PROTOCOL', reason: `protocol.enforce is on but ${paths.protocol} does not exist`, unmet: [], remedy: remedies.noProtocol };
+  if (loaded === null)
+    return {
+      ok: false,
+      code: 'NO_PROTOCOL',
+      reason: `protocol.enforce is on but ${paths.protocol} does not exist`,
+      unmet: [],
+      remedy: remedies.noProtocol,
+    };
   const id = session.session_id;
   const state = readProtocolState(paths, id);
   if (state === null) {
-    return { ok: false, code: 'NOT_STARTED', reason: `session ${id} has not started the session protocol (protocol.enforce is on)`, unmet: [], remedy: remedies.notStarted(id) };
+    return {
+      ok: false,
+      code: 'NOT_STARTED',
+      reason: `session ${id} has not started the session protocol (protocol.enforce is on)`,
+      unmet: [],
+      remedy: remedies.notStarted(id),
+    };
   }
   return { ok: true, protocol: loaded.protocol, state };
 }

@@ -31,7 +31,8 @@ function readCached(paths: WorkspacePaths, text: string): Protocol | null {
     const cached = JSON.parse(raw) as { sha256?: unknown; protocol?: unknown };
     if (cached.sha256 !== cacheKey(text)) return null;
     const protocol = cached.protocol as Protocol | null;
-    if (protocol === null || typeof protocol !== 'object' || protocol.version !== 1 || !Array.isArray(protocol.phases)) return null;
+    if (protocol === null || typeof protocol !== 'object' || protocol.version !== 1 || !Array.isArray(protocol.phases))
+      return null;
     return protocol;
   } catch {
     return null;
@@ -39,8 +40,14 @@ function readCached(paths: WorkspacePaths, text: string): Protocol | null {
 }
 
 /** Formats validation problems the way the workspace config does: `file:line:col: key: message`. */
-export function protocolError(file: string, errors: ReadonlyArray<{ key: string; line?: number; column?: number; message: string }>) {
-  const details = errors.map((e) => `${file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`);
+export function protocolError(
+  file: string,
+  errors: ReadonlyArray<{ key: string; line?: number; column?: number; message: string }>,
+) {
+  const details = errors.map(
+    (e) =>
+      `${file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.key ? `${e.key}: ` : ''}${e.message}`,
+  );
   return usageError(`invalid session protocol ${file} (${errors.length} problem${errors.length === 1 ? '' : 's'})`, {
     file,
     details,
@@ -81,7 +88,8 @@ export async function requireProtocol(paths: WorkspacePaths): Promise<LoadedProt
     throw usageError(`no session protocol: ${paths.protocol} does not exist`, {
       file: paths.protocol,
       code: 'PROTOCOL_MISSING',
-      remedy: 'Run `hestai init` to install the default protocol, or copy templates/protocol/seed-004.yaml to .hestai/protocol.yaml.',
+      remedy:
+        'Run `hestai init` to install the default protocol, or copy templates/protocol/seed-004.yaml to .hestai/protocol.yaml.',
     });
   }
   return loaded;

@@ -17,13 +17,21 @@ export function nextPhaseId(protocol: Protocol, index: number): string {
 }
 
 /** The phases an advance from `current` to `target` (default: the next) must pass through. */
-export function phasesToPass(protocol: Protocol, current: string, target: string | undefined): { ok: true; phases: Phase[]; target: string } | { ok: false; reason: string } {
+export function phasesToPass(
+  protocol: Protocol,
+  current: string,
+  target: string | undefined,
+): { ok: true; phases: Phase[]; target: string } | { ok: false; reason: string } {
   const from = phaseIndex(protocol, current);
   if (from < 0) return { ok: false, reason: `the run is in phase ${current}, which the protocol no longer has` };
   if (from >= protocol.phases.length) return { ok: false, reason: 'the run is already COMPLETE' };
   if (target === undefined) return { ok: true, phases: [protocol.phases[from]!], target: nextPhaseId(protocol, from) };
   const to = phaseIndex(protocol, target);
-  if (to < 0) return { ok: false, reason: `unknown target_phase ${target} (phases: ${protocol.phases.map((p) => p.id).join(', ')}, ${COMPLETE})` };
+  if (to < 0)
+    return {
+      ok: false,
+      reason: `unknown target_phase ${target} (phases: ${protocol.phases.map((p) => p.id).join(', ')}, ${COMPLETE})`,
+    };
   if (to <= from) return { ok: false, reason: `target_phase ${target} is not after the current phase ${current}` };
   return { ok: true, phases: protocol.phases.slice(from, to), target };
 }
@@ -58,9 +66,12 @@ export function decideAdvance(input: {
 }): AdvanceDecision {
   const { state, results } = input;
   const blocking = results.filter((r) => r.blocking && unmet(r));
-  const warnings = results.filter((r) => !r.blocking && unmet(r)).map((r) => `${gateKey(r.phase, r.gate)} (${r.requirement_level}) unmet: ${r.message}`);
+  const warnings = results
+    .filter((r) => !r.blocking && unmet(r))
+    .map((r) => `${gateKey(r.phase, r.gate)} (${r.requirement_level}) unmet: ${r.message}`);
   const base = { previous_phase: state.current_phase, warnings };
-  if (blocking.length === 0) return { ...base, success: true, current_phase: input.target, blocked_by: [], violations: [] };
+  if (blocking.length === 0)
+    return { ...base, success: true, current_phase: input.target, blocked_by: [], violations: [] };
   const blocked_by = blocking.map((r) => gateKey(r.phase, r.gate));
   if (!input.force) return { ...base, success: false, current_phase: state.current_phase, blocked_by, violations: [] };
   if (state.forced_advances >= input.forceLimit) {
@@ -160,7 +171,13 @@ export interface BlockedReason {
 }
 
 /** Pure: why the run cannot advance from its current phase (empty when nothing blocks). */
-export function blockedReason(protocol: Protocol, state: ProtocolState, results: readonly GateResult[], surface: Surface, ctx: { role?: string | undefined; trusted?: boolean }): BlockedReason {
+export function blockedReason(
+  protocol: Protocol,
+  state: ProtocolState,
+  results: readonly GateResult[],
+  surface: Surface,
+  ctx: { role?: string | undefined; trusted?: boolean },
+): BlockedReason {
   const phase = protocol.phases.find((p) => p.id === state.current_phase);
   const blocked_phases: BlockedPhase[] = [];
   const suggested_actions: string[] = [];
@@ -168,9 +185,20 @@ export function blockedReason(protocol: Protocol, state: ProtocolState, results:
     for (const r of results) {
       if (r.phase !== phase.id || !r.blocking || !unmet(r)) continue;
       const gate = phase.gates.find((g) => g.id === r.gate)!;
-      blocked_phases.push({ phase: phase.id, gate: gate.id, requirement_level: gate.level, reason: r.message, evidence_needed: evidenceNeeded(gate) });
+      blocked_phases.push({
+        phase: phase.id,
+        gate: gate.id,
+        requirement_level: gate.level,
+        reason: r.message,
+        evidence_needed: evidenceNeeded(gate),
+      });
       suggested_actions.push(suggestAction(phase.id, gate, surface, { session_id: state.session_id, ...ctx }));
     }
   }
-  return { is_blocked: blocked_phases.length > 0, current_phase: state.current_phase, blocked_phases, suggested_actions };
+  return {
+    is_blocked: blocked_phases.length > 0,
+    current_phase: state.current_phase,
+    blocked_phases,
+    suggested_actions,
+  };
 }

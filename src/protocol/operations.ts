@@ -11,7 +11,17 @@ import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
 import { gatherFacts, takeBaseline } from './facts.js';
 import { requireProtocol, type LoadedProtocol } from './load.js';
-import { applyAdvance, blockedReason, blockedUntil, buildChecklist, decideAdvance, phasesToPass, unmet, type BlockedReason, type Checklist } from './machine.js';
+import {
+  applyAdvance,
+  blockedReason,
+  blockedUntil,
+  buildChecklist,
+  decideAdvance,
+  phasesToPass,
+  unmet,
+  type BlockedReason,
+  type Checklist,
+} from './machine.js';
 import { suggestAction, type Surface } from './remedy.js';
 import {
   appendHistory,
@@ -25,7 +35,17 @@ import {
   type Violation,
 } from './store.js';
 import { commandTrust } from './trust.js';
-import { COMPLETE, EVIDENCE_TYPES, gateKey, LEVELS, type EvidenceType, type Gate, type Level, type Phase, type Protocol } from './types.js';
+import {
+  COMPLETE,
+  EVIDENCE_TYPES,
+  gateKey,
+  LEVELS,
+  type EvidenceType,
+  type Gate,
+  type Level,
+  type Phase,
+  type Protocol,
+} from './types.js';
 
 /**
  * The session protocol's operations (seed 004), one library API shared by the CLI and the MCP tools.
@@ -89,7 +109,10 @@ function findGate(phase: Phase, id: string): Gate {
   if (!gate) {
     throw usageError(`phase ${phase.id} has no step ${JSON.stringify(id)}`, {
       code: 'STEP_UNKNOWN',
-      remedy: phase.gates.length > 0 ? `Pass one of its steps: ${phase.gates.map((g) => g.id).join(', ')}.` : `Phase ${phase.id} has no gates.`,
+      remedy:
+        phase.gates.length > 0
+          ? `Pass one of its steps: ${phase.gates.map((g) => g.id).join(', ')}.`
+          : `Phase ${phase.id} has no gates.`,
     });
   }
   return gate;
@@ -115,11 +138,21 @@ function passedResults(protocol: Protocol, state: ProtocolState, remaining: read
     .flatMap((p) =>
       p.gates.map((g): GateResult => {
         const r = state.results[gateKey(p.id, g.id)];
-        return { phase: p.id, gate: g.id, step: g.step, requirement_level: g.level, blocking: g.blocking, status: r?.status ?? 'PENDING', evidence: r?.evidence ?? null, message: r?.message ?? 'not recorded' };
+        return {
+          phase: p.id,
+          gate: g.id,
+          step: g.step,
+          requirement_level: g.level,
+          blocking: g.blocking,
+          status: r?.status ?? 'PENDING',
+          evidence: r?.evidence ?? null,
+          message: r?.message ?? 'not recorded',
+        };
       }),
     );
 }
-const gatesOf = (phases: readonly Phase[]): PhaseGate[] => phases.flatMap((p) => p.gates.map((gate) => ({ phase: p.id, gate })));
+const gatesOf = (phases: readonly Phase[]): PhaseGate[] =>
+  phases.flatMap((p) => p.gates.map((gate) => ({ phase: p.id, gate })));
 
 /** Gathers the facts for `gates` and evaluates each (pure rules over the facts and the recorded evidence). */
 export async function evaluateGates(
@@ -143,14 +176,17 @@ export async function evaluateGates(
     recorded: state.results,
     baseline: state.baseline,
   });
-  return gates.map(({ phase, gate }) => evaluateGate(phase, gate, facts, state.evidence, { preCommit: options.preCommit ?? false }));
+  return gates.map(({ phase, gate }) =>
+    evaluateGate(phase, gate, facts, state.evidence, { preCommit: options.preCommit ?? false }),
+  );
 }
 
 function recordResults(run: Run, results: readonly GateResult[], at: string): void {
   updateProtocolState(run.paths, run.session.session_id, (state) => {
     if (state === null) return { result: undefined };
     const next = { ...state.results };
-    for (const r of results) next[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: at };
+    for (const r of results)
+      next[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: at };
     return { state: { ...state, results: next }, result: undefined };
   });
 }
@@ -172,17 +208,31 @@ export interface SessionStartResult {
 }
 
 export async function sessionStart(
-  input: { working_dir: string; session_id?: string | undefined; objective: string; branch?: string | undefined; starting_commit?: string | undefined },
+  input: {
+    working_dir: string;
+    session_id?: string | undefined;
+    objective: string;
+    branch?: string | undefined;
+    starting_commit?: string | undefined;
+  },
   deps: ProtocolDeps,
 ): Promise<SessionStartResult> {
   const objective = input.objective?.trim() ?? '';
-  if (objective === '') throw usageError('the objective is empty', { code: 'OBJECTIVE_MISSING', remedy: 'Say what the session is for: --objective "..." (MCP: objective).' });
+  if (objective === '')
+    throw usageError('the objective is empty', {
+      code: 'OBJECTIVE_MISSING',
+      remedy: 'Say what the session is for: --objective "..." (MCP: objective).',
+    });
   const run = await open(input.working_dir, input.session_id, deps.env);
   const root = run.paths.root;
   let starting_commit = run.session.starting_commit ?? headCommit(root);
   if (input.starting_commit !== undefined) {
     starting_commit = resolveCommit(root, input.starting_commit);
-    if (starting_commit === null) throw usageError(`starting_commit ${input.starting_commit} is not a commit`, { code: 'COMMIT_UNKNOWN', remedy: 'Pass an existing commit, or omit it (the clock-in HEAD is used).' });
+    if (starting_commit === null)
+      throw usageError(`starting_commit ${input.starting_commit} is not a commit`, {
+        code: 'COMMIT_UNKNOWN',
+        remedy: 'Pass an existing commit, or omit it (the clock-in HEAD is used).',
+      });
   }
   const now = deps.clock().toISOString();
   const fresh: ProtocolState = {
@@ -201,15 +251,23 @@ export async function sessionStart(
     violations: [],
     baseline: takeBaseline(
       root,
-      run.protocol.phases.flatMap((p) => p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : []))),
+      run.protocol.phases.flatMap((p) =>
+        p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : [])),
+      ),
     ),
   };
-  const created = updateProtocolState(run.paths, fresh.session_id, (existing) => (existing === null ? { state: fresh, result: true } : { result: false }));
+  const created = updateProtocolState(run.paths, fresh.session_id, (existing) =>
+    existing === null ? { state: fresh, result: true } : { result: false },
+  );
   if (!created) {
-    throw blockedError(`session ${fresh.session_id} already has a protocol run (one run per session); nothing was changed`, {
-      code: 'PROTOCOL_ALREADY_STARTED',
-      remedy: 'Continue it (hestai session show; MCP: read session://state), or end it (hestai session end) and clock in a new session.',
-    });
+    throw blockedError(
+      `session ${fresh.session_id} already has a protocol run (one run per session); nothing was changed`,
+      {
+        code: 'PROTOCOL_ALREADY_STARTED',
+        remedy:
+          'Continue it (hestai session show; MCP: read session://state), or end it (hestai session end) and clock in a new session.',
+      },
+    );
   }
   const results = await evaluateGates(run, fresh, gatesOf(run.protocol.phases), deps, { runCommands: false });
   return {
@@ -242,11 +300,23 @@ export interface ValidateGateResult {
 const strongest = (levels: readonly Level[]): Level => LEVELS.find((l) => levels.includes(l)) ?? 'MAY';
 
 /** Pure: the phase verdict from its gates' results (FAIL when a blocking or MUST gate is unmet). */
-export function phaseVerdict(phase: string, results: readonly GateResult[]): Omit<ValidateGateResult, 'gates' | 'step'> {
-  if (results.length === 0) return { phase, requirement_level: 'MAY', status: 'SKIPPED', evidence: null, blocking: false, message: `phase ${phase} has no gates` };
+export function phaseVerdict(
+  phase: string,
+  results: readonly GateResult[],
+): Omit<ValidateGateResult, 'gates' | 'step'> {
+  if (results.length === 0)
+    return {
+      phase,
+      requirement_level: 'MAY',
+      status: 'SKIPPED',
+      evidence: null,
+      blocking: false,
+      message: `phase ${phase} has no gates`,
+    };
   const failing = results.filter((r) => unmet(r) && (r.blocking || r.requirement_level === 'MUST'));
   const soft = results.filter((r) => unmet(r) && !(r.blocking || r.requirement_level === 'MUST'));
-  const status: ValidateGateResult['status'] = failing.length > 0 ? 'FAIL' : results.every((r) => r.status === 'SKIPPED') ? 'SKIPPED' : 'PASS';
+  const status: ValidateGateResult['status'] =
+    failing.length > 0 ? 'FAIL' : results.every((r) => r.status === 'SKIPPED') ? 'SKIPPED' : 'PASS';
   const message =
     failing.length > 0
       ? `${failing.length} required gate(s) unmet: ${failing.map((r) => `${r.gate} (${r.message})`).join('; ')}`
@@ -261,7 +331,10 @@ export function phaseVerdict(phase: string, results: readonly GateResult[]): Omi
   };
 }
 
-export async function validateGate(input: { working_dir: string; session_id?: string | undefined; phase: string; step?: string | undefined }, deps: ProtocolDeps): Promise<ValidateGateResult> {
+export async function validateGate(
+  input: { working_dir: string; session_id?: string | undefined; phase: string; step?: string | undefined },
+  deps: ProtocolDeps,
+): Promise<ValidateGateResult> {
   const run = await open(input.working_dir, input.session_id, deps.env);
   const state = requireState(run);
   const phase = findPhase(run.protocol, input.phase);
@@ -271,7 +344,16 @@ export async function validateGate(input: { working_dir: string; session_id?: st
   if (input.step !== undefined) {
     const r = results[0]!;
     const status = r.status === 'PENDING' ? 'FAIL' : r.status;
-    return { phase: phase.id, step: r.gate, requirement_level: r.requirement_level, status, evidence: r.evidence, blocking: r.blocking, message: r.message, gates: results };
+    return {
+      phase: phase.id,
+      step: r.gate,
+      requirement_level: r.requirement_level,
+      status,
+      evidence: r.evidence,
+      blocking: r.blocking,
+      message: r.message,
+      gates: results,
+    };
   }
   return { ...phaseVerdict(phase.id, results), gates: results };
 }
@@ -291,19 +373,33 @@ export interface AdvancePhaseResult {
 }
 
 export async function advancePhase(
-  input: { working_dir: string; session_id?: string | undefined; target_phase?: string | undefined; force?: boolean | undefined },
+  input: {
+    working_dir: string;
+    session_id?: string | undefined;
+    target_phase?: string | undefined;
+    force?: boolean | undefined;
+  },
   deps: ProtocolDeps,
 ): Promise<AdvancePhaseResult> {
   const run = await open(input.working_dir, input.session_id, deps.env);
   const state = requireState(run);
   const plan = phasesToPass(run.protocol, state.current_phase, input.target_phase);
-  if (!plan.ok) throw usageError(`cannot advance: ${plan.reason}`, { code: 'ADVANCE_INVALID', remedy: 'See the phases: hestai session show (MCP: session://state).' });
+  if (!plan.ok)
+    throw usageError(`cannot advance: ${plan.reason}`, {
+      code: 'ADVANCE_INVALID',
+      remedy: 'See the phases: hestai session show (MCP: session://state).',
+    });
   const results = await evaluateGates(run, state, gatesOf(plan.phases), deps, { runCommands: true });
   const now = deps.clock().toISOString();
   const trusted = commandTrust(run.paths.root, deps.env).trusted;
   const recovery = (r: GateResult) => {
     const phase = run.protocol.phases.find((p) => p.id === r.phase)!;
-    return suggestAction(r.phase, phase.gates.find((g) => g.id === r.gate)!, 'cli', { session_id: state.session_id, role: run.session.role, trusted });
+    return suggestAction(
+      r.phase,
+      phase.gates.find((g) => g.id === r.gate)!,
+      'cli',
+      { session_id: state.session_id, role: run.session.role, trusted },
+    );
   };
   const outcome = updateProtocolState(run.paths, state.session_id, (current) => {
     if (current === null || current.current_phase !== state.current_phase) {
@@ -312,10 +408,27 @@ export async function advancePhase(
         remedy: 'Read the state again (hestai session show; MCP: session://state) and retry.',
       });
     }
-    const decision = decideAdvance({ state: current, phases: plan.phases, target: plan.target, results, force: input.force === true, forceLimit: run.config.protocol.force_limit, now, recovery });
+    const decision = decideAdvance({
+      state: current,
+      phases: plan.phases,
+      target: plan.target,
+      results,
+      force: input.force === true,
+      forceLimit: run.config.protocol.force_limit,
+      now,
+      recovery,
+    });
     const recorded = { ...current.results };
-    for (const r of results) recorded[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: now };
-    const next = decision.success ? applyAdvance({ ...current, results: recorded }, decision, plan.phases) : { ...current, results: recorded };
+    for (const r of results)
+      recorded[gateKey(r.phase, r.gate)] = {
+        status: r.status,
+        message: r.message,
+        evidence: r.evidence,
+        checked_at: now,
+      };
+    const next = decision.success
+      ? applyAdvance({ ...current, results: recorded }, decision, plan.phases)
+      : { ...current, results: recorded };
     return { state: next, result: decision };
   });
   if (outcome.violations.length > 0) appendViolations(run.paths, outcome.violations);
@@ -352,51 +465,97 @@ function pickStep(phase: Phase, type: EvidenceType, step: string | undefined): G
   const accepting = phase.gates.filter((g) => g.check.type === 'evidence' && g.check.accepts.includes(type));
   if (accepting.length === 1) return accepting[0]!;
   if (accepting.length === 0 && phase.gates.length === 1) return phase.gates[0]!;
-  throw usageError(`name the step: phase ${phase.id} has ${accepting.length === 0 ? 'no gate accepting' : 'several gates accepting'} ${type} evidence`, {
-    code: 'STEP_AMBIGUOUS',
-    remedy: `Pass --step (MCP: step), one of: ${phase.gates.map((g) => g.id).join(', ')}.`,
-  });
+  throw usageError(
+    `name the step: phase ${phase.id} has ${accepting.length === 0 ? 'no gate accepting' : 'several gates accepting'} ${type} evidence`,
+    {
+      code: 'STEP_AMBIGUOUS',
+      remedy: `Pass --step (MCP: step), one of: ${phase.gates.map((g) => g.id).join(', ')}.`,
+    },
+  );
 }
 
 export async function recordEvidence(
-  input: { working_dir: string; session_id?: string | undefined; phase: string; evidence_type: string; evidence: string; step?: string | undefined },
+  input: {
+    working_dir: string;
+    session_id?: string | undefined;
+    phase: string;
+    evidence_type: string;
+    evidence: string;
+    step?: string | undefined;
+  },
   deps: ProtocolDeps,
 ): Promise<RecordEvidenceResult> {
   if (!(EVIDENCE_TYPES as readonly string[]).includes(input.evidence_type)) {
-    throw usageError(`unknown evidence type ${JSON.stringify(input.evidence_type)}`, { code: 'EVIDENCE_TYPE', remedy: `Use one of: ${EVIDENCE_TYPES.join(', ')}.` });
+    throw usageError(`unknown evidence type ${JSON.stringify(input.evidence_type)}`, {
+      code: 'EVIDENCE_TYPE',
+      remedy: `Use one of: ${EVIDENCE_TYPES.join(', ')}.`,
+    });
   }
   if (typeof input.evidence !== 'string' || input.evidence.trim() === '' || input.evidence.length > 10_000) {
-    throw usageError('the evidence is empty or longer than 10,000 characters', { code: 'EVIDENCE_INVALID', remedy: 'Record what you observed: a tool output excerpt, a path, a sha or a content hash.' });
+    throw usageError('the evidence is empty or longer than 10,000 characters', {
+      code: 'EVIDENCE_INVALID',
+      remedy: 'Record what you observed: a tool output excerpt, a path, a sha or a content hash.',
+    });
   }
   const type = input.evidence_type as EvidenceType;
   const run = await open(input.working_dir, input.session_id, deps.env);
   requireState(run);
   const phase = findPhase(run.protocol, input.phase);
   const gate = pickStep(phase, type, input.step);
-  const record: EvidenceRecord = { phase: phase.id, step: gate.id, type, value: input.evidence, recorded_at: deps.clock().toISOString() };
+  const record: EvidenceRecord = {
+    phase: phase.id,
+    step: gate.id,
+    type,
+    value: input.evidence,
+    recorded_at: deps.clock().toISOString(),
+  };
   const state = updateProtocolState(run.paths, run.session.session_id, (current) => {
-    if (current === null) throw usageError('the protocol run ended meanwhile', { code: 'PROTOCOL_NOT_STARTED', remedy: 'Start a new run: hestai session start.' });
+    if (current === null)
+      throw usageError('the protocol run ended meanwhile', {
+        code: 'PROTOCOL_NOT_STARTED',
+        remedy: 'Start a new run: hestai session start.',
+      });
     const next = { ...current, evidence: [...current.evidence, record] };
     return { state: next, result: next };
   });
   if (gate.check.type !== 'evidence') {
-    return { phase: phase.id, step: gate.id, evidence_recorded: true, auto_validated: false, gate_status: 'PENDING', message: `recorded; the gate is checked by ${gate.check.type}, not by evidence: validate it with hestai session gate ${phase.id}` };
+    return {
+      phase: phase.id,
+      step: gate.id,
+      evidence_recorded: true,
+      auto_validated: false,
+      gate_status: 'PENDING',
+      message: `recorded; the gate is checked by ${gate.check.type}, not by evidence: validate it with hestai session gate ${phase.id}`,
+    };
   }
   const [result] = await evaluateGates(run, state, [{ phase: phase.id, gate }], deps, { runCommands: false });
   recordResults(run, [result!], deps.clock().toISOString());
   const gate_status = result!.status === 'PASS' ? 'PASS' : result!.status === 'PENDING' ? 'PENDING' : 'FAIL';
-  return { phase: phase.id, step: gate.id, evidence_recorded: true, auto_validated: true, gate_status, message: result!.message };
+  return {
+    phase: phase.id,
+    step: gate.id,
+    evidence_recorded: true,
+    auto_validated: true,
+    gate_status,
+    message: result!.message,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // get_blocked_reason
 
-export async function getBlockedReason(input: { working_dir: string; session_id?: string | undefined; surface: Surface }, deps: ProtocolDeps): Promise<BlockedReason> {
+export async function getBlockedReason(
+  input: { working_dir: string; session_id?: string | undefined; surface: Surface },
+  deps: ProtocolDeps,
+): Promise<BlockedReason> {
   const run = await open(input.working_dir, input.session_id, deps.env);
   const state = requireState(run);
   const phase = run.protocol.phases.find((p) => p.id === state.current_phase);
   const results = phase ? await evaluateGates(run, state, gatesOf([phase]), deps, { runCommands: false }) : [];
-  return blockedReason(run.protocol, state, results, input.surface, { role: run.session.role, trusted: commandTrust(run.paths.root, deps.env).trusted });
+  return blockedReason(run.protocol, state, results, input.surface, {
+    role: run.session.role,
+    trusted: commandTrust(run.paths.root, deps.env).trusted,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -416,11 +575,21 @@ export interface SessionEndResult {
 }
 
 export async function sessionEnd(
-  input: { working_dir: string; session_id?: string | undefined; summary: string; next_session_notes?: string | undefined; key_decisions?: string[] | undefined },
+  input: {
+    working_dir: string;
+    session_id?: string | undefined;
+    summary: string;
+    next_session_notes?: string | undefined;
+    key_decisions?: string[] | undefined;
+  },
   deps: ProtocolDeps,
 ): Promise<SessionEndResult> {
   const summary = input.summary?.trim() ?? '';
-  if (summary === '') throw usageError('the summary is empty', { code: 'SUMMARY_MISSING', remedy: 'Say what the session accomplished: --summary "..." (MCP: summary).' });
+  if (summary === '')
+    throw usageError('the summary is empty', {
+      code: 'SUMMARY_MISSING',
+      remedy: 'Say what the session accomplished: --summary "..." (MCP: summary).',
+    });
   const run = await open(input.working_dir, input.session_id, deps.env);
   const state = requireState(run);
   // The phases already passed held when they were passed (or their skip is a recorded violation); the
@@ -455,8 +624,14 @@ export async function sessionEnd(
     ended_at: now,
     violations: state.violations.length,
   };
-  const ended = updateProtocolState(run.paths, state.session_id, (current) => (current === null ? { result: false } : { state: null, result: true }));
-  if (!ended) throw blockedError('the protocol run was ended meanwhile by another agent', { code: 'PROTOCOL_CONFLICT', remedy: 'Read session://history (hestai session show --history).' });
+  const ended = updateProtocolState(run.paths, state.session_id, (current) =>
+    current === null ? { result: false } : { state: null, result: true },
+  );
+  if (!ended)
+    throw blockedError('the protocol run was ended meanwhile by another agent', {
+      code: 'PROTOCOL_CONFLICT',
+      remedy: 'Read session://history (hestai session show --history).',
+    });
   appendHistory(run.paths, record, run.config.protocol.history_limit);
   return {
     session_id: state.session_id,
@@ -489,11 +664,17 @@ export interface StateView {
 }
 
 /** The run's state with a freshly evaluated checklist (never runs commands; shows their recorded result). */
-export async function sessionState(input: { working_dir: string; session_id?: string | undefined }, deps: ProtocolDeps): Promise<StateView> {
+export async function sessionState(
+  input: { working_dir: string; session_id?: string | undefined },
+  deps: ProtocolDeps,
+): Promise<StateView> {
   const run = await open(input.working_dir, input.session_id, deps.env);
   const state = requireState(run);
   const remaining = remainingPhases(run.protocol, state);
-  const results = [...passedResults(run.protocol, state, remaining), ...(await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: false }))];
+  const results = [
+    ...passedResults(run.protocol, state, remaining),
+    ...(await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: false })),
+  ];
   const evidence: StateView['evidence'] = {};
   for (const e of state.evidence) {
     evidence[e.phase] ??= {};
@@ -515,7 +696,10 @@ export async function sessionState(input: { working_dir: string; session_id?: st
   };
 }
 
-export async function sessionChecklist(input: { working_dir: string; session_id?: string | undefined }, deps: ProtocolDeps): Promise<{ start: Checklist['start']; end: Checklist['end']; work: Checklist['work'] }> {
+export async function sessionChecklist(
+  input: { working_dir: string; session_id?: string | undefined },
+  deps: ProtocolDeps,
+): Promise<{ start: Checklist['start']; end: Checklist['end']; work: Checklist['work'] }> {
   return (await sessionState(input, deps)).checklist;
 }
 

@@ -9,15 +9,30 @@ const q = (s: string) => (/^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replace(/'/
  * Pure: the action that satisfies an unmet gate, as a tool call (MCP) or a command (CLI). The evidence
  * placeholders in angle brackets are the only parts the caller fills in.
  */
-export function suggestAction(phase: string, gate: Gate, surface: Surface, ctx: { session_id: string; role?: string | undefined; trusted?: boolean }): string {
-  const validate = surface === 'mcp' ? call('validate_gate', { phase, step: gate.id }) : `hestai session gate ${q(phase)} --step ${q(gate.id)}`;
+export function suggestAction(
+  phase: string,
+  gate: Gate,
+  surface: Surface,
+  ctx: { session_id: string; role?: string | undefined; trusted?: boolean },
+): string {
+  const validate =
+    surface === 'mcp'
+      ? call('validate_gate', { phase, step: gate.id })
+      : `hestai session gate ${q(phase)} --step ${q(gate.id)}`;
   const check = gate.check;
   switch (check.type) {
     case 'evidence': {
       const type = check.accepts[0]!;
       const value =
-        type === 'content_hash' ? `<sha256 of ${check.path}>` : type === 'file_path' ? `<path${check.path ? ` matching ${check.path}` : ''}>` : type === 'commit_sha' ? '<commit sha>' : '<what you observed>';
-      if (surface === 'mcp') return call('record_evidence', { phase, step: gate.id, evidence_type: type, evidence: value });
+        type === 'content_hash'
+          ? `<sha256 of ${check.path}>`
+          : type === 'file_path'
+            ? `<path${check.path ? ` matching ${check.path}` : ''}>`
+            : type === 'commit_sha'
+              ? '<commit sha>'
+              : '<what you observed>';
+      if (surface === 'mcp')
+        return call('record_evidence', { phase, step: gate.id, evidence_type: type, evidence: value });
       const hint = type === 'content_hash' ? `  (sha256sum ${q(check.path ?? '')})` : '';
       return `hestai session evidence ${q(phase)} --step ${q(gate.id)} --type ${type} --value ${q(value)}${hint}`;
     }

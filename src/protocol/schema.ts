@@ -16,8 +16,14 @@ const relPathOrGlob = z
   .refine((p) => !p.split(/[\\/]/).includes('..'), 'expected a path inside the repository (no "..")');
 
 const checkSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('file_exists'), path: relPathOrGlob.describe('File that must exist (a glob matches any file)') }),
-  z.strictObject({ type: z.literal('file_modified_since_start'), path: relPathOrGlob.describe('Path or glob that must have changed since the run started') }),
+  z.strictObject({
+    type: z.literal('file_exists'),
+    path: relPathOrGlob.describe('File that must exist (a glob matches any file)'),
+  }),
+  z.strictObject({
+    type: z.literal('file_modified_since_start'),
+    path: relPathOrGlob.describe('Path or glob that must have changed since the run started'),
+  }),
   z.strictObject({
     type: z.literal('command'),
     run: z.string().min(1).describe('Shell command run in the repository root; exit 0 passes'),
@@ -25,14 +31,19 @@ const checkSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('git_commit_since_start') }),
   z.strictObject({ type: z.literal('git_clean') }),
-  z.strictObject({ type: z.literal('branch_not'), branches: z.array(z.string().min(1)).min(1).describe('Branches work must not happen on') }),
+  z.strictObject({
+    type: z.literal('branch_not'),
+    branches: z.array(z.string().min(1)).min(1).describe('Branches work must not happen on'),
+  }),
   z.strictObject({ type: z.literal('anchor_valid') }),
   z.strictObject({ type: z.literal('context_fresh') }),
   z.strictObject({ type: z.literal('tests_first') }),
   z.strictObject({
     type: z.literal('evidence'),
     accepts: z.array(z.enum(EVIDENCE_TYPES)).min(1).describe('Evidence types that can satisfy the gate'),
-    path: relPathOrGlob.optional().describe('content_hash: the file whose sha256 must match; file_path: a glob the path must match'),
+    path: relPathOrGlob
+      .optional()
+      .describe('content_hash: the file whose sha256 must match; file_path: a glob the path must match'),
   }),
 ]);
 
@@ -47,10 +58,22 @@ const gateSchema = z
   })
   .superRefine((gate, ctx) => {
     if (gate.pre_commit === true && POST_COMMIT_CHECKS.has(gate.check.type)) {
-      ctx.addIssue({ code: 'custom', path: ['pre_commit'], message: `a ${gate.check.type} check can only hold after the commit; the pre-commit hook never evaluates it (remove pre_commit: true)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pre_commit'],
+        message: `a ${gate.check.type} check can only hold after the commit; the pre-commit hook never evaluates it (remove pre_commit: true)`,
+      });
     }
-    if (gate.check.type === 'evidence' && gate.check.accepts.includes('content_hash') && gate.check.path === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['check', 'path'], message: 'an evidence check accepting content_hash needs path: the file whose sha256 must match' });
+    if (
+      gate.check.type === 'evidence' &&
+      gate.check.accepts.includes('content_hash') &&
+      gate.check.path === undefined
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['check', 'path'],
+        message: 'an evidence check accepting content_hash needs path: the file whose sha256 must match',
+      });
     }
   })
   .transform((gate) => ({
@@ -69,7 +92,12 @@ const phaseSchema = z
   .superRefine((phase, ctx) => {
     const seen = new Set<string>();
     phase.gates.forEach((gate, i) => {
-      if (seen.has(gate.id)) ctx.addIssue({ code: 'custom', path: ['gates', i, 'id'], message: `duplicate gate id "${gate.id}" in phase ${phase.id}` });
+      if (seen.has(gate.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['gates', i, 'id'],
+          message: `duplicate gate id "${gate.id}" in phase ${phase.id}`,
+        });
       seen.add(gate.id);
     });
   })
@@ -83,7 +111,8 @@ export const protocolSchema = z
   .superRefine((protocol, ctx) => {
     const seen = new Set<string>();
     protocol.phases.forEach((phase, i) => {
-      if (seen.has(phase.id)) ctx.addIssue({ code: 'custom', path: ['phases', i, 'id'], message: `duplicate phase id "${phase.id}"` });
+      if (seen.has(phase.id))
+        ctx.addIssue({ code: 'custom', path: ['phases', i, 'id'], message: `duplicate phase id "${phase.id}"` });
       seen.add(phase.id);
     });
   });

@@ -92,7 +92,8 @@ export const validateProtocolState: Validate<ProtocolState> = (value) => {
   expectIsoDate(value, 'started_at', problems);
   expectString(value, 'protocol_sha256', problems);
   expectString(value, 'current_phase', problems);
-  for (const [i, p] of expectArray(value, 'phases_completed', problems).entries()) if (typeof p !== 'string') problems.push(`phases_completed.${i}: expected a string`);
+  for (const [i, p] of expectArray(value, 'phases_completed', problems).entries())
+    if (typeof p !== 'string') problems.push(`phases_completed.${i}: expected a string`);
   if (!isRecord(value['results'])) problems.push('results: expected an object');
   for (const [i, e] of expectArray(value, 'evidence', problems).entries()) {
     if (!isRecord(e)) {
@@ -104,13 +105,21 @@ export const validateProtocolState: Validate<ProtocolState> = (value) => {
     expectString(e, 'step', sub);
     expectString(e, 'value', sub);
     expectIsoDate(e, 'recorded_at', sub);
-    if (!(EVIDENCE_TYPES as readonly string[]).includes(e['type'] as string)) sub.push(`type: expected one of ${EVIDENCE_TYPES.join(', ')}`);
+    if (!(EVIDENCE_TYPES as readonly string[]).includes(e['type'] as string))
+      sub.push(`type: expected one of ${EVIDENCE_TYPES.join(', ')}`);
     problems.push(...sub.map((s) => `evidence.${i}.${s}`));
   }
-  if (!Number.isInteger(value['forced_advances']) || (value['forced_advances'] as number) < 0) problems.push('forced_advances: expected a whole number');
+  if (!Number.isInteger(value['forced_advances']) || (value['forced_advances'] as number) < 0)
+    problems.push('forced_advances: expected a whole number');
   expectArray(value, 'violations', problems);
-  if (value['baseline'] !== undefined && (!isRecord(value['baseline']) || Object.values(value['baseline']).some((h) => typeof h !== 'string'))) problems.push('baseline: expected an object of sha256 strings');
-  return problems.length === 0 ? { ok: true, value: value as unknown as ProtocolState } : { ok: false, errors: problems };
+  if (
+    value['baseline'] !== undefined &&
+    (!isRecord(value['baseline']) || Object.values(value['baseline']).some((h) => typeof h !== 'string'))
+  )
+    problems.push('baseline: expected an object of sha256 strings');
+  return problems.length === 0
+    ? { ok: true, value: value as unknown as ProtocolState }
+    : { ok: false, errors: problems };
 };
 
 /** The session's protocol run, or null when none was started. A corrupt file throws (STATE_CORRUPT). */
@@ -130,7 +139,11 @@ export function removeProtocolState(paths: WorkspacePaths, sessionId: string): v
  * Locked read-modify-write of one session's run: two agents on one session never lose each other's
  * evidence (the second waits for the first and reads its write).
  */
-export function updateProtocolState<T>(paths: WorkspacePaths, sessionId: string, fn: (state: ProtocolState | null) => { state?: ProtocolState | null; result: T }): T {
+export function updateProtocolState<T>(
+  paths: WorkspacePaths,
+  sessionId: string,
+  fn: (state: ProtocolState | null) => { state?: ProtocolState | null; result: T },
+): T {
   return withLock(protocolFiles(paths).lock(sessionId), () => {
     const current = readProtocolState(paths, sessionId);
     const { state, result } = fn(current);
@@ -141,7 +154,8 @@ export function updateProtocolState<T>(paths: WorkspacePaths, sessionId: string,
 }
 
 const validateHistory: Validate<HistoryRecord[]> = (value) => {
-  if (!isRecord(value) || !Array.isArray(value['sessions'])) return { ok: false, errors: ['sessions: expected a list'] };
+  if (!isRecord(value) || !Array.isArray(value['sessions']))
+    return { ok: false, errors: ['sessions: expected a list'] };
   return { ok: true, value: value['sessions'] as HistoryRecord[] };
 };
 

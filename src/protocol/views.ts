@@ -17,19 +17,33 @@ function choose(working_dir: string, id: string | null): Choice {
 }
 
 const hint = (c: Choice) =>
-  c.session_id === null ? 'No session of this connection: call clock_in (or pass HESTAI_SESSION), then session_start.' : `Session ${c.session_id} has no protocol run: call session_start with its objective.`;
+  c.session_id === null
+    ? 'No session of this connection: call clock_in (or pass HESTAI_SESSION), then session_start.'
+    : `Session ${c.session_id} has no protocol run: call session_start with its objective.`;
 
 /** `session://state`: objective, branch, starting commit, current phase, phases completed, checklist, evidence, violations. */
-export async function stateResource(working_dir: string, sessionId: string | null, deps: ProtocolDeps): Promise<StateView | { session_id: string | null; current_phase: null; hint: string }> {
+export async function stateResource(
+  working_dir: string,
+  sessionId: string | null,
+  deps: ProtocolDeps,
+): Promise<StateView | { session_id: string | null; current_phase: null; hint: string }> {
   const c = choose(working_dir, sessionId);
   if (!c.run) return { session_id: c.session_id, current_phase: null, hint: hint(c) };
   return sessionState({ working_dir, session_id: c.session_id! }, deps);
 }
 
 /** `session://checklist`: the RFC 2119 start and end lists with status and evidence (the protocol's, all pending, without a run). */
-export async function checklistResource(working_dir: string, sessionId: string | null, deps: ProtocolDeps): Promise<Record<string, unknown>> {
+export async function checklistResource(
+  working_dir: string,
+  sessionId: string | null,
+  deps: ProtocolDeps,
+): Promise<Record<string, unknown>> {
   const c = choose(working_dir, sessionId);
-  if (c.run) return { session_id: c.session_id, ...(await sessionState({ working_dir, session_id: c.session_id! }, deps)).checklist };
+  if (c.run)
+    return {
+      session_id: c.session_id,
+      ...(await sessionState({ working_dir, session_id: c.session_id! }, deps)).checklist,
+    };
   const loaded = await loadProtocol(resolveWorkspace(working_dir).paths);
   const empty = loaded ? buildChecklist(loaded.protocol, []) : { start: [], work: [], end: [] };
   return { session_id: c.session_id, ...empty, hint: loaded ? hint(c) : 'No .hestai/protocol.yaml: run hestai init.' };

@@ -18,6 +18,10 @@ export function markSessionWorking(paths: WorkspacePaths, sessionId: string, at:
     const session = readSession(paths, sessionId);
     if (session === null || !isLive(session)) return;
     // Never backwards: a refresh or an acknowledgment may have recorded a later instant meanwhile.
-    writeSession(paths, { ...session, state: 'ACTIVE', last_activity: at > session.last_activity ? at : session.last_activity });
+    writeSession(paths, {
+      ...session,
+      state: 'ACTIVE',
+      last_activity: at > session.last_activity ? at : session.last_activity,
+    });
   });
 }

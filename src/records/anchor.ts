@@ -90,7 +90,10 @@ export const validateAnchorRecord: Validate<AnchorRecord> = (value) => {
   expectOneOf(value, 'source', ['anchor', 'odyssean_anchor'], problems);
   expectIsoDate(value, 'validated_at', problems);
   expectString(value, 'canonical_anchor', problems);
-  if (value['record_digest'] !== undefined && (typeof value['record_digest'] !== 'string' || !/^[0-9a-f]{64}$/.test(value['record_digest']))) {
+  if (
+    value['record_digest'] !== undefined &&
+    (typeof value['record_digest'] !== 'string' || !/^[0-9a-f]{64}$/.test(value['record_digest']))
+  ) {
     problems.push('record_digest: expected 64 hex digits');
   }
   const arm = value['arm'];
@@ -98,15 +101,23 @@ export const validateAnchorRecord: Validate<AnchorRecord> = (value) => {
   else {
     const sub: Problems = [];
     for (const key of ['phase', 'branch', 'focus', 'context_hash']) expectString(arm, key, sub);
-    for (const key of ['ahead', 'behind', 'files_count']) if (typeof arm[key] !== 'number') sub.push(`${key}: expected a number`);
+    for (const key of ['ahead', 'behind', 'files_count'])
+      if (typeof arm[key] !== 'number') sub.push(`${key}: expected a number`);
     if (!Array.isArray(arm['top_files'])) sub.push('top_files: expected a list');
     problems.push(...sub.map((p) => `arm.${p}`));
   }
   const integrity = value['integrity'];
-  if (!isRecord(integrity) || integrity['algorithm'] !== 'sha256' || typeof integrity['hash'] !== 'string' || !/^[0-9a-f]{64}$/.test(integrity['hash'])) {
+  if (
+    !isRecord(integrity) ||
+    integrity['algorithm'] !== 'sha256' ||
+    typeof integrity['hash'] !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(integrity['hash'])
+  ) {
     problems.push('integrity: expected {algorithm: "sha256", hash: <64 hex>}');
   }
-  return problems.length === 0 ? { ok: true, value: value as unknown as AnchorRecord } : { ok: false, errors: problems };
+  return problems.length === 0
+    ? { ok: true, value: value as unknown as AnchorRecord }
+    : { ok: false, errors: problems };
 };
 
 export function anchorFile(paths: WorkspacePaths, token: string): string {
@@ -118,7 +129,15 @@ export type AnchorCheck =
   | {
       valid: false;
       /** Machine-readable reason. */
-      code: 'INVALID_TOKEN' | 'NO_SESSION' | 'NO_ANCHOR' | 'CORRUPT' | 'NOT_VALIDATED' | 'TAMPERED' | 'TOKEN_MISMATCH' | 'SESSION_CLOSED';
+      code:
+        | 'INVALID_TOKEN'
+        | 'NO_SESSION'
+        | 'NO_ANCHOR'
+        | 'CORRUPT'
+        | 'NOT_VALIDATED'
+        | 'TAMPERED'
+        | 'TOKEN_MISMATCH'
+        | 'SESSION_CLOSED';
       /** One sentence for humans: what is wrong and where. */
       reason: string;
     };
@@ -129,7 +148,8 @@ export type AnchorCheck =
  * the token of its directory, and that the session it belongs to is still open.
  */
 export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorCheck {
-  if (!UUID_V4.test(token)) return { valid: false, code: 'INVALID_TOKEN', reason: `"${token}" is not a session token (UUID v4)` };
+  if (!UUID_V4.test(token))
+    return { valid: false, code: 'INVALID_TOKEN', reason: `"${token}" is not a session token (UUID v4)` };
   const file = anchorFile(paths, token);
   let session: ReturnType<typeof readSession>;
   try {
@@ -137,7 +157,8 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
   } catch (error) {
     return { valid: false, code: 'CORRUPT', reason: isHestaiError(error) ? error.message : String(error) };
   }
-  if (session === null) return { valid: false, code: 'NO_SESSION', reason: `no active session ${token} in ${paths.active}` };
+  if (session === null)
+    return { valid: false, code: 'NO_SESSION', reason: `no active session ${token} in ${paths.active}` };
   if (session.state === 'STALE' || session.state === 'COMPLETED' || session.state === 'ARCHIVED') {
     return { valid: false, code: 'SESSION_CLOSED', reason: `session ${token} is ${session.state}` };
   }
@@ -147,11 +168,17 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
   } catch (error) {
     return { valid: false, code: 'CORRUPT', reason: isHestaiError(error) ? error.message : String(error) };
   }
-  if (anchor === null) return { valid: false, code: 'NO_ANCHOR', reason: `session ${token} has no anchor (${file} does not exist)` };
+  if (anchor === null)
+    return { valid: false, code: 'NO_ANCHOR', reason: `session ${token} has no anchor (${file} does not exist)` };
   if (anchor.validated !== true) return { valid: false, code: 'NOT_VALIDATED', reason: `${file} is not validated` };
-  if (anchor.token !== token) return { valid: false, code: 'TOKEN_MISMATCH', reason: `${file} belongs to token ${anchor.token}` };
+  if (anchor.token !== token)
+    return { valid: false, code: 'TOKEN_MISMATCH', reason: `${file} belongs to token ${anchor.token}` };
   if (anchorIntegrityHash(anchor) !== anchor.integrity.hash) {
-    return { valid: false, code: 'TAMPERED', reason: `${file} does not match its integrity hash (edited after validation)` };
+    return {
+      valid: false,
+      code: 'TAMPERED',
+      reason: `${file} does not match its integrity hash (edited after validation)`,
+    };
   }
   return { valid: true, anchor };
 }

@@ -10,7 +10,11 @@ export function isInactive(session: SessionRecord, now: Date, staleHours: number
 }
 
 /** Pure: the live sessions that must be marked STALE now. */
-export function sessionsToMarkStale(sessions: readonly SessionRecord[], now: Date, staleHours: number): SessionRecord[] {
+export function sessionsToMarkStale(
+  sessions: readonly SessionRecord[],
+  now: Date,
+  staleHours: number,
+): SessionRecord[] {
   return sessions.filter((s) => isLive(s) && isInactive(s, now, staleHours));
 }
 

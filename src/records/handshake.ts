@@ -68,15 +68,19 @@ export const validateHandshakeRecord: Validate<HandshakeRecord> = (value) => {
   expectString(value, 'topic', problems, { nullable: true });
   expectString(value, 'constitution_path', problems, { nullable: true });
   for (const key of ['created_at', 'updated_at', 'expires_at']) expectIsoDate(value, key, problems);
-  if (value['server_arm'] !== null && !isRecord(value['server_arm'])) problems.push('server_arm: expected an object or null');
+  if (value['server_arm'] !== null && !isRecord(value['server_arm']))
+    problems.push('server_arm: expected an object or null');
   if (value['bind'] !== null && !isRecord(value['bind'])) problems.push('bind: expected an object or null');
   const retries = value['retries'];
   if (!isRecord(retries) || !RETRY_STAGES.every((s) => Number.isInteger(retries[s]) && (retries[s] as number) >= 0)) {
     problems.push('retries: expected {context, proof, vector} non-negative integers');
   }
   if (typeof value['terminal'] !== 'boolean') problems.push('terminal: expected a boolean');
-  if (value['terminal_stage'] !== null && !RETRY_STAGES.includes(value['terminal_stage'] as RetryStage)) problems.push('terminal_stage: expected context, proof, vector or null');
-  return problems.length === 0 ? { ok: true, value: value as unknown as HandshakeRecord } : { ok: false, errors: problems };
+  if (value['terminal_stage'] !== null && !RETRY_STAGES.includes(value['terminal_stage'] as RetryStage))
+    problems.push('terminal_stage: expected context, proof, vector or null');
+  return problems.length === 0
+    ? { ok: true, value: value as unknown as HandshakeRecord }
+    : { ok: false, errors: problems };
 };
 
 /** The pending handshake of a token, or null. A corrupt file throws (exit 2, names the file). */
@@ -106,7 +110,10 @@ export function withHandshakeLock<T>(paths: WorkspacePaths, token: string, fn: (
  * and the terminal state, which only a human reset may clear. Each removal holds the token's lock.
  * Returns the removed tokens with the stage each was in (`unreadable` for a corrupt file).
  */
-export function removeOrphanedHandshakes(paths: WorkspacePaths, isLive: (token: string) => boolean): { token: string; stage: string }[] {
+export function removeOrphanedHandshakes(
+  paths: WorkspacePaths,
+  isLive: (token: string) => boolean,
+): { token: string; stage: string }[] {
   let names: string[];
   try {
     names = fs.readdirSync(paths.pending).filter((name) => UUID_V4.test(name));
@@ -131,4 +138,3 @@ export function removeOrphanedHandshakes(paths: WorkspacePaths, isLive: (token: 
   }
   return removed;
 }
-

@@ -7,7 +7,16 @@ import { anchorStoreHead, writeAnchorStore } from '../git/anchors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readJsonl } from '../state/store.js';
 import { isRecord } from '../util/validate.js';
-import { eventPath, PROOF_EVENT_KIND, proofBytes, proofDigest, recordPath, type ProofEvent, type ProofRecord, type ProofReset } from './proof-record.js';
+import {
+  eventPath,
+  PROOF_EVENT_KIND,
+  proofBytes,
+  proofDigest,
+  recordPath,
+  type ProofEvent,
+  type ProofRecord,
+  type ProofReset,
+} from './proof-record.js';
 
 /** HEAD and the anchors tip, or null when the workspace is not inside a git repository (nothing to prove there). */
 function storeHead(root: string): { head: string | null; tip: string | null } | null {
@@ -23,7 +32,10 @@ function storeHead(root: string): { head: string | null; tip: string | null } | 
 export function auditedResets(paths: WorkspacePaths, sessionId: string): ProofReset[] {
   try {
     return readJsonl(paths.auditLog)
-      .filter((r) => isRecord(r) && r['event'] === 'anchor_reset' && r['session_id'] === sessionId && typeof r['at'] === 'string')
+      .filter(
+        (r) =>
+          isRecord(r) && r['event'] === 'anchor_reset' && r['session_id'] === sessionId && typeof r['at'] === 'string',
+      )
       .map((r) => {
         const rec = r as Record<string, unknown>;
         return { at: rec['at'] as string, reason: typeof rec['reason'] === 'string' ? rec['reason'] : null };
@@ -42,11 +54,16 @@ export function publishProofRecord(root: string, build: (head: string | null) =>
   if (store === null) return null;
   const record = build(store.head);
   const digest = proofDigest(record);
-  writeAnchorStore(root, [{ path: recordPath(digest), content: proofBytes(record) }], `hestai: anchor ${record.session_id} (${record.role}, ${record.tier})`, {
-    tip: store.tip,
-    merge: record.head,
-    at,
-  });
+  writeAnchorStore(
+    root,
+    [{ path: recordPath(digest), content: proofBytes(record) }],
+    `hestai: anchor ${record.session_id} (${record.role}, ${record.tier})`,
+    {
+      tip: store.tip,
+      merge: record.head,
+      at,
+    },
+  );
   return digest;
 }
 
@@ -55,5 +72,10 @@ export function publishProofEvent(root: string, event: Omit<ProofEvent, 'kind' |
   const store = storeHead(root);
   if (store === null) return;
   const full: ProofEvent = { kind: PROOF_EVENT_KIND, version: 1, ...event };
-  writeAnchorStore(root, [{ path: eventPath(full.session_id, proofDigest(full)), content: proofBytes(full) }], `hestai: ${full.event} ${full.session_id}`, { tip: store.tip, at });
+  writeAnchorStore(
+    root,
+    [{ path: eventPath(full.session_id, proofDigest(full)), content: proofBytes(full) }],
+    `hestai: ${full.event} ${full.session_id}`,
+    { tip: store.tip, at },
+  );
 }

@@ -91,7 +91,8 @@ export function parseProofRecord(text: string): { ok: true; record: ProofRecord 
   } catch {
     return { ok: false, problem: 'the record is not JSON' };
   }
-  if (!isRecord(value) || value['kind'] !== PROOF_RECORD_KIND || value['version'] !== 1) return { ok: false, problem: `the record is not a ${PROOF_RECORD_KIND} v1 document` };
+  if (!isRecord(value) || value['kind'] !== PROOF_RECORD_KIND || value['version'] !== 1)
+    return { ok: false, problem: `the record is not a ${PROOF_RECORD_KIND} v1 document` };
   const str = (k: string) => typeof value[k] === 'string';
   const bad: string[] = [];
   if (!str('session_id') || !UUID_V4.test(value['session_id'] as string)) bad.push('session_id');
@@ -102,7 +103,17 @@ export function parseProofRecord(text: string): { ok: true; record: ProofRecord 
   if (!['anchor', 'odyssean_anchor'].includes(value['source'] as string)) bad.push('source');
   if (value['head'] !== null && !(str('head') && /^[0-9a-f]{40,64}$/.test(value['head'] as string))) bad.push('head');
   const acks = value['acknowledgments'];
-  if (!Array.isArray(acks) || !acks.every((a) => isRecord(a) && typeof a['at'] === 'string' && typeof a['context_generated_at'] === 'string' && typeof a['reason'] === 'string')) bad.push('acknowledgments');
+  if (
+    !Array.isArray(acks) ||
+    !acks.every(
+      (a) =>
+        isRecord(a) &&
+        typeof a['at'] === 'string' &&
+        typeof a['context_generated_at'] === 'string' &&
+        typeof a['reason'] === 'string',
+    )
+  )
+    bad.push('acknowledgments');
   if (!Array.isArray(value['resets'])) bad.push('resets');
   if (bad.length > 0) return { ok: false, problem: `the record has invalid fields: ${bad.join(', ')}` };
   return { ok: true, record: value as unknown as ProofRecord };
@@ -113,7 +124,12 @@ export function parseProofEvent(text: string): ProofEvent | null {
   try {
     const value: unknown = JSON.parse(text);
     if (!isRecord(value) || value['kind'] !== PROOF_EVENT_KIND || value['version'] !== 1) return null;
-    if (!['ack', 'reset', 'refresh'].includes(value['event'] as string) || typeof value['session_id'] !== 'string' || typeof value['at'] !== 'string') return null;
+    if (
+      !['ack', 'reset', 'refresh'].includes(value['event'] as string) ||
+      typeof value['session_id'] !== 'string' ||
+      typeof value['at'] !== 'string'
+    )
+      return null;
     return value as unknown as ProofEvent;
   } catch {
     return null;

@@ -61,7 +61,6 @@ export function checkSessionId(id: string, where: string, surface: Surface = 'cl
   return id;
 }
 
-
 function candidate(paths: WorkspacePaths, s: SessionRecord): SessionCandidate {
   return {
     session_id: s.session_id,
@@ -81,10 +80,28 @@ export function resolveSession(
 ): SessionResolution {
   const surface = input.surface ?? 'cli';
   const explicit = input.explicit?.trim();
-  if (explicit) return { kind: 'chosen', choice: { session_id: checkSessionId(explicit, surface === 'mcp' ? 'session_id' : 'session', surface), source: 'explicit' } };
-  if (input.connection) return { kind: 'chosen', choice: { session_id: checkSessionId(input.connection, 'the session of this connection', surface), source: 'connection' } };
+  if (explicit)
+    return {
+      kind: 'chosen',
+      choice: {
+        session_id: checkSessionId(explicit, surface === 'mcp' ? 'session_id' : 'session', surface),
+        source: 'explicit',
+      },
+    };
+  if (input.connection)
+    return {
+      kind: 'chosen',
+      choice: {
+        session_id: checkSessionId(input.connection, 'the session of this connection', surface),
+        source: 'connection',
+      },
+    };
   const fromEnv = input.env?.['HESTAI_SESSION']?.trim();
-  if (fromEnv) return { kind: 'chosen', choice: { session_id: checkSessionId(fromEnv, 'HESTAI_SESSION', surface), source: 'env' } };
+  if (fromEnv)
+    return {
+      kind: 'chosen',
+      choice: { session_id: checkSessionId(fromEnv, 'HESTAI_SESSION', surface), source: 'env' },
+    };
   const live = listActiveSessions(paths).sessions.filter(isLive);
   const fits = live.filter((s) => s.pinned !== true);
   if (fits.length === 1) return { kind: 'chosen', choice: { session_id: fits[0]!.session_id, source: 'only' } };
@@ -118,7 +135,11 @@ export function describeRefusal(
   const details = resolution.candidates.map(listCandidate);
   const example = resolution.candidates[0]?.session_id ?? '<session_id>';
   const start =
-    surface === 'mcp' ? 'call clock_in to start your own session' : surface === 'hook' ? 'clock in first: eval "$(hestai clock-in --role <role> --print-env)"' : 'clock in first: hestai clock-in --role <role>';
+    surface === 'mcp'
+      ? 'call clock_in to start your own session'
+      : surface === 'hook'
+        ? 'clock in first: eval "$(hestai clock-in --role <role> --print-env)"'
+        : 'clock in first: hestai clock-in --role <role>';
   if (resolution.kind === 'ambiguous') {
     return {
       reason: `${resolution.candidates.length} live sessions in this worktree could be meant (${paths.active}), and nothing picks one on your behalf`,
@@ -148,16 +169,28 @@ export function requireSessionChoice(
   const resolution = resolveSession(paths, input);
   if (resolution.kind === 'chosen') return resolution.choice;
   const { reason, details, remedy } = describeRefusal(resolution, paths, input.surface ?? 'cli');
-  throw usageError(reason, { code: resolution.kind === 'ambiguous' ? 'SESSION_AMBIGUOUS' : 'NO_SESSION', details, remedy });
+  throw usageError(reason, {
+    code: resolution.kind === 'ambiguous' ? 'SESSION_AMBIGUOUS' : 'NO_SESSION',
+    details,
+    remedy,
+  });
 }
 
 /** The chosen session, or null when none or several fit (see {@link resolveSession}). */
-export function resolveSessionChoice(paths: WorkspacePaths, explicit: string | undefined, env: NodeJS.ProcessEnv): SessionChoice | null {
+export function resolveSessionChoice(
+  paths: WorkspacePaths,
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+): SessionChoice | null {
   const resolution = resolveSession(paths, { explicit, env });
   return resolution.kind === 'chosen' ? resolution.choice : null;
 }
 
 /** The id of the session to act on (see {@link resolveSessionChoice}), or null. */
-export function resolveSessionId(paths: WorkspacePaths, explicit?: string, env: NodeJS.ProcessEnv = process.env): string | null {
+export function resolveSessionId(
+  paths: WorkspacePaths,
+  explicit?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
   return resolveSessionChoice(paths, explicit, env)?.session_id ?? null;
 }

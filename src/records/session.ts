@@ -3,7 +3,15 @@ import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
-import { expectArray, expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import {
+  expectArray,
+  expectIsoDate,
+  expectOneOf,
+  expectString,
+  isRecord,
+  UUID_V4,
+  type Problems,
+} from '../util/validate.js';
 
 /** Role names: lower-case alphanumerics and hyphens, starting alphanumeric, at most 64 characters. */
 export const ROLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -76,7 +84,8 @@ export const validateSessionRecord: Validate<SessionRecord> = (value) => {
   expectOneOf(value, 'state', SESSION_STATES, problems);
   expectString(value, 'starting_commit', problems, { nullable: true });
   expectArray(value, 'ownership_log', problems);
-  if (value['pinned'] !== undefined && typeof value['pinned'] !== 'boolean') problems.push('pinned: expected true or false');
+  if (value['pinned'] !== undefined && typeof value['pinned'] !== 'boolean')
+    problems.push('pinned: expected true or false');
   for (const [i, ack] of expectArray(value, 'acknowledgments', problems).entries()) {
     if (!isRecord(ack)) {
       problems.push(`acknowledgments.${i}: expected an object`);
@@ -88,7 +97,9 @@ export const validateSessionRecord: Validate<SessionRecord> = (value) => {
     expectString(ack, 'reason', sub);
     problems.push(...sub.map((p) => `acknowledgments.${i}.${p}`));
   }
-  return problems.length === 0 ? { ok: true, value: value as unknown as SessionRecord } : { ok: false, errors: problems };
+  return problems.length === 0
+    ? { ok: true, value: value as unknown as SessionRecord }
+    : { ok: false, errors: problems };
 };
 
 export function sessionFile(paths: WorkspacePaths, sessionId: string): string {

@@ -25,13 +25,20 @@ export interface AcknowledgeResponse {
  * `hestai ack --reason`: records, in the session and the audit log, that a human or agent accepts the
  * current context generation although it is older than the freshness threshold (CI-I2).
  */
-export async function acknowledgeStale(input: { working_dir: string; session_id?: string | undefined; reason: string }, deps?: SessionDeps): Promise<AcknowledgeResponse> {
+export async function acknowledgeStale(
+  input: { working_dir: string; session_id?: string | undefined; reason: string },
+  deps?: SessionDeps,
+): Promise<AcknowledgeResponse> {
   const { clock, env } = resolveDeps(deps);
   const reason = typeof input.reason === 'string' ? oneLine(input.reason) : '';
   if (reason === '') {
-    throw usageError('an acknowledgment needs a reason', { code: 'ACK_REASON_REQUIRED', remedy: 'Pass --reason "why the context is still valid".' });
+    throw usageError('an acknowledgment needs a reason', {
+      code: 'ACK_REASON_REQUIRED',
+      remedy: 'Pass --reason "why the context is still valid".',
+    });
   }
-  if (reason.length > 1000) throw usageError(`the reason is ${reason.length} characters long (at most 1000)`, { code: 'ACK_REASON_REQUIRED' });
+  if (reason.length > 1000)
+    throw usageError(`the reason is ${reason.length} characters long (at most 1000)`, { code: 'ACK_REASON_REQUIRED' });
   const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
   const paths = workspace.paths;
   const { config } = await loadConfig(workspace.root);
@@ -56,7 +63,17 @@ export async function acknowledgeStale(input: { working_dir: string; session_id?
       context_age_hours: Math.round(age * 100) / 100,
     });
     // CI sees the acknowledgment through the anchors branch (published with the next git push).
-    publishProofEvent(paths.root, { event: 'ack', session_id: session.session_id, at, context_generated_at: session.context_generated_at, reason }, now);
-    return { session_id: session.session_id, context_generated_at: session.context_generated_at, context_age_hours: Math.round(age * 100) / 100, was_stale: wasStale, reason };
+    publishProofEvent(
+      paths.root,
+      { event: 'ack', session_id: session.session_id, at, context_generated_at: session.context_generated_at, reason },
+      now,
+    );
+    return {
+      session_id: session.session_id,
+      context_generated_at: session.context_generated_at,
+      context_age_hours: Math.round(age * 100) / 100,
+      was_stale: wasStale,
+      reason,
+    };
   });
 }

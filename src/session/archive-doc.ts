@@ -51,7 +51,10 @@ export function buildArchiveDocument(session: SessionRecord, facts: ArchiveFacts
 
 /** Pure: `20260110T113005Z-<session id>.oct.md` (sorts by end time). */
 export function archiveFileName(session: SessionRecord, endedAt: string): string {
-  const stamp = new Date(endedAt).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const stamp = new Date(endedAt)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
   return `${stamp}-${session.session_id}.oct.md`;
 }
 

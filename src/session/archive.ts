@@ -28,7 +28,8 @@ export function archiveSession(paths: WorkspacePaths, session: SessionRecord, fa
   } catch {
     verified = false;
   }
-  if (!verified) throw storageError(file, Object.assign(new Error('the archive did not read back as written'), { code: 'EIO' }));
+  if (!verified)
+    throw storageError(file, Object.assign(new Error('the archive did not read back as written'), { code: 'EIO' }));
   removeStatePath(activeDir(paths, session.session_id));
   return relativeToRoot(paths, file);
 }

@@ -28,7 +28,11 @@ export interface CleanupResponse {
   /** Files that could not be judged (never deleted): corrupt sessions, unreadable archives. */
   problems: { file: string; problem: string }[];
   /** Human authority: read from `.hestai_workspace.yaml`, never changed by the tool. */
-  thresholds: { stale_session_hours: number; archive_retention_days: number; source: 'defaults' | '.hestai_workspace.yaml' };
+  thresholds: {
+    stale_session_hours: number;
+    archive_retention_days: number;
+    source: 'defaults' | '.hestai_workspace.yaml';
+  };
 }
 
 /**
@@ -58,7 +62,8 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
       thresholds: { stale_session_hours, archive_retention_days, source: file ? '.hestai_workspace.yaml' : 'defaults' },
     };
     const listed = listActiveSessions(paths);
-    for (const p of listed.problems) result.problems.push({ file: relativeToRoot(paths, path.join(paths.active, p.session_id)), problem: p.error });
+    for (const p of listed.problems)
+      result.problems.push({ file: relativeToRoot(paths, path.join(paths.active, p.session_id)), problem: p.error });
     const toStale = new Set(sessionsToMarkStale(listed.sessions, now, stale_session_hours).map((s) => s.session_id));
     for (const session of listed.sessions) {
       let record = session;
@@ -66,11 +71,18 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
         record = { ...session, state: 'STALE' };
         writeSession(paths, record);
         result.marked_stale.push(session.session_id);
-        appendAudit(paths, { event: 'session_marked_stale', session_id: session.session_id, at, last_activity: session.last_activity });
+        appendAudit(paths, {
+          event: 'session_marked_stale',
+          session_id: session.session_id,
+          at,
+          last_activity: session.last_activity,
+        });
       }
       if (record.state !== 'STALE') continue;
       const takenBy = record.ownership_log.find((e) => e.event === 'taken_over');
-      const summary = takenBy ? `stale: taken over by ${takenBy.other_session_id}` : `stale: no activity since ${record.last_activity}`;
+      const summary = takenBy
+        ? `stale: taken over by ${takenBy.other_session_id}`
+        : `stale: no activity since ${record.last_activity}`;
       const archivePath = archiveSession(paths, record, {
         ended_at: at,
         summary,
@@ -79,7 +91,13 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
         final_state: 'STALE',
       });
       result.archived.push({ session_id: record.session_id, archive_path: archivePath });
-      appendAudit(paths, { event: 'session_archived', session_id: record.session_id, at, archive: archivePath, reason: summary });
+      appendAudit(paths, {
+        event: 'session_archived',
+        session_id: record.session_id,
+        at,
+        archive: archivePath,
+        reason: summary,
+      });
     }
     let names: string[] = [];
     try {
@@ -112,7 +130,13 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
   // its handshake stays until the record is fixed.
   for (const { token, stage } of removeOrphanedHandshakes(paths, (id) => fs.existsSync(activeDir(paths, id)))) {
     result.removed_handshakes.push(token);
-    appendAudit(paths, { event: 'handshake_removed', session_id: token, at, stage, reason: 'its session is no longer active' });
+    appendAudit(paths, {
+      event: 'handshake_removed',
+      session_id: token,
+      at,
+      stage,
+      reason: 'its session is no longer active',
+    });
   }
   return result;
 }

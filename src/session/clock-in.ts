@@ -17,7 +17,13 @@ import { assertNoSymlinkEscape, ensureDir } from './guard.js';
 import { listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from '../records/session.js';
 import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import { detectConflicts, type SessionConflict } from './rules/conflict.js';
-import { normalizeFocus, validateModel, validateOnConflict, validateRole, type ConflictResolution } from './rules/input.js';
+import {
+  normalizeFocus,
+  validateModel,
+  validateOnConflict,
+  validateRole,
+  type ConflictResolution,
+} from './rules/input.js';
 import { sessionsToMarkStale } from '../records/freshness.js';
 import type { ResolvedFocus } from './rules/focus.js';
 import { sessionsLock } from '../records/activity.js';
@@ -100,15 +106,21 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
     const listed = listActiveSessions(paths);
     const toStale = sessionsToMarkStale(listed.sessions, now, config.cleanup.stale_session_hours);
     const staleIds = new Set(toStale.map((s) => s.session_id));
-    const conflicts = detectConflicts(listed.sessions.filter((s) => !staleIds.has(s.session_id)), focus.value);
+    const conflicts = detectConflicts(
+      listed.sessions.filter((s) => !staleIds.has(s.session_id)),
+      focus.value,
+    );
     if (conflicts.length > 0 && onConflict === 'abort') {
       const c = conflicts[0]!;
       throw blockedError(
         `another session is active in this worktree: ${c.existing_session_id} (${c.existing_role}, focus "${c.existing_focus}", started ${c.started_at}); no session was created`,
         {
           code: 'SESSION_CONFLICT',
-          details: conflicts.map((x) => `${x.existing_session_id}: ${x.existing_role}, "${x.existing_focus}", started ${x.started_at}`),
-          remedy: 'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
+          details: conflicts.map(
+            (x) => `${x.existing_session_id}: ${x.existing_role}, "${x.existing_focus}", started ${x.started_at}`,
+          ),
+          remedy:
+            'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
         },
       );
     }
@@ -127,7 +139,10 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       last_activity: at,
       state: 'CREATED',
       starting_commit: generated.gathered.git.head,
-      ownership_log: onConflict === 'takeover' ? conflicts.map((c) => ({ at, event: 'took_over' as const, other_session_id: c.existing_session_id })) : [],
+      ownership_log:
+        onConflict === 'takeover'
+          ? conflicts.map((c) => ({ at, event: 'took_over' as const, other_session_id: c.existing_session_id }))
+          : [],
       acknowledgments: [],
       ...(input.pinned === true ? { pinned: true } : {}),
     };
@@ -159,24 +174,54 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
 
     for (const stale of toStale) {
       writeSession(paths, { ...stale, state: 'STALE' });
-      appendAudit(paths, { event: 'session_marked_stale', session_id: stale.session_id, at, last_activity: stale.last_activity, by_session_id: sessionId });
+      appendAudit(paths, {
+        event: 'session_marked_stale',
+        session_id: stale.session_id,
+        at,
+        last_activity: stale.last_activity,
+        by_session_id: sessionId,
+      });
     }
     if (onConflict === 'takeover') {
       for (const c of conflicts) {
         const old = listed.sessions.find((s) => s.session_id === c.existing_session_id)!;
-        writeSession(paths, { ...old, state: 'STALE', ownership_log: [...old.ownership_log, { at, event: 'taken_over', other_session_id: sessionId }] });
-        appendAudit(paths, { event: 'session_takeover', session_id: sessionId, at, previous_session_id: old.session_id, previous_role: old.role });
+        writeSession(paths, {
+          ...old,
+          state: 'STALE',
+          ownership_log: [...old.ownership_log, { at, event: 'taken_over', other_session_id: sessionId }],
+        });
+        appendAudit(paths, {
+          event: 'session_takeover',
+          session_id: sessionId,
+          at,
+          previous_session_id: old.session_id,
+          previous_role: old.role,
+        });
       }
     }
-    appendAudit(paths, { event: 'clock_in', session_id: sessionId, at, role, focus: focus.value, focus_source: focus.source, selection: generated.selection.selection.method });
+    appendAudit(paths, {
+      event: 'clock_in',
+      session_id: sessionId,
+      at,
+      role,
+      focus: focus.value,
+      focus_source: focus.source,
+      selection: generated.selection.selection.method,
+    });
 
     const first = conflicts[0];
-    const conflict: ClockInConflict | null = first ? { ...first, resolution: onConflict, other_live_sessions: conflicts.length } : null;
+    const conflict: ClockInConflict | null = first
+      ? { ...first, resolution: onConflict, other_live_sessions: conflicts.length }
+      : null;
     const missing = missingStructure(paths, role);
     const instruction = [
       CLOCK_IN_INSTRUCTION,
-      conflict && onConflict === 'continue' ? `Another session (${conflict.existing_session_id}, ${conflict.existing_role}) is active in this worktree; coordinate before changing shared files.` : '',
-      toStale.length > 0 ? `${toStale.length} inactive session(s) were marked STALE: run "hestai cleanup" to archive them, or continue.` : '',
+      conflict && onConflict === 'continue'
+        ? `Another session (${conflict.existing_session_id}, ${conflict.existing_role}) is active in this worktree; coordinate before changing shared files.`
+        : '',
+      toStale.length > 0
+        ? `${toStale.length} inactive session(s) were marked STALE: run "hestai cleanup" to archive them, or continue.`
+        : '',
     ]
       .filter((s) => s !== '')
       .join(' ');
@@ -192,7 +237,12 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       structure_missing: missing,
       selection: generated.selection.selection,
       context: sessionContext(generated),
-      stale_sessions: toStale.map((s) => ({ session_id: s.session_id, role: s.role, focus: s.focus, last_activity: s.last_activity })),
+      stale_sessions: toStale.map((s) => ({
+        session_id: s.session_id,
+        role: s.role,
+        focus: s.focus,
+        last_activity: s.last_activity,
+      })),
       stale_offer:
         toStale.length > 0
           ? `${toStale.length} session(s) had no activity for over ${config.cleanup.stale_session_hours} h and are now STALE. Run "hestai cleanup" to archive them, or continue.`

@@ -33,7 +33,10 @@ export interface ClockOutResponse {
  * summary, commits, anchor digest), marks the FAST layer's current focus ended, and removes the active
  * directory only after the archive is verified on disk.
  */
-export async function clockOut(input: { working_dir: string; session_id?: string | undefined; summary?: string | undefined }, deps?: SessionDeps): Promise<ClockOutResponse> {
+export async function clockOut(
+  input: { working_dir: string; session_id?: string | undefined; summary?: string | undefined },
+  deps?: SessionDeps,
+): Promise<ClockOutResponse> {
   const { clock, env } = resolveDeps(deps);
   const summary = normalizeSummary(input.summary);
   const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
@@ -42,7 +45,10 @@ export async function clockOut(input: { working_dir: string; session_id?: string
   const session = openSession(paths, input.session_id, env, { live: false });
   let commits: { sha: string; header: string }[] = [];
   try {
-    commits = (await commitsSinceAsync(workspace.root, session.starting_commit)).map((c) => ({ sha: c.sha, header: c.message.split('\n')[0] ?? '' }));
+    commits = (await commitsSinceAsync(workspace.root, session.starting_commit)).map((c) => ({
+      sha: c.sha,
+      header: c.message.split('\n')[0] ?? '',
+    }));
   } catch {
     commits = [];
   }
@@ -56,9 +62,21 @@ export async function clockOut(input: { working_dir: string; session_id?: string
     if (existing !== null) {
       removeStatePath(activeDir(paths, current.session_id));
       archivePath = relativeToRoot(paths, existing);
-      appendAudit(paths, { event: 'clock_out_completed', session_id: current.session_id, at: endedAt, archive: archivePath, reason: 'a clock-out was interrupted after archiving' });
+      appendAudit(paths, {
+        event: 'clock_out_completed',
+        session_id: current.session_id,
+        at: endedAt,
+        archive: archivePath,
+        reason: 'a clock-out was interrupted after archiving',
+      });
     } else {
-      archivePath = archiveSession(paths, current, { ended_at: endedAt, summary, commits, anchor_digest: anchor, final_state: 'COMPLETED' });
+      archivePath = archiveSession(paths, current, {
+        ended_at: endedAt,
+        summary,
+        commits,
+        anchor_digest: anchor,
+        final_state: 'COMPLETED',
+      });
     }
     let fastUpdated = false;
     const focusText = readTextIfExists(paths.currentFocus);
@@ -70,7 +88,14 @@ export async function clockOut(input: { working_dir: string; session_id?: string
         fastUpdated = true;
       }
     }
-    appendAudit(paths, { event: 'clock_out', session_id: current.session_id, at: endedAt, archive: archivePath, commits: commits.length, anchor_digest: anchor });
+    appendAudit(paths, {
+      event: 'clock_out',
+      session_id: current.session_id,
+      at: endedAt,
+      archive: archivePath,
+      commits: commits.length,
+      anchor_digest: anchor,
+    });
     return {
       session_id: current.session_id,
       archive_path: archivePath,

@@ -38,9 +38,21 @@ export async function generateContext(input: {
       explicitFocus: input.explicitFocus,
       ...(input.fixedFocus ? { fixedFocus: input.fixedFocus } : {}),
     }),
-    resolveAiSettings({ root: input.workspace.root, env: input.env, workspaceAi: config.ai, modelFlag: input.model, warnings: input.warnings, ignoreDotenv: trust.dotenv_committed && !trusted }),
+    resolveAiSettings({
+      root: input.workspace.root,
+      env: input.env,
+      workspaceAi: config.ai,
+      modelFlag: input.model,
+      warnings: input.warnings,
+      ignoreDotenv: trust.dotenv_committed && !trusted,
+    }),
   ]);
-  const selection = await selectContext({ role: input.role, gathered, ai, home: input.env['HOME'], warnings: input.warnings });
+  const selection = await selectContext({
+    role: input.role,
+    gathered,
+    ai,
+    home: input.env['HOME'],
+    warnings: input.warnings,
+  });
   return { gathered, selection, model: input.model ?? ai?.model ?? input.config.ai.model_override ?? null };
 }
-

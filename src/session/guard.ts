@@ -34,7 +34,18 @@ export function symlinkEscape(realRoot: string, dir: string): string | null {
  * its work first.
  */
 export function assertNoSymlinkEscape(paths: WorkspacePaths): void {
-  const entries: [string, 'dir' | 'file'][] = [paths.hestai, paths.sessions, paths.active, paths.archive, paths.pending, paths.locks, paths.audit, paths.context, paths.state, paths.cache].map((d) => [d, 'dir']);
+  const entries: [string, 'dir' | 'file'][] = [
+    paths.hestai,
+    paths.sessions,
+    paths.active,
+    paths.archive,
+    paths.pending,
+    paths.locks,
+    paths.audit,
+    paths.context,
+    paths.state,
+    paths.cache,
+  ].map((d) => [d, 'dir']);
   for (const [entry, kind] of [...entries, [paths.auditLog, 'file'] as [string, 'file']]) {
     try {
       assertSafeStatePath(entry, kind);

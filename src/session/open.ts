@@ -29,7 +29,10 @@ export function openSession(
   if (options.live && !isLive(record)) {
     throw blockedError(`session ${record.session_id} is ${record.state}`, {
       code: 'SESSION_CLOSED',
-      remedy: surface === 'mcp' ? 'Call clock_in to start a new session.' : 'Clock in again to start a new session ("hestai clock-in --role <role>").',
+      remedy:
+        surface === 'mcp'
+          ? 'Call clock_in to start a new session.'
+          : 'Clock in again to start a new session ("hestai clock-in --role <role>").',
     });
   }
   return record;

@@ -49,14 +49,26 @@ export function recoverLeftovers(paths: WorkspacePaths, at: string): Recovered {
     }
   }
   const ids = activeSessionIds(paths);
-  recovered.temp_files = sweepTempFiles([paths.active, paths.state, paths.archive, paths.audit, ...ids.map((id) => activeDir(paths, id))]);
+  recovered.temp_files = sweepTempFiles([
+    paths.active,
+    paths.state,
+    paths.archive,
+    paths.audit,
+    ...ids.map((id) => activeDir(paths, id)),
+  ]);
   for (const id of ids) {
     const archive = archiveOf(paths, id);
     if (archive === null) continue;
     try {
       removeStatePath(activeDir(paths, id));
       recovered.finished_clock_outs.push(id);
-      appendAudit(paths, { event: 'clock_out_completed', session_id: id, at, archive: path.relative(paths.root, archive), reason: 'a clock-out was interrupted after archiving' });
+      appendAudit(paths, {
+        event: 'clock_out_completed',
+        session_id: id,
+        at,
+        archive: path.relative(paths.root, archive),
+        reason: 'a clock-out was interrupted after archiving',
+      });
     } catch {
       /* next time */
     }

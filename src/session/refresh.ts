@@ -31,7 +31,10 @@ export interface RefreshResponse {
  * `hestai refresh`: regenerates a session's context (CI-I2) — git state, selection, FAST layer — and
  * renews its generation timestamp, which is what the 24 h freshness rule measures.
  */
-export async function refreshSession(input: { working_dir: string; session_id?: string | undefined }, deps?: SessionDeps): Promise<RefreshResponse> {
+export async function refreshSession(
+  input: { working_dir: string; session_id?: string | undefined },
+  deps?: SessionDeps,
+): Promise<RefreshResponse> {
   const { clock, env } = resolveDeps(deps);
   const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
   const paths = workspace.paths;
@@ -40,21 +43,48 @@ export async function refreshSession(input: { working_dir: string; session_id?: 
   const { config } = await loadConfig(workspace.root);
   const warnings: string[] = [];
   const focus: ResolvedFocus = { value: session.focus, source: session.focus_source };
-  const generated = await generateContext({ workspace, config, env, role: session.role, fixedFocus: focus, model: session.model ?? undefined, warnings });
+  const generated = await generateContext({
+    workspace,
+    config,
+    env,
+    role: session.role,
+    fixedFocus: focus,
+    model: session.model ?? undefined,
+    warnings,
+  });
   const at = clock().toISOString();
   return withLock(sessionsLock(paths), () => {
     const current = openSession(paths, session.session_id, env, { live: true });
-    const updated = { ...current, context_generated_at: at, last_activity: at, state: 'ACTIVE' as const, branch: generated.gathered.git.branch };
+    const updated = {
+      ...current,
+      context_generated_at: at,
+      last_activity: at,
+      state: 'ACTIVE' as const,
+      branch: generated.gathered.git.branch,
+    };
     updateFastLayer(
       paths,
       updated,
-      { selected: generated.selection.selected.map((s) => s.path), selection: generated.selection.selection.method, checklistItems: generated.selection.checklist },
+      {
+        selected: generated.selection.selected.map((s) => s.path),
+        selection: generated.selection.selection.method,
+        checklistItems: generated.selection.checklist,
+      },
       warnings,
     );
     writeSession(paths, updated);
-    appendAudit(paths, { event: 'context_refreshed', session_id: updated.session_id, at, previous_context_generated_at: current.context_generated_at });
+    appendAudit(paths, {
+      event: 'context_refreshed',
+      session_id: updated.session_id,
+      at,
+      previous_context_generated_at: current.context_generated_at,
+    });
     // CI measures freshness from the proof record: a refresh is a new generation it must see.
-    publishProofEvent(paths.root, { event: 'refresh', session_id: updated.session_id, at, context_generated_at: at, reason: null }, new Date(at));
+    publishProofEvent(
+      paths.root,
+      { event: 'refresh', session_id: updated.session_id, at, context_generated_at: at, reason: null },
+      new Date(at),
+    );
     return {
       session_id: updated.session_id,
       previous_context_generated_at: current.context_generated_at,

@@ -40,7 +40,10 @@ export interface SessionStatus {
 }
 
 function callsHestai(dir: string, name: string): boolean {
-  for (const file of [path.join(dir, name), ...(path.basename(dir) === '_' ? [path.join(path.dirname(dir), name)] : [])]) {
+  for (const file of [
+    path.join(dir, name),
+    ...(path.basename(dir) === '_' ? [path.join(path.dirname(dir), name)] : []),
+  ]) {
     try {
       if (/hestai/.test(fs.readFileSync(file, 'utf8'))) return true;
     } catch {
@@ -111,6 +114,10 @@ export async function sessionStatus(input: { working_dir: string }, deps?: Sessi
       archive_retention_days: config.cleanup.archive_retention_days,
     },
     trust: workspaceTrust(workspace, config, env),
-    hooks: { dir: hooksDir, pre_commit: hooksDir ? callsHestai(hooksDir, 'pre-commit') : false, commit_msg: hooksDir ? callsHestai(hooksDir, 'commit-msg') : false },
+    hooks: {
+      dir: hooksDir,
+      pre_commit: hooksDir ? callsHestai(hooksDir, 'pre-commit') : false,
+      commit_msg: hooksDir ? callsHestai(hooksDir, 'commit-msg') : false,
+    },
   };
 }

@@ -49,7 +49,8 @@ function executable(file: string): boolean {
 /** Inspects, without changing anything, whether the hooks will fire in this worktree. */
 export function inspectHooks(workspace: Workspace): HooksInspection {
   const repo = workspace.repo;
-  if (!repo) throw usageError(`${workspace.root} is not a git work tree`, { code: 'NOT_A_REPO', remedy: 'Run git init first.' });
+  if (!repo)
+    throw usageError(`${workspace.root} is not a git work tree`, { code: 'NOT_A_REPO', remedy: 'Run git init first.' });
   const hooksPath = configGet(workspace.root, 'core.hooksPath');
   const hooksDir = hooksPath ? path.resolve(workspace.root, hooksPath) : path.join(repo.commonDir, 'hooks');
   const active: string[] = [];
@@ -61,7 +62,8 @@ export function inspectHooks(workspace: Workspace): HooksInspection {
     husky &&= inHusky;
     const file = path.join(hooksDir, hook);
     const text = executable(file) ? readIfExists(file) : null;
-    const runsHusky = text !== null && (text.includes(RUNNER_MARK) || (/\/h"/.test(text) && fs.existsSync(path.join(hooksDir, 'h'))));
+    const runsHusky =
+      text !== null && (text.includes(RUNNER_MARK) || (/\/h"/.test(text) && fs.existsSync(path.join(hooksDir, 'h'))));
     const fires = text !== null && (text.includes(hookMarker(hook)) || (runsHusky && inHusky));
     (fires ? active : inactive).push(hook);
   }
@@ -91,8 +93,13 @@ export function installHuskyRunner(workspace: Workspace): string {
 /** Why the hooks will not fire, and a remedy that works (init installs where git looks: core.hooksPath). */
 export function notFiring(inspection: HooksInspection): string {
   const hooks = inspection.inactive.join(' and ');
-  const where = inspection.hooksPath ? `git runs hooks from ${inspection.hooksDir} (core.hooksPath=${inspection.hooksPath})` : `git runs hooks from ${inspection.hooksDir}`;
-  const stray = inspection.strayInstalls.length > 0 ? `, not from ${inspection.strayInstalls.join(', ')} where hestai's line is` : '';
+  const where = inspection.hooksPath
+    ? `git runs hooks from ${inspection.hooksDir} (core.hooksPath=${inspection.hooksPath})`
+    : `git runs hooks from ${inspection.hooksDir}`;
+  const stray =
+    inspection.strayInstalls.length > 0
+      ? `, not from ${inspection.strayInstalls.join(', ')} where hestai's line is`
+      : '';
   return `${hooks} will not run hestai in this worktree: ${where}${stray}; run hestai init --no-husky (it installs into ${inspection.hooksDir}), or \`git config --unset core.hooksPath\` and run hestai init`;
 }
 
@@ -110,14 +117,20 @@ export interface ArmedResult {
  * to run. Never throws for a workspace inside a git repository.
  */
 export function ensureHooksArmed(workspace: Workspace): ArmedResult {
-  if (!workspace.repo) return { armed: false, repaired: false, message: `${workspace.root} is not a git work tree: no hooks can run` };
+  if (!workspace.repo)
+    return { armed: false, repaired: false, message: `${workspace.root} is not a git work tree: no hooks can run` };
   const before = inspectHooks(workspace);
-  if (before.inactive.length === 0) return { armed: true, repaired: false, message: `hooks active in this worktree (${before.hooksDir})` };
+  if (before.inactive.length === 0)
+    return { armed: true, repaired: false, message: `hooks active in this worktree (${before.hooksDir})` };
   if (!before.repairable) return { armed: false, repaired: false, message: notFiring(before) };
   const dir = installHuskyRunner(workspace);
   const after = inspectHooks(workspace);
   if (after.inactive.length > 0) {
-    return { armed: false, repaired: false, message: `${after.inactive.join(' and ')} still will not run after pointing core.hooksPath at ${dir}; run: hestai init` };
+    return {
+      armed: false,
+      repaired: false,
+      message: `${after.inactive.join(' and ')} still will not run after pointing core.hooksPath at ${dir}; run: hestai init`,
+    };
   }
   return {
     armed: true,

@@ -57,7 +57,11 @@ export type WorkspaceCheck = (workspace: Workspace) => DoctorCheck | Promise<Doc
  * Checks the installation: node version, git on PATH, a git work tree at `cwd`, a valid workspace
  * config, and any `extraChecks` (e.g. hooks active in this worktree).
  */
-export async function runDoctor(cwd: string, extraChecks: readonly WorkspaceCheck[] = [], env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
+export async function runDoctor(
+  cwd: string,
+  extraChecks: readonly WorkspaceCheck[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [checkNode(process.versions.node), checkGit(cwd)];
   let workspace: Workspace | null = null;
   try {
@@ -78,10 +82,21 @@ export async function runDoctor(cwd: string, extraChecks: readonly WorkspaceChec
   if (workspace) {
     try {
       const { file, config } = await loadConfig(workspace.root);
-      checks.push({ name: 'config', status: 'pass', message: file ? `${file} is valid` : 'no .hestai_workspace.yaml (defaults in use)' });
+      checks.push({
+        name: 'config',
+        status: 'pass',
+        message: file ? `${file} is valid` : 'no .hestai_workspace.yaml (defaults in use)',
+      });
       const trust = workspaceTrust(workspace, config, env);
-      if (trust.warning !== null) checks.push({ name: 'trust', status: 'warn', message: trust.warning.split(' hint: ')[0]!, ...(trust.hint ? { remedy: trust.hint } : {}) });
-      else if (trust.powers.length > 0) checks.push({ name: 'trust', status: 'pass', message: `trusted: ${trust.powers.join(', ')}` });
+      if (trust.warning !== null)
+        checks.push({
+          name: 'trust',
+          status: 'warn',
+          message: trust.warning.split(' hint: ')[0]!,
+          ...(trust.hint ? { remedy: trust.hint } : {}),
+        });
+      else if (trust.powers.length > 0)
+        checks.push({ name: 'trust', status: 'pass', message: `trusted: ${trust.powers.join(', ')}` });
     } catch (error) {
       checks.push({
         name: 'config',

@@ -124,7 +124,8 @@ function plainHooksDir(workspace: Workspace): string {
   if (dir === runnerDir(workspace.repo!.commonDir)) {
     throw usageError(`core.hooksPath points at hestai's husky runner (${dir}), so plain hooks there would replace it`, {
       code: 'HOOK_CONFLICT',
-      remedy: 'Run hestai init without --no-husky (the project uses husky), or `git config --unset core.hooksPath` and run hestai init --no-husky again.',
+      remedy:
+        'Run hestai init without --no-husky (the project uses husky), or `git config --unset core.hooksPath` and run hestai init --no-husky again.',
     });
   }
   return dir;
@@ -158,14 +159,19 @@ function putIfMissing(actions: InitAction[], workspace: Workspace, file: string,
 export function initWorkspace(input: InitInput): InitResult {
   const workspace = resolveWorkspace(input.working_dir);
   if (!workspace.repo) {
-    throw usageError(`${workspace.root} is not a git repository`, { code: 'NOT_A_REPO', remedy: 'Run git init first, then hestai init.' });
+    throw usageError(`${workspace.root} is not a git repository`, {
+      code: 'NOT_A_REPO',
+      remedy: 'Run git init first, then hestai init.',
+    });
   }
   const { paths, root } = workspace;
   const actions: InitAction[] = [];
-  for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit, paths.cache]) ensureStateDir(dir);
+  for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit, paths.cache])
+    ensureStateDir(dir);
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
   const protocolBefore = readTextIfExists(paths.protocol);
-  if (protocolBefore === null || protocolBefore === INERT_PROTOCOL) put(actions, workspace, paths.protocol, defaultProtocolText());
+  if (protocolBefore === null || protocolBefore === INERT_PROTOCOL)
+    put(actions, workspace, paths.protocol, defaultProtocolText());
   else actions.push({ path: path.relative(root, paths.protocol), action: 'unchanged' });
   putIfMissing(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root)));
   const constitutions = installConstitutions(paths);
@@ -186,7 +192,13 @@ export function initWorkspace(input: InitInput): InitResult {
   if (mode === 'husky') {
     for (const hook of HESTAI_HOOKS) {
       const file = path.join(root, '.husky', hook);
-      put(actions, workspace, file, withHookLine(readTextIfExists(file), hook, hookCommand(hook, hooksDir), { shebang: false }), 0o755);
+      put(
+        actions,
+        workspace,
+        file,
+        withHookLine(readTextIfExists(file), hook, hookCommand(hook, hooksDir), { shebang: false }),
+        0o755,
+      );
     }
     installHuskyRunner(workspace);
   } else {
@@ -203,7 +215,13 @@ export function initWorkspace(input: InitInput): InitResult {
           remedy: `Call hestai from it yourself: ${hookCommand(hook, hooksDir)}`,
         });
       }
-      put(actions, workspace, file, withHookLine(existing, hook, hookCommand(hook, hooksDir), { shebang: true }), 0o755);
+      put(
+        actions,
+        workspace,
+        file,
+        withHookLine(existing, hook, hookCommand(hook, hooksDir), { shebang: true }),
+        0o755,
+      );
     }
   }
   const agent = input.agent === undefined ? null : checkAgent(input.agent);
@@ -211,7 +229,9 @@ export function initWorkspace(input: InitInput): InitResult {
   const hints: string[] = [];
   if (agent === 'claude-code') writeClaudeSettings(actions, workspace, hooksDir);
   else if (fs.existsSync(path.join(root, '.claude')) && !claudeHooksInstalled(root)) {
-    hints.push('.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)');
+    hints.push(
+      '.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)',
+    );
   }
   return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace), hints };
 }
@@ -228,7 +248,9 @@ function checkAgent(agent: string): AgentRuntime {
 
 /** The hook command for Claude Code: by `$CLAUDE_PROJECT_DIR` when hestai-hooks is a dependency, else by absolute path. */
 export function claudeCommandFor(hooksDir: string): string {
-  return path.isAbsolute(hooksDir) ? claudeHookCommand({ absolute: path.join(hooksDir, 'claude-code') }) : claudeHookCommand({ project: `${hooksDir}/claude-code` });
+  return path.isAbsolute(hooksDir)
+    ? claudeHookCommand({ absolute: path.join(hooksDir, 'claude-code') })
+    : claudeHookCommand({ project: `${hooksDir}/claude-code` });
 }
 
 /** Merges hestai's SessionStart and PreToolUse hooks into `.claude/settings.json` (`mergeClaudeSettings`). */

@@ -7,8 +7,20 @@ export type HestaiHook = (typeof HESTAI_HOOKS)[number];
 
 /** Every hook husky 9 dispatches (its `.husky/_` holds one stub per name). */
 export const HUSKY_HOOKS = [
-  'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'applypatch-msg', 'pre-applypatch',
-  'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-rebase',
+  'post-rewrite',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-auto-gc',
 ] as const;
 
 /** The marker comment above hestai's line in a hook file; it keeps `hestai init` idempotent. */
@@ -31,9 +43,15 @@ export function hookCommand(hook: HestaiHook, hooksDir: string): string {
  * Adds (or updates) hestai's marked line in a hook file's text, keeping every other line. `shebang`: a
  * new plain hook needs `#!/bin/sh`; husky 9 hook files have none.
  */
-export function withHookLine(existing: string | null, hook: HestaiHook, command: string, options: { shebang: boolean }): string {
+export function withHookLine(
+  existing: string | null,
+  hook: HestaiHook,
+  command: string,
+  options: { shebang: boolean },
+): string {
   const marker = hookMarker(hook);
-  if (existing === null || existing.trim() === '') return `${options.shebang ? '#!/bin/sh\n' : ''}${marker}\n${command}\n`;
+  if (existing === null || existing.trim() === '')
+    return `${options.shebang ? '#!/bin/sh\n' : ''}${marker}\n${command}\n`;
   const lines = existing.replace(/\n$/, '').split('\n');
   const at = lines.indexOf(marker);
   if (at !== -1) {
@@ -46,7 +64,9 @@ export function withHookLine(existing: string | null, hook: HestaiHook, command:
 /** True when a hook file's text starts a shell (so a line can be appended to it). */
 export function isShellHook(text: string): boolean {
   const first = text.split('\n', 1)[0] ?? '';
-  return !first.startsWith('#!') || /^#!\s*(\/usr\/bin\/env\s+)?(\/bin\/|\/usr\/bin\/)?(sh|bash|dash|zsh)\b/.test(first);
+  return (
+    !first.startsWith('#!') || /^#!\s*(\/usr\/bin\/env\s+)?(\/bin\/|\/usr\/bin\/)?(sh|bash|dash|zsh)\b/.test(first)
+  );
 }
 
 /**

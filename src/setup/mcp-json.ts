@@ -52,13 +52,21 @@ export function mergeMcpJson(existing: string | null, binPath: string, file: str
       });
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw usageError(`${file} is not a JSON object`, { file, code: 'MCP_CONFIG_INVALID', remedy: `Fix or remove ${file}; it was left unchanged.` });
+      throw usageError(`${file} is not a JSON object`, {
+        file,
+        code: 'MCP_CONFIG_INVALID',
+        remedy: `Fix or remove ${file}; it was left unchanged.`,
+      });
     }
     doc = parsed as Record<string, unknown>;
   }
   const servers = doc['mcpServers'] ?? {};
   if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
-    throw usageError(`${file}: mcpServers is not an object`, { file, code: 'MCP_CONFIG_INVALID', remedy: `Fix mcpServers in ${file}; it was left unchanged.` });
+    throw usageError(`${file}: mcpServers is not an object`, {
+      file,
+      code: 'MCP_CONFIG_INVALID',
+      remedy: `Fix mcpServers in ${file}; it was left unchanged.`,
+    });
   }
   return `${JSON.stringify({ ...doc, mcpServers: { ...(servers as Record<string, unknown>), hestai: entry } }, null, 2)}\n`;
 }

@@ -60,17 +60,22 @@ function misplaced(component: string, problem: string, target: string): HestaiEr
 }
 
 function refuse(stat: fs.Stats, component: string, problem: string, target: string): HestaiError {
-  return stat.isFile() || stat.isDirectory() ? misplaced(component, problem, target) : unsafeStatePath(component, problem, target);
+  return stat.isFile() || stat.isDirectory()
+    ? misplaced(component, problem, target)
+    : unsafeStatePath(component, problem, target);
 }
 
 /** The error every refused state path gives (exit 2; recorded as a security event by the adapters). */
 export function unsafeStatePath(component: string, problem: string, target: string): HestaiError {
-  return usageError(`${component} ${problem} (refused: hestai writes its state only to real files and directories inside the worktree)`, {
-    file: component,
-    code: 'PATH_TRAVERSAL',
-    details: component === target ? [] : [`while writing ${target}`],
-    remedy: `Remove ${component} (it may have come with the repository: check \`git ls-files -s -- '${component}'\`); hestai creates what it needs itself.`,
-  });
+  return usageError(
+    `${component} ${problem} (refused: hestai writes its state only to real files and directories inside the worktree)`,
+    {
+      file: component,
+      code: 'PATH_TRAVERSAL',
+      details: component === target ? [] : [`while writing ${target}`],
+      remedy: `Remove ${component} (it may have come with the repository: check \`git ls-files -s -- '${component}'\`); hestai creates what it needs itself.`,
+    },
+  );
 }
 
 /**
@@ -84,7 +89,10 @@ export function assertSafeStatePath(target: string, expected: StateEntryKind, wi
   const components: string[] = [];
   if (root === null) components.push(abs);
   else {
-    const rel = path.relative(root, abs).split(path.sep).filter((s) => s !== '');
+    const rel = path
+      .relative(root, abs)
+      .split(path.sep)
+      .filter((s) => s !== '');
     let current = root;
     for (const segment of rel) {
       current = path.join(current, segment);
@@ -98,7 +106,8 @@ export function assertSafeStatePath(target: string, expected: StateEntryKind, wi
     try {
       stat = fs.lstatSync(component, { throwIfNoEntry: false });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw misplaced(components[i - 1] ?? component, 'is not a directory', abs);
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR')
+        throw misplaced(components[i - 1] ?? component, 'is not a directory', abs);
       throw error;
     }
     if (stat === undefined) return; // nothing below can exist; the writer creates real directories from here

@@ -72,7 +72,11 @@ export function storageError(file: string, error: unknown): HestaiError {
 }
 
 /** Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories. */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number; within?: string } = {}): void {
+export function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: { mode?: number; within?: string } = {},
+): void {
   assertSafeStatePath(file, 'file', options.within);
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -178,7 +182,12 @@ function endsWithNewline(fd: number, size: number): boolean {
   return fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
 }
 
-const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+const APPEND_FLAGS =
+  fs.constants.O_RDWR |
+  fs.constants.O_APPEND |
+  fs.constants.O_CREAT |
+  (fs.constants.O_NOFOLLOW ?? 0) |
+  (fs.constants.O_NONBLOCK ?? 0);
 
 /** Creates a state directory (and parents) after the same checks as a write. */
 export function ensureStateDir(dir: string): void {
@@ -277,7 +286,8 @@ export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions 
         throw usageError(`timed out waiting for the lock ${lockPath}`, {
           file: lockPath,
           code: 'LOCK_TIMEOUT',
-          remedy: 'Another hestai process is working on this state. Wait for it; if none is running, remove the lock directory.',
+          remedy:
+            'Another hestai process is working on this state. Wait for it; if none is running, remove the lock directory.',
         });
       }
       sleepMs(wait);

@@ -8,7 +8,9 @@ export function zodValidate<S extends z.ZodType>(schema: S): Validate<z.infer<S>
     if (result.success) return { ok: true, value: result.data };
     return {
       ok: false,
-      errors: result.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`),
+      errors: result.error.issues.map(
+        (issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`,
+      ),
     };
   };
 }

@@ -74,7 +74,11 @@ function addsOrModifies(change: FileChange): boolean {
 }
 
 /** Pure: classifies a commit for the rules. */
-export function commitFacts(input: CommitInput, isTestFile: (file: string) => boolean, options: FactOptions = {}): CommitFacts {
+export function commitFacts(
+  input: CommitInput,
+  isTestFile: (file: string) => boolean,
+  options: FactOptions = {},
+): CommitFacts {
   const message = input.message.replace(/\n+$/, '');
   const header = messageHeader(message);
   const conventional = parseConventionalHeader(header);

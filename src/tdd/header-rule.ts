@@ -28,7 +28,8 @@ const SKIP_CLAUSE: Record<Exclude<CommitFacts['kind'], 'normal'>, string> = {
 
 /** Pure: the header must be a Conventional Commit header (the clause deciding each verdict is cited). */
 export function checkHeader(commit: CommitFacts, options: HeaderOptions = DEFAULT_HEADER_OPTIONS): Verdict {
-  if (commit.kind !== 'normal') return { rule: 'header', status: 'skip', message: SKIPPED[commit.kind](commit), clause: SKIP_CLAUSE[commit.kind] };
+  if (commit.kind !== 'normal')
+    return { rule: 'header', status: 'skip', message: SKIPPED[commit.kind](commit), clause: SKIP_CLAUSE[commit.kind] };
   const cc = commit.conventional;
   if (cc === null) {
     const { problem, clause } = headerProblem(commit.header);

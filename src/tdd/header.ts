@@ -16,19 +16,35 @@ export function parseConventionalHeader(header: string): ConventionalHeader | nu
   const match = HEADER.exec(header);
   if (!match) return null;
   const [, rawType = '', scope, bang, subject = ''] = match;
-  return { type: rawType.toLowerCase(), rawType, scope: scope === undefined ? null : scope.trim(), breaking: bang === '!', subject: subject.trimEnd() };
+  return {
+    type: rawType.toLowerCase(),
+    rawType,
+    scope: scope === undefined ? null : scope.trim(),
+    breaking: bang === '!',
+    subject: subject.trimEnd(),
+  };
 }
 
 /** Why a header is not a Conventional Commit header, with the clause of Conventional Commits 1.0.0 that decides it. */
 export function headerProblem(header: string): { problem: string; clause: string } {
   if (header === '') return { problem: 'the header (first line) is empty', clause: 'CC 1.0.0 §1' };
   if (header.startsWith('\uFEFF')) {
-    return { problem: 'the header starts with a byte order mark (U+FEFF), which git stores; parsers then see no type', clause: 'CC 1.0.0 §1' };
+    return {
+      problem: 'the header starts with a byte order mark (U+FEFF), which git stores; parsers then see no type',
+      clause: 'CC 1.0.0 §1',
+    };
   }
-  if (/^\s/.test(header)) return { problem: 'the header starts with whitespace, which git stores; parsers then see no type', clause: 'CC 1.0.0 §1' };
+  if (/^\s/.test(header))
+    return {
+      problem: 'the header starts with whitespace, which git stores; parsers then see no type',
+      clause: 'CC 1.0.0 §1',
+    };
   if (/^[A-Za-z][A-Za-z0-9-]*\(\s*\)!?:/.test(header)) return { problem: 'the scope is empty', clause: 'CC 1.0.0 §4' };
-  if (/^[A-Za-z][A-Za-z0-9-]*(?:\([^()]*\))?!?:\s*$/.test(header)) return { problem: 'the description after ": " is empty', clause: 'CC 1.0.0 §5' };
-  if (/^[A-Za-z][A-Za-z0-9-]*(?:\([^()]*\))?!?:(?! )/.test(header)) return { problem: 'the colon is not followed by one space', clause: 'CC 1.0.0 §1' };
-  if (/^[A-Za-z][A-Za-z0-9-]*(?:\([^()]*\))?!?: \s/.test(header)) return { problem: 'the description must follow ": " immediately', clause: 'CC 1.0.0 §5' };
+  if (/^[A-Za-z][A-Za-z0-9-]*(?:\([^()]*\))?!?:\s*$/.test(header))
+    return { problem: 'the description after ": " is empty', clause: 'CC 1.0.0 §5' };
+  if (/^[A-Za-z][A-Za-z0-9-]*(?:\([^()]*\))?!?:(?! )/.test(header))
+    return { problem: 'the colon is not followed by one space', clause: 'CC 1.0.0 §1' };
+  if (/^[A-Za-z][A-Za-z0-9-]*(?:\([^()]*\))?!?: \s/.test(header))
+    return { problem: 'the description must follow ": " immediately', clause: 'CC 1.0.0 §5' };
   return { problem: 'it has no "type: " prefix', clause: 'CC 1.0.0 §1' };
 }

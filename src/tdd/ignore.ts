@@ -5,8 +5,14 @@
  * commits. Each pattern is matched against the header (the first line) only.
  */
 export const DEFAULT_IGNORES: readonly { pattern: string; what: string }[] = [
-  { pattern: '^v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$', what: 'a version bump (npm version: "0.0.2"; "v3.0.0")' },
-  { pattern: '^chore\\(release\\): ', what: 'a release commit (standard-version, semantic-release, lerna --conventional-commits: "chore(release): ...")' },
+  {
+    pattern: '^v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$',
+    what: 'a version bump (npm version: "0.0.2"; "v3.0.0")',
+  },
+  {
+    pattern: '^chore\\(release\\): ',
+    what: 'a release commit (standard-version, semantic-release, lerna --conventional-commits: "chore(release): ...")',
+  },
   { pattern: '^Version Packages(?: \\(.+\\))?$', what: 'the changesets release commit ("Version Packages")' },
   { pattern: '^RELEASING: Releasing \\d+ package\\(s\\)$', what: 'changeset version with commit: true' },
   { pattern: '^Publish$', what: "lerna version's default message" },

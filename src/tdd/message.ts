@@ -123,7 +123,10 @@ export function autoCommentChar(raw: string, editor: boolean): string {
   const unused = unusedCandidates(raw);
   const first = unused[0] ?? '#';
   if (!editor) return first;
-  const run = AUTO_CANDIDATES.slice(0, AUTO_CANDIDATES.indexOf(first) === -1 ? AUTO_CANDIDATES.length : AUTO_CANDIDATES.indexOf(first));
+  const run = AUTO_CANDIDATES.slice(
+    0,
+    AUTO_CANDIDATES.indexOf(first) === -1 ? AUTO_CANDIDATES.length : AUTO_CANDIDATES.indexOf(first),
+  );
   if (run === '') return first;
   const lastLine = raw.split('\n').findLast((line) => !isBlankLine(line)) ?? '';
   return run.includes(lastLine[0] ?? '\0') ? lastLine[0]! : run[run.length - 1]!;

@@ -54,8 +54,13 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
   const paired = new Set<string>();
   const reverted = new Set<string>();
   const verdicts: TddVerdict[] = [];
-  const verdict = (commit: CommitFacts, status: Verdict['status'], message: string, pairedWith: string[] = [], exempt: string | null = null) =>
-    verdicts.push({ rule: 'test-first', sha: commit.sha, status, message, clause: CLAUSE, pairedWith, exempt });
+  const verdict = (
+    commit: CommitFacts,
+    status: Verdict['status'],
+    message: string,
+    pairedWith: string[] = [],
+    exempt: string | null = null,
+  ) => verdicts.push({ rule: 'test-first', sha: commit.sha, status, message, clause: CLAUSE, pairedWith, exempt });
   const live = (t: CommitFacts) => !paired.has(t.sha);
 
   let previous: Line = EMPTY;
@@ -65,7 +70,8 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
     judge: {
       if (commit.kind === 'revert' && commit.reverts !== null) {
         reverted.add(commit.reverts);
-        if (line.pending.some((t) => t.sha === commit.reverts)) next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
+        if (line.pending.some((t) => t.sha === commit.reverts))
+          next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
       }
       if (commit.kind !== 'normal') {
         verdict(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
@@ -73,25 +79,46 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
       }
       const header = commit.conventional;
       if (header === null) {
-        verdict(commit, 'skip', 'not a Conventional Commit header: test-first cannot tell its type (see the header rule)');
+        verdict(
+          commit,
+          'skip',
+          'not a Conventional Commit header: test-first cannot tell its type (see the header rule)',
+        );
         break judge;
       }
       if (header.type === 'test') {
         if (commit.testFiles.length > 0) {
-          next = { ...line, pending: options.policy === 'any' ? line.pending : [...line.pending, commit], anyTest: true };
+          next = {
+            ...line,
+            pending: options.policy === 'any' ? line.pending : [...line.pending, commit],
+            anyTest: true,
+          };
           verdict(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
         } else if (commit.testFilesRemoved.length > 0) {
-          verdict(commit, 'warn', `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`);
+          verdict(
+            commit,
+            'warn',
+            `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`,
+          );
         } else {
-          verdict(commit, 'warn', 'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit');
+          verdict(
+            commit,
+            'warn',
+            'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit',
+          );
         }
         break judge;
       }
       if (!options.types.includes(header.type)) {
-        verdict(commit, 'skip', `type ${header.type} does not need a preceding test (tdd.types: ${options.types.join(', ')})`);
+        verdict(
+          commit,
+          'skip',
+          `type ${header.type} does not need a preceding test (tdd.types: ${options.types.join(', ')})`,
+        );
         break judge;
       }
-      const candidates = options.policy === 'scoped' ? line.pending.filter((t) => t.conventional?.scope === header.scope) : line.pending;
+      const candidates =
+        options.policy === 'scoped' ? line.pending.filter((t) => t.conventional?.scope === header.scope) : line.pending;
       const ok = options.policy === 'any' ? line.anyTest : candidates.length > 0;
       if (ok && options.policy !== 'any') {
         for (const t of candidates) paired.add(t.sha);
@@ -117,7 +144,12 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
  * The line a commit starts from: its parent's (shared), the union of its parents' at a merge, or empty
  * (parents outside the range). A commit whose parents are unknown continues the previous commit's line.
  */
-function inherit(parentShas: readonly string[], lines: ReadonlyMap<string, Line>, reverted: ReadonlySet<string>, live: (t: CommitFacts) => boolean): Line {
+function inherit(
+  parentShas: readonly string[],
+  lines: ReadonlyMap<string, Line>,
+  reverted: ReadonlySet<string>,
+  live: (t: CommitFacts) => boolean,
+): Line {
   const parents: Line[] = [];
   for (const p of parentShas) {
     const line = lines.get(p);
@@ -137,7 +169,11 @@ function inherit(parentShas: readonly string[], lines: ReadonlyMap<string, Line>
       pending.push(t);
     }
   }
-  return { pending, anyTest: parents.some((l) => l.anyTest), lastPairing: parents.find((l) => l.lastPairing)?.lastPairing ?? null };
+  return {
+    pending,
+    anyTest: parents.some((l) => l.anyTest),
+    lastPairing: parents.find((l) => l.lastPairing)?.lastPairing ?? null,
+  };
 }
 
 function failureMessage(commit: CommitFacts, options: TddOptions, line: Line): string {

@@ -29,7 +29,8 @@ export function parseTrailers(message: string): Trailer[] {
   const paragraphs = message.trim().split(/\n[ \t]*\n/);
   // A message kept verbatim (`git commit --cleanup=verbatim`) may end in paragraphs of `#` comment lines
   // that git would have stripped: they are not the trailer block.
-  while (paragraphs.length > 1 && paragraphs[paragraphs.length - 1]!.split('\n').every((line) => line.startsWith('#'))) paragraphs.pop();
+  while (paragraphs.length > 1 && paragraphs[paragraphs.length - 1]!.split('\n').every((line) => line.startsWith('#')))
+    paragraphs.pop();
   if (paragraphs.length < 2) return [];
   return parseBlock(paragraphs[paragraphs.length - 1]!.split('\n')) ?? [];
 }
@@ -37,7 +38,8 @@ export function parseTrailers(message: string): Trailer[] {
 /** The value of the last trailer named `key` (case-insensitive), or null. */
 export function lastTrailer(trailers: readonly Trailer[], key: string): string | null {
   const wanted = key.toLowerCase();
-  for (let i = trailers.length - 1; i >= 0; i--) if (trailers[i]!.key.toLowerCase() === wanted) return trailers[i]!.value;
+  for (let i = trailers.length - 1; i >= 0; i--)
+    if (trailers[i]!.key.toLowerCase() === wanted) return trailers[i]!.value;
   return null;
 }
 
@@ -66,7 +68,10 @@ export function appendTrailers(raw: string, trailers: readonly Trailer[], option
     start = i;
   }
   const isHeader = start === lines.findIndex(kept);
-  const paragraph = lines.slice(start, last + 1).filter(kept).map((line) => line.replace(/[ \t\r]+$/, ''));
+  const paragraph = lines
+    .slice(start, last + 1)
+    .filter(kept)
+    .map((line) => line.replace(/[ \t\r]+$/, ''));
   const existing = isHeader ? null : parseBlock(paragraph);
   const keys = new Set(trailers.map((t) => t.key.toLowerCase()));
   const rendered = trailers.map((t) => `${t.key}: ${t.value}`);

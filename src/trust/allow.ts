@@ -18,11 +18,17 @@ export interface TrustResponse {
  * `.hestai_workspace.yaml` and `.hestai/protocol.yaml`, outside the repository (see src/trust/index.ts).
  * The workspace file must be valid: what is trusted is shown, so it must be readable.
  */
-export async function trustCommand(input: { working_dir: string; revoke?: boolean }, deps: { env: NodeJS.ProcessEnv; clock: Clock }): Promise<TrustResponse> {
+export async function trustCommand(
+  input: { working_dir: string; revoke?: boolean },
+  deps: { env: NodeJS.ProcessEnv; clock: Clock },
+): Promise<TrustResponse> {
   const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
   const { config } = await loadConfig(workspace.root);
   if (userHestaiDir(deps.env) === null) {
-    throw usageError('HOME is not set: there is nowhere outside the repository to record trust', { code: 'ENV', remedy: 'Set HOME to your home directory and run `hestai trust` again.' });
+    throw usageError('HOME is not set: there is nowhere outside the repository to record trust', {
+      code: 'ENV',
+      remedy: 'Set HOME to your home directory and run `hestai trust` again.',
+    });
   }
   let action: TrustResponse['action'];
   if (input.revoke) action = revokeTrust(workspace.paths, deps.env) ? 'revoked' : 'nothing-to-revoke';

@@ -25,7 +25,8 @@ import { writeJsonAtomic } from '../state/store.js';
 export const TRUSTED_FILES = ['.hestai_workspace.yaml', '.hestai/protocol.yaml'] as const;
 
 /** How to trust, for messages. */
-export const TRUST_REMEDY = 'Review .hestai_workspace.yaml (and .hestai/protocol.yaml), then run `hestai trust` to allow exactly this content.';
+export const TRUST_REMEDY =
+  'Review .hestai_workspace.yaml (and .hestai/protocol.yaml), then run `hestai trust` to allow exactly this content.';
 
 export interface TrustRecord {
   root: string;
@@ -98,8 +99,14 @@ function recordFile(root: string, env: NodeJS.ProcessEnv): string | null {
 function readRecord(file: string): TrustRecord | null {
   try {
     const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<TrustRecord> | null;
-    if (data === null || typeof data !== 'object' || typeof data.sha256 !== 'string' || typeof data.root !== 'string') return null;
-    return { root: data.root, sha256: data.sha256, files: Array.isArray(data.files) ? data.files.map(String) : [], trusted_at: String(data.trusted_at ?? '') };
+    if (data === null || typeof data !== 'object' || typeof data.sha256 !== 'string' || typeof data.root !== 'string')
+      return null;
+    return {
+      root: data.root,
+      sha256: data.sha256,
+      files: Array.isArray(data.files) ? data.files.map(String) : [],
+      trusted_at: String(data.trusted_at ?? ''),
+    };
   } catch {
     return null;
   }
@@ -139,7 +146,21 @@ export function revokeTrust(paths: Pick<WorkspacePaths, 'root'>, env: NodeJS.Pro
 }
 
 /** The only variables a trusted gate command receives (documented in the README, "Trust"). */
-export const GATE_ENV_KEYS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM', 'NO_COLOR', 'CI'] as const;
+export const GATE_ENV_KEYS = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+  'NO_COLOR',
+  'CI',
+] as const;
 
 /** The minimal environment for commands the repository configured (never tokens, keys or HESTAI_*). */
 export function gateEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

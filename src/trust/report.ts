@@ -37,11 +37,22 @@ function dotenvNamesEndpoint(root: string): boolean {
   }
 }
 
-export function workspaceTrust(workspace: Workspace, config: Pick<WorkspaceConfig, 'quality_gates' | 'ai'>, env: NodeJS.ProcessEnv): WorkspaceTrust {
+export function workspaceTrust(
+  workspace: Workspace,
+  config: Pick<WorkspaceConfig, 'quality_gates' | 'ai'>,
+  env: NodeJS.ProcessEnv,
+): WorkspaceTrust {
   const state = trustState(workspace.paths, env);
   const dotenv = committedDotenv(workspace);
   const powers = repositoryPowers(config, dotenv && dotenvNamesEndpoint(workspace.root));
   const trusted = state.status === 'trusted';
   const warning = untrustedWarning(state, powers);
-  return { ...state, powers, inert: trusted ? [] : powers, dotenv_committed: dotenv, hint: trusted || powers.length === 0 ? null : TRUST_REMEDY, warning };
+  return {
+    ...state,
+    powers,
+    inert: trusted ? [] : powers,
+    dotenv_committed: dotenv,
+    hint: trusted || powers.length === 0 ? null : TRUST_REMEDY,
+    warning,
+  };
 }

@@ -5,7 +5,10 @@ import { TRUST_REMEDY, type TrustState } from './index.js';
  * Pure: which repository-supplied settings would run commands or send data out, and the config with them
  * removed. A setting listed here is honoured only when the trust state is `trusted`.
  */
-export function repositoryPowers(config: Pick<WorkspaceConfig, 'quality_gates' | 'ai'>, dotenvEndpoint: boolean): string[] {
+export function repositoryPowers(
+  config: Pick<WorkspaceConfig, 'quality_gates' | 'ai'>,
+  dotenvEndpoint: boolean,
+): string[] {
   const powers: string[] = [];
   if (config.quality_gates.length > 0) powers.push('quality_gates');
   if (config.ai.base_url !== undefined) powers.push('ai.base_url');
@@ -23,6 +26,9 @@ export function withoutRepositoryPowers<T extends Pick<WorkspaceConfig, 'quality
 /** One warning naming what is inert and how to trust it; null when nothing is. */
 export function untrustedWarning(trust: TrustState, inert: readonly string[]): string | null {
   if (trust.status === 'trusted' || inert.length === 0) return null;
-  const what = trust.status === 'changed' ? `${trust.files.join(' / ') || '.hestai_workspace.yaml'} changed since you trusted it` : `${trust.files.join(' / ') || 'this workspace'} is not trusted`;
+  const what =
+    trust.status === 'changed'
+      ? `${trust.files.join(' / ') || '.hestai_workspace.yaml'} changed since you trusted it`
+      : `${trust.files.join(' / ') || 'this workspace'} is not trusted`;
   return `${what}: ${inert.join(', ')} ignored (repository settings cannot run commands or send data out until trusted). hint: ${TRUST_REMEDY}`;
 }

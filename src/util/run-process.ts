@@ -28,7 +28,13 @@ export function runProcess(
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const collect = (into: Buffer[]) => (chunk: Buffer) => {
       if (size < max) into.push(chunk);
       size += chunk.length;
@@ -50,7 +56,13 @@ export function runProcess(
       resolve(result);
     };
     child.on('error', (error) =>
-      finish({ status: null, stdout: '', stderr: '', timedOut: false, startError: (error as NodeJS.ErrnoException).code ?? error.message }),
+      finish({
+        status: null,
+        stdout: '',
+        stderr: '',
+        timedOut: false,
+        startError: (error as NodeJS.ErrnoException).code ?? error.message,
+      }),
     );
     child.on('close', (code) =>
       finish({

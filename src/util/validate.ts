@@ -8,7 +8,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function expectString(obj: Record<string, unknown>, key: string, problems: Problems, options: { nullable?: boolean; pattern?: RegExp } = {}): void {
+export function expectString(
+  obj: Record<string, unknown>,
+  key: string,
+  problems: Problems,
+  options: { nullable?: boolean; pattern?: RegExp } = {},
+): void {
   const value = obj[key];
   if (value === null && options.nullable) return;
   if (typeof value !== 'string') {
@@ -21,7 +26,12 @@ export function expectString(obj: Record<string, unknown>, key: string, problems
 /** A full ISO-8601 timestamp as `Date#toISOString` writes it (offsets allowed): one line, nothing around it. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-export function expectIsoDate(obj: Record<string, unknown>, key: string, problems: Problems, options: { nullable?: boolean } = {}): void {
+export function expectIsoDate(
+  obj: Record<string, unknown>,
+  key: string,
+  problems: Problems,
+  options: { nullable?: boolean } = {},
+): void {
   const value = obj[key];
   if (value === null && options.nullable) return;
   if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
@@ -29,7 +39,12 @@ export function expectIsoDate(obj: Record<string, unknown>, key: string, problem
   }
 }
 
-export function expectOneOf(obj: Record<string, unknown>, key: string, allowed: readonly string[], problems: Problems): void {
+export function expectOneOf(
+  obj: Record<string, unknown>,
+  key: string,
+  allowed: readonly string[],
+  problems: Problems,
+): void {
   if (!allowed.includes(obj[key] as string)) problems.push(`${key}: expected one of ${allowed.join(', ')}`);
 }
 

@@ -29,7 +29,11 @@ export interface AnchorEvidence {
 }
 
 /** Reads the evidence for a range (src/anchor/reverify.ts: gatherAnchorEvidence). */
-export type AnchorEvidenceReader = (root: string, digests: ReadonlySet<string>, sessions: ReadonlySet<string>) => AnchorEvidence;
+export type AnchorEvidenceReader = (
+  root: string,
+  digests: ReadonlySet<string>,
+  sessions: ReadonlySet<string>,
+) => AnchorEvidence;
 
 export interface AnchorPolicy {
   /** `verify.anchors` (not `off`: then the rule is not run). */
@@ -43,13 +47,19 @@ export interface AnchorPolicy {
 }
 
 export const FULL_DIGEST = /^sha256:([0-9a-f]{64})$/;
-const FETCH = 'git fetch origin hestai/anchors:refs/remotes/origin/hestai/anchors (in GitHub Actions: actions/checkout with fetch-depth: 0 fetches it)';
-const REANCHOR = 'make the commit again from an anchored session through the hooks (clock-in, anchor, commit; then git push publishes the record), or mark an intended exception with HESTAI_BYPASS';
+const FETCH =
+  'git fetch origin hestai/anchors:refs/remotes/origin/hestai/anchors (in GitHub Actions: actions/checkout with fetch-depth: 0 fetches it)';
+const REANCHOR =
+  'make the commit again from an anchored session through the hooks (clock-in, anchor, commit; then git push publishes the record), or mark an intended exception with HESTAI_BYPASS';
 
 /** Seconds since the epoch of an ISO instant (NaN when unparsable). */
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-export function checkAnchor(commit: CommitFacts & { committerDate: string }, evidence: AnchorEvidence, policy: AnchorPolicy): Verdict | null {
+export function checkAnchor(
+  commit: CommitFacts & { committerDate: string },
+  evidence: AnchorEvidence,
+  policy: AnchorPolicy,
+): Verdict | null {
   if (commit.kind === 'merge') return null;
   const short = commit.sha.slice(0, 7);
   const bad = (digest: string | null, problem: string, remedy: string): Verdict => ({
@@ -58,43 +68,118 @@ export function checkAnchor(commit: CommitFacts & { committerDate: string }, evi
     status: policy.level === 'error' ? 'fail' : 'warn',
     message: `commit ${short}${digest ? `, anchor ${digest}` : ''}: ${problem} (verify.anchors: ${policy.level}). hint: ${remedy}`,
   });
-  if (lastTrailer(commit.trailers, 'HestAI-Bypass') !== null) return { rule: 'anchor', clause: 'verify.anchors', status: 'skip', message: 'bypassed (HestAI-Bypass): see the bypass verdict' };
+  if (lastTrailer(commit.trailers, 'HestAI-Bypass') !== null)
+    return {
+      rule: 'anchor',
+      clause: 'verify.anchors',
+      status: 'skip',
+      message: 'bypassed (HestAI-Bypass): see the bypass verdict',
+    };
   const trailer = lastTrailer(commit.trailers, 'HestAI-Anchor');
   if (trailer === null) {
-    if (!policy.required) return { rule: 'anchor', clause: 'verify.anchors', status: 'skip', message: 'no HestAI-Anchor trailer; anchors are not required (anchor.required: false)' };
-    return bad(null, 'no HestAI-Anchor trailer: the commit was not made by an anchored session through the hooks (e.g. git commit --no-verify)', REANCHOR);
+    if (!policy.required)
+      return {
+        rule: 'anchor',
+        clause: 'verify.anchors',
+        status: 'skip',
+        message: 'no HestAI-Anchor trailer; anchors are not required (anchor.required: false)',
+      };
+    return bad(
+      null,
+      'no HestAI-Anchor trailer: the commit was not made by an anchored session through the hooks (e.g. git commit --no-verify)',
+      REANCHOR,
+    );
   }
   const m = FULL_DIGEST.exec(trailer);
-  if (!m) return bad(trailer, `HestAI-Anchor "${trailer}" is not the digest of a published proof record (sha256:<64 hex>)`, REANCHOR);
+  if (!m)
+    return bad(
+      trailer,
+      `HestAI-Anchor "${trailer}" is not the digest of a published proof record (sha256:<64 hex>)`,
+      REANCHOR,
+    );
   const digest = m[1]!;
   if (!policy.publish) {
-    return { rule: 'anchor', clause: 'verify.anchors', status: 'warn', message: `commit ${short}, anchor ${trailer}: anchors cannot be checked: anchors.publish is false, so no proof records are published. hint: set anchors.publish: true (the default) and push again` };
+    return {
+      rule: 'anchor',
+      clause: 'verify.anchors',
+      status: 'warn',
+      message: `commit ${short}, anchor ${trailer}: anchors cannot be checked: anchors.publish is false, so no proof records are published. hint: set anchors.publish: true (the default) and push again`,
+    };
   }
-  if (evidence.refs.length === 0) return bad(trailer, 'no anchor proof records in this clone (no hestai/anchors branch), so the anchor cannot be checked', `fetch them: ${FETCH}; if they were never pushed, push from the machine that anchored (its pre-push hook publishes them)`);
+  if (evidence.refs.length === 0)
+    return bad(
+      trailer,
+      'no anchor proof records in this clone (no hestai/anchors branch), so the anchor cannot be checked',
+      `fetch them: ${FETCH}; if they were never pushed, push from the machine that anchored (its pre-push hook publishes them)`,
+    );
   const e = evidence.records.get(digest);
   if (!e || e.problem !== null || e.record === null) {
-    return bad(trailer, e?.problem ?? 'no proof record for this digest', `a record that was never published (or a made-up trailer) cannot pass: push from the machine that anchored, or ${REANCHOR}`);
+    return bad(
+      trailer,
+      e?.problem ?? 'no proof record for this digest',
+      `a record that was never published (or a made-up trailer) cannot pass: push from the machine that anchored, or ${REANCHOR}`,
+    );
   }
   const r = e.record;
   const session = lastTrailer(commit.trailers, 'HestAI-Session');
-  if (session !== r.session_id) return bad(trailer, `the record belongs to session ${r.session_id}, the commit says HestAI-Session ${session ?? '(none)'}`, REANCHOR);
-  if (e.headMissing) return bad(trailer, `the recorded HEAD ${r.head} is not in this clone, so the citations cannot be checked`, `fetch the full history and the anchors branch: git fetch --unshallow; ${FETCH}`);
-  if (e.ruleErrors.length > 0) return bad(trailer, `the anchor fails the RAPH v4.0 rules at its recorded HEAD ${r.head?.slice(0, 7) ?? ''}: ${e.ruleErrors.join('; ')}`, REANCHOR);
+  if (session !== r.session_id)
+    return bad(
+      trailer,
+      `the record belongs to session ${r.session_id}, the commit says HestAI-Session ${session ?? '(none)'}`,
+      REANCHOR,
+    );
+  if (e.headMissing)
+    return bad(
+      trailer,
+      `the recorded HEAD ${r.head} is not in this clone, so the citations cannot be checked`,
+      `fetch the full history and the anchors branch: git fetch --unshallow; ${FETCH}`,
+    );
+  if (e.ruleErrors.length > 0)
+    return bad(
+      trailer,
+      `the anchor fails the RAPH v4.0 rules at its recorded HEAD ${r.head?.slice(0, 7) ?? ''}: ${e.ruleErrors.join('; ')}`,
+      REANCHOR,
+    );
 
   const committed = seconds(commit.committerDate);
-  if (!(committed >= seconds(r.anchored_at))) return bad(trailer, `committed at ${commit.committerDate}, before the anchor was validated (${r.anchored_at})`, REANCHOR);
+  if (!(committed >= seconds(r.anchored_at)))
+    return bad(
+      trailer,
+      `committed at ${commit.committerDate}, before the anchor was validated (${r.anchored_at})`,
+      REANCHOR,
+    );
   const events: ProofEvent[] = evidence.events.get(r.session_id) ?? [];
   let generation = r.context_generated_at;
   for (const ev of events) {
-    if (ev.event === 'refresh' && ev.context_generated_at && seconds(ev.at) <= committed && ev.context_generated_at > generation) generation = ev.context_generated_at;
+    if (
+      ev.event === 'refresh' &&
+      ev.context_generated_at &&
+      seconds(ev.at) <= committed &&
+      ev.context_generated_at > generation
+    )
+      generation = ev.context_generated_at;
   }
   const ageHours = (committed - seconds(generation)) / 3600;
   if (ageHours > policy.maxAgeHours) {
-    const acks = [...r.acknowledgments, ...events.filter((ev) => ev.event === 'ack').map((ev) => ({ at: ev.at, context_generated_at: ev.context_generated_at ?? '', reason: ev.reason ?? '' }))];
+    const acks = [
+      ...r.acknowledgments,
+      ...events
+        .filter((ev) => ev.event === 'ack')
+        .map((ev) => ({ at: ev.at, context_generated_at: ev.context_generated_at ?? '', reason: ev.reason ?? '' })),
+    ];
     const ack = acks.find((a) => a.context_generated_at === generation && seconds(a.at) <= committed);
     if (!ack) {
-      return bad(trailer, `the session's context (generated ${generation}) was ${ageHours.toFixed(1)} h old when committed, over freshness.max_age_hours ${policy.maxAgeHours}, and no acknowledgment in the record covers it`, 'run hestai refresh or hestai ack --reason in that session before committing, then push (the pre-push hook publishes it)');
+      return bad(
+        trailer,
+        `the session's context (generated ${generation}) was ${ageHours.toFixed(1)} h old when committed, over freshness.max_age_hours ${policy.maxAgeHours}, and no acknowledgment in the record covers it`,
+        'run hestai refresh or hestai ack --reason in that session before committing, then push (the pre-push hook publishes it)',
+      );
     }
   }
-  return { rule: 'anchor', clause: 'verify.anchors', status: 'pass', message: `anchor ${trailer.slice(0, 19)}… of session ${r.session_id} (${r.role}, ${r.tier}) re-validated at ${r.head?.slice(0, 7)}` };
+  return {
+    rule: 'anchor',
+    clause: 'verify.anchors',
+    status: 'pass',
+    message: `anchor ${trailer.slice(0, 19)}… of session ${r.session_id} (${r.role}, ${r.tier}) re-validated at ${r.head?.slice(0, 7)}`,
+  };
 }

@@ -16,7 +16,9 @@ export function verifyJson(report: VerifyReport): unknown {
 
 /** Human text: one line per commit, the fail/warn verdicts under it, and a summary. */
 export function verifyText(report: VerifyReport): string {
-  const lines = [`hestai verify ${short(report.range.from)}..${short(report.range.to)}: ${report.commits.length} commit(s)`];
+  const lines = [
+    `hestai verify ${short(report.range.from)}..${short(report.range.to)}: ${report.commits.length} commit(s)`,
+  ];
   for (const c of report.commits) {
     const bad = c.verdicts.filter((v) => v.status === 'fail' || v.status === 'warn');
     const mark = bad.some((v) => v.status === 'fail') ? '✗' : bad.length > 0 ? '!' : '✓';
@@ -25,7 +27,10 @@ export function verifyText(report: VerifyReport): string {
   }
   for (const p of report.policy_changes) lines.push(`! warning policy: ${p.message}`);
   lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${report.errors} error(s), ${report.warnings} warning(s)`);
-  if (!report.ok) lines.push('hint: fix the history before merging (e.g. git rebase -i so the failing test is committed before the feat), or mark an intended exception with a "TDD-Exempt: <reason>" trailer.');
+  if (!report.ok)
+    lines.push(
+      'hint: fix the history before merging (e.g. git rebase -i so the failing test is committed before the feat), or mark an intended exception with a "TDD-Exempt: <reason>" trailer.',
+    );
   return lines.join('\n');
 }
 
@@ -39,11 +44,21 @@ export function verifyGithub(report: VerifyReport, isTestFile: (file: string) =>
     const file = c.files.find((f) => !isTestFile(f)) ?? c.files[0];
     for (const v of c.verdicts) {
       if (v.status !== 'fail' && v.status !== 'warn') continue;
-      const props = [...(file ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty(`hestai ${v.rule} (${short(c.sha)})`)}`];
-      lines.push(`::${v.status === 'fail' ? 'error' : 'warning'} ${props.join(',')}::${escapeData(`${v.message} [${c.header}]`)}`);
+      const props = [
+        ...(file ? [`file=${escapeProperty(file)}`] : []),
+        `title=${escapeProperty(`hestai ${v.rule} (${short(c.sha)})`)}`,
+      ];
+      lines.push(
+        `::${v.status === 'fail' ? 'error' : 'warning'} ${props.join(',')}::${escapeData(`${v.message} [${c.header}]`)}`,
+      );
     }
   }
-  for (const p of report.policy_changes) lines.push(`::warning file=.hestai_workspace.yaml,title=${escapeProperty(`hestai policy ${p.key}`)}::${escapeData(p.message)}`);
-  lines.push(`hestai verify ${short(report.range.from)}..${short(report.range.to)}: ${report.commits.length} commit(s), ${report.errors} error(s), ${report.warnings} warning(s)`);
+  for (const p of report.policy_changes)
+    lines.push(
+      `::warning file=.hestai_workspace.yaml,title=${escapeProperty(`hestai policy ${p.key}`)}::${escapeData(p.message)}`,
+    );
+  lines.push(
+    `hestai verify ${short(report.range.from)}..${short(report.range.to)}: ${report.commits.length} commit(s), ${report.errors} error(s), ${report.warnings} warning(s)`,
+  );
   return lines.join('\n');
 }

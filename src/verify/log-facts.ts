@@ -10,7 +10,11 @@ import { testFileMatcher } from '../tdd/test-files.js';
  * test files per `tdd.test_globs`, ignored headers per `commit.ignore`, and real reverts (their
  * `This reverts commit <sha>` lines resolved with one `git cat-file --batch-check`).
  */
-export function logFacts(root: string, commits: readonly LogCommit[], config: Pick<WorkspaceConfig, 'tdd' | 'commit'>): CommitFacts[] {
+export function logFacts(
+  root: string,
+  commits: readonly LogCommit[],
+  config: Pick<WorkspaceConfig, 'tdd' | 'commit'>,
+): CommitFacts[] {
   const isTest = testFileMatcher(config.tdd.test_globs);
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
   const named = commits.map((c) => revertedSha(c.message));
@@ -18,7 +22,14 @@ export function logFacts(root: string, commits: readonly LogCommit[], config: Pi
   const resolved = wanted.length === 0 ? new Map<string, string | null>() : resolveCommits(root, wanted);
   return commits.map((c, i) =>
     commitFacts(
-      { sha: c.sha, message: c.message, files: c.files, ...(c.changes ? { changes: c.changes } : {}), parents: c.parents, reverts: named[i] ? (resolved.get(named[i]!) ?? null) : null },
+      {
+        sha: c.sha,
+        message: c.message,
+        files: c.files,
+        ...(c.changes ? { changes: c.changes } : {}),
+        parents: c.parents,
+        reverts: named[i] ? (resolved.get(named[i]!) ?? null) : null,
+      },
       isTest,
       { ignore },
     ),

@@ -16,12 +16,34 @@ export const MERGE_CLAUSE = 'real merge (2 parents): judged by what it adds beyo
 
 export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
   const short = sha.slice(0, 7);
-  if (evidence.kind === 'octopus') return { rule: 'merge', clause: MERGE_CLAUSE, status: 'warn', message: `commit ${short} is an octopus merge of ${evidence.parents} parents: what it adds cannot be compared with an automatic merge; review it by hand` };
-  if (evidence.kind === 'unknown') return { rule: 'merge', clause: MERGE_CLAUSE, status: 'warn', message: `commit ${short}: the merge could not be re-computed (${evidence.reason}); review it by hand` };
+  if (evidence.kind === 'octopus')
+    return {
+      rule: 'merge',
+      clause: MERGE_CLAUSE,
+      status: 'warn',
+      message: `commit ${short} is an octopus merge of ${evidence.parents} parents: what it adds cannot be compared with an automatic merge; review it by hand`,
+    };
+  if (evidence.kind === 'unknown')
+    return {
+      rule: 'merge',
+      clause: MERGE_CLAUSE,
+      status: 'warn',
+      message: `commit ${short}: the merge could not be re-computed (${evidence.reason}); review it by hand`,
+    };
   if (evidence.added.length === 0) {
-    return { rule: 'merge', clause: MERGE_CLAUSE, status: 'pass', message: evidence.conflicted.length === 0 ? 'clean merge: adds nothing beyond its parents' : `merge: only resolves conflicts in ${evidence.conflicted.join(', ')}` };
+    return {
+      rule: 'merge',
+      clause: MERGE_CLAUSE,
+      status: 'pass',
+      message:
+        evidence.conflicted.length === 0
+          ? 'clean merge: adds nothing beyond its parents'
+          : `merge: only resolves conflicts in ${evidence.conflicted.join(', ')}`,
+    };
   }
-  const shown = evidence.added.slice(0, 20).join(', ') + (evidence.added.length > 20 ? `, … (${evidence.added.length} in all)` : '');
+  const shown =
+    evidence.added.slice(0, 20).join(', ') +
+    (evidence.added.length > 20 ? `, … (${evidence.added.length} in all)` : '');
   return {
     rule: 'merge',
     clause: MERGE_CLAUSE,

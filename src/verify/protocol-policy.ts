@@ -21,7 +21,13 @@ export async function protocolPolicyVerdict(root: string, from: string | null, t
   if (base === null) return null; // an invalid base protocol enforces nothing to weaken
   const head: Protocol | null = headText === null ? null : validateProtocolText(headText).protocol;
   const weakenings = protocolWeakenings(base, head);
-  if (weakenings.length === 0) return { rule: 'protocol-policy', status: 'pass', message: `${PROTOCOL_FILE} changed without weakening the base's protocol`, clause: 'DESIGN.md "Policy comes from the base"' };
+  if (weakenings.length === 0)
+    return {
+      rule: 'protocol-policy',
+      status: 'pass',
+      message: `${PROTOCOL_FILE} changed without weakening the base's protocol`,
+      clause: 'DESIGN.md "Policy comes from the base"',
+    };
   return {
     rule: 'protocol-policy',
     status: 'fail',

@@ -18,7 +18,8 @@ export interface VerifyRange {
   base: 'explicit' | 'merge-base' | 'since' | 'root';
 }
 
-const FETCH_DEPTH_HINT = 'In GitHub Actions set `fetch-depth: 0` on actions/checkout (or run `git fetch --unshallow`) so verify sees the whole range.';
+const FETCH_DEPTH_HINT =
+  'In GitHub Actions set `fetch-depth: 0` on actions/checkout (or run `git fetch --unshallow`) so verify sees the whole range.';
 
 /**
  * Resolves the range: explicit `--from`/`--to`, else `to` = HEAD and `from` = the merge-base with
@@ -26,20 +27,30 @@ const FETCH_DEPTH_HINT = 'In GitHub Actions set `fetch-depth: 0` on actions/chec
  * the root. `tdd.since` is always excluded. In a shallow clone an unknown `from` is an error naming
  * `fetch-depth: 0`, never a silent pass.
  */
-export function resolveRange(workspace: Workspace, config: WorkspaceConfig, options: { from?: string; to?: string }): VerifyRange {
+export function resolveRange(
+  workspace: Workspace,
+  config: WorkspaceConfig,
+  options: { from?: string; to?: string },
+): VerifyRange {
   const root = workspace.root;
   const isShallow = workspace.repo?.isShallow ?? false;
   const shallow = isShallow ? readShallow(workspace) : new Set<string>();
   const to = resolveCommit(root, options.to ?? 'HEAD');
   if (to === null) {
-    throw usageError(`--to ${options.to ?? 'HEAD'} is not a commit in this repository`, { code: 'BAD_REVISION', remedy: 'Pass a branch, tag or sha that exists (git log --oneline).' });
+    throw usageError(`--to ${options.to ?? 'HEAD'} is not a commit in this repository`, {
+      code: 'BAD_REVISION',
+      remedy: 'Pass a branch, tag or sha that exists (git log --oneline).',
+    });
   }
   const since = config.tdd.since ? resolveCommit(root, config.tdd.since) : null;
   if (config.tdd.since && since === null) {
-    throw usageError(`tdd.since ${config.tdd.since} is not a commit in this repository${isShallow ? ' (this is a shallow clone)' : ''}`, {
-      code: isShallow ? 'SHALLOW' : 'CONFIG_INVALID',
-      remedy: isShallow ? FETCH_DEPTH_HINT : 'Set tdd.since in .hestai_workspace.yaml to an existing commit.',
-    });
+    throw usageError(
+      `tdd.since ${config.tdd.since} is not a commit in this repository${isShallow ? ' (this is a shallow clone)' : ''}`,
+      {
+        code: isShallow ? 'SHALLOW' : 'CONFIG_INVALID',
+        remedy: isShallow ? FETCH_DEPTH_HINT : 'Set tdd.since in .hestai_workspace.yaml to an existing commit.',
+      },
+    );
   }
   let from: string | null = null;
   let base: VerifyRange['base'] = 'root';
@@ -47,10 +58,13 @@ export function resolveRange(workspace: Workspace, config: WorkspaceConfig, opti
     base = 'explicit';
     from = resolveCommit(root, options.from);
     if (from === null) {
-      throw usageError(`--from ${options.from} is not a commit in this repository${isShallow ? ' (this is a shallow clone: it may not have been fetched)' : ''}`, {
-        code: isShallow ? 'SHALLOW' : 'BAD_REVISION',
-        remedy: isShallow ? FETCH_DEPTH_HINT : 'Pass a branch, tag or sha that exists (git log --oneline).',
-      });
+      throw usageError(
+        `--from ${options.from} is not a commit in this repository${isShallow ? ' (this is a shallow clone: it may not have been fetched)' : ''}`,
+        {
+          code: isShallow ? 'SHALLOW' : 'BAD_REVISION',
+          remedy: isShallow ? FETCH_DEPTH_HINT : 'Pass a branch, tag or sha that exists (git log --oneline).',
+        },
+      );
     }
   } else {
     const db = config.tdd.default_branch;
@@ -75,7 +89,12 @@ export function resolveRange(workspace: Workspace, config: WorkspaceConfig, opti
 function readShallow(workspace: Workspace): Set<string> {
   try {
     const text = fs.readFileSync(path.join(workspace.repo!.commonDir, 'shallow'), 'utf8');
-    return new Set(text.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
+    return new Set(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== ''),
+    );
   } catch {
     return new Set();
   }
@@ -83,8 +102,11 @@ function readShallow(workspace: Workspace): Set<string> {
 
 /** The error for a range that reaches a shallow boundary: part of it is not in this clone. */
 export function shallowRangeError(sha: string) {
-  return usageError(`this is a shallow clone and the range reaches ${sha.slice(0, 7)}, whose parents were not fetched: part of the range is hidden, so verify cannot pass it`, {
-    code: 'SHALLOW',
-    remedy: FETCH_DEPTH_HINT,
-  });
+  return usageError(
+    `this is a shallow clone and the range reaches ${sha.slice(0, 7)}, whose parents were not fetched: part of the range is hidden, so verify cannot pass it`,
+    {
+      code: 'SHALLOW',
+      remedy: FETCH_DEPTH_HINT,
+    },
+  );
 }

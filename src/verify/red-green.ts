@@ -24,10 +24,20 @@ export function runAtCommit(root: string, sha: string, command: string, timeoutM
   try {
     worktreeAddDetached(root, dir, sha);
     const modules = path.join(root, 'node_modules');
-    if (fs.existsSync(modules) && !fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
-    const result = spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    if (fs.existsSync(modules) && !fs.existsSync(path.join(dir, 'node_modules')))
+      fs.symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+    const result = spawnSync('sh', ['-c', command], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trimEnd().split('\n').slice(-5).join('\n');
-    return { status: result.status, timedOut: result.error !== undefined && (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT', tail: output };
+    return {
+      status: result.status,
+      timedOut: result.error !== undefined && (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT',
+      tail: output,
+    };
   } finally {
     worktreeRemove(root, dir);
     fs.rmSync(base, { recursive: true, force: true });
@@ -37,14 +47,41 @@ export function runAtCommit(root: string, sha: string, command: string, timeoutM
 const CLAUSE = 'docs/design.md §6 (--red-green, tdd.test_command)';
 
 /** Pure: the red-green verdict from the two runs. */
-export function redGreenVerdict(testSha: string, featSha: string, red: CommandRun, green: CommandRun, command: string): Verdict {
+export function redGreenVerdict(
+  testSha: string,
+  featSha: string,
+  red: CommandRun,
+  green: CommandRun,
+  command: string,
+): Verdict {
   const s = (sha: string) => sha.slice(0, 7);
-  if (red.timedOut || green.timedOut) return { rule: 'red-green', clause: CLAUSE, status: 'fail', message: `\`${command}\` timed out at ${s(red.timedOut ? testSha : featSha)}` };
+  if (red.timedOut || green.timedOut)
+    return {
+      rule: 'red-green',
+      clause: CLAUSE,
+      status: 'fail',
+      message: `\`${command}\` timed out at ${s(red.timedOut ? testSha : featSha)}`,
+    };
   if (red.status === 0) {
-    return { rule: 'red-green', clause: CLAUSE, status: 'fail', message: `RED expected at test commit ${s(testSha)}, but \`${command}\` passed there: the test did not fail before the implementation` };
+    return {
+      rule: 'red-green',
+      clause: CLAUSE,
+      status: 'fail',
+      message: `RED expected at test commit ${s(testSha)}, but \`${command}\` passed there: the test did not fail before the implementation`,
+    };
   }
   if (green.status !== 0) {
-    return { rule: 'red-green', clause: CLAUSE, status: 'fail', message: `GREEN expected at ${s(featSha)}, but \`${command}\` failed (exit ${green.status}): ${green.tail}` };
+    return {
+      rule: 'red-green',
+      clause: CLAUSE,
+      status: 'fail',
+      message: `GREEN expected at ${s(featSha)}, but \`${command}\` failed (exit ${green.status}): ${green.tail}`,
+    };
   }
-  return { rule: 'red-green', clause: CLAUSE, status: 'pass', message: `RED at ${s(testSha)} (exit ${red.status}), GREEN at ${s(featSha)}` };
+  return {
+    rule: 'red-green',
+    clause: CLAUSE,
+    status: 'pass',
+    message: `RED at ${s(testSha)} (exit ${red.status}), GREEN at ${s(featSha)}`,
+  };
 }

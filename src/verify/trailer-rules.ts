@@ -8,7 +8,8 @@ const ANCHOR_DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** Pure: are `HestAI-Session` and `HestAI-Anchor` present and well-formed? `policy` maps a problem to warn or fail. */
 export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Verdict {
   const clause = 'docs/design.md §7 (verify.trailers)';
-  if (commit.kind === 'merge') return { rule: 'trailers', status: 'skip', message: 'merge commit: trailers not required', clause };
+  if (commit.kind === 'merge')
+    return { rule: 'trailers', status: 'skip', message: 'merge commit: trailers not required', clause };
   const problems: string[] = [];
   const session = lastTrailer(commit.trailers, 'HestAI-Session');
   const anchor = lastTrailer(commit.trailers, 'HestAI-Anchor');
@@ -16,7 +17,8 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
   else if (!UUID_V4.test(session)) problems.push(`HestAI-Session "${session}" is not a session id (UUID v4)`);
   if (anchor === null) problems.push('no HestAI-Anchor trailer');
   else if (!ANCHOR_DIGEST.test(anchor)) problems.push(`HestAI-Anchor "${anchor}" is not sha256:<64 hex>`);
-  if (problems.length === 0) return { rule: 'trailers', status: 'pass', message: `session ${session}, anchor ${anchor}`, clause };
+  if (problems.length === 0)
+    return { rule: 'trailers', status: 'pass', message: `session ${session}, anchor ${anchor}`, clause };
   return {
     rule: 'trailers',
     status: policy === 'error' ? 'fail' : 'warn',
@@ -29,7 +31,12 @@ export function checkTrailers(commit: CommitFacts, policy: 'warn' | 'error'): Ve
 export function checkBypass(commit: CommitFacts, policy: 'warn' | 'error', message?: string): Verdict | null {
   const reason = lastTrailer(commit.trailers, 'HestAI-Bypass') ?? (message === undefined ? null : bypassLine(message));
   if (reason === null) return null;
-  return { rule: 'bypass', status: policy === 'error' ? 'fail' : 'warn', clause: 'docs/design.md §7 (verify.bypass)', message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})` };
+  return {
+    rule: 'bypass',
+    status: policy === 'error' ? 'fail' : 'warn',
+    clause: 'docs/design.md §7 (verify.bypass)',
+    message: `the hooks were bypassed: "${reason}" (verify.bypass: ${policy})`,
+  };
 }
 
 /**

@@ -67,7 +67,10 @@ export interface VerifyDeps {
   anchorEvidence?: AnchorEvidenceReader;
 }
 
-export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock: systemClock }): Promise<VerifyReport> {
+export async function verifyRange(
+  input: VerifyInput,
+  deps: VerifyDeps = { clock: systemClock },
+): Promise<VerifyReport> {
   const workspace = resolveWorkspace(input.working_dir);
   const { config: local } = await loadConfig(workspace.root);
   let config = local;
@@ -79,17 +82,25 @@ export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock
   // committed config is used there.
   if ((range.base === 'merge-base' || range.base === 'explicit') && range.from !== null) {
     const from = range.from;
-    config = await configFromText(fileAtCommit(workspace.root, from, WORKSPACE_FILE), `${from.slice(0, 7)}:${WORKSPACE_FILE}`);
-    const tip = await configFromText(fileAtCommit(workspace.root, range.to, WORKSPACE_FILE), `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`).catch(() => local);
+    config = await configFromText(
+      fileAtCommit(workspace.root, from, WORKSPACE_FILE),
+      `${from.slice(0, 7)}:${WORKSPACE_FILE}`,
+    );
+    const tip = await configFromText(
+      fileAtCommit(workspace.root, range.to, WORKSPACE_FILE),
+      `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`,
+    ).catch(() => local);
     policy = policyChanges(config, tip);
-    if (config.tdd.since !== local.tdd.since || config.tdd.default_branch !== local.tdd.default_branch) range = resolveRange(workspace, config, input);
+    if (config.tdd.since !== local.tdd.since || config.tdd.default_branch !== local.tdd.default_branch)
+      range = resolveRange(workspace, config, input);
   }
   const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
   if ('error' in result) throw shallowRangeError(range.to);
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
   const facts = logFacts(workspace.root, result.commits, config);
-  const bypassed = (f: CommitFacts, i: number) => lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(result.commits[i]!.message) !== null;
+  const bypassed = (f: CommitFacts, i: number) =>
+    lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(result.commits[i]!.message) !== null;
   const judged = facts.filter((f, i) => !bypassed(f, i));
   const tdd = new Map<string, TddVerdict>();
   for (const v of evaluateTestFirst(judged, config.tdd)) tdd.set(v.sha, v);
@@ -105,15 +116,32 @@ export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock
       const s = lastTrailer(f.trailers, 'HestAI-Session');
       if (s) sessions.add(s);
     }
-    if (!deps.anchorEvidence) throw new Error('verifyRange: verify.anchors is on but no anchorEvidence reader was given (pass gatherAnchorEvidence from src/anchor/reverify.ts)');
+    if (!deps.anchorEvidence)
+      throw new Error(
+        'verifyRange: verify.anchors is on but no anchorEvidence reader was given (pass gatherAnchorEvidence from src/anchor/reverify.ts)',
+      );
     evidence = deps.anchorEvidence(workspace.root, digests, sessions);
   }
-  const anchorPolicy = { level: anchorsLevel === 'off' ? 'warn' : anchorsLevel, required: config.anchor.required, publish: config.anchors.publish, maxAgeHours: config.freshness.max_age_hours } as const;
+  const anchorPolicy = {
+    level: anchorsLevel === 'off' ? 'warn' : anchorsLevel,
+    required: config.anchor.required,
+    publish: config.anchors.publish,
+    maxAgeHours: config.freshness.max_age_hours,
+  } as const;
 
   const commits: CommitReport[] = facts.map((f, i) => {
     const verdicts: Verdict[] = [checkHeader(f, config.commit)];
     const t = tdd.get(f.sha);
-    verdicts.push(t ? exemptVerdict(t, config.verify.exempt) : { rule: 'test-first', status: 'skip', message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict', clause: 'docs/design.md §7 (verify.bypass)' });
+    verdicts.push(
+      t
+        ? exemptVerdict(t, config.verify.exempt)
+        : {
+            rule: 'test-first',
+            status: 'skip',
+            message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict',
+            clause: 'docs/design.md §7 (verify.bypass)',
+          },
+    );
     if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
     if (anchorsLevel !== 'off') {
       const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
@@ -126,7 +154,15 @@ export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock
     if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
       const testSha = t.pairedWith[t.pairedWith.length - 1]!;
       const command = config.tdd.test_command;
-      verdicts.push(redGreenVerdict(testSha, f.sha, runAtCommit(workspace.root, testSha, command), runAtCommit(workspace.root, f.sha, command), command));
+      verdicts.push(
+        redGreenVerdict(
+          testSha,
+          f.sha,
+          runAtCommit(workspace.root, testSha, command),
+          runAtCommit(workspace.root, f.sha, command),
+          command,
+        ),
+      );
     }
     return { sha: f.sha, header: f.header, files: result.commits[i]!.files, verdicts };
   });
@@ -145,7 +181,14 @@ export async function verifyRange(input: VerifyInput, deps: VerifyDeps = { clock
       else if (v.status === 'warn') warnings++;
     }
   }
-  return { ok: errors === 0, range: { from: range.from, to: range.to }, commits, policy_changes: policy, errors, warnings };
+  return {
+    ok: errors === 0,
+    range: { from: range.from, to: range.to },
+    commits,
+    policy_changes: policy,
+    errors,
+    warnings,
+  };
 }
 
 /** What a real merge (2+ parents) adds beyond git's automatic merge of its parents. */

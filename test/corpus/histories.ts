@@ -61,16 +61,25 @@ export const HISTORIES: HistoryFixture[] = [
       repo.commit('test: b', { 'test/b.test.ts': 'b\n'.repeat(10) });
       repo.commit('feat: b', { 'src/b.ts': 'b' });
       repo.git(['revert', '--no-edit', 'HEAD']);
-      repo.commit('Revert "feat: never existed"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.', { 'src/c.ts': 'c' });
+      repo.commit('Revert "feat: never existed"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.', {
+        'src/c.ts': 'c',
+      });
       return {
         base,
         expected: {
           'test: a': { testFirst: 'pass', clause: TEST_FIRST },
-          'Revert "test: a"': { header: 'skip', testFirst: 'skip', clause: 'real revert (This reverts commit <sha> resolves)' },
+          'Revert "test: a"': {
+            header: 'skip',
+            testFirst: 'skip',
+            clause: 'real revert (This reverts commit <sha> resolves)',
+          },
           'feat: a': { testFirst: 'fail', clause: `${TEST_FIRST}: its test was reverted before it` },
           'feat: b': { testFirst: 'pass', pairedWith: 'test: b', clause: TEST_FIRST },
           'Revert "feat: b"': { header: 'skip', clause: 'real revert' },
-          'Revert "feat: never existed"': { header: 'fail', clause: 'CC 1.0.0 §1 (the reverted sha does not resolve: not a real revert)' },
+          'Revert "feat: never existed"': {
+            header: 'fail',
+            clause: 'CC 1.0.0 §1 (the reverted sha does not resolve: not a real revert)',
+          },
         },
       };
     },
@@ -131,8 +140,15 @@ export const HISTORIES: HistoryFixture[] = [
           'chore(release): 0.1.1': { header: 'skip', clause: 'commit.ignore (built-in: release tool)' },
           'Version Packages': { header: 'skip', clause: 'commit.ignore (built-in: changesets)' },
           'Merged PR 42: hotfix from Azure DevOps': { header: 'skip', clause: 'commit.ignore (built-in: merge bot)' },
-          'Merge pull request #13 from org/squashed': { header: 'fail', clause: 'CC 1.0.0 §1 (single parent: not a real merge)' },
-          'Feat(auth): logout': { header: 'pass', testFirst: 'fail', clause: 'CC 1.0.0 §15 (type is case-insensitive, so it is a feat); docs/design.md §6' },
+          'Merge pull request #13 from org/squashed': {
+            header: 'fail',
+            clause: 'CC 1.0.0 §1 (single parent: not a real merge)',
+          },
+          'Feat(auth): logout': {
+            header: 'pass',
+            testFirst: 'fail',
+            clause: 'CC 1.0.0 §15 (type is case-insensitive, so it is a feat); docs/design.md §6',
+          },
         },
       };
     },

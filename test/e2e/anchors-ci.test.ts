@@ -33,20 +33,48 @@ describe('anchors that CI can verify', () => {
     const repo = anchoredRepo();
     const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     const token = repo.anchor();
-    const anchor = JSON.parse(fs.readFileSync(path.join(repo.dir, '.hestai/sessions/active', token, 'anchor.json'), 'utf8')) as { record_digest: string; canonical_anchor: string; validated_at: string };
+    const anchor = JSON.parse(
+      fs.readFileSync(path.join(repo.dir, '.hestai/sessions/active', token, 'anchor.json'), 'utf8'),
+    ) as { record_digest: string; canonical_anchor: string; validated_at: string };
     expect(anchor.record_digest).toMatch(/^[0-9a-f]{64}$/);
-    const stored = repo.git(['cat-file', 'blob', `refs/heads/hestai/anchors:records/${anchor.record_digest}.json`]).stdout;
+    const stored = repo.git([
+      'cat-file',
+      'blob',
+      `refs/heads/hestai/anchors:records/${anchor.record_digest}.json`,
+    ]).stdout;
     expect(createHash('sha256').update(stored).digest('hex')).toBe(anchor.record_digest);
     const record = JSON.parse(stored) as Record<string, unknown>;
-    expect(record).toMatchObject({ kind: 'hestai.anchor-proof', session_id: token, role: 'implementation-lead', tier: 'default', mode: 'full', head, anchored_at: anchor.validated_at, canonical_anchor: anchor.canonical_anchor, acknowledgments: [], resets: [] });
+    expect(record).toMatchObject({
+      kind: 'hestai.anchor-proof',
+      session_id: token,
+      role: 'implementation-lead',
+      tier: 'default',
+      mode: 'full',
+      head,
+      anchored_at: anchor.validated_at,
+      canonical_anchor: anchor.canonical_anchor,
+      acknowledgments: [],
+      resets: [],
+    });
     expect(record['context_generated_at']).toMatch(/^\d{4}-/);
     // The recorded HEAD travels with the anchors branch (its second parent), so a rebase cannot lose it.
-    expect(repo.git(['merge-base', '--is-ancestor', head, 'refs/heads/hestai/anchors'], { allowFail: true }).status).toBe(0);
+    expect(
+      repo.git(['merge-base', '--is-ancestor', head, 'refs/heads/hestai/anchors'], { allowFail: true }).status,
+    ).toBe(0);
     expect(repo.hestai(['ack', '--reason', 'reviewed: still accurate']).status).toBe(0);
     expect(repo.hestai(['refresh']).status).toBe(0);
-    const events = repo.git(['ls-tree', '-r', '--name-only', 'refs/heads/hestai/anchors', `events/${token}`]).stdout.trim().split('\n');
+    const events = repo
+      .git(['ls-tree', '-r', '--name-only', 'refs/heads/hestai/anchors', `events/${token}`])
+      .stdout.trim()
+      .split('\n');
     expect(events).toHaveLength(2);
-    const kinds = events.map((e) => (JSON.parse(repo.git(['cat-file', 'blob', `refs/heads/hestai/anchors:${e}`]).stdout) as { event: string }).event).sort();
+    const kinds = events
+      .map(
+        (e) =>
+          (JSON.parse(repo.git(['cat-file', 'blob', `refs/heads/hestai/anchors:${e}`]).stdout) as { event: string })
+            .event,
+      )
+      .sort();
     expect(kinds).toEqual(['ack', 'refresh']);
   });
 
@@ -88,8 +116,12 @@ describe('anchors that CI can verify', () => {
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     const token = repo.anchor();
     expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
-    repo.commit(`docs: short made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:0000000000000000`, { 'docs/b.md': 'b\n' });
-    repo.commit(`docs: long made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${'0'.repeat(64)}`, { 'docs/c.md': 'c\n' });
+    repo.commit(`docs: short made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:0000000000000000`, {
+      'docs/b.md': 'b\n',
+    });
+    repo.commit(`docs: long made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${'0'.repeat(64)}`, {
+      'docs/c.md': 'c\n',
+    });
     repo.commit('docs: no trailers at all', { 'docs/d.md': 'd\n' });
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
 
@@ -148,12 +180,19 @@ describe('anchors that CI can verify', () => {
     const blob = repo.git(['hash-object', '-w', '--stdin'], { input: bytes }).stdout.trim();
     const tip = repo.git(['rev-parse', 'refs/heads/hestai/anchors']).stdout.trim();
     repo.git(['read-tree', tip], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } });
-    repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},records/${digest}.json`], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } });
+    repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},records/${digest}.json`], {
+      env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` },
+    });
     const tree = repo.git(['write-tree'], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } }).stdout.trim();
     const forgedTip = repo.git(['commit-tree', tree, '-p', tip, '-m', 'forged record']).stdout.trim();
     repo.git(['update-ref', 'refs/heads/hestai/anchors', forgedTip]);
-    repo.commit(`docs: forged record\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${digest}`, { 'docs/b.md': 'b\n' });
-    repo.commit(`docs: someone else's record\n\nHestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:${digest}`, { 'docs/c.md': 'c\n' });
+    repo.commit(`docs: forged record\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${digest}`, {
+      'docs/b.md': 'b\n',
+    });
+    repo.commit(
+      `docs: someone else's record\n\nHestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:${digest}`,
+      { 'docs/c.md': 'c\n' },
+    );
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
 
     const { status, report } = repo.verifyJson(repo.freshClone('feat/x'));
@@ -175,16 +214,22 @@ describe('anchors that CI can verify', () => {
     const late = (header: string, hours: number, file: string) => {
       repo.write(file, `${header}\n`);
       repo.git(['add', '-A']);
-      repo.git(['commit', '-q', '--no-verify', '-m', `${header}\n\n${trailers}`], { env: { GIT_COMMITTER_DATE: at(hours) } });
+      repo.git(['commit', '-q', '--no-verify', '-m', `${header}\n\n${trailers}`], {
+        env: { GIT_COMMITTER_DATE: at(hours) },
+      });
     };
     late('docs: a day later', 26, 'docs/b.md');
     late('docs: before the anchor', -2, 'docs/c.md');
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
     const before = repo.verifyJson(repo.freshClone('feat/x')).report;
     expect(verdictOf(before, 'docs: fresh', 'anchor')?.status).toBe('pass');
-    expect(verdictOf(before, 'docs: a day later', 'anchor')?.message).toMatch(/h old when committed, over freshness.max_age_hours 24/);
+    expect(verdictOf(before, 'docs: a day later', 'anchor')?.message).toMatch(
+      /h old when committed, over freshness.max_age_hours 24/,
+    );
     expect(verdictOf(before, 'docs: before the anchor', 'anchor')?.message).toMatch(/before the anchor was validated/);
-    expect(repo.hestai(['ack', '--reason', 'still accurate a day later'], { env: { HESTAI_NOW: at(25) } }).status).toBe(0);
+    expect(repo.hestai(['ack', '--reason', 'still accurate a day later'], { env: { HESTAI_NOW: at(25) } }).status).toBe(
+      0,
+    );
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
     const after = repo.verifyJson(repo.freshClone('feat/x')).report;
     expect(verdictOf(after, 'docs: a day later', 'anchor')?.status).toBe('pass');
@@ -200,9 +245,14 @@ describe('anchors that CI can verify', () => {
     const clone = repo.freshClone('feat/x', ['--single-branch']);
     const strict = repo.verifyJson(clone);
     expect(strict.status).toBe(1);
-    expect(verdictOf(strict.report, 'docs: anchored work', 'anchor')?.message).toContain('git fetch origin hestai/anchors');
+    expect(verdictOf(strict.report, 'docs: anchored work', 'anchor')?.message).toContain(
+      'git fetch origin hestai/anchors',
+    );
     repo.git(['fetch', '-q', 'origin', 'main:refs/remotes/origin/main'], { cwd: clone });
-    const fetched = repo.git(['fetch', '-q', 'origin', 'hestai/anchors:refs/remotes/origin/hestai/anchors'], { cwd: clone, allowFail: true });
+    const fetched = repo.git(['fetch', '-q', 'origin', 'hestai/anchors:refs/remotes/origin/hestai/anchors'], {
+      cwd: clone,
+      allowFail: true,
+    });
     expect(fetched.status, fetched.stderr).toBe(0);
     expect(repo.verifyJson(clone).status).toBe(0);
   });
@@ -213,7 +263,11 @@ describe('anchors that CI can verify', () => {
     repo.anchor();
     expect(repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' }).status).toBe(0);
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
-    expect(repo.git(['--git-dir', repo.remote, 'rev-parse', '--verify', '-q', 'refs/heads/hestai/anchors'], { allowFail: true }).status).not.toBe(0);
+    expect(
+      repo.git(['--git-dir', repo.remote, 'rev-parse', '--verify', '-q', 'refs/heads/hestai/anchors'], {
+        allowFail: true,
+      }).status,
+    ).not.toBe(0);
     const { report } = repo.verifyJson(repo.freshClone('feat/x'));
     const verdict = verdictOf(report, 'docs: anchored work', 'anchor');
     expect(verdict?.status).toBe('warn');

@@ -32,7 +32,13 @@ function adopt(repo: TempRepo): { command: string; settings: any } {
   return { command: pre.hooks[0].command, settings };
 }
 
-function claude(repo: TempRepo, command: string, agent: Agent, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): RunResult {
+function claude(
+  repo: TempRepo,
+  command: string,
+  agent: Agent,
+  payload: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = {},
+): RunResult {
   const result = spawnSync('sh', ['-c', command], {
     cwd: repo.dir,
     env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir, CLAUDE_ENV_FILE: agent.envFile, ...env },
@@ -43,7 +49,11 @@ function claude(repo: TempRepo, command: string, agent: Agent, payload: Record<s
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
-const edit = (repo: TempRepo, file: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo.dir, file), old_string: 'a', new_string: 'b' } });
+const edit = (repo: TempRepo, file: string) => ({
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Edit',
+  tool_input: { file_path: path.join(repo.dir, file), old_string: 'a', new_string: 'b' },
+});
 const bash = (command: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
 const sessionStart = (source = 'startup') => ({ hook_event_name: 'SessionStart', source });
 
@@ -64,7 +74,10 @@ function anchor(repo: TempRepo, token: string): void {
   const dir = tempDir('hestai-payload-');
   const bind = path.join(dir, 'bind.oct');
   const proof = path.join(dir, 'proof.oct');
-  fs.writeFileSync(bind, '## BIND (Identity Lock)\nROLE::implementation-lead\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[edit-time hooks]\n');
+  fs.writeFileSync(
+    bind,
+    '## BIND (Identity Lock)\nROLE::implementation-lead\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[edit-time hooks]\n',
+  );
   fs.writeFileSync(
     proof,
     [
@@ -90,14 +103,19 @@ function anchor(repo: TempRepo, token: string): void {
 describe('hestai init --agent claude-code', () => {
   it('merges the hooks into .claude/settings.json keeping what is there, idempotently, and registers the MCP server', () => {
     const repo = makeRepo();
-    const existing = { permissions: { allow: ['Bash(npm test)'] }, hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }] } };
+    const existing = {
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }] },
+    };
     repo.write('.claude/settings.json', JSON.stringify(existing));
     const { command, settings } = adopt(repo);
     expect(command).toBe(`node '${path.join(PROJECT_ROOT, 'hooks/claude-code')}'`);
     expect(settings.permissions).toEqual(existing.permissions);
     expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
     expect(settings.hooks.PreToolUse[0].matcher).toBe('Edit|MultiEdit|Write|NotebookEdit|Bash');
-    expect(JSON.parse(fs.readFileSync(path.join(repo.dir, '.mcp.json'), 'utf8')).mcpServers.hestai.command).toBe('node');
+    expect(JSON.parse(fs.readFileSync(path.join(repo.dir, '.mcp.json'), 'utf8')).mcpServers.hestai.command).toBe(
+      'node',
+    );
     const before = fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8');
     const again = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
     expect(again.status, again.stderr).toBe(0);
@@ -134,13 +152,25 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     const token = shellSession(agent);
     expect(start.stdout).toContain(`bound to hestai session ${token} (role implementation-lead`);
     expect(start.stdout).toContain('clocked in now');
-    expect(start.stdout).toContain(`next: anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"implementation-lead","token":"${token}"}`);
+    expect(start.stdout).toContain(
+      `next: anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"implementation-lead","token":"${token}"}`,
+    );
 
     const blocked = claude(repo, command, agent, edit(repo, 'src/app.ts'));
     expect(blocked.status).toBe(2);
-    expect(blocked.stderr).toContain(`hestai: Edit blocked: session ${token} (role implementation-lead) has no valid anchor`);
+    expect(blocked.stderr).toContain(
+      `hestai: Edit blocked: session ${token} (role implementation-lead) has no valid anchor`,
+    );
     expect(blocked.stderr).toMatch(/^fix: call the MCP tool anchor/m);
-    for (const payload of [bash('git status && cat README.md'), { hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, 'src/app.ts') } }, bash('echo draft > /tmp/hestai-outside.txt')]) {
+    for (const payload of [
+      bash('git status && cat README.md'),
+      {
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: path.join(repo.dir, 'src/app.ts') },
+      },
+      bash('echo draft > /tmp/hestai-outside.txt'),
+    ]) {
       expect(claude(repo, command, agent, payload).status).toBe(0);
     }
     const commit = claude(repo, command, agent, bash('git commit -am "docs: x"'));
@@ -168,7 +198,9 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     expect(stale.status).toBe(2);
     expect(stale.stderr).toMatch(new RegExp(`the context of session ${token} was generated 2[45] h ago`));
     expect(stale.stderr).toContain(`refresh --session ${token}`);
-    expect(repo.hestai(['ack', '--session', token, '--reason', 'reviewed: still right'], { env: later }).status).toBe(0);
+    expect(repo.hestai(['ack', '--session', token, '--reason', 'reviewed: still right'], { env: later }).status).toBe(
+      0,
+    );
     expect(claude(repo, command, agent, edit(repo, 'src/app.ts'), later).status).toBe(0);
   });
 
@@ -180,7 +212,11 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     const token = shellSession(agent);
     anchor(repo, token);
     const anchorJson = `.hestai/sessions/active/${token}/anchor.json`;
-    const write = claude(repo, command, agent, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, anchorJson), content: '{}' } });
+    const write = claude(repo, command, agent, {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: path.join(repo.dir, anchorJson), content: '{}' },
+    });
     expect(write.status).toBe(2);
     expect(write.stderr).toContain(`hestai: Write blocked: ${anchorJson} is under .hestai/, which agents never write`);
     expect(claude(repo, command, agent, bash(`echo '{}' > ${anchorJson}`)).status).toBe(2);
@@ -205,7 +241,12 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     anchor(repo, bobToken);
 
     // The agent's shell sources its env file before each command, as Claude Code does.
-    const shell = (agent: Agent, script: string) => spawnSync('sh', ['-c', `. "$CLAUDE_ENV_FILE" && ${script}`], { cwd: repo.dir, env: { ...repo.env, CLAUDE_ENV_FILE: agent.envFile }, encoding: 'utf8' });
+    const shell = (agent: Agent, script: string) =>
+      spawnSync('sh', ['-c', `. "$CLAUDE_ENV_FILE" && ${script}`], {
+        cwd: repo.dir,
+        env: { ...repo.env, CLAUDE_ENV_FILE: agent.envFile },
+        encoding: 'utf8',
+      });
     repo.write('notes/ann.md', 'ann\n');
     const a = shell(ann, 'git add notes/ann.md && git commit -q -m "docs: ann notes"');
     expect(a.status, a.stderr).toBe(0);
@@ -239,7 +280,12 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     const repo = makeRepo();
     const { command } = adopt(repo);
     const agent = newAgent('broken');
-    const garbage = spawnSync('sh', ['-c', command], { cwd: repo.dir, env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir }, input: 'not json', encoding: 'utf8' });
+    const garbage = spawnSync('sh', ['-c', command], {
+      cwd: repo.dir,
+      env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir },
+      input: 'not json',
+      encoding: 'utf8',
+    });
     expect(garbage.status).toBe(2);
     expect(garbage.stderr).toMatch(/^hestai hook failed: the hook input on stdin is not JSON/);
     expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
@@ -263,14 +309,33 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     fs.writeFileSync(path.join(dir, 'README.md'), '# weird\n');
     git(['add', '-A']);
     git(['commit', '-q', '-m', 'chore: init']);
-    const repo = { dir, env, hestai: (args: string[]) => spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli/bin.js'), ...args], { cwd: dir, env, encoding: 'utf8' }) };
+    const repo = {
+      dir,
+      env,
+      hestai: (args: string[]) =>
+        spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli/bin.js'), ...args], {
+          cwd: dir,
+          env,
+          encoding: 'utf8',
+        }),
+    };
     expect(repo.hestai(['init', '--no-husky', '--agent', 'claude-code']).status).toBe(0);
-    const command = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command as string;
+    const command = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')).hooks.PreToolUse[0]
+      .hooks[0].command as string;
     const envFile = path.join(base, 'env');
     const run = (payload: object) =>
-      spawnSync('sh', ['-c', command], { cwd: dir, env: { ...env, CLAUDE_PROJECT_DIR: dir, CLAUDE_ENV_FILE: envFile }, input: JSON.stringify({ session_id: 'w-1', cwd: dir, ...payload }), encoding: 'utf8' });
+      spawnSync('sh', ['-c', command], {
+        cwd: dir,
+        env: { ...env, CLAUDE_PROJECT_DIR: dir, CLAUDE_ENV_FILE: envFile },
+        input: JSON.stringify({ session_id: 'w-1', cwd: dir, ...payload }),
+        encoding: 'utf8',
+      });
     expect(run({ hook_event_name: 'SessionStart', source: 'startup' }).status).toBe(0);
-    const blocked = run({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(dir, 'a.ts'), content: '' } });
+    const blocked = run({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: path.join(dir, 'a.ts'), content: '' },
+    });
     expect(blocked.status).toBe(2);
     expect(blocked.stderr).toContain('has no valid anchor');
   });
@@ -301,8 +366,22 @@ describe('Claude Code hooks with the session protocol enforced (protocol.enforce
     expect(unread.status).toBe(2);
     expect(unread.stderr).toContain('BINDING/read_context');
     expect(unread.stderr).toMatch(/fix: call the MCP tool .*— or run .*session/);
-    const hash = createHash('sha256').update(fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'))).digest('hex');
-    const evidence = repo.hestai(['session', '--session', token, 'evidence', 'BINDING', '--type', 'content_hash', '--value', hash, '--step', 'read_context']);
+    const hash = createHash('sha256')
+      .update(fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md')))
+      .digest('hex');
+    const evidence = repo.hestai([
+      'session',
+      '--session',
+      token,
+      'evidence',
+      'BINDING',
+      '--type',
+      'content_hash',
+      '--value',
+      hash,
+      '--step',
+      'read_context',
+    ]);
     expect(evidence.status, evidence.stderr + evidence.stdout).toBe(0);
     const allowed = claude(repo, command, agent, edit(repo, 'src/app.ts'));
     expect(allowed.status, allowed.stderr).toBe(0);

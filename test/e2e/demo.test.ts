@@ -6,7 +6,10 @@ import { isolatedEnv, PROJECT_ROOT, tempDir } from '../helpers/git-repo.js';
 
 describe('the demo (npm start)', () => {
   it('shows each rule blocking and then passing, exits 0 and cleans up', () => {
-    const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/demo/main.js')], { env: isolatedEnv(tempDir()), encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/demo/main.js')], {
+      env: isolatedEnv(tempDir()),
+      encoding: 'utf8',
+    });
     expect(result.status, result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toContain('no active session');

@@ -6,7 +6,12 @@ import { CLI, makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.
 import { makeSession } from '../helpers/session-fixture.js';
 
 /** A real `git commit` through whatever hooks are installed (no --no-verify). */
-function commit(repo: TempRepo, message: string, files: Record<string, string> = {}, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+function commit(
+  repo: TempRepo,
+  message: string,
+  files: Record<string, string> = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+) {
   const cwd = options.cwd ?? repo.dir;
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
@@ -23,14 +28,23 @@ describe('hestai init --no-husky', () => {
     const first = repo.hestai(['init', '--no-husky']);
     expect(first.status, first.stderr).toBe(0);
     const paths = workspacePaths(repo.dir);
-    for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit]) expect(fs.statSync(dir).isDirectory()).toBe(true);
+    for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit])
+      expect(fs.statSync(dir).isDirectory()).toBe(true);
     expect(fs.readFileSync(paths.projectContext, 'utf8')).toContain('PHASE::B1');
     expect(fs.existsSync(paths.protocol)).toBe(true);
-    for (const role of ['holistic-orchestrator', 'implementation-lead', 'system-steward', 'requirements-steward', 'technical-architect', 'code-review-specialist']) {
+    for (const role of [
+      'holistic-orchestrator',
+      'implementation-lead',
+      'system-steward',
+      'requirements-steward',
+      'technical-architect',
+      'code-review-specialist',
+    ]) {
       expect(fs.readFileSync(path.join(paths.agents, `${role}.oct.md`), 'utf8')).toMatch(/^===/);
     }
     const gitignore = fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8');
-    for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/']) expect(gitignore.split('\n')).toContain(line);
+    for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/'])
+      expect(gitignore.split('\n')).toContain(line);
     const hook = fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8');
     expect(hook).toContain(path.join(PROJECT_ROOT, 'hooks/pre-commit'));
     expect(hook).not.toMatch(/npx|tsx/);
@@ -38,7 +52,10 @@ describe('hestai init --no-husky', () => {
     const config = fs.readFileSync(paths.workspaceConfig, 'utf8');
     expect(config).toContain(`since: ${repo.git(['rev-parse', 'HEAD']).stdout.trim()}`);
 
-    const snapshot = () => ['.gitignore', '.git/hooks/pre-commit', '.git/hooks/commit-msg', '.hestai_workspace.yaml'].map((f) => fs.readFileSync(path.join(repo.dir, f), 'utf8'));
+    const snapshot = () =>
+      ['.gitignore', '.git/hooks/pre-commit', '.git/hooks/commit-msg', '.hestai_workspace.yaml'].map((f) =>
+        fs.readFileSync(path.join(repo.dir, f), 'utf8'),
+      );
     const before = snapshot();
     const second = repo.hestai(['init', '--no-husky']);
     expect(second.status, second.stderr).toBe(0);
@@ -48,7 +65,10 @@ describe('hestai init --no-husky', () => {
   it('--mcp registers `hestai mcp` in .mcp.json next to the servers already there, and refuses a file that is not a JSON object', () => {
     const repo = makeRepo();
     const mcpJson = path.join(repo.dir, '.mcp.json');
-    fs.writeFileSync(mcpJson, JSON.stringify({ mcpServers: { other: { command: 'other-server', args: [] } }, note: 'kept' }));
+    fs.writeFileSync(
+      mcpJson,
+      JSON.stringify({ mcpServers: { other: { command: 'other-server', args: [] } }, note: 'kept' }),
+    );
     const init = repo.hestai(['init', '--no-husky', '--mcp']);
     expect(init.status, init.stderr).toBe(0);
     const doc = JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as { mcpServers: Record<string, unknown>; note: string };
@@ -66,7 +86,11 @@ describe('hestai init --no-husky', () => {
 
   it('keeps the lines of an existing plain hook', () => {
     const repo = makeRepo();
-    fs.writeFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), '#!/bin/sh\necho existing-hook-ran > .existing-ran\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(repo.dir, '.git/hooks/pre-commit'),
+      '#!/bin/sh\necho existing-hook-ran > .existing-ran\n',
+      { mode: 0o755 },
+    );
     expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
     const hook = fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8');
     expect(hook).toContain('echo existing-hook-ran');
@@ -129,7 +153,10 @@ describe('hestai init --no-husky', () => {
 describe('hestai init with husky', () => {
   function huskyRepo(): TempRepo {
     const repo = makeRepo();
-    repo.write('package.json', JSON.stringify({ name: 'app', private: true, devDependencies: { husky: '^9.1.7' } }, null, 2));
+    repo.write(
+      'package.json',
+      JSON.stringify({ name: 'app', private: true, devDependencies: { husky: '^9.1.7' } }, null, 2),
+    );
     repo.write('.husky/pre-commit', 'echo lint-staged-ran > .lint-ran\n');
     repo.write('.gitignore', 'node_modules/\n.lint-ran\n');
     const husky = repo.git(['config', '--get', 'core.hooksPath'], { allowFail: true });
@@ -222,7 +249,9 @@ describe('clock-in arms the hooks of its worktree', () => {
     expect(repo.hestai(['init']).status).toBe(0);
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-    const armed = JSON.parse(repo.hestai(['clock-in', '--role', 'implementation-lead', '--json']).stdout) as { hooks?: { armed: boolean; repaired: boolean } };
+    const armed = JSON.parse(repo.hestai(['clock-in', '--role', 'implementation-lead', '--json']).stdout) as {
+      hooks?: { armed: boolean; repaired: boolean };
+    };
     expect(armed.hooks).toMatchObject({ armed: true, repaired: false });
     expect(spawnHusky(repo).status).toBe(0);
     const wt = path.join(path.dirname(repo.dir), 'linked-clock');
@@ -235,5 +264,8 @@ describe('clock-in arms the hooks of its worktree', () => {
 });
 
 function spawnHusky(repo: TempRepo) {
-  return repo.git(['-c', `alias.husky=!node ${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/husky/bin.js'))}`, 'husky'], { allowFail: true });
+  return repo.git(
+    ['-c', `alias.husky=!node ${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/husky/bin.js'))}`, 'husky'],
+    { allowFail: true },
+  );
 }

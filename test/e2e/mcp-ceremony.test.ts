@@ -7,7 +7,12 @@ import { makeRepo } from '../helpers/git-repo.js';
 import { connectStdio, textOf } from '../helpers/mcp.js';
 
 const ROLE = 'implementation-lead';
-const BIND = ['## BIND (Identity Lock)', `ROLE::${ROLE}`, 'COGNITION::LOGOS::ATHENA', 'AUTHORITY::RESPONSIBLE[the app module]'].join('\n');
+const BIND = [
+  '## BIND (Identity Lock)',
+  `ROLE::${ROLE}`,
+  'COGNITION::LOGOS::ATHENA',
+  'AUTHORITY::RESPONSIBLE[the app module]',
+].join('\n');
 const PROOF = [
   '## TENSION (Cognitive Proof - AGENT GENERATED)',
   'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-3[no failing test yet]->TRIGGER[write the failing test first]',
@@ -44,36 +49,67 @@ describe('the whole ceremony over stdio, as an agent runs it without a shell', (
     expect(textOf(refused)).toContain('code: NOT_YOUR_SESSION');
     expect(textOf(refused)).toMatch(/hint: /);
 
-    const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, session_id: sessionId });
+    const identity = await mcp.call('anchor', {
+      stage: 'identity',
+      working_dir: repo.dir,
+      role: ROLE,
+      session_id: sessionId,
+    });
     expect(identity.isError, textOf(identity)).toBeFalsy();
     expect(identity.structuredContent).toMatchObject({ success: true, token: sessionId, terminal: false });
 
-    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, session_id: sessionId, payload: BIND });
+    const context = await mcp.call('anchor', {
+      stage: 'context',
+      working_dir: repo.dir,
+      session_id: sessionId,
+      payload: BIND,
+    });
     expect(context.isError, textOf(context)).toBeFalsy();
     expect(context.structuredContent).toMatchObject({ success: true, terminal: false });
     expect(context.structuredContent!['server_arm']).toMatch(/BRANCH::main/);
 
-    const bad = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: sessionId, payload: PROOF.replace('GATE::npm test', '') });
+    const bad = await mcp.call('anchor', {
+      stage: 'proof',
+      working_dir: repo.dir,
+      session_id: sessionId,
+      payload: PROOF.replace('GATE::npm test', ''),
+    });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toMatchObject({ success: false, terminal: false });
     expect((bad.structuredContent!['errors'] as string[]).join('\n')).toMatch(/GATE/);
     expect(bad.structuredContent!['guidance']).toBeTruthy();
 
-    const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: sessionId, payload: PROOF });
+    const proof = await mcp.call('anchor', {
+      stage: 'proof',
+      working_dir: repo.dir,
+      session_id: sessionId,
+      payload: PROOF,
+    });
     expect(proof.isError, textOf(proof)).toBeFalsy();
     expect(proof.structuredContent).toMatchObject({ success: true, terminal: false });
     expect(proof.structuredContent!['anchor']).toMatch(/===RAPH_VECTOR::v4\.0===/);
 
     const unlocked = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(unlocked.structuredContent).toMatchObject({ unlocked: true, code: 'UNLOCKED', anchor: { role: ROLE } });
-    expect(await mcp.read('hestai://session/current')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({
+      session_id: sessionId,
+      anchor: { unlocked: true },
+    });
 
-    const clockOut = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId, summary: 'added the app' });
+    const clockOut = await mcp.call('clock_out', {
+      working_dir: repo.dir,
+      session_id: sessionId,
+      summary: 'added the app',
+    });
     expect(clockOut.isError, textOf(clockOut)).toBeFalsy();
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(false);
     const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(after.structuredContent).toMatchObject({ unlocked: false });
-    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string | null; content: string | null }> };
-    expect(history.sessions.some((s) => s.session_id === sessionId || (s.content ?? '').includes(sessionId))).toBe(true);
+    const history = (await mcp.read('hestai://session/archive')) as {
+      sessions: Array<{ session_id: string | null; content: string | null }>;
+    };
+    expect(history.sessions.some((s) => s.session_id === sessionId || (s.content ?? '').includes(sessionId))).toBe(
+      true,
+    );
   });
 });

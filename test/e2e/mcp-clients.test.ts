@@ -22,7 +22,13 @@ afterEach(async () => {
 });
 
 async function v1Client(repo: TempRepo): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.dir, env: repo.env as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp'],
+    cwd: repo.dir,
+    env: repo.env as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'hestai-v1-e2e', version: '1.0.0' });
   await client.connect(transport);
   closers.push(() => client.close());
@@ -42,9 +48,16 @@ function strings(schema: Record<string, unknown>, at: string): Array<{ at: strin
   const found: Array<{ at: string; schema: Record<string, unknown> }> = [];
   const types = ([] as unknown[]).concat(schema['type'] ?? []);
   if (types.includes('string')) found.push({ at, schema });
-  for (const [key, sub] of Object.entries((schema['properties'] as Record<string, Record<string, unknown>> | undefined) ?? {})) found.push(...strings(sub, `${at}.${key}`));
+  for (const [key, sub] of Object.entries(
+    (schema['properties'] as Record<string, Record<string, unknown>> | undefined) ?? {},
+  ))
+    found.push(...strings(sub, `${at}.${key}`));
   if (schema['items']) found.push(...strings(schema['items'] as Record<string, unknown>, `${at}[]`));
-  for (const variant of [...((schema['anyOf'] as Record<string, unknown>[] | undefined) ?? []), ...((schema['oneOf'] as Record<string, unknown>[] | undefined) ?? [])]) found.push(...strings(variant, at));
+  for (const variant of [
+    ...((schema['anyOf'] as Record<string, unknown>[] | undefined) ?? []),
+    ...((schema['oneOf'] as Record<string, unknown>[] | undefined) ?? []),
+  ])
+    found.push(...strings(variant, at));
   return found;
 }
 
@@ -68,19 +81,30 @@ describe('the TypeScript SDK v1 client', () => {
       expect(textOf(result)).toMatch(/\nhint: \S/);
       expect(result.structuredContent, `${tool} ${code}`).toBeUndefined();
     }
-    expect(textOf((await client.callTool({ name: 'anchor_status', arguments: { working_dir: repo.dir } })) as V1Result)).toContain(two.token);
+    expect(
+      textOf((await client.callTool({ name: 'anchor_status', arguments: { working_dir: repo.dir } })) as V1Result),
+    ).toContain(two.token);
   });
 
   it('validates successful results against the declared output schemas', async () => {
     const repo = initRepo();
     const client = await v1Client(repo);
-    const clockIn = (await client.callTool({ name: 'clock_in', arguments: { working_dir: repo.dir, role: 'implementation-lead' } })) as V1Result;
+    const clockIn = (await client.callTool({
+      name: 'clock_in',
+      arguments: { working_dir: repo.dir, role: 'implementation-lead' },
+    })) as V1Result;
     expect(clockIn.isError, textOf(clockIn)).toBeFalsy();
     const status = (await client.callTool({ name: 'anchor_status', arguments: { working_dir: repo.dir } })) as V1Result;
     expect(status.isError, textOf(status)).toBeFalsy();
-    const identity = (await client.callTool({ name: 'anchor', arguments: { stage: 'identity', working_dir: repo.dir, role: 'implementation-lead' } })) as V1Result;
+    const identity = (await client.callTool({
+      name: 'anchor',
+      arguments: { stage: 'identity', working_dir: repo.dir, role: 'implementation-lead' },
+    })) as V1Result;
     expect(identity.isError, textOf(identity)).toBeFalsy();
-    const bad = (await client.callTool({ name: 'anchor', arguments: { stage: 'context', working_dir: repo.dir, payload: '## BIND\nROLE::nobody' } })) as V1Result;
+    const bad = (await client.callTool({
+      name: 'anchor',
+      arguments: { stage: 'context', working_dir: repo.dir, payload: '## BIND\nROLE::nobody' },
+    })) as V1Result;
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/retr/);
     const out = (await client.callTool({ name: 'clock_out', arguments: { working_dir: repo.dir } })) as V1Result;
@@ -90,7 +114,10 @@ describe('the TypeScript SDK v1 client', () => {
   it('refuses an unknown argument key, naming it and the nearest known one', async () => {
     const repo = initRepo();
     const client = await v1Client(repo);
-    const result = (await client.callTool({ name: 'anchor_status', arguments: { working_dir: repo.dir, sessionId: 'x' } })) as V1Result;
+    const result = (await client.callTool({
+      name: 'anchor_status',
+      arguments: { working_dir: repo.dir, sessionId: 'x' },
+    })) as V1Result;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('sessionId');
     expect(textOf(result)).toContain('session_id');
@@ -107,7 +134,10 @@ describe('the TypeScript SDK v1 client', () => {
       }
     }
     const huge = 'a'.repeat(5 * 1024 * 1024);
-    const result = (await client.callTool({ name: 'clock_in', arguments: { working_dir: repo.dir, role: huge } })) as V1Result;
+    const result = (await client.callTool({
+      name: 'clock_in',
+      arguments: { working_dir: repo.dir, role: huge },
+    })) as V1Result;
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result).length).toBeLessThan(4096);
     expect(textOf(result)).toMatch(/role/);
@@ -124,16 +154,26 @@ describe('the MCP Python SDK', () => {
   it('drives the server over stdio: errors are isError results with hints, successes validate against the output schemas', (ctx) => {
     if (py.python === null) return ctx.skip(py.skip);
     const repo = initRepo();
-    const run = spawnSync(py.python, [path.join(PROJECT_ROOT, 'test/e2e/python/mcp_client.py'), process.execPath, CLI, repo.dir], {
-      cwd: repo.dir,
-      env: repo.env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = spawnSync(
+      py.python,
+      [path.join(PROJECT_ROOT, 'test/e2e/python/mcp_client.py'), process.execPath, CLI, repo.dir],
+      {
+        cwd: repo.dir,
+        env: repo.env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as Record<string, { raised?: string; is_error?: boolean; text?: string; structured?: unknown }> & { tools: string[]; state: Record<string, unknown> };
+    const report = JSON.parse(run.stdout) as Record<
+      string,
+      { raised?: string; is_error?: boolean; text?: string; structured?: unknown }
+    > & { tools: string[]; state: Record<string, unknown> };
     expect(report.tools).toEqual(expect.arrayContaining(['anchor', 'anchor_status', 'clock_in', 'clock_out']));
-    for (const [key, code] of [['bad_role', 'ROLE_INVALID'], ['relative_dir', 'WORKDIR_INVALID']] as const) {
+    for (const [key, code] of [
+      ['bad_role', 'ROLE_INVALID'],
+      ['relative_dir', 'WORKDIR_INVALID'],
+    ] as const) {
       expect(report[key], key).toMatchObject({ is_error: true });
       expect(report[key]!.text).toContain(`code: ${code}`);
       expect(report[key]!.text).toMatch(/\nhint: \S/);

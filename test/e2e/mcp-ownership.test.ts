@@ -11,11 +11,15 @@ function agentRepo(): TempRepo {
   const repo = makeRepo();
   const init = repo.hestai(['init', '--no-husky']);
   expect(init.status, init.stderr).toBe(0);
-  repo.commit('chore: hestai init and the app', { ...CEREMONY_FILES, '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n' });
+  repo.commit('chore: hestai init and the app', {
+    ...CEREMONY_FILES,
+    '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
+  });
   return repo;
 }
 const activeDir = (repo: TempRepo, id: string) => path.join(repo.dir, '.hestai/sessions/active', id);
-const activeIds = (repo: TempRepo) => fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active')).filter((n) => /^[0-9a-f-]{36}$/.test(n));
+const activeIds = (repo: TempRepo) =>
+  fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active')).filter((n) => /^[0-9a-f-]{36}$/.test(n));
 
 async function clockIn(mcp: Awaited<ReturnType<typeof connectStdio>>, repo: TempRepo, focus: string): Promise<string> {
   const result = await mcp.call('clock_in', { working_dir: repo.dir, role: CEREMONY_ROLE, focus });

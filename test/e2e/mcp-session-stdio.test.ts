@@ -8,9 +8,11 @@ import { seedAnchor } from '../helpers/session-fixture.js';
 const ROLE = 'implementation-lead';
 
 describe('session tools over stdio (the SDK stdio client against the built server)', () => {
-  it('clock_in → anchor_status locked → a stranger\'s clock_out refused → (anchored) → clock_out archives', async () => {
+  it("clock_in → anchor_status locked → a stranger's clock_out refused → (anchored) → clock_out archives", async () => {
     const repo = makeRepo();
-    repo.commit('feat: app', { 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' });
+    repo.commit('feat: app', {
+      'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+    });
     const mcp = await connectStdio(repo.dir, repo.env);
 
     const clockIn = await mcp.call('clock_in', { working_dir: repo.dir, role: ROLE, focus: 'implement the app' });
@@ -20,7 +22,12 @@ describe('session tools over stdio (the SDK stdio client against the built serve
     expect(textOf(clockIn)).toContain(sessionId);
 
     const locked = await mcp.call('anchor_status', { working_dir: repo.dir });
-    expect(locked.structuredContent).toMatchObject({ session_id: sessionId, selected_by: 'connection', unlocked: false, code: 'NO_ANCHOR' });
+    expect(locked.structuredContent).toMatchObject({
+      session_id: sessionId,
+      selected_by: 'connection',
+      unlocked: false,
+      code: 'NO_ANCHOR',
+    });
     const stranger = await connectStdio(repo.dir, repo.env);
     const refused = await stranger.call('clock_out', { working_dir: repo.dir, session_id: sessionId });
     expect(refused.isError).toBe(true);
@@ -32,9 +39,16 @@ describe('session tools over stdio (the SDK stdio client against the built serve
     seedAnchor(repo.dir, sessionId);
     const unlocked = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });
     expect(unlocked.structuredContent).toMatchObject({ unlocked: true, code: 'UNLOCKED' });
-    expect(await mcp.read('hestai://session/current')).toMatchObject({ session_id: sessionId, anchor: { unlocked: true } });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({
+      session_id: sessionId,
+      anchor: { unlocked: true },
+    });
 
-    const clockOut = await mcp.call('clock_out', { working_dir: repo.dir, session_id: sessionId, summary: 'added the app' });
+    const clockOut = await mcp.call('clock_out', {
+      working_dir: repo.dir,
+      session_id: sessionId,
+      summary: 'added the app',
+    });
     expect(clockOut.isError, textOf(clockOut)).toBeFalsy();
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', sessionId))).toBe(false);
     const after = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: sessionId });

@@ -4,9 +4,16 @@ import { CLI, makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { connectStdio } from '../helpers/mcp.js';
 
 /** Writes raw lines to `hestai mcp` and collects every stdout line until stdin closes and it exits. */
-function rawSession(repo: TempRepo, lines: string[]): Promise<{ code: number | null; stdout: string[]; stderr: string }> {
+function rawSession(
+  repo: TempRepo,
+  lines: string[],
+): Promise<{ code: number | null; stdout: string[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: repo.dir, env: repo.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp'], {
+      cwd: repo.dir,
+      env: repo.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -66,18 +73,27 @@ describe('hestai mcp over stdio (the SDK stdio client against the built server)'
       JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
       '[1, 2, 3]',
       JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no/such/method' }),
-      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'anchor_status', arguments: { working_dir: 7 } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'anchor_status', arguments: { working_dir: 7 } },
+      }),
       JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
       JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
     ]);
     expect(result.code).toBe(0);
-    const messages = result.stdout.map((line) => JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: unknown });
+    const messages = result.stdout.map(
+      (line) => JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: unknown },
+    );
     const byId = new Map(messages.map((m) => [m.id, m]));
     expect(byId.get(1)?.result).toHaveProperty('serverInfo');
     expect(byId.get(2)?.error).toMatchObject({ code: -32601 });
     expect(byId.get(3)?.result).toMatchObject({ isError: true });
     expect(byId.get(4)).toBeDefined();
-    expect((byId.get(99)!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('anchor_status');
+    expect((byId.get(99)!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain(
+      'anchor_status',
+    );
     expect(result.stderr).not.toContain('    at '); // diagnostics are one line each, no stack dumps for bad input
   });
 });

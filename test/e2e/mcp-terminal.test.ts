@@ -20,7 +20,11 @@ describe('a terminal handshake over MCP', () => {
 
     let last = identity;
     for (let attempt = 0; attempt < 10 && last.structuredContent?.['terminal'] !== true; attempt++) {
-      last = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, payload: '## BIND (Identity Lock)\nROLE::someone-else' });
+      last = await mcp.call('anchor', {
+        stage: 'context',
+        working_dir: repo.dir,
+        payload: '## BIND (Identity Lock)\nROLE::someone-else',
+      });
       expect(last.isError).toBe(true);
     }
     expect(last.structuredContent).toMatchObject({ terminal: true, retries_left: 0 });

@@ -75,7 +75,12 @@ describe('the stdio transport of hestai mcp', () => {
     const server = rawServer(repo.dir, repo.env);
     await server.write(`${initialize}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     await server.answer(1);
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'clock_in', arguments: { working_dir: repo.dir, role: 'x'.repeat(11 * 1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'clock_in', arguments: { working_dir: repo.dir, role: 'x'.repeat(11 * 1024 * 1024) } },
+    });
     await server.write(`${huge}\n`);
     const refused = await server.answer(7);
     expect(refused.error).toMatchObject({ code: -32600 });
@@ -83,7 +88,10 @@ describe('the stdio transport of hestai mcp', () => {
     expect(server.exited()).toBe(false);
     await server.write(`${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list' })}\n`);
     expect((await server.answer(8)).result).toHaveProperty('tools');
-    const lines = server.stderr().split('\n').filter((l) => /10 MiB/.test(l));
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((l) => /10 MiB/.test(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]!.length).toBeLessThan(500);
     expect(await server.close()).toBe(0);
@@ -96,11 +104,17 @@ describe('the stdio transport of hestai mcp', () => {
     await server.answer(1);
     await server.write('this is not json {\n');
     await server.write(`{"jsonrpc":"2.0","id":3,"method":\n`);
-    await server.until(() => server.messages.filter((m) => m.error?.code === -32700).length === 2, 'two -32700 answers');
+    await server.until(
+      () => server.messages.filter((m) => m.error?.code === -32700).length === 2,
+      'two -32700 answers',
+    );
     for (const parseError of server.messages.filter((m) => m.error?.code === -32700)) expect(parseError.id).toBeNull();
     await server.write(`${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' })}\n`);
     expect((await server.answer(9)).result).toHaveProperty('tools');
-    const reports = server.stderr().split('\n').filter((l) => /not JSON/.test(l));
+    const reports = server
+      .stderr()
+      .split('\n')
+      .filter((l) => /not JSON/.test(l));
     expect(reports).toHaveLength(2);
     expect(reports[0]).toContain('this is not json');
     expect(await server.close()).toBe(0);

@@ -7,7 +7,8 @@ import { CEREMONY_FILES, CEREMONY_ROLE, connectStdio, textOf, type ToolResult } 
 // per concept; descriptions say the order of the ceremony, the retry limit and what terminal means; the
 // whole tools/list stays under 10 KB.
 
-const CLI_FLAG = /--(stage|token|payload-file|role|session|focus|cwd|mode|strictness|tier|topic|on-conflict|summary|reason|vector-file)\b/;
+const CLI_FLAG =
+  /--(stage|token|payload-file|role|session|focus|cwd|mode|strictness|tier|topic|on-conflict|summary|reason|vector-file)\b/;
 
 /** Every string an agent reads in a result (text and structured content), minus what is addressed to a human. */
 function agentStrings(result: ToolResult): string[] {
@@ -35,7 +36,9 @@ describe('MCP speaks MCP', () => {
     const list = await mcp.client.listTools();
     // The five ceremony tools of issue 14. The session-protocol tools (issue 15) come on top; the whole
     // list is over 10 KB with them (measured and reported, not hidden here).
-    const ceremony = list.tools.filter((t) => ['clock_in', 'anchor', 'odyssean_anchor', 'anchor_status', 'clock_out'].includes(t.name));
+    const ceremony = list.tools.filter((t) =>
+      ['clock_in', 'anchor', 'odyssean_anchor', 'anchor_status', 'clock_out'].includes(t.name),
+    );
     expect(ceremony).toHaveLength(5);
     expect(JSON.stringify({ tools: ceremony }).length).toBeLessThanOrEqual(10 * 1024);
     const anchor = list.tools.find((t) => t.name === 'anchor')!;
@@ -44,8 +47,11 @@ describe('MCP speaks MCP', () => {
     expect(anchor.description).toMatch(/terminal/i);
     expect(anchor.description).toMatch(/human/);
     // One name per concept: the session is session_id everywhere an agent passes it.
-    for (const tool of list.tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('token');
-    expect(Object.keys(anchor.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['session_id', 'tier', 'focus']));
+    for (const tool of list.tools)
+      expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('token');
+    expect(Object.keys(anchor.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['session_id', 'tier', 'focus']),
+    );
   });
 
   it('names tools and arguments, never CLI flags, through a ceremony with failures and refusals', async () => {
@@ -62,7 +68,11 @@ describe('MCP speaks MCP', () => {
     await call('clock_in', { working_dir: repo.dir, role: CEREMONY_ROLE });
     await call('anchor', { stage: 'proof', working_dir: repo.dir, payload: 'x' });
     await call('anchor', { stage: 'identity', working_dir: repo.dir, role: CEREMONY_ROLE });
-    await call('anchor', { stage: 'context', working_dir: repo.dir, payload: '## BIND (Identity Lock)\nROLE::someone-else' });
+    await call('anchor', {
+      stage: 'context',
+      working_dir: repo.dir,
+      payload: '## BIND (Identity Lock)\nROLE::someone-else',
+    });
     await call('anchor', { stage: 'context', working_dir: repo.dir, token: 'x' });
     await call('anchor_status', { working_dir: repo.dir });
     for (const [what, result] of results) {

@@ -29,7 +29,10 @@ const SHAPES: Shape[] = [
   { name: 'existing trailer block', parts: ['docs: x', 'Refs: #12'] },
 ];
 
-function setup(cleanup: string | null, commentChar: string | null): { repo: TempRepo; editor: string; msgFile: string; token: string } {
+function setup(
+  cleanup: string | null,
+  commentChar: string | null,
+): { repo: TempRepo; editor: string; msgFile: string; token: string } {
   const repo = makeRepo();
   expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
   repo.write('.hestai_workspace.yaml', 'hooks:\n  pre_commit: false\nverify:\n  trailers: error\n');
@@ -83,12 +86,17 @@ function runMatrix(cleanup: string | null, commentChar: string | null, vias: Via
     }
   }
   const verify = repo.hestai(['verify', '--from', base, '--to', 'HEAD', '--format', 'json']);
-  const report = JSON.parse(verify.stdout) as { commits: { sha: string; header: string; verdicts: { rule: string; status: string; message: string }[] }[] };
+  const report = JSON.parse(verify.stdout) as {
+    commits: { sha: string; header: string; verdicts: { rule: string; status: string; message: string }[] }[];
+  };
   expect(report.commits.length).toBe(expected.size);
   for (const c of report.commits) {
     const want = expected.get(c.sha)!;
     const header = c.verdicts.find((v) => v.rule === 'header')!;
-    expect(header.status === 'fail', `${want.label}: hook ${want.hookPassed ? 'passed' : 'blocked'}, verify header ${header.status}: ${header.message}`).toBe(!want.hookPassed);
+    expect(
+      header.status === 'fail',
+      `${want.label}: hook ${want.hookPassed ? 'passed' : 'blocked'}, verify header ${header.status}: ${header.message}`,
+    ).toBe(!want.hookPassed);
     if (want.hookPassed) {
       const trailers = c.verdicts.find((v) => v.rule === 'trailers')!;
       expect(trailers.status, `${want.label}: ${trailers.message}`).toBe('pass');
@@ -130,17 +138,28 @@ describe('the messages of the issue, committed for real', () => {
 
   it('-m "docs: x" -m "#123 is the issue" keeps the line and puts the trailers below it', () => {
     const { repo, token } = setup(null, null);
-    const ok = repo.git(['commit', '-q', '--allow-empty', '-m', 'docs: x', '-m', '#123 is the issue'], { allowFail: true });
+    const ok = repo.git(['commit', '-q', '--allow-empty', '-m', 'docs: x', '-m', '#123 is the issue'], {
+      allowFail: true,
+    });
     expect(ok.status, ok.stderr).toBe(0);
     const stored = repo.git(['log', '-1', '--format=%B']).stdout;
-    expect(stored).toMatch(new RegExp(`^docs: x\\n\\n#123 is the issue\\n\\nHestAI-Session: ${token}\\nHestAI-Anchor: sha256:[0-9a-f]{64}\\n`));
+    expect(stored).toMatch(
+      new RegExp(
+        `^docs: x\\n\\n#123 is the issue\\n\\nHestAI-Session: ${token}\\nHestAI-Anchor: sha256:[0-9a-f]{64}\\n`,
+      ),
+    );
   });
 
-  it('in the editor, # lines are comments and the trailers go above git\'s template', () => {
+  it("in the editor, # lines are comments and the trailers go above git's template", () => {
     const { repo, editor, msgFile, token } = setup(null, null);
     fs.writeFileSync(msgFile, 'docs: x\n\n#123 is a comment here\n');
-    const ok = repo.git(['commit', '-q', '--allow-empty'], { allowFail: true, env: { GIT_EDITOR: `sh ${editor}`, HESTAI_TEST_MSG: msgFile } });
+    const ok = repo.git(['commit', '-q', '--allow-empty'], {
+      allowFail: true,
+      env: { GIT_EDITOR: `sh ${editor}`, HESTAI_TEST_MSG: msgFile },
+    });
     expect(ok.status, ok.stderr).toBe(0);
-    expect(repo.git(['log', '-1', '--format=%B']).stdout).toMatch(new RegExp(`^docs: x\\n\\nHestAI-Session: ${token}\\n`));
+    expect(repo.git(['log', '-1', '--format=%B']).stdout).toMatch(
+      new RegExp(`^docs: x\\n\\nHestAI-Session: ${token}\\n`),
+    );
   });
 });

@@ -19,7 +19,10 @@ let work = '';
 beforeAll(() => {
   // Not tempDir(): that one is removed after each test, and the unpacked package serves the whole file.
   work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-pack-')));
-  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+  });
   expect(pack.status, pack.stderr).toBe(0);
   const tarball = path.join(work, pack.stdout.trim().split('\n').pop()!);
   const untar = spawnSync('tar', ['-xzf', tarball, '-C', work], { encoding: 'utf8' });
@@ -41,15 +44,25 @@ function packed(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
 describe('the packed CLI runs without node_modules', () => {
   it('prints the package version, initialises a repository, clocks in, and blocks an unanchored commit', () => {
     const repo = makeRepo();
-    const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(packed(['--version'], repo.dir, repo.env).stdout.trim()).toBe(version);
 
     const init = packed(['init', '--no-husky'], repo.dir, repo.env);
     expect(init.status, init.stderr).toBe(0);
-    expect(fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8')).toContain(path.join(packageDir, 'hooks/pre-commit'));
-    expect(fs.readFileSync(path.join(workspacePaths(repo.dir).agents, 'implementation-lead.oct.md'), 'utf8')).toMatch(/^===/);
+    expect(fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8')).toContain(
+      path.join(packageDir, 'hooks/pre-commit'),
+    );
+    expect(fs.readFileSync(path.join(workspacePaths(repo.dir).agents, 'implementation-lead.oct.md'), 'utf8')).toMatch(
+      /^===/,
+    );
 
-    const clockIn = packed(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'packed'], repo.dir, repo.env);
+    const clockIn = packed(
+      ['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'packed'],
+      repo.dir,
+      repo.env,
+    );
     expect(clockIn.status, clockIn.stderr).toBe(0);
     const response = JSON.parse(clockIn.stdout) as { session_id: string; focus_resolved: { value: string } };
     expect(response.session_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -90,7 +103,9 @@ describe('the packed CLI runs without node_modules', () => {
     const repo = makeRepo();
     const { client } = await connectStdio(repo.dir, repo.env, { entry: cli });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['clock_in', 'anchor', 'odyssean_anchor', 'clock_out', 'anchor_status']));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['clock_in', 'anchor', 'odyssean_anchor', 'clock_out', 'anchor_status']),
+    );
     expect(client.getServerVersion()?.name).toBe('hestai');
   });
 });

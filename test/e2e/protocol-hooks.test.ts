@@ -43,10 +43,14 @@ describe('pre-commit with protocol.enforce', () => {
     expect(blocked.status).toBe(1);
     expect(blocked.stderr).toContain('BINDING/read_context');
     expect(blocked.stderr).toContain('run: hestai session evidence BINDING --step read_context --type content_hash');
-    expect(blocked.stderr).toContain('MCP: record_evidence({"phase":"BINDING","step":"read_context","evidence_type":"content_hash"');
+    expect(blocked.stderr).toContain(
+      'MCP: record_evidence({"phase":"BINDING","step":"read_context","evidence_type":"content_hash"',
+    );
     expect(blocked.stderr).not.toContain('BINDING/anchor'); // anchored
 
-    const hash = createHash('sha256').update(fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'))).digest('hex');
+    const hash = createHash('sha256')
+      .update(fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md')))
+      .digest('hex');
     expect(run(['session', 'evidence', 'BINDING', '--type', 'content_hash', '--value', hash]).status).toBe(0);
     const ok = commit('chore: after evidence');
     expect(ok.status, ok.stderr).toBe(0);

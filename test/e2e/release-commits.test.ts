@@ -21,7 +21,11 @@ const header = (repo: TempRepo) => repo.git(['log', '-1', '--format=%s']).stdout
 describe('release commits pass the hooks and verify', () => {
   it('npm version patch (a real npm: commit "0.0.2" and tag v0.0.2)', () => {
     const { repo, base } = hookedRepo();
-    const npm = spawnSync('npm', ['version', 'patch'], { cwd: repo.dir, env: { ...repo.env, npm_config_git_tag_version: 'true', npm_config_commit_hooks: 'true' }, encoding: 'utf8' });
+    const npm = spawnSync('npm', ['version', 'patch'], {
+      cwd: repo.dir,
+      env: { ...repo.env, npm_config_git_tag_version: 'true', npm_config_commit_hooks: 'true' },
+      encoding: 'utf8',
+    });
     expect(npm.status, npm.stderr).toBe(0);
     expect(header(repo)).toBe('0.0.2');
     expect(repo.git(['tag', '--list', 'v0.0.2']).stdout.trim()).toBe('v0.0.2');
@@ -36,7 +40,10 @@ describe('release commits pass the hooks and verify', () => {
     repo.write('CHANGELOG.md', '# app\n\n## 0.1.0\n');
     repo.git(['add', '-A']);
     // The exact message @changesets/cli writes for `changeset version` with `commit: true`.
-    const version = repo.git(['commit', '-q', '-m', 'RELEASING: Releasing 1 package(s)\n\nReleases:\n  app@0.1.0\n\n[skip ci]\n'], { allowFail: true });
+    const version = repo.git(
+      ['commit', '-q', '-m', 'RELEASING: Releasing 1 package(s)\n\nReleases:\n  app@0.1.0\n\n[skip ci]\n'],
+      { allowFail: true },
+    );
     expect(version.status, version.stderr).toBe(0);
     const action = repo.git(['commit', '-q', '--allow-empty', '-m', 'Version Packages'], { allowFail: true });
     expect(action.status, action.stderr).toBe(0);
@@ -47,7 +54,9 @@ describe('release commits pass the hooks and verify', () => {
     const { repo, base } = hookedRepo();
     const lerna = repo.git(['commit', '-q', '--allow-empty', '-m', 'Publish\n\n - app@0.0.2\n'], { allowFail: true });
     expect(lerna.status, lerna.stderr).toBe(0);
-    const conventional = repo.git(['commit', '-q', '--allow-empty', '-m', 'chore(release): publish'], { allowFail: true });
+    const conventional = repo.git(['commit', '-q', '--allow-empty', '-m', 'chore(release): publish'], {
+      allowFail: true,
+    });
     expect(conventional.status, conventional.stderr).toBe(0);
     const tag = repo.git(['commit', '-q', '--allow-empty', '-m', 'v3.0.0'], { allowFail: true });
     expect(tag.status, tag.stderr).toBe(0);

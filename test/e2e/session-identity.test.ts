@@ -13,7 +13,10 @@ function agentRepo(): TempRepo {
   const repo = makeRepo();
   const init = repo.hestai(['init', '--no-husky']);
   expect(init.status, init.stderr).toBe(0);
-  repo.commit('chore: hestai init and the app', { ...CEREMONY_FILES, '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n' });
+  repo.commit('chore: hestai init and the app', {
+    ...CEREMONY_FILES,
+    '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
+  });
   return repo;
 }
 

@@ -25,7 +25,9 @@ describe('verify judges merges by what they add', () => {
     const index = { GIT_INDEX_FILE: path.join(repo.dir, '.git', 'evil-index') };
     const auto = repo.git(['merge-tree', '--write-tree', 'feat/x', 'side2']).stdout.trim();
     repo.git(['read-tree', auto], { env: index });
-    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: 'export const backdoor = () => true;\n' }).stdout.trim();
+    const blob = repo
+      .git(['hash-object', '-w', '--stdin'], { input: 'export const backdoor = () => true;\n' })
+      .stdout.trim();
     repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},src/backdoor.ts`], { env: index });
     const tree = repo.git(['write-tree'], { env: index }).stdout.trim();
     const evil = repo.git(['commit-tree', tree, '-p', 'feat/x', '-p', 'side2', '-m', 'sync with side2']).stdout.trim();
@@ -47,7 +49,10 @@ describe('verify judges merges by what they add', () => {
 
   it('a merge that only resolves a conflict is not evil', () => {
     const repo = makeRepo();
-    repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n', 'a.txt': 'base\n' });
+    repo.commit('chore: config', {
+      '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n',
+      'a.txt': 'base\n',
+    });
     repo.git(['checkout', '-q', '-b', 'side']);
     repo.commit('docs: side edit', { 'a.txt': 'side\n' });
     repo.git(['checkout', '-q', '-b', 'feat/x', 'main']);

@@ -16,13 +16,22 @@ function verifyFresh(repo: TempRepo, remote: string, branch: string) {
   const clone = path.join(tempDir('hestai-ci-'), 'clone');
   repo.git(['clone', '-q', '--branch', branch, `file://${remote}`, clone]);
   const result = repo.hestai(['verify', '--format', 'json'], { cwd: clone });
-  return { status: result.status, stderr: result.stderr, report: JSON.parse(result.stdout) as VerifyReport & { policy_changes: { key: string; base: unknown; branch: unknown; message: string }[] }, clone };
+  return {
+    status: result.status,
+    stderr: result.stderr,
+    report: JSON.parse(result.stdout) as VerifyReport & {
+      policy_changes: { key: string; base: unknown; branch: unknown; message: string }[];
+    },
+    clone,
+  };
 }
 
 describe('verify takes its policy from the base', () => {
   it('attack: a branch that moves tdd.since onto its own untested feat still fails, with a warning naming the key, old and new value', () => {
     const repo = makeRepo();
-    const adopted = repo.commit('chore: adopt', { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n' });
+    const adopted = repo.commit('chore: adopt', {
+      '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n',
+    });
     const config = `tdd:\n  since: ${adopted}\nverify:\n  anchors: off\n  trailers: off\n`;
     repo.commit('chore: since', { '.hestai_workspace.yaml': config });
     const remote = withRemote(repo);
@@ -67,8 +76,14 @@ describe('exemptions and bypasses are visible however the message is cleaned', (
       repo.git(['add', '-A']);
       repo.git(['commit', '-q', '--no-verify', '--cleanup=verbatim', '-m', message]);
     };
-    verbatim('feat: hotfix\n\nHestAI-Bypass: prod is down\n\n# Please enter the commit message for your changes.\n# Lines starting with "#" are kept (verbatim).\n', 'src/a.ts');
-    verbatim('feat: generated client\n\nTDD-Exempt: generated from the OpenAPI spec\n\n# a comment paragraph kept by --cleanup=verbatim\n', 'src/b.ts');
+    verbatim(
+      'feat: hotfix\n\nHestAI-Bypass: prod is down\n\n# Please enter the commit message for your changes.\n# Lines starting with "#" are kept (verbatim).\n',
+      'src/a.ts',
+    );
+    verbatim(
+      'feat: generated client\n\nTDD-Exempt: generated from the OpenAPI spec\n\n# a comment paragraph kept by --cleanup=verbatim\n',
+      'src/b.ts',
+    );
     const result = repo.hestai(['verify', '--format', 'json']);
     return { status: result.status, report: JSON.parse(result.stdout) as VerifyReport };
   };

@@ -23,7 +23,9 @@ describe('hestai verify catches what the hooks did not see', () => {
     repo.git(['commit', '-q', '-m', 'chore: urgent'], { env: { HESTAI_BYPASS: 'release blocker' } });
     const result = repo.hestai(['verify', '--format', 'json']);
     expect(result.status).toBe(1);
-    const report = JSON.parse(result.stdout) as { commits: { header: string; verdicts: { rule: string; status: string; message: string }[] }[] };
+    const report = JSON.parse(result.stdout) as {
+      commits: { header: string; verdicts: { rule: string; status: string; message: string }[] }[];
+    };
     const byHeader = (h: string) => report.commits.find((c) => c.header === h)!.verdicts;
     expect(byHeader('feat: sneaked past the hooks').find((v) => v.rule === 'test-first')?.status).toBe('fail');
     expect(byHeader('feat: sneaked past the hooks').find((v) => v.rule === 'trailers')?.status).toBe('warn');

@@ -32,7 +32,10 @@ export function verdictOf(report: VerifyReport, header: string, rule: string) {
 export function anchoredRepo(config = ''): AnchoredRepo {
   const repo = makeRepo();
   expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
-  repo.write('.hestai_workspace.yaml', `${fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8')}github:\n  issue_search: false\n  pr_context: false\n${config}`);
+  repo.write(
+    '.hestai_workspace.yaml',
+    `${fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8')}github:\n  issue_search: false\n  pr_context: false\n${config}`,
+  );
   repo.git(['add', '-A']);
   repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
   const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
@@ -54,12 +57,23 @@ export function anchoredRepo(config = ''): AnchoredRepo {
       const dir = tempDir('hestai-payload-');
       const bind = path.join(dir, 'bind.oct');
       const proof = path.join(dir, 'proof.oct');
-      fs.writeFileSync(bind, ['## BIND (Identity Lock)', 'ROLE::implementation-lead', 'COGNITION::LOGOS::HEPHAESTUS+ATHENA', 'AUTHORITY::RESPONSIBLE[anchored work]', ''].join('\n'));
+      fs.writeFileSync(
+        bind,
+        [
+          '## BIND (Identity Lock)',
+          'ROLE::implementation-lead',
+          'COGNITION::LOGOS::HEPHAESTUS+ATHENA',
+          'AUTHORITY::RESPONSIBLE[anchored work]',
+          '',
+        ].join('\n'),
+      );
       fs.writeFileSync(
         proof,
         [
           '## TENSION (Cognitive Proof - AGENT GENERATED)',
-          ...cite.map((c, i) => `L${i + 1}::[CITED_${i + 1}_STAYS_TRUE]<->CTX:${c}[what it says today]->TRIGGER[keep it true]`),
+          ...cite.map(
+            (c, i) => `L${i + 1}::[CITED_${i + 1}_STAYS_TRUE]<->CTX:${c}[what it says today]->TRIGGER[keep it true]`,
+          ),
           '## COMMIT (Falsifiable Contract)',
           'ARTIFACT::src/work.ts',
           'GATE::npm test',
@@ -83,7 +97,11 @@ export function anchoredRepo(config = ''): AnchoredRepo {
     },
     verifyJson(cwd, args = []) {
       const result = repo.hestai(['verify', '--format', 'json', ...args], { cwd });
-      return { status: result.status, stderr: result.stderr, report: (result.stdout ? JSON.parse(result.stdout) : null) as VerifyReport };
+      return {
+        status: result.status,
+        stderr: result.stderr,
+        report: (result.stdout ? JSON.parse(result.stdout) : null) as VerifyReport,
+      };
     },
   };
   return self;

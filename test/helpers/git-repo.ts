@@ -49,7 +49,8 @@ export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS
   }
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && key !== 'HUSKY' && key !== 'NO_COLOR') env[key] = value;
+    if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && key !== 'HUSKY' && key !== 'NO_COLOR')
+      env[key] = value;
   }
   return {
     ...env,
@@ -82,7 +83,10 @@ export interface TempRepo {
   home: string;
   env: NodeJS.ProcessEnv;
   /** Runs git in the repository; throws on a non-zero exit unless `allowFail`. */
-  git(args: string[], options?: { allowFail?: boolean; env?: NodeJS.ProcessEnv; input?: string; cwd?: string }): RunResult;
+  git(
+    args: string[],
+    options?: { allowFail?: boolean; env?: NodeJS.ProcessEnv; input?: string; cwd?: string },
+  ): RunResult;
   /** Writes a file (creating directories) relative to the root. */
   write(file: string, content: string): string;
   /** Stages the given files (default: all) and commits with `message`, hooks skipped. Returns the sha. */
@@ -105,7 +109,12 @@ export function makeRepo(options: { initialCommit?: boolean } = {}): TempRepo {
     env,
     git(args, opts = {}) {
       const result = toResult(
-        spawnSync('git', args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, encoding: 'utf8', input: opts.input }),
+        spawnSync('git', args, {
+          cwd: opts.cwd ?? dir,
+          env: { ...env, ...opts.env },
+          encoding: 'utf8',
+          input: opts.input,
+        }),
       );
       if (!opts.allowFail && result.status !== 0) {
         throw new Error(`git ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);

@@ -72,7 +72,11 @@ export async function connectInProcess(deps: Partial<McpDeps> = {}): Promise<InP
  * `hestai mcp` as a child process started by the SDK's real stdio client, as Claude Code starts it
  * (`entry`: another build of the CLI, e.g. an unpacked tarball). Closed after the test.
  */
-export async function connectStdio(cwd: string, env: NodeJS.ProcessEnv, options: { entry?: string; args?: string[] } = {}): Promise<OverStdio> {
+export async function connectStdio(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  options: { entry?: string; args?: string[] } = {},
+): Promise<OverStdio> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [options.entry ?? CLI, 'mcp', ...(options.args ?? [])],
@@ -96,7 +100,12 @@ export function textOf(result: ToolResult): string {
 }
 
 export const CEREMONY_ROLE = 'implementation-lead';
-const CEREMONY_BIND = ['## BIND (Identity Lock)', `ROLE::${CEREMONY_ROLE}`, 'COGNITION::LOGOS::ATHENA', 'AUTHORITY::RESPONSIBLE[the app module]'].join('\n');
+const CEREMONY_BIND = [
+  '## BIND (Identity Lock)',
+  `ROLE::${CEREMONY_ROLE}`,
+  'COGNITION::LOGOS::ATHENA',
+  'AUTHORITY::RESPONSIBLE[the app module]',
+].join('\n');
 const CEREMONY_PROOF = [
   '## TENSION (Cognitive Proof - AGENT GENERATED)',
   'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-3[no failing test yet]->TRIGGER[write the failing test first]',
@@ -118,10 +127,18 @@ export const CEREMONY_FILES: Record<string, string> = {
  * would; throws with the result's text when a stage fails.
  */
 export async function anchorOverMcp(mcp: Connected, workingDir: string, token?: string): Promise<string> {
-  const identity = await mcp.call('anchor', { stage: 'identity', working_dir: workingDir, role: CEREMONY_ROLE, ...(token ? { session_id: token } : {}) });
+  const identity = await mcp.call('anchor', {
+    stage: 'identity',
+    working_dir: workingDir,
+    role: CEREMONY_ROLE,
+    ...(token ? { session_id: token } : {}),
+  });
   if (identity.isError) throw new Error(`identity failed: ${textOf(identity)}`);
   const id = identity.structuredContent!['token'] as string;
-  for (const [stage, payload] of [['context', CEREMONY_BIND], ['proof', CEREMONY_PROOF]] as const) {
+  for (const [stage, payload] of [
+    ['context', CEREMONY_BIND],
+    ['proof', CEREMONY_PROOF],
+  ] as const) {
     const result = await mcp.call('anchor', { stage, working_dir: workingDir, session_id: id, payload });
     if (result.isError) throw new Error(`${stage} failed: ${textOf(result)}`);
   }

@@ -40,7 +40,16 @@ export function unsealedAnchor(token: string, fields: Partial<UnsealedAnchor> = 
     tier: 'default',
     source: 'anchor',
     validated_at: '2026-11-22T10:05:00.000Z',
-    arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'abc' },
+    arm: {
+      phase: 'B1',
+      branch: 'main',
+      ahead: 0,
+      behind: 0,
+      files_count: 0,
+      top_files: [],
+      focus: 'general',
+      context_hash: 'abc',
+    },
     canonical_anchor: '===RAPH_VECTOR::v4.0===\n===END_RAPH_VECTOR===',
     ...fields,
   };

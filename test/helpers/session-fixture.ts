@@ -22,7 +22,12 @@ export function seedSession(root: string, overrides: Partial<SessionRecord> = {}
  * Writes a sealed, validated anchor.json for a session: `fields` are sealed in; `tamper` is applied after
  * sealing (an anchor whose integrity no longer holds).
  */
-export function seedAnchor(root: string, token: string, tamper: Partial<AnchorRecord> = {}, fields: Partial<UnsealedAnchor> = {}): AnchorRecord {
+export function seedAnchor(
+  root: string,
+  token: string,
+  tamper: Partial<AnchorRecord> = {},
+  fields: Partial<UnsealedAnchor> = {},
+): AnchorRecord {
   const record = { ...sealAnchor(unsealedAnchor(token, fields)), ...tamper };
   writeJsonAtomic(anchorFile(workspacePaths(root), token), record);
   return record;
@@ -42,13 +47,27 @@ export function makeSession(
   const at = options.generatedAt ?? new Date().toISOString();
   const session = seedSession(root, { context_generated_at: at, ...options.session });
   if (options.anchored === false) return { token: session.session_id, session, anchor: null };
-  const anchor = seedAnchor(root, session.session_id, {}, { role: session.role, validated_at: options.validatedAt ?? at });
+  const anchor = seedAnchor(
+    root,
+    session.session_id,
+    {},
+    { role: session.role, validated_at: options.validatedAt ?? at },
+  );
   return { token: session.session_id, session, anchor };
 }
 
 /** Runs a hook entrypoint (`hooks/pre-commit`, `hooks/commit-msg`) as git would: cwd = the worktree root. */
-export function runHook(name: 'pre-commit' | 'commit-msg', cwd: string, env: NodeJS.ProcessEnv, args: string[] = []): RunResult {
-  const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'hooks', name), ...args], { cwd, env, encoding: 'utf8' });
+export function runHook(
+  name: 'pre-commit' | 'commit-msg',
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+): RunResult {
+  const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'hooks', name), ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+  });
   if (result.error) throw result.error;
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

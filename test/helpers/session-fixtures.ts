@@ -58,7 +58,9 @@ afterEach(async () => {
  * A real OpenAI-compatible chat-completions server on 127.0.0.1:0. `reply` returns the HTTP answer for a
  * request body, or `'hang'` to never answer (the timeout path).
  */
-export async function chatServer(reply: (body: Record<string, unknown>) => { status: number; body: string } | 'hang'): Promise<ChatServer> {
+export async function chatServer(
+  reply: (body: Record<string, unknown>) => { status: number; body: string } | 'hang',
+): Promise<ChatServer> {
   const requests: ChatServer['requests'] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -80,5 +82,12 @@ export async function chatServer(reply: (body: Record<string, unknown>) => { sta
 
 /** A chat-completions reply whose message content is `content`. */
 export function completion(content: string): { status: number; body: string } {
-  return { status: 200, body: JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content } }] }) };
+  return {
+    status: 200,
+    body: JSON.stringify({
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content } }],
+    }),
+  };
 }

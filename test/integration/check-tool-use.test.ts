@@ -6,7 +6,10 @@ import { makeSession } from '../helpers/session-fixture.js';
 // allow, 1 deny or --deny-exit 2, 2 error), through the built CLI: its fast path and the full parser.
 
 function check(repo: TempRepo, input: unknown, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  return repo.hestai(['check', 'tool-use', ...args], { input: typeof input === 'string' ? input : JSON.stringify(input), env });
+  return repo.hestai(['check', 'tool-use', ...args], {
+    input: typeof input === 'string' ? input : JSON.stringify(input),
+    env,
+  });
 }
 
 describe('hestai check tool-use', () => {
@@ -15,7 +18,9 @@ describe('hestai check tool-use', () => {
     const none = check(repo, { tool: 'Edit', paths: ['src/a.ts'] });
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('hestai: Edit blocked: this agent has no hestai session.');
-    expect(none.stderr).toMatch(/^fix: clock in \(.* clock-in --role <role> --json\) and pass its session_id as "hestai_session"/m);
+    expect(none.stderr).toMatch(
+      /^fix: clock in \(.* clock-in --role <role> --json\) and pass its session_id as "hestai_session"/m,
+    );
 
     const { token } = makeSession(repo.dir);
     const ok = check(repo, { tool: 'Edit', paths: ['src/a.ts'], hestai_session: token }, ['--json']);
@@ -29,7 +34,11 @@ describe('hestai check tool-use', () => {
     expect(check(repo, { tool: 'Read', paths: ['.hestai/sessions'] }).status).toBe(0);
     expect(check(repo, { tool: 'shell', command: 'git log --oneline' }).status).toBe(0);
     const unanchored = makeSession(repo.dir, { anchored: false });
-    const denied = check(repo, { tool: 'Write', paths: ['a.ts'], hestai_session: unanchored.token }, ['--json', '--deny-exit', '2']);
+    const denied = check(repo, { tool: 'Write', paths: ['a.ts'], hestai_session: unanchored.token }, [
+      '--json',
+      '--deny-exit',
+      '2',
+    ]);
     expect(denied.status).toBe(2);
     expect(JSON.parse(denied.stdout)).toMatchObject({ allow: false, code: 'NO_ANCHOR', session_id: unanchored.token });
     const stale = makeSession(repo.dir, { generatedAt: new Date(Date.now() - 30 * 3_600_000).toISOString() });
@@ -41,23 +50,52 @@ describe('hestai check tool-use', () => {
   it('reads Gemini CLI and Claude Code payloads as they come, and refuses .hestai/ to them', () => {
     const repo = makeRepo();
     const { token } = makeSession(repo.dir);
-    const gemini = check(repo, { tool_name: 'write_file', tool_input: { file_path: `${repo.dir}/.hestai/sessions/active/${token}/anchor.json`, content: '{}' }, hestai_session: token }, ['--json']);
+    const gemini = check(
+      repo,
+      {
+        tool_name: 'write_file',
+        tool_input: { file_path: `${repo.dir}/.hestai/sessions/active/${token}/anchor.json`, content: '{}' },
+        hestai_session: token,
+      },
+      ['--json'],
+    );
     expect(gemini.status).toBe(1);
     expect(JSON.parse(gemini.stdout)).toMatchObject({ allow: false, code: 'PROTECTED_PATH', what: 'Write' });
-    expect(check(repo, { tool_name: 'run_shell_command', tool_input: { command: 'echo x > src/a.ts' }, hestai_session: token }).status).toBe(0);
-    expect(check(repo, { tool_name: 'run_shell_command', tool_input: { command: 'echo x >> .hestai/audit/audit.jsonl' }, hestai_session: token }).status).toBe(1);
+    expect(
+      check(repo, {
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'echo x > src/a.ts' },
+        hestai_session: token,
+      }).status,
+    ).toBe(0);
+    expect(
+      check(repo, {
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'echo x >> .hestai/audit/audit.jsonl' },
+        hestai_session: token,
+      }).status,
+    ).toBe(1);
   });
 
   it('bad input is exit 2 with what to send; the full parser serves --cwd from another directory', () => {
     const repo = makeRepo();
-    for (const input of ['not json', '[]', { paths: ['a'] }, { tool: 'Edit', paths: 'a' }, { tool: 'Edit', hestai_session: 'nope' }]) {
+    for (const input of [
+      'not json',
+      '[]',
+      { paths: ['a'] },
+      { tool: 'Edit', paths: 'a' },
+      { tool: 'Edit', hestai_session: 'nope' },
+    ]) {
       const bad = check(repo, input);
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain('hint: Send one JSON object on stdin');
     }
     expect(check(repo, { tool: 'Edit' }, ['--deny-exit', '3']).status).toBe(2);
     const { token } = makeSession(repo.dir);
-    const elsewhere = repo.hestai(['--cwd', repo.dir, 'check', 'tool-use', '--json'], { cwd: repo.home, input: JSON.stringify({ tool: 'Edit', paths: [`${repo.dir}/src/a.ts`], hestai_session: token }) });
+    const elsewhere = repo.hestai(['--cwd', repo.dir, 'check', 'tool-use', '--json'], {
+      cwd: repo.home,
+      input: JSON.stringify({ tool: 'Edit', paths: [`${repo.dir}/src/a.ts`], hestai_session: token }),
+    });
     expect(elsewhere.status, elsewhere.stderr).toBe(0);
     expect(JSON.parse(elsewhere.stdout)).toMatchObject({ allow: true, code: 'ALLOWED' });
   });

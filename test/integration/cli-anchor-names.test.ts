@@ -9,10 +9,32 @@ describe('hestai anchor names', () => {
     expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
     const clock = repo.hestai(['clock-in', '--role', 'implementation-lead', '--json']);
     const id = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-    const canonical = repo.hestai(['anchor', '--stage', 'identity', '--role', 'implementation-lead', '--session', id, '--tier', 'deep', '--json']);
+    const canonical = repo.hestai([
+      'anchor',
+      '--stage',
+      'identity',
+      '--role',
+      'implementation-lead',
+      '--session',
+      id,
+      '--tier',
+      'deep',
+      '--json',
+    ]);
     expect(canonical.status, canonical.stderr).toBe(0);
     expect(JSON.parse(canonical.stdout)).toMatchObject({ success: true, token: id, strictness: 'deep' });
-    const legacy = repo.hestai(['anchor', '--stage', 'identity', '--role', 'implementation-lead', '--token', id, '--strictness', 'quick', '--json']);
+    const legacy = repo.hestai([
+      'anchor',
+      '--stage',
+      'identity',
+      '--role',
+      'implementation-lead',
+      '--token',
+      id,
+      '--strictness',
+      'quick',
+      '--json',
+    ]);
     expect(legacy.status, legacy.stderr).toBe(0);
     expect(JSON.parse(legacy.stdout)).toMatchObject({ success: true, token: id, strictness: 'quick' });
   });

@@ -19,14 +19,30 @@ describe('hestai clock-in / status / ack / refresh / clock-out / cleanup', () =>
     const repo = makeRepo();
     const inRes = run(repo, ['clock-in', '--role', 'implementation-lead', '--focus', 'ship it', '--json']);
     expect(inRes.status).toBe(0);
-    const clock = json<{ session_id: string; context_generated_at: string; focus_resolved: { value: string }; selection: { method: string } }>(inRes.stdout);
-    expect(clock).toMatchObject({ context_generated_at: T0, focus_resolved: { value: 'ship it' }, selection: { method: 'deterministic' } });
+    const clock = json<{
+      session_id: string;
+      context_generated_at: string;
+      focus_resolved: { value: string };
+      selection: { method: string };
+    }>(inRes.stdout);
+    expect(clock).toMatchObject({
+      context_generated_at: T0,
+      focus_resolved: { value: 'ship it' },
+      selection: { method: 'deterministic' },
+    });
 
     const status = run(repo, ['status', '--json'], '2026-01-11T13:00:00.000Z');
     expect(status.status).toBe(0);
     expect(json(status.stdout)).toMatchObject({
       current_session: { session_id: clock.session_id, source: 'only' },
-      sessions: [{ session_id: clock.session_id, context_age_hours: 25, context_stale: true, binding: { valid: false, code: 'NO_ANCHOR' } }],
+      sessions: [
+        {
+          session_id: clock.session_id,
+          context_age_hours: 25,
+          context_stale: true,
+          binding: { valid: false, code: 'NO_ANCHOR' },
+        },
+      ],
     });
     const statusText = run(repo, ['status'], '2026-01-11T13:00:00.000Z');
     expect(statusText.stdout).toContain(clock.session_id);
@@ -42,7 +58,10 @@ describe('hestai clock-in / status / ack / refresh / clock-out / cleanup', () =>
 
     const refresh = run(repo, ['refresh', '--session', clock.session_id, '--json'], '2026-01-11T14:00:00.000Z');
     expect(refresh.status).toBe(0);
-    expect(json(refresh.stdout)).toMatchObject({ context_generated_at: '2026-01-11T14:00:00.000Z', previous_context_generated_at: T0 });
+    expect(json(refresh.stdout)).toMatchObject({
+      context_generated_at: '2026-01-11T14:00:00.000Z',
+      previous_context_generated_at: T0,
+    });
 
     const out = run(repo, ['clock-out', '--summary', 'shipped', '--json'], '2026-01-11T15:00:00.000Z');
     expect(out.status).toBe(0);
@@ -82,15 +101,21 @@ describe('hestai clock-in / status / ack / refresh / clock-out / cleanup', () =>
     const res = run(repo, ['clock-in', '--role', 'b', '--on-conflict', 'abort', '--json']);
     expect(res.status).toBe(1);
     expect(json(res.stdout)).toMatchObject({ ok: false, error: { code: 'SESSION_CONFLICT' } });
-    expect(fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active')).filter((n) => !n.startsWith('.'))).toHaveLength(1);
+    expect(
+      fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active')).filter((n) => !n.startsWith('.')),
+    ).toHaveLength(1);
   });
 
   it('honours --cwd, --model and HESTAI_SESSION', () => {
     const repo = makeRepo();
     fs.mkdirSync(path.join(repo.dir, 'sub'));
-    const a = json<{ session_id: string }>(run(repo, ['--cwd', path.join(repo.dir, 'sub'), 'clock-in', '--role', 'a', '--model', 'm-1', '--json']).stdout);
+    const a = json<{ session_id: string }>(
+      run(repo, ['--cwd', path.join(repo.dir, 'sub'), 'clock-in', '--role', 'a', '--model', 'm-1', '--json']).stdout,
+    );
     run(repo, ['clock-in', '--role', 'b'], '2026-01-10T13:00:00.000Z');
-    const record = JSON.parse(fs.readFileSync(path.join(repo.dir, '.hestai/sessions/active', a.session_id, 'session.json'), 'utf8')) as { model: string };
+    const record = JSON.parse(
+      fs.readFileSync(path.join(repo.dir, '.hestai/sessions/active', a.session_id, 'session.json'), 'utf8'),
+    ) as { model: string };
     expect(record.model).toBe('m-1');
     const out = run(repo, ['clock-out', '--json'], '2026-01-10T14:00:00.000Z', { HESTAI_SESSION: a.session_id });
     expect(json(out.stdout)).toMatchObject({ session_id: a.session_id });

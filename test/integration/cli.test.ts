@@ -15,7 +15,9 @@ describe('hestai CLI skeleton', () => {
 
   it('prints the package version', () => {
     const repo = makeRepo();
-    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const result = repo.hestai(['--version']);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(pkg.version);
@@ -51,7 +53,10 @@ describe('hestai CLI skeleton', () => {
     const repo = makeRepo();
     const result = repo.hestai(['doctor', '--json']);
     expect(result.status).toBe(0);
-    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { name: string; status: string; message: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      checks: { name: string; status: string; message: string }[];
+    };
     expect(report.ok).toBe(true);
     expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['node', 'git', 'repository', 'config']));
     expect(report.checks.find((c) => c.name === 'repository')!.message).toContain(repo.dir);
@@ -68,7 +73,10 @@ describe('hestai CLI skeleton', () => {
     const repo = makeRepo();
     fs.mkdirSync(path.join(repo.dir, 'deep/inside'), { recursive: true });
     const outside = tempDir();
-    const result = runCli(['--cwd', path.join(repo.dir, 'deep/inside'), 'doctor', '--json'], { cwd: outside, env: repo.env });
+    const result = runCli(['--cwd', path.join(repo.dir, 'deep/inside'), 'doctor', '--json'], {
+      cwd: outside,
+      env: repo.env,
+    });
     const report = JSON.parse(result.stdout) as { checks: { name: string; message: string }[] };
     expect(report.checks.find((c) => c.name === 'repository')!.message).toBe(repo.dir);
   });
@@ -87,7 +95,9 @@ describe('hestai CLI skeleton', () => {
     repo.write('.hestai_workspace.yaml', 'tdd:\n  polcy: paired\nfreshness:\n  max_age_hours: "soon"\n');
     const result = repo.hestai(['doctor']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('.hestai_workspace.yaml:2:3: tdd.polcy: unknown key "polcy"; did you mean "policy"?');
+    expect(result.stdout).toContain(
+      '.hestai_workspace.yaml:2:3: tdd.polcy: unknown key "polcy"; did you mean "policy"?',
+    );
     expect(result.stdout).toMatch(/\.hestai_workspace\.yaml:4:\d+: freshness\.max_age_hours: /);
   });
 

@@ -25,7 +25,10 @@ function readFast(repo: TempRepo, name: string): Record<string, unknown> {
 describe('clockIn: session creation (CI-I1)', () => {
   it('registers a UUID v4 session with its record, FAST layer and response', async () => {
     const repo = makeRepo();
-    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'implement clock_in' }, deps(repo));
+    const res = await clockIn(
+      { working_dir: repo.dir, role: 'implementation-lead', focus: 'implement clock_in' },
+      deps(repo),
+    );
     expect(res.session_id).toMatch(UUID_V4);
     const paths = workspacePaths(repo.dir);
     const record = readSession(paths, res.session_id)!;
@@ -55,7 +58,11 @@ describe('clockIn: session creation (CI-I1)', () => {
     });
     expect(res.structure_status).toBe('incomplete');
     expect(res.structure_missing).toContain('.hestai/context/PROJECT-CONTEXT.oct.md');
-    expect(readFast(repo, 'current-focus.oct.md')).toMatchObject({ SESSION_ID: res.session_id, ROLE: 'implementation-lead', BRANCH: 'main' });
+    expect(readFast(repo, 'current-focus.oct.md')).toMatchObject({
+      SESSION_ID: res.session_id,
+      ROLE: 'implementation-lead',
+      BRANCH: 'main',
+    });
     expect(readFast(repo, 'checklist.oct.md')['PENDING']).toEqual(['session task: implement clock_in']);
     expect(readFast(repo, 'blockers.oct.md')['ACTIVE']).toEqual([]);
     expect(fs.readdirSync(paths.active)).toEqual([res.session_id]);
@@ -84,7 +91,9 @@ describe('clockIn: session creation (CI-I1)', () => {
 
   it('rejects a file and a directory outside any git work tree', async () => {
     const repo = makeRepo();
-    expect((await rejection(clockIn({ working_dir: path.join(repo.dir, 'README.md'), role: 'tester' }, deps(repo)))).code).toBe('WORKDIR_INVALID');
+    expect(
+      (await rejection(clockIn({ working_dir: path.join(repo.dir, 'README.md'), role: 'tester' }, deps(repo)))).code,
+    ).toBe('WORKDIR_INVALID');
     expect((await rejection(clockIn({ working_dir: tempDir(), role: 'tester' }, deps(repo)))).code).toBe('NOT_A_REPO');
   });
 
@@ -120,9 +129,15 @@ describe('clockIn: focus resolution', () => {
   it('infers the focus from a feature prefix, and defaults to general', async () => {
     const repo = makeRepo();
     repo.git(['checkout', '-q', '-b', 'fix/crash-on-start']);
-    expect((await clockIn({ working_dir: repo.dir, role: 'a' }, deps(repo))).focus_resolved).toEqual({ value: 'fix: crash on start', source: 'branch' });
+    expect((await clockIn({ working_dir: repo.dir, role: 'a' }, deps(repo))).focus_resolved).toEqual({
+      value: 'fix: crash on start',
+      source: 'branch',
+    });
     repo.git(['checkout', '-q', '-b', 'wip']);
-    expect((await clockIn({ working_dir: repo.dir, role: 'b' }, deps(repo))).focus_resolved).toEqual({ value: 'general', source: 'default' });
+    expect((await clockIn({ working_dir: repo.dir, role: 'b' }, deps(repo))).focus_resolved).toEqual({
+      value: 'general',
+      source: 'default',
+    });
   });
 });
 
@@ -164,7 +179,13 @@ describe('clockIn: conflicts (CI-I5)', () => {
     expect(old.ownership_log).toEqual([{ at: NOW, event: 'taken_over', other_session_id: second.session_id }]);
     expect(taker.ownership_log).toEqual([{ at: NOW, event: 'took_over', other_session_id: first.session_id }]);
     const audit = readJsonl(paths.auditLog) as Record<string, unknown>[];
-    expect(audit).toContainEqual(expect.objectContaining({ event: 'session_takeover', session_id: second.session_id, previous_session_id: first.session_id }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        event: 'session_takeover',
+        session_id: second.session_id,
+        previous_session_id: first.session_id,
+      }),
+    );
     const third = await clockIn({ working_dir: repo.dir, role: 'x' }, deps(repo));
     expect(third.conflict?.existing_session_id).toBe(second.session_id);
   });
@@ -177,15 +198,26 @@ describe('clockIn: conflicts (CI-I5)', () => {
     fs.writeFileSync(sessionFile(paths, bad), '{"version": 1,');
     const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
     expect(res.conflict).toBeNull();
-    expect(res.corrupt_sessions).toEqual([expect.objectContaining({ session_id: bad, error: expect.stringContaining('corrupt') })]);
+    expect(res.corrupt_sessions).toEqual([
+      expect.objectContaining({ session_id: bad, error: expect.stringContaining('corrupt') }),
+    ]);
   });
 
   it('marks sessions inactive beyond the threshold STALE and offers to clean them up', async () => {
     const repo = makeRepo();
-    const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, { ...deps(repo), clock: fixedClock('2026-01-07T11:00:00.000Z') });
+    const old = await clockIn(
+      { working_dir: repo.dir, role: 'planner' },
+      { ...deps(repo), clock: fixedClock('2026-01-07T11:00:00.000Z') },
+    );
     const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
     expect(res.conflict).toBeNull();
-    expect(res.stale_sessions).toEqual([expect.objectContaining({ session_id: old.session_id, role: 'planner', last_activity: '2026-01-07T11:00:00.000Z' })]);
+    expect(res.stale_sessions).toEqual([
+      expect.objectContaining({
+        session_id: old.session_id,
+        role: 'planner',
+        last_activity: '2026-01-07T11:00:00.000Z',
+      }),
+    ]);
     expect(res.stale_offer).toMatch(/hestai cleanup/);
     expect(readSession(workspacePaths(repo.dir), old.session_id)!.state).toBe('STALE');
   });
@@ -193,7 +225,10 @@ describe('clockIn: conflicts (CI-I5)', () => {
   it('reads the stale threshold from the workspace file', async () => {
     const repo = makeRepo();
     repo.write('.hestai_workspace.yaml', 'cleanup:\n  stale_session_hours: 2\n');
-    const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, { ...deps(repo), clock: fixedClock('2026-01-10T09:59:00.000Z') });
+    const old = await clockIn(
+      { working_dir: repo.dir, role: 'planner' },
+      { ...deps(repo), clock: fixedClock('2026-01-10T09:59:00.000Z') },
+    );
     const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
     expect(res.stale_sessions.map((s) => s.session_id)).toEqual([old.session_id]);
   });
@@ -202,15 +237,25 @@ describe('clockIn: conflicts (CI-I5)', () => {
 describe('clockIn: FAST layer (CI-I4)', () => {
   it('carries incomplete checklist items and unresolved blockers forward', async () => {
     const repo = makeRepo();
-    repo.write('.hestai/context/state/checklist.oct.md', writeOctave(octaveDocument('CHECKLIST', { PENDING: ['migrate store'], DONE: ['write docs'] })));
-    repo.write('.hestai/context/state/blockers.oct.md', writeOctave(octaveDocument('BLOCKERS', { ACTIVE: ['CI red'], RESOLVED: ['flaky'] })));
+    repo.write(
+      '.hestai/context/state/checklist.oct.md',
+      writeOctave(octaveDocument('CHECKLIST', { PENDING: ['migrate store'], DONE: ['write docs'] })),
+    );
+    repo.write(
+      '.hestai/context/state/blockers.oct.md',
+      writeOctave(octaveDocument('BLOCKERS', { ACTIVE: ['CI red'], RESOLVED: ['flaky'] })),
+    );
     const res = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'stabilise CI' }, deps(repo));
     expect(readFast(repo, 'checklist.oct.md')).toMatchObject({
       PENDING: ['session task: stabilise CI', 'migrate store'],
       DONE: [],
       CARRIED_FORWARD: ['migrate store'],
     });
-    expect(readFast(repo, 'blockers.oct.md')).toMatchObject({ ACTIVE: ['CI red'], RESOLVED: [], SESSION_CONTEXT: { SESSION_ID: res.session_id } });
+    expect(readFast(repo, 'blockers.oct.md')).toMatchObject({
+      ACTIVE: ['CI red'],
+      RESOLVED: [],
+      SESSION_CONTEXT: { SESSION_ID: res.session_id },
+    });
   });
 
   it('moves a corrupt FAST file aside (nothing lost) and reports it', async () => {
@@ -250,34 +295,46 @@ describe('clockIn: fresh context (CI-I2, CI-I3)', () => {
     const repo = makeRepo();
     repo.commit('feat: session store', {
       '.hestai/context/PROJECT-CONTEXT.oct.md': '===PROJECT_CONTEXT===\nPHASE::B1\n===END===\n',
-      'docs/adr/0001-session-storage.md': '# ADR-0001: Session storage\n\nStatus: Accepted\n\n## Decision\n\nSessions are JSON files under .hestai.\n',
+      'docs/adr/0001-session-storage.md':
+        '# ADR-0001: Session storage\n\nStatus: Accepted\n\n## Decision\n\nSessions are JSON files under .hestai.\n',
       'src/session/store.ts': 'export {};\n',
       'src/other.ts': 'export {};\n',
     });
     repo.git(['branch', 'base', 'HEAD~1']);
     repo.git(['branch', '--set-upstream-to=base']);
     repo.write('src/other.ts', 'export const changed = 1;\n');
-    repo.write('.hestai_workspace.yaml', [
-      'quality_gates:',
-      '  - name: ok',
-      '    command: echo all good',
-      '  - name: broken',
-      '    command: echo failing >&2; exit 3',
-      '  - name: slow',
-      '    command: sleep 5',
-      '    timeout_ms: 200',
-      '',
-    ].join('\n'));
+    repo.write(
+      '.hestai_workspace.yaml',
+      [
+        'quality_gates:',
+        '  - name: ok',
+        '    command: echo all good',
+        '  - name: broken',
+        '    command: echo failing >&2; exit 3',
+        '  - name: slow',
+        '    command: sleep 5',
+        '    timeout_ms: 200',
+        '',
+      ].join('\n'),
+    );
     // The user trusts this content (issue 12): repository gates run only then.
     trustWorkspace(workspacePaths(repo.dir), repo.env, new Date(NOW));
-    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'session storage' }, deps(repo));
+    const res = await clockIn(
+      { working_dir: repo.dir, role: 'implementation-lead', focus: 'session storage' },
+      deps(repo),
+    );
     const ctx = res.context;
     expect(ctx.git).toMatchObject({ branch: 'main', upstream: 'base', ahead: 1, behind: 0 });
     expect(ctx.git.changes).toMatchObject({ modified: 1, untracked: 1 });
     expect(ctx.git.recent_commits[0]).toMatchObject({ header: 'feat: session store' });
     expect(ctx.human_context).toEqual(['.hestai/context/PROJECT-CONTEXT.oct.md']);
     expect(ctx.adr_constraints).toEqual([
-      { path: 'docs/adr/0001-session-storage.md', title: 'ADR-0001: Session storage', status: 'Accepted', decision: 'Sessions are JSON files under .hestai.' },
+      {
+        path: 'docs/adr/0001-session-storage.md',
+        title: 'ADR-0001: Session storage',
+        status: 'Accepted',
+        decision: 'Sessions are JSON files under .hestai.',
+      },
     ]);
     expect(ctx.structure.tracked_files).toBe(5);
     expect(ctx.quality_gates).toEqual([
@@ -287,7 +344,9 @@ describe('clockIn: fresh context (CI-I2, CI-I3)', () => {
     ]);
     expect(res.selection).toMatchObject({ method: 'deterministic', reason: 'no AI provider configured' });
     const selected = ctx.selected.map((s) => s.path);
-    expect(selected.slice(0, 2)).toEqual(expect.arrayContaining(['src/session/store.ts', 'docs/adr/0001-session-storage.md']));
+    expect(selected.slice(0, 2)).toEqual(
+      expect.arrayContaining(['src/session/store.ts', 'docs/adr/0001-session-storage.md']),
+    );
     expect(selected).toContain('.hestai/context/PROJECT-CONTEXT.oct.md');
     expect(selected).toContain('src/other.ts');
     expect(res.context_paths.project_context).toBe('.hestai/context/PROJECT-CONTEXT.oct.md');
@@ -306,7 +365,12 @@ describe('clockIn: GitHub enrichment through gh', () => {
   it('is skipped cleanly when gh is not installed', async () => {
     const repo = makeRepo();
     const res = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
-    expect(res.github_context).toEqual({ available: false, reason: 'gh is not installed', related_issues: [], active_pr: null });
+    expect(res.github_context).toEqual({
+      available: false,
+      reason: 'gh is not installed',
+      related_issues: [],
+      active_pr: null,
+    });
   });
 
   const GH = [
@@ -325,7 +389,10 @@ describe('clockIn: GitHub enrichment through gh', () => {
     const repo = makeRepo();
     repo.git(['checkout', '-q', '-b', 'feat/issue-7']);
     const bin = fakeBin(path.dirname(repo.dir), 'gh', GH);
-    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }));
+    const res = await clockIn(
+      { working_dir: repo.dir, role: 'tester' },
+      deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }),
+    );
     expect(res.focus_resolved).toEqual({ value: '#7: Login fails on Safari', source: 'github_issue', issue_number: 7 });
     expect(res.github_context.available).toBe(true);
     expect(res.github_context.related_issues.map((i) => i.number)).toEqual([7, 8]);
@@ -344,7 +411,10 @@ describe('clockIn: GitHub enrichment through gh', () => {
       '',
     ].join('\n');
     const bin = fakeBin(path.dirname(repo.dir), 'gh', limited);
-    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }));
+    const res = await clockIn(
+      { working_dir: repo.dir, role: 'tester' },
+      deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }),
+    );
     expect(fs.readdirSync(workspacePaths(repo.dir).active)).toEqual([res.session_id]);
     expect(res.focus_resolved).toMatchObject({ source: 'github_issue', issue_number: 7 });
     expect(res.github_context).toMatchObject({ available: true, related_issues: [], active_pr: null });
@@ -354,14 +424,23 @@ describe('clockIn: GitHub enrichment through gh', () => {
   it('skips enrichment when gh is not authenticated', async () => {
     const repo = makeRepo();
     const bin = fakeBin(path.dirname(repo.dir), 'gh', '#!/bin/sh\necho "not logged in" >&2\nexit 1\n');
-    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }));
-    expect(res.github_context).toMatchObject({ available: false, reason: expect.stringContaining('not authenticated') });
+    const res = await clockIn(
+      { working_dir: repo.dir, role: 'tester' },
+      deps(repo, { PATH: `${bin}${path.delimiter}${pathWithoutGh()}` }),
+    );
+    expect(res.github_context).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('not authenticated'),
+    });
   });
 });
 
 describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', () => {
   function aiWorkspace(repo: TempRepo, url: string, timeout = 2000): void {
-    repo.write('.hestai_workspace.yaml', `ai:\n  base_url: ${url}\n  model_override: test-model\n  timeout_ms: ${timeout}\n`);
+    repo.write(
+      '.hestai_workspace.yaml',
+      `ai:\n  base_url: ${url}\n  model_override: test-model\n  timeout_ms: ${timeout}\n`,
+    );
     repo.commit('feat: add files', { 'src/login.ts': 'x\n', 'src/logout.ts': 'y\n' });
     trustWorkspace(workspacePaths(repo.dir), repo.env, new Date(NOW));
   }
@@ -369,11 +448,24 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
   it('uses the provider reply to select context and synthesise checklist items', async () => {
     const repo = makeRepo();
     const server = await chatServer(() =>
-      completion(JSON.stringify({ selected: [{ path: 'src/logout.ts', reason: 'the focus' }, { path: '/etc/passwd' }], checklist: ['write the logout test'] })),
+      completion(
+        JSON.stringify({
+          selected: [{ path: 'src/logout.ts', reason: 'the focus' }, { path: '/etc/passwd' }],
+          checklist: ['write the logout test'],
+        }),
+      ),
     );
     aiWorkspace(repo, server.url);
-    const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login logout' }, deps(repo, { HESTAI_AI_API_KEY: 'not-sent' }));
-    expect(res.selection).toMatchObject({ method: 'ai', model: 'test-model', reason: null, prompt: { name: 'clock_in_synthesis', version: '1', source: 'package' } });
+    const res = await clockIn(
+      { working_dir: repo.dir, role: 'implementation-lead', focus: 'login logout' },
+      deps(repo, { HESTAI_AI_API_KEY: 'not-sent' }),
+    );
+    expect(res.selection).toMatchObject({
+      method: 'ai',
+      model: 'test-model',
+      reason: null,
+      prompt: { name: 'clock_in_synthesis', version: '1', source: 'package' },
+    });
     expect(res.context.selected.map((s) => s.path)).toEqual(['src/logout.ts']);
     expect(res.context.selected[0]!.reasons).toContain('ai: the focus');
     expect(server.requests).toHaveLength(1);
@@ -385,7 +477,10 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
     expect(messages[1]!.content).toContain('login logout');
     expect(messages[1]!.content).toContain('src/login.ts');
     expect(request.headers['authorization']).toBeUndefined();
-    expect(readFast(repo, 'checklist.oct.md')['PENDING']).toEqual(['session task: login logout', 'write the logout test']);
+    expect(readFast(repo, 'checklist.oct.md')['PENDING']).toEqual([
+      'session task: login logout',
+      'write the logout test',
+    ]);
     expect(readFast(repo, 'current-focus.oct.md')['SELECTION']).toBe('ai');
   });
 
@@ -411,7 +506,10 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
     const server = await chatServer(() => 'hang');
     aiWorkspace(repo, server.url, 300);
     const res = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login' }, deps(repo));
-    expect(res.selection).toMatchObject({ method: 'deterministic', reason: expect.stringContaining('timed out after 300 ms') });
+    expect(res.selection).toMatchObject({
+      method: 'deterministic',
+      reason: expect.stringContaining('timed out after 300 ms'),
+    });
     expect(fs.readdirSync(workspacePaths(repo.dir).active)).toEqual([res.session_id]);
   });
 
@@ -419,13 +517,25 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
     const repo = makeRepo();
     const server = await chatServer(() => completion('{"selected":["README.md"]}'));
     fs.mkdirSync(path.join(repo.home, '.hestai/config'), { recursive: true });
-    fs.writeFileSync(path.join(repo.home, '.hestai/config/ai.yaml'), `base_url: ${server.url}\nmodel: home-model\napi_key: sk-home\n`);
+    fs.writeFileSync(
+      path.join(repo.home, '.hestai/config/ai.yaml'),
+      `base_url: ${server.url}\nmodel: home-model\napi_key: sk-home\n`,
+    );
     fs.mkdirSync(path.join(repo.home, '.hestai/prompts'), { recursive: true });
-    fs.writeFileSync(path.join(repo.home, '.hestai/prompts/clock_in_synthesis.txt'), '# version: 9-local\n\nPick files. Reply with JSON {"selected": [...]}.\n');
+    fs.writeFileSync(
+      path.join(repo.home, '.hestai/prompts/clock_in_synthesis.txt'),
+      '# version: 9-local\n\nPick files. Reply with JSON {"selected": [...]}.\n',
+    );
     const res = await clockIn({ working_dir: repo.dir, role: 'tester', model: 'flag-model' }, deps(repo));
-    expect(res.selection).toMatchObject({ method: 'ai', model: 'flag-model', prompt: { version: '9-local', source: 'user' } });
+    expect(res.selection).toMatchObject({
+      method: 'ai',
+      model: 'flag-model',
+      prompt: { version: '9-local', source: 'user' },
+    });
     expect(server.requests[0]!.headers['authorization']).toBe('Bearer sk-home');
-    expect((server.requests[0]!.body['messages'] as { content: string }[])[0]!.content).toBe('Pick files. Reply with JSON {"selected": [...]}.');
+    expect((server.requests[0]!.body['messages'] as { content: string }[])[0]!.content).toBe(
+      'Pick files. Reply with JSON {"selected": [...]}.',
+    );
     expect(readSession(workspacePaths(repo.dir), res.session_id)!.model).toBe('flag-model');
   });
 

@@ -87,7 +87,12 @@ describe('commit-msg hook: test-first', () => {
     const repo = makeRepo();
     onBranch(repo);
     const feat = repo.commit('feat: x', { 'src/x.ts': 'x' });
-    for (const message of [`Revert "feat: x"\n\nThis reverts commit ${feat}.\n`, `Revert "feat: x"\n\nThis reverts commit ${feat.slice(0, 7)}.\n`, 'fixup! feat: x\n', 'squash! feat: x\n']) {
+    for (const message of [
+      `Revert "feat: x"\n\nThis reverts commit ${feat}.\n`,
+      `Revert "feat: x"\n\nThis reverts commit ${feat.slice(0, 7)}.\n`,
+      'fixup! feat: x\n',
+      'squash! feat: x\n',
+    ]) {
       expect(commitMsg(repo, message).status, message).toBe(0);
     }
   });
@@ -95,7 +100,11 @@ describe('commit-msg hook: test-first', () => {
   it('judges single-parent "Merge " and "Revert "" headers like any other (no merge in progress, no revert line resolving)', () => {
     const repo = makeRepo();
     onBranch(repo);
-    for (const message of ["Merge branch 'main' into feat/x\n", 'Revert "feat: x"\n\nThis reverts commit abc1234.\n', 'Revert "feat: x"\n']) {
+    for (const message of [
+      "Merge branch 'main' into feat/x\n",
+      'Revert "feat: x"\n\nThis reverts commit abc1234.\n',
+      'Revert "feat: x"\n',
+    ]) {
       const result = commitMsg(repo, message);
       expect(result.status, message).toBe(1);
       expect(result.stderr).toContain('is not a Conventional Commit header');
@@ -143,7 +152,9 @@ describe('commit-msg hook: trailers and bypass', () => {
     const { token, anchor } = makeSession(repo.dir);
     const result = commitMsg(repo, 'docs: readme\n\n# comment\n');
     expect(result.status).toBe(0);
-    expect(result.message).toBe(`docs: readme\n\nHestAI-Session: ${token}\nHestAI-Anchor: ${anchorDigest(anchor!)}\n\n# comment\n`);
+    expect(result.message).toBe(
+      `docs: readme\n\nHestAI-Session: ${token}\nHestAI-Anchor: ${anchorDigest(anchor!)}\n\n# comment\n`,
+    );
   });
 
   it('adds no trailers when hooks.trailers is false', () => {
@@ -160,8 +171,17 @@ describe('commit-msg hook: trailers and bypass', () => {
     expect(result.status).toBe(0);
     expect(result.message).toContain('HestAI-Bypass: prod is down');
     expect(result.stderr).toContain('HESTAI_BYPASS');
-    const audit = fs.readFileSync(workspacePaths(repo.dir).auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(audit[0]).toMatchObject({ event: 'bypass', hook: 'commit-msg', reason: 'prod is down', header: 'feat: hotfix' });
+    const audit = fs
+      .readFileSync(workspacePaths(repo.dir).auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(audit[0]).toMatchObject({
+      event: 'bypass',
+      hook: 'commit-msg',
+      reason: 'prod is down',
+      header: 'feat: hotfix',
+    });
   });
 
   it('refuses a bypass with an empty reason', () => {

@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { aheadBehind, configGet, currentBranch, headCommit, log, mergeBase, repoInfo, resolveCommit, status, trackedFiles } from '../../src/git/index.js';
+import {
+  aheadBehind,
+  configGet,
+  currentBranch,
+  headCommit,
+  log,
+  mergeBase,
+  repoInfo,
+  resolveCommit,
+  status,
+  trackedFiles,
+} from '../../src/git/index.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
 describe('git gateway on real repositories', () => {
@@ -46,7 +57,11 @@ describe('git gateway on real repositories', () => {
     repo.commit('test(x): add failing test\n\nbody line', { 'test/x.test.ts': 'x' });
     repo.commit('feat(x): implement', { 'src/x.ts': 'x', 'src/y.ts': 'y' });
     const commits = log(repo.dir, { range: ['HEAD'], withFiles: true, reverse: true });
-    expect(commits.map((c) => c.message.split('\n')[0])).toEqual(['chore: initial commit', 'test(x): add failing test', 'feat(x): implement']);
+    expect(commits.map((c) => c.message.split('\n')[0])).toEqual([
+      'chore: initial commit',
+      'test(x): add failing test',
+      'feat(x): implement',
+    ]);
     expect(commits[1]!.message).toBe('test(x): add failing test\n\nbody line');
     expect(commits[1]!.files).toEqual(['test/x.test.ts']);
     expect(commits[2]!.files).toEqual(['src/x.ts', 'src/y.ts']);

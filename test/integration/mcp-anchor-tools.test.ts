@@ -10,7 +10,12 @@ const NOW = new Date('2026-11-22T10:00:00.000Z');
 const clock = () => NOW;
 const ROLE = 'implementation-lead';
 
-const BIND = ['## BIND (Identity Lock)', `ROLE::${ROLE}`, 'COGNITION::LOGOS::ATHENA', 'AUTHORITY::RESPONSIBLE[the app module]'].join('\n');
+const BIND = [
+  '## BIND (Identity Lock)',
+  `ROLE::${ROLE}`,
+  'COGNITION::LOGOS::ATHENA',
+  'AUTHORITY::RESPONSIBLE[the app module]',
+].join('\n');
 const PROOF = [
   '## TENSION (Cognitive Proof - AGENT GENERATED)',
   'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-3[no failing test yet]->TRIGGER[write the failing test first]',
@@ -53,36 +58,77 @@ describe('MCP tools: anchor (staged) and gating', () => {
   it('runs identity → context → proof; a failed proof is an isError result with errors, guidance and a template', async () => {
     const repo = anchorRepo();
     const mcp = await connectInProcess({ clock, env: repo.env });
-    const id = (await mcp.call('clock_in', { working_dir: repo.dir, role: ROLE, focus: 'app' })).structuredContent!['session_id'] as string;
+    const id = (await mcp.call('clock_in', { working_dir: repo.dir, role: ROLE, focus: 'app' })).structuredContent![
+      'session_id'
+    ] as string;
     const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, session_id: id });
-    expect(identity.structuredContent).toMatchObject({ success: true, stage: 'identity', token: id, constitution_path: '.hestai-sys/agents/implementation-lead.oct.md' });
+    expect(identity.structuredContent).toMatchObject({
+      success: true,
+      stage: 'identity',
+      token: id,
+      constitution_path: '.hestai-sys/agents/implementation-lead.oct.md',
+    });
     expect(textOf(identity)).toMatch(/ROLE::implementation-lead/);
-    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, session_id: id, payload: BIND });
+    const context = await mcp.call('anchor', {
+      stage: 'context',
+      working_dir: repo.dir,
+      session_id: id,
+      payload: BIND,
+    });
     expect(context.structuredContent).toMatchObject({ success: true, stage: 'context' });
     expect(context.structuredContent!['server_arm']).toMatch(/PHASE::B1/);
-    const bad = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: id, payload: PROOF.replace('ARTIFACT::src/app.ts', 'ARTIFACT::response') });
+    const bad = await mcp.call('anchor', {
+      stage: 'proof',
+      working_dir: repo.dir,
+      session_id: id,
+      payload: PROOF.replace('ARTIFACT::src/app.ts', 'ARTIFACT::response'),
+    });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toMatchObject({ success: false, terminal: false, retries_left: 2 });
     expect((bad.structuredContent!['errors'] as string[]).join('\n')).toMatch(/ARTIFACT/);
     expect(textOf(bad)).toMatch(/guidance: /);
-    expect((await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id })).structuredContent).toMatchObject({ unlocked: false });
+    expect(
+      (await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id })).structuredContent,
+    ).toMatchObject({ unlocked: false });
     const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: id, payload: PROOF });
     expect(proof.isError, textOf(proof)).toBeFalsy();
     expect(proof.structuredContent).toMatchObject({ success: true, work_permit: { token: id, role: ROLE } });
-    expect((await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id })).structuredContent).toMatchObject({ unlocked: true });
+    expect(
+      (await mcp.call('anchor_status', { working_dir: repo.dir, session_id: id })).structuredContent,
+    ).toMatchObject({ unlocked: true });
   });
 
   it('untracked mode passes the handshake but writes nothing and never unlocks clock_out', async () => {
     const repo = anchorRepo();
     const mcp = await connectInProcess({ clock, env: repo.env });
-    const identity = await mcp.call('anchor', { stage: 'identity', working_dir: repo.dir, role: ROLE, mode: 'untracked' });
+    const identity = await mcp.call('anchor', {
+      stage: 'identity',
+      working_dir: repo.dir,
+      role: ROLE,
+      mode: 'untracked',
+    });
     expect(identity.structuredContent).toMatchObject({ success: true, mode: 'untracked', token: null });
-    const context = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, role: ROLE, mode: 'untracked', payload: BIND });
+    const context = await mcp.call('anchor', {
+      stage: 'context',
+      working_dir: repo.dir,
+      role: ROLE,
+      mode: 'untracked',
+      payload: BIND,
+    });
     expect(context.structuredContent).toMatchObject({ success: true });
-    const proof = await mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, role: ROLE, mode: 'untracked', payload: PROOF });
+    const proof = await mcp.call('anchor', {
+      stage: 'proof',
+      working_dir: repo.dir,
+      role: ROLE,
+      mode: 'untracked',
+      payload: PROOF,
+    });
     expect(proof.structuredContent).toMatchObject({ success: true, work_permit: null });
     expect(fs.existsSync(workspacePaths(repo.dir).sessions)).toBe(false);
-    expect((await mcp.call('anchor_status', { working_dir: repo.dir })).structuredContent).toMatchObject({ unlocked: false, code: 'NO_SESSION' });
+    expect((await mcp.call('anchor_status', { working_dir: repo.dir })).structuredContent).toMatchObject({
+      unlocked: false,
+      code: 'NO_SESSION',
+    });
     const refused = await mcp.call('clock_out', { working_dir: repo.dir });
     expect(refused.isError).toBe(true);
   });
@@ -90,7 +136,12 @@ describe('MCP tools: anchor (staged) and gating', () => {
   it('reports a library user error (unknown token) as an isError result', async () => {
     const repo = anchorRepo();
     const mcp = await connectInProcess({ clock, env: repo.env });
-    const result = await mcp.call('anchor', { stage: 'context', working_dir: repo.dir, session_id: 'not-a-token', payload: BIND });
+    const result = await mcp.call('anchor', {
+      stage: 'context',
+      working_dir: repo.dir,
+      session_id: 'not-a-token',
+      payload: BIND,
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/session_id|session id/i);
   });
@@ -99,20 +150,45 @@ describe('MCP tools: anchor (staged) and gating', () => {
 describe('MCP tools: odyssean_anchor (one-shot)', () => {
   function vector(arm: { PHASE?: string; BRANCH?: string; FILES?: string; FOCUS?: string } = {}): string {
     const a = { PHASE: 'B1', BRANCH: 'main[0↑0↓]', FILES: '0[]', FOCUS: 'general', ...arm };
-    return ['===RAPH_VECTOR::v4.0===', BIND, '## ARM (Context Proof - SERVER INJECTED)', `PHASE::${a.PHASE}`, `BRANCH::${a.BRANCH}`, `FILES::${a.FILES}`, `FOCUS::${a.FOCUS}`, PROOF, '===END_RAPH_VECTOR==='].join('\n');
+    return [
+      '===RAPH_VECTOR::v4.0===',
+      BIND,
+      '## ARM (Context Proof - SERVER INJECTED)',
+      `PHASE::${a.PHASE}`,
+      `BRANCH::${a.BRANCH}`,
+      `FILES::${a.FILES}`,
+      `FOCUS::${a.FOCUS}`,
+      PROOF,
+      '===END_RAPH_VECTOR===',
+    ].join('\n');
   }
 
   it('validates a whole vector, writes the anchor and unlocks; a wrong ARM is an isError result naming the true value', async () => {
     const repo = anchorRepo();
     const session = seedSession(repo.dir, { focus: 'general' });
     const mcp = await connectInProcess({ clock, env: repo.env });
-    const wrong = await mcp.call('odyssean_anchor', { working_dir: repo.dir, session_id: session.session_id, role: ROLE, vector_candidate: vector({ PHASE: 'B9' }) });
+    const wrong = await mcp.call('odyssean_anchor', {
+      working_dir: repo.dir,
+      session_id: session.session_id,
+      role: ROLE,
+      vector_candidate: vector({ PHASE: 'B9' }),
+    });
     expect(wrong.isError).toBe(true);
     expect(wrong.structuredContent).toMatchObject({ validated: false, enforcement: { status: 'LOCKED' } });
     expect((wrong.structuredContent!['errors'] as string[]).join('\n')).toMatch(/B1/);
-    const good = await mcp.call('odyssean_anchor', { working_dir: repo.dir, session_id: session.session_id, role: ROLE, vector_candidate: vector() });
+    const good = await mcp.call('odyssean_anchor', {
+      working_dir: repo.dir,
+      session_id: session.session_id,
+      role: ROLE,
+      vector_candidate: vector(),
+    });
     expect(good.isError, textOf(good)).toBeFalsy();
-    expect(good.structuredContent).toMatchObject({ validated: true, enforcement: { status: 'UNLOCKED', session_id: session.session_id } });
-    expect((await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id })).structuredContent).toMatchObject({ unlocked: true });
+    expect(good.structuredContent).toMatchObject({
+      validated: true,
+      enforcement: { status: 'UNLOCKED', session_id: session.session_id },
+    });
+    expect(
+      (await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id })).structuredContent,
+    ).toMatchObject({ unlocked: true });
   });
 });

@@ -15,10 +15,23 @@ describe('MCP resources follow the repository the agent works in', () => {
     const before = (await mcp.read('hestai://session/current')) as Record<string, unknown>;
     expect(before).toMatchObject({ working_dir: started.dir, session_id: elsewhere.session_id });
 
-    const clockIn = await mcp.call('clock_in', { working_dir: work.dir, role: 'implementation-lead', focus: 'the other repo' });
+    const clockIn = await mcp.call('clock_in', {
+      working_dir: work.dir,
+      role: 'implementation-lead',
+      focus: 'the other repo',
+    });
     expect(clockIn.isError, textOf(clockIn)).toBeFalsy();
     const id = clockIn.structuredContent!['session_id'] as string;
-    for (const uri of ['session://state', 'session://checklist', 'session://history', 'session://violations', 'hestai://session/current', 'hestai://context/checklist', 'hestai://session/archive', 'hestai://audit']) {
+    for (const uri of [
+      'session://state',
+      'session://checklist',
+      'session://history',
+      'session://violations',
+      'hestai://session/current',
+      'hestai://context/checklist',
+      'hestai://session/archive',
+      'hestai://audit',
+    ]) {
       expect(await mcp.read(uri), uri).toMatchObject({ working_dir: work.dir });
     }
     expect(await mcp.read('hestai://session/current')).toMatchObject({ session_id: id, selected_by: 'connection' });
@@ -31,6 +44,10 @@ describe('MCP resources follow the repository the agent works in', () => {
     const only = seedSession(work.dir);
     const mcp = await connectInProcess({ cwd: started.dir, env: work.env });
     await mcp.call('anchor_status', { working_dir: work.dir });
-    expect(await mcp.read('hestai://session/current')).toMatchObject({ working_dir: work.dir, session_id: only.session_id, selected_by: 'only' });
+    expect(await mcp.read('hestai://session/current')).toMatchObject({
+      working_dir: work.dir,
+      session_id: only.session_id,
+      selected_by: 'only',
+    });
   });
 });

@@ -34,7 +34,14 @@ describe('MCP resources', () => {
     const repo = makeRepo();
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
     const state = (await mcp.read('hestai://session/current')) as Record<string, unknown>;
-    expect(state).toMatchObject({ working_dir: repo.dir, session_id: null, session: null, anchor: null, context: null, active_sessions: [] });
+    expect(state).toMatchObject({
+      working_dir: repo.dir,
+      session_id: null,
+      session: null,
+      anchor: null,
+      context: null,
+      active_sessions: [],
+    });
     expect(state['hint']).toMatch(/clock_in/);
   });
 
@@ -49,8 +56,16 @@ describe('MCP resources', () => {
       selected_by: 'env',
       session: { session_id: session.session_id, role: 'implementation-lead', state: 'ACTIVE' },
       anchor: { unlocked: true, code: 'UNLOCKED' },
-      context: { generated_at: '2026-11-22T10:00:00.000Z', age_hours: 26, max_age_hours: 24, stale: true, acknowledged: false },
-      active_sessions: [{ session_id: session.session_id, role: 'implementation-lead', state: 'ACTIVE', anchored: true }],
+      context: {
+        generated_at: '2026-11-22T10:00:00.000Z',
+        age_hours: 26,
+        max_age_hours: 24,
+        stale: true,
+        acknowledged: false,
+      },
+      active_sessions: [
+        { session_id: session.session_id, role: 'implementation-lead', state: 'ACTIVE', anchored: true },
+      ],
     });
   });
 
@@ -76,7 +91,9 @@ describe('MCP resources', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'session.json'), '{"version": 1,');
     const mcp = await connectInProcess({ cwd: repo.dir, clock, env: { HESTAI_SESSION: session.session_id } });
-    const state = (await mcp.read('hestai://session/current')) as { problems: Array<{ session_id: string; error: string }> };
+    const state = (await mcp.read('hestai://session/current')) as {
+      problems: Array<{ session_id: string; error: string }>;
+    };
     expect(state.problems).toEqual([{ session_id: broken, error: expect.stringContaining('corrupt') }]);
   });
 
@@ -86,13 +103,17 @@ describe('MCP resources', () => {
     const missing = (await mcp.read('hestai://context/checklist')) as Record<string, unknown>;
     expect(missing).toMatchObject({ file: '.hestai/context/state/checklist.oct.md', exists: false, content: null });
     expect(missing['hint']).toMatch(/clock_in/);
-    const text = '===CHECKLIST===\nMETA:\n  TYPE::"FAST_LAYER"\nITEMS::["[x] write the failing test","[ ] implement"]\n===END===\n';
+    const text =
+      '===CHECKLIST===\nMETA:\n  TYPE::"FAST_LAYER"\nITEMS::["[x] write the failing test","[ ] implement"]\n===END===\n';
     repo.write('.hestai/context/state/checklist.oct.md', text);
     const present = (await mcp.read('hestai://context/checklist')) as Record<string, unknown>;
     expect(present).toMatchObject({
       exists: true,
       content: text,
-      parsed: { name: 'CHECKLIST', data: { META: { TYPE: 'FAST_LAYER' }, ITEMS: ['[x] write the failing test', '[ ] implement'] } },
+      parsed: {
+        name: 'CHECKLIST',
+        data: { META: { TYPE: 'FAST_LAYER' }, ITEMS: ['[x] write the failing test', '[ ] implement'] },
+      },
       parse_errors: [],
     });
   });
@@ -102,7 +123,11 @@ describe('MCP resources', () => {
     const text = '===CHECKLIST===\nITEMS::[a,\n===END===\n';
     repo.write('.hestai/context/state/checklist.oct.md', text);
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const result = (await mcp.read('hestai://context/checklist')) as { content: string; parsed: unknown; parse_errors: string[] };
+    const result = (await mcp.read('hestai://context/checklist')) as {
+      content: string;
+      parsed: unknown;
+      parse_errors: string[];
+    };
     expect(result.content).toBe(text);
     expect(result.parsed).toBeNull();
     expect(result.parse_errors[0]).toMatch(/^\.hestai\/context\/state\/checklist\.oct\.md:2: /);
@@ -122,7 +147,9 @@ describe('MCP resources', () => {
       fs.utimesSync(file, at, at);
     }
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string; file: string; archived_at: string; content: string }> };
+    const history = (await mcp.read('hestai://session/archive')) as {
+      sessions: Array<{ session_id: string; file: string; archived_at: string; content: string }>;
+    };
     expect(history.sessions.map((s) => s.session_id)).toEqual([ids[6], ids[5], ids[4], ids[3], ids[2]]);
     expect(history.sessions[0]!.file).toBe(`.hestai/sessions/archive/2026-11-26-${ids[6]}.oct.md`);
     expect(history.sessions[0]!.archived_at).toBe('2026-11-26T12:00:00.000Z');
@@ -137,12 +164,20 @@ describe('MCP resources', () => {
     const early = '0b7a9f3c-2d4e-4f6a-8b1c-3d5e7f9a1b21';
     const late = '0b7a9f3c-2d4e-4f6a-8b1c-3d5e7f9a1b22';
     // Written in the opposite order of their end times: the later session's file is the older one on disk.
-    fs.writeFileSync(path.join(archive, `20261121T100000Z-${late}.oct.md`), `===SESSION_ARCHIVE===\nSESSION_ID::"${late}"\nENDED_AT::"2026-11-21T10:00:00.000Z"\n===END===\n`);
+    fs.writeFileSync(
+      path.join(archive, `20261121T100000Z-${late}.oct.md`),
+      `===SESSION_ARCHIVE===\nSESSION_ID::"${late}"\nENDED_AT::"2026-11-21T10:00:00.000Z"\n===END===\n`,
+    );
     const old = new Date('2026-11-01T00:00:00Z');
     fs.utimesSync(path.join(archive, `20261121T100000Z-${late}.oct.md`), old, old);
-    fs.writeFileSync(path.join(archive, `20261120T100000Z-${early}.oct.md`), `===SESSION_ARCHIVE===\nSESSION_ID::"${early}"\nENDED_AT::"2026-11-20T10:00:00.000Z"\n===END===\n`);
+    fs.writeFileSync(
+      path.join(archive, `20261120T100000Z-${early}.oct.md`),
+      `===SESSION_ARCHIVE===\nSESSION_ID::"${early}"\nENDED_AT::"2026-11-20T10:00:00.000Z"\n===END===\n`,
+    );
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const history = (await mcp.read('hestai://session/archive')) as { sessions: Array<{ session_id: string; archived_at: string }> };
+    const history = (await mcp.read('hestai://session/archive')) as {
+      sessions: Array<{ session_id: string; archived_at: string }>;
+    };
     expect(history.sessions).toMatchObject([
       { session_id: late, archived_at: '2026-11-21T10:00:00.000Z' },
       { session_id: early, archived_at: '2026-11-20T10:00:00.000Z' },
@@ -168,9 +203,24 @@ describe('MCP resources', () => {
     ];
     repo.write('.hestai/audit/audit.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n{not json\n`);
     const mcp = await connectInProcess({ cwd: repo.dir, clock });
-    const result = (await mcp.read('hestai://audit')) as { violations: Array<Record<string, unknown>>; problems: string[] };
-    expect(result.violations.map((v) => v['event'])).toEqual(['bypass', 'stale_acknowledged', 'session_takeover', 'anchor_reset', 'tdd_violation']);
-    expect(result.violations.map((v) => v['kind'])).toEqual(['bypass', 'acknowledgment', 'takeover', 'reset', 'violation']);
+    const result = (await mcp.read('hestai://audit')) as {
+      violations: Array<Record<string, unknown>>;
+      problems: string[];
+    };
+    expect(result.violations.map((v) => v['event'])).toEqual([
+      'bypass',
+      'stale_acknowledged',
+      'session_takeover',
+      'anchor_reset',
+      'tdd_violation',
+    ]);
+    expect(result.violations.map((v) => v['kind'])).toEqual([
+      'bypass',
+      'acknowledgment',
+      'takeover',
+      'reset',
+      'violation',
+    ]);
     expect(result.violations[0]).toMatchObject({ reason: 'hotfix', session_id: 's1', at: '2026-11-22T10:01:00.000Z' });
     expect(result.problems).toEqual([expect.stringMatching(/audit\.jsonl:8: .*not JSON/)]);
   });

@@ -9,7 +9,12 @@ import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
 /** Every property of a JSON schema (recursively) that lacks a description, as dotted paths. */
 function undescribed(schema: unknown, at = ''): string[] {
   if (schema === null || typeof schema !== 'object') return [];
-  const node = schema as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  const node = schema as {
+    properties?: Record<string, unknown>;
+    items?: unknown;
+    anyOf?: unknown[];
+    oneOf?: unknown[];
+  };
   const missing: string[] = [];
   for (const [key, sub] of Object.entries(node.properties ?? {})) {
     const here = at === '' ? key : `${at}.${key}`;
@@ -42,7 +47,14 @@ describe('MCP server: tool catalogue', () => {
   it('offers the six session-protocol tools of seed 004', async () => {
     const mcp = await connectInProcess();
     const names = (await mcp.client.listTools()).tools.map((t) => t.name);
-    for (const name of ['session_start', 'validate_gate', 'advance_phase', 'record_evidence', 'session_end', 'get_blocked_reason']) {
+    for (const name of [
+      'session_start',
+      'validate_gate',
+      'advance_phase',
+      'record_evidence',
+      'session_end',
+      'get_blocked_reason',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -104,7 +116,13 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     const mcp = await connectInProcess();
     const result = await mcp.call('anchor_status', { working_dir: repo.dir });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ session_id: null, selected_by: null, unlocked: false, code: 'NO_SESSION', anchor: null });
+    expect(result.structuredContent).toMatchObject({
+      session_id: null,
+      selected_by: null,
+      unlocked: false,
+      code: 'NO_SESSION',
+      anchor: null,
+    });
     expect(result.structuredContent!['remedy']).toMatch(/clock_in/);
   });
 
@@ -114,7 +132,11 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     seedAnchor(repo.dir, anchored.session_id);
     const mcp = await connectInProcess();
     const only = await mcp.call('anchor_status', { working_dir: repo.dir });
-    expect(only.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'only', unlocked: true });
+    expect(only.structuredContent).toMatchObject({
+      session_id: anchored.session_id,
+      selected_by: 'only',
+      unlocked: true,
+    });
     const newer = seedSession(repo.dir, { started_at: '2026-11-22T11:00:00.000Z' });
     const ambiguous = await mcp.call('anchor_status', { working_dir: repo.dir });
     expect(ambiguous.isError).toBe(true);
@@ -123,29 +145,47 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
     expect(textOf(ambiguous)).toContain('code: SESSION_AMBIGUOUS');
     const pinned = await connectInProcess({ env: { HESTAI_SESSION: newer.session_id } });
     const explicit = await pinned.call('anchor_status', { working_dir: repo.dir });
-    expect(explicit.structuredContent).toMatchObject({ session_id: newer.session_id, selected_by: 'env', unlocked: false, code: 'NO_ANCHOR' });
+    expect(explicit.structuredContent).toMatchObject({
+      session_id: newer.session_id,
+      selected_by: 'env',
+      unlocked: false,
+      code: 'NO_ANCHOR',
+    });
     const given = await pinned.call('anchor_status', { working_dir: repo.dir, session_id: anchored.session_id });
-    expect(given.structuredContent).toMatchObject({ session_id: anchored.session_id, selected_by: 'explicit', unlocked: true });
+    expect(given.structuredContent).toMatchObject({
+      session_id: anchored.session_id,
+      selected_by: 'explicit',
+      unlocked: true,
+    });
   });
 
   it('refuses a relative working_dir as an isError result with the CLI error and its remedy, and keeps serving', async () => {
     const repo = makeRepo();
     const mcp = await connectInProcess();
-    const bad = await mcp.call('anchor_status', { working_dir: 'relative/dir', session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10' });
+    const bad = await mcp.call('anchor_status', {
+      working_dir: 'relative/dir',
+      session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10',
+    });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toBeUndefined();
     expect(textOf(bad)).toMatch(/\nhint: .*absolute/);
     expect(textOf(bad)).toMatch(/\ncode: WORKDIR_INVALID$/);
     expect(textOf(bad)).toMatch(/^hestai: working directory "relative\/dir" is not absolute/);
     expect(textOf(bad)).toMatch(/hint: /);
-    const good = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10' });
+    const good = await mcp.call('anchor_status', {
+      working_dir: repo.dir,
+      session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10',
+    });
     expect(good.isError).toBeFalsy();
   });
 
   it('refuses a directory outside any repository with NOT_A_REPO', async () => {
     const dir = tempDir();
     const mcp = await connectInProcess();
-    const result = await mcp.call('anchor_status', { working_dir: dir, session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10' });
+    const result = await mcp.call('anchor_status', {
+      working_dir: dir,
+      session_id: '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10',
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('code: NOT_A_REPO');
   });

@@ -24,7 +24,11 @@ describe('MCP tools: annotations of the session tools are true', () => {
   it('clock_in creates state (not read-only, not idempotent); clock_out removes the active directory (destructive)', async () => {
     const mcp = await connectInProcess();
     const tools = (await mcp.client.listTools()).tools;
-    expect(tools.find((t) => t.name === 'clock_in')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(tools.find((t) => t.name === 'clock_in')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
     expect(tools.find((t) => t.name === 'clock_out')?.annotations).toMatchObject({
       readOnlyHint: false,
       destructiveHint: true,
@@ -50,7 +54,9 @@ describe('MCP tools: clock_in', () => {
     expect(readSession(workspacePaths(repo.dir), id)).toMatchObject({ role: ROLE, focus: 'implement the app' });
     expect(textOf(result)).toContain(id);
     expect(textOf(result)).toMatch(/anchor/);
-    const checklist = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('hestai://context/checklist')) as Record<string, unknown>;
+    const checklist = (await (
+      await connectInProcess({ cwd: repo.dir, clock, env: repo.env })
+    ).read('hestai://context/checklist')) as Record<string, unknown>;
     expect(checklist).toMatchObject({ exists: true, parsed: { data: { SESSION_ID: id } } });
   });
 
@@ -77,12 +83,16 @@ describe('MCP tools: clock_in', () => {
   });
 });
 
-describe('MCP tools: clock_out (the connection\'s own session only)', () => {
+describe("MCP tools: clock_out (the connection's own session only)", () => {
   it('refuses a session the connection did not start, anchor or get pinned; the pinned connection closes it, anchored or not', async () => {
     const repo = projectRepo();
     const session = seedSession(repo.dir);
     const stranger = await connectInProcess({ clock, env: repo.env });
-    const refused = await stranger.call('clock_out', { working_dir: repo.dir, session_id: session.session_id, summary: 'done' });
+    const refused = await stranger.call('clock_out', {
+      working_dir: repo.dir,
+      session_id: session.session_id,
+      summary: 'done',
+    });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('code: NOT_YOUR_SESSION');
     expect(textOf(refused)).toMatch(/hint: .*clock_in/);
@@ -96,7 +106,9 @@ describe('MCP tools: clock_out (the connection\'s own session only)', () => {
     expect(archive).toContain('BINDING::anchored');
     expect(fs.existsSync(path.join(workspacePaths(repo.dir).active, session.session_id))).toBe(false);
     expect(textOf(done)).toContain(session.session_id);
-    const history = (await (await connectInProcess({ cwd: repo.dir, clock, env: repo.env })).read('hestai://session/archive')) as { sessions: Array<{ session_id: string }> };
+    const history = (await (
+      await connectInProcess({ cwd: repo.dir, clock, env: repo.env })
+    ).read('hestai://session/archive')) as { sessions: Array<{ session_id: string }> };
     expect(history.sessions[0]?.session_id).toBe(session.session_id);
   });
 
@@ -104,12 +116,17 @@ describe('MCP tools: clock_out (the connection\'s own session only)', () => {
     const repo = projectRepo();
     const session = seedSession(repo.dir);
     const anchor = seedAnchor(repo.dir, session.session_id);
-    fs.writeFileSync(path.join(workspacePaths(repo.dir).active, session.session_id, 'anchor.json'), JSON.stringify({ ...anchor, tier: 'quick' }));
+    fs.writeFileSync(
+      path.join(workspacePaths(repo.dir).active, session.session_id, 'anchor.json'),
+      JSON.stringify({ ...anchor, tier: 'quick' }),
+    );
     const mcp = await connectInProcess({ clock, env: { ...repo.env, HESTAI_SESSION: session.session_id } });
     const done = await mcp.call('clock_out', { working_dir: repo.dir });
     expect(done.isError, textOf(done)).toBeFalsy();
     expect(done.structuredContent).toMatchObject({ session_id: session.session_id, anchor_digest: null });
-    expect(fs.readFileSync(path.join(repo.dir, done.structuredContent!['archive_path'] as string), 'utf8')).toContain('BINDING::unanchored');
+    expect(fs.readFileSync(path.join(repo.dir, done.structuredContent!['archive_path'] as string), 'utf8')).toContain(
+      'BINDING::unanchored',
+    );
   });
 
   it('without any session, reports the library error as an isError result', async () => {

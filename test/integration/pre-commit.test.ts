@@ -75,7 +75,10 @@ describe('pre-commit hook', () => {
   it('blocks when HESTAI_SESSION names no active session', () => {
     const repo = makeRepo();
     makeSession(repo.dir);
-    const result = runHook('pre-commit', repo.dir, { ...repo.env, HESTAI_SESSION: '6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f' });
+    const result = runHook('pre-commit', repo.dir, {
+      ...repo.env,
+      HESTAI_SESSION: '6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f',
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('HESTAI_SESSION');
   });
@@ -117,9 +120,15 @@ describe('pre-commit hook', () => {
     expect(stale.stderr).toContain(`hestai refresh --session ${token}`);
     expect(stale.stderr).toContain(`hestai ack --session ${token} --reason`);
     const session = readSession(paths, token)!;
-    writeSession(paths, { ...session, acknowledgments: [{ at: plus(25), context_generated_at: '2026-01-01T00:00:00.000Z', reason: 'old generation' }] });
+    writeSession(paths, {
+      ...session,
+      acknowledgments: [{ at: plus(25), context_generated_at: '2026-01-01T00:00:00.000Z', reason: 'old generation' }],
+    });
     expect(runHook('pre-commit', repo.dir, { ...repo.env, HESTAI_NOW: plus(25) }).status).toBe(1);
-    writeSession(paths, { ...session, acknowledgments: [{ at: plus(25), context_generated_at: T0, reason: 'reviewed, still valid' }] });
+    writeSession(paths, {
+      ...session,
+      acknowledgments: [{ at: plus(25), context_generated_at: T0, reason: 'reviewed, still valid' }],
+    });
     expect(runHook('pre-commit', repo.dir, { ...repo.env, HESTAI_NOW: plus(25) }).status).toBe(0);
   });
 
@@ -158,7 +167,11 @@ describe('pre-commit hook', () => {
     const bypass = runHook('pre-commit', repo.dir, { ...repo.env, HESTAI_BYPASS: 'prod is down' });
     expect(bypass.status).toBe(0);
     expect(bypass.stderr).toContain('HESTAI_BYPASS');
-    const audit = fs.readFileSync(workspacePaths(repo.dir).auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const audit = fs
+      .readFileSync(workspacePaths(repo.dir).auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ event: 'bypass', hook: 'pre-commit', reason: 'prod is down' });
     for (const empty of ['', '   ']) {

@@ -35,7 +35,13 @@ describe('hestai session (the protocol state machine)', () => {
     const start = run(['session', 'start', '--objective', 'ship the protocol', '--json']);
     expect(start.status, start.stderr).toBe(0);
     const started = json(start.stdout);
-    expect(started).toMatchObject({ session_id: token, phase: 'BINDING', blocked_until: ['BINDING'], objective: 'ship the protocol', branch: 'feat/work' });
+    expect(started).toMatchObject({
+      session_id: token,
+      phase: 'BINDING',
+      blocked_until: ['BINDING'],
+      objective: 'ship the protocol',
+      branch: 'feat/work',
+    });
     expect(started['checklist'].start.map((i: any) => [i.gate, i.req, i.status])).toEqual([
       ['clock_in', 'MUST', 'x'],
       ['read_context', 'MUST', ' '],
@@ -52,15 +58,30 @@ describe('hestai session (the protocol state machine)', () => {
     const blocked = json(run(['session', 'blocked', '--json']).stdout);
     expect(blocked).toMatchObject({ is_blocked: true, current_phase: 'BINDING' });
     expect(blocked['blocked_phases'].map((b: any) => b.gate)).toEqual(['read_context', 'anchor']);
-    expect(blocked['suggested_actions'][0]).toMatch(/^hestai session evidence BINDING --step read_context --type content_hash/);
+    expect(blocked['suggested_actions'][0]).toMatch(
+      /^hestai session evidence BINDING --step read_context --type content_hash/,
+    );
 
     const refused = run(['session', 'advance', '--json']);
     expect(refused.status).toBe(1);
-    expect(json(refused.stdout)).toMatchObject({ success: false, previous_phase: 'BINDING', current_phase: 'BINDING', blocked_by: ['BINDING/read_context', 'BINDING/anchor'] });
+    expect(json(refused.stdout)).toMatchObject({
+      success: false,
+      previous_phase: 'BINDING',
+      current_phase: 'BINDING',
+      blocked_by: ['BINDING/read_context', 'BINDING/anchor'],
+    });
 
     const hash = sha256(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'));
-    const ev = json(run(['session', 'evidence', 'BINDING', '--type', 'content_hash', '--value', hash, '--json']).stdout);
-    expect(ev).toMatchObject({ phase: 'BINDING', step: 'read_context', evidence_recorded: true, auto_validated: true, gate_status: 'PASS' });
+    const ev = json(
+      run(['session', 'evidence', 'BINDING', '--type', 'content_hash', '--value', hash, '--json']).stdout,
+    );
+    expect(ev).toMatchObject({
+      phase: 'BINDING',
+      step: 'read_context',
+      evidence_recorded: true,
+      auto_validated: true,
+      gate_status: 'PASS',
+    });
     anchor(repo, token);
 
     // validate_gate is idempotent and records its result.
@@ -68,10 +89,23 @@ describe('hestai session (the protocol state machine)', () => {
     const g2 = run(['session', 'gate', 'BINDING', '--json']);
     expect(g1.status).toBe(0);
     expect(json(g1.stdout)).toEqual(json(g2.stdout));
-    expect(json(g1.stdout)).toMatchObject({ phase: 'BINDING', requirement_level: 'MUST', status: 'PASS', blocking: true });
-    expect(Object.keys(json(fs.readFileSync(statePath, 'utf8'))['results'])).toEqual(['BINDING/clock_in', 'BINDING/read_context', 'BINDING/anchor']);
+    expect(json(g1.stdout)).toMatchObject({
+      phase: 'BINDING',
+      requirement_level: 'MUST',
+      status: 'PASS',
+      blocking: true,
+    });
+    expect(Object.keys(json(fs.readFileSync(statePath, 'utf8'))['results'])).toEqual([
+      'BINDING/clock_in',
+      'BINDING/read_context',
+      'BINDING/anchor',
+    ]);
 
-    expect(json(run(['session', 'advance', '--json']).stdout)).toMatchObject({ success: true, previous_phase: 'BINDING', current_phase: 'WORK' });
+    expect(json(run(['session', 'advance', '--json']).stdout)).toMatchObject({
+      success: true,
+      previous_phase: 'BINDING',
+      current_phase: 'WORK',
+    });
     expect(json(run(['session', 'advance', '--json']).stdout)).toMatchObject({ success: true, current_phase: 'END' });
 
     // End: INCOMPLETE while MUST gates are unmet, and nothing is written to the history.
@@ -79,20 +113,48 @@ describe('hestai session (the protocol state machine)', () => {
     expect(incomplete.status).toBe(1);
     const inc = json(incomplete.stdout);
     expect(inc).toMatchObject({ status: 'INCOMPLETE', handoff_updated: false });
-    expect(inc['unmet'].map((u: string) => u.split(':')[0])).toEqual(['END/context_docs', 'END/committed', 'END/clean_tree']);
+    expect(inc['unmet'].map((u: string) => u.split(':')[0])).toEqual([
+      'END/context_docs',
+      'END/committed',
+      'END/clean_tree',
+    ]);
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/protocol-history.json'))).toBe(false);
     expect(fs.existsSync(statePath)).toBe(true);
 
     repo.commit('test(core): a failing test', { 'test/core.test.ts': 'test\n' });
-    repo.commit('feat(core): the feature', { '.hestai/context/PROJECT-CONTEXT.oct.md': `${fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'), 'utf8')}NOTE::"updated"\n`, 'src/core.ts': 'x\n' });
-    const end = run(['session', 'end', '--summary', 'shipped', '--next', 'wire the hooks', '--decision', 'protocol is data', '--json']);
+    repo.commit('feat(core): the feature', {
+      '.hestai/context/PROJECT-CONTEXT.oct.md': `${fs.readFileSync(path.join(repo.dir, '.hestai/context/PROJECT-CONTEXT.oct.md'), 'utf8')}NOTE::"updated"\n`,
+      'src/core.ts': 'x\n',
+    });
+    const end = run([
+      'session',
+      'end',
+      '--summary',
+      'shipped',
+      '--next',
+      'wire the hooks',
+      '--decision',
+      'protocol is data',
+      '--json',
+    ]);
     expect(end.status, end.stdout + end.stderr).toBe(0);
     const done = json(end.stdout);
-    expect(done).toMatchObject({ session_id: token, status: 'COMPLETE', handoff_updated: true, commit_sha: repo.git(['rev-parse', 'HEAD']).stdout.trim() });
+    expect(done).toMatchObject({
+      session_id: token,
+      status: 'COMPLETE',
+      handoff_updated: true,
+      commit_sha: repo.git(['rev-parse', 'HEAD']).stdout.trim(),
+    });
     expect(fs.existsSync(statePath)).toBe(false);
     const history = json(run(['session', 'show', '--history', '--json']).stdout);
     expect(history['sessions']).toEqual([
-      expect.objectContaining({ session_id: token, objective: 'ship the protocol', outcome: 'COMPLETE', key_decisions: ['protocol is data'], next_session_notes: 'wire the hooks' }),
+      expect.objectContaining({
+        session_id: token,
+        objective: 'ship the protocol',
+        outcome: 'COMPLETE',
+        key_decisions: ['protocol is data'],
+        next_session_notes: 'wire the hooks',
+      }),
     ]);
   });
 
@@ -101,17 +163,29 @@ describe('hestai session (the protocol state machine)', () => {
     run(['session', 'start', '--objective', 'forcing']);
     const forced = run(['session', 'advance', '--force', '--json']);
     expect(forced.status).toBe(0);
-    expect(json(forced.stdout)).toMatchObject({ success: true, current_phase: 'WORK', blocked_by: ['BINDING/read_context', 'BINDING/anchor'] });
+    expect(json(forced.stdout)).toMatchObject({
+      success: true,
+      current_phase: 'WORK',
+      blocked_by: ['BINDING/read_context', 'BINDING/anchor'],
+    });
     expect(json(forced.stdout)['violations']).toHaveLength(2);
-    const log = fs.readFileSync(path.join(repo.dir, '.hestai/audit/protocol-violations.jsonl'), 'utf8').trim().split('\n');
+    const log = fs
+      .readFileSync(path.join(repo.dir, '.hestai/audit/protocol-violations.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(log.map((l) => json(l)['phase'])).toEqual(['BINDING', 'BINDING']);
-    expect(json(log[0]!)).toMatchObject({ severity: 'CRITICAL', requirement: expect.stringContaining('BINDING/read_context') });
+    expect(json(log[0]!)).toMatchObject({
+      severity: 'CRITICAL',
+      requirement: expect.stringContaining('BINDING/read_context'),
+    });
     // The branch is feat/work, so WORK has nothing blocking: a plain advance needs no force.
     expect(json(run(['session', 'advance', '--json']).stdout)).toMatchObject({ success: true, current_phase: 'END' });
     const limited = run(['session', 'advance', '--force', '--json']);
     expect(limited.status).toBe(1);
     expect(json(limited.stdout)['message']).toContain('force limit');
-    expect(fs.readFileSync(path.join(repo.dir, '.hestai/audit/protocol-violations.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(
+      fs.readFileSync(path.join(repo.dir, '.hestai/audit/protocol-violations.jsonl'), 'utf8').trim().split('\n'),
+    ).toHaveLength(2);
     expect(json(run(['session', 'show', '--violations', '--json']).stdout)['violations']).toHaveLength(2);
   });
 
@@ -120,14 +194,21 @@ describe('hestai session (the protocol state machine)', () => {
     run(['session', 'start', '--objective', 'skip ahead']);
     const res = run(['session', 'advance', '--to', 'END', '--json']);
     expect(res.status).toBe(1);
-    expect(json(res.stdout)).toMatchObject({ success: false, current_phase: 'BINDING', blocked_by: ['BINDING/read_context', 'BINDING/anchor'] });
+    expect(json(res.stdout)).toMatchObject({
+      success: false,
+      current_phase: 'BINDING',
+      blocked_by: ['BINDING/read_context', 'BINDING/anchor'],
+    });
   });
 
   it('a MUST gate cannot be demoted or removed by editing the session state', () => {
     const { run, statePath } = setup();
     run(['session', 'start', '--objective', 'tamper']);
     const state = json(fs.readFileSync(statePath, 'utf8'));
-    state['results'] = { 'BINDING/read_context': { status: 'PASS', message: 'forged', evidence: 'x', checked_at: state['started_at'] }, 'BINDING/anchor': { status: 'PASS', message: 'forged', evidence: 'x', checked_at: state['started_at'] } };
+    state['results'] = {
+      'BINDING/read_context': { status: 'PASS', message: 'forged', evidence: 'x', checked_at: state['started_at'] },
+      'BINDING/anchor': { status: 'PASS', message: 'forged', evidence: 'x', checked_at: state['started_at'] },
+    };
     state['gates'] = [{ id: 'anchor', level: 'MAY', blocking: false }];
     state['levels'] = { 'BINDING/anchor': 'MAY' };
     fs.writeFileSync(statePath, JSON.stringify(state));
@@ -140,7 +221,12 @@ describe('hestai session (the protocol state machine)', () => {
     const { run, statePath } = setup();
     run(['session', 'start', '--objective', 'corrupt']);
     fs.writeFileSync(statePath, '{"version": 1, "session_id": ');
-    for (const args of [['session', 'advance'], ['session', 'gate', 'BINDING'], ['session', 'show'], ['session', 'end', '--summary', 'x']]) {
+    for (const args of [
+      ['session', 'advance'],
+      ['session', 'gate', 'BINDING'],
+      ['session', 'show'],
+      ['session', 'end', '--summary', 'x'],
+    ]) {
       const res = run(args);
       expect(res.status, args.join(' ')).toBe(2);
       expect(res.stderr).toContain('is corrupt');
@@ -151,12 +237,22 @@ describe('hestai session (the protocol state machine)', () => {
   });
 
   it('refuses command gates in a workspace that is not trusted, with the remedy', () => {
-    const protocol = ['version: 1', 'phases:', '  - id: Q', '    gates:', '      - { id: lint, step: Lint passes, level: MUST, check: { type: command, run: "true" } }', ''].join('\n');
+    const protocol = [
+      'version: 1',
+      'phases:',
+      '  - id: Q',
+      '    gates:',
+      '      - { id: lint, step: Lint passes, level: MUST, check: { type: command, run: "true" } }',
+      '',
+    ].join('\n');
     const { run } = setup({ protocol });
     run(['session', 'start', '--objective', 'commands']);
     const res = run(['session', 'gate', 'Q', '--json']);
     expect(res.status).toBe(1);
-    expect(json(res.stdout)['gates'][0]).toMatchObject({ status: 'FAIL', message: expect.stringContaining('workspace not trusted') });
+    expect(json(res.stdout)['gates'][0]).toMatchObject({
+      status: 'FAIL',
+      message: expect.stringContaining('workspace not trusted'),
+    });
     expect(json(run(['session', 'blocked', '--json']).stdout)['suggested_actions'][0]).toContain('hestai trust');
   });
 
@@ -192,19 +288,39 @@ describe('hestai session (the protocol state machine)', () => {
     const { repo, token, statePath } = setup();
     repo.hestai(['session', 'start', '--objective', 'race'], { env: { PATH: pathWithoutGh() } });
     const N = 8;
-    const runs = Array.from({ length: N }, (_, i) =>
-      new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, [CLI, 'session', 'evidence', 'BINDING', '--step', 'read_context', '--type', 'manual', '--value', `agent ${i} observed epic ${i}`, '--session', token], {
-          cwd: repo.dir,
-          env: { ...repo.env, PATH: pathWithoutGh() },
-          stdio: 'ignore',
-        });
-        child.on('error', reject);
-        child.on('exit', (code) => resolve(code ?? -1));
-      }),
+    const runs = Array.from(
+      { length: N },
+      (_, i) =>
+        new Promise<number>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [
+              CLI,
+              'session',
+              'evidence',
+              'BINDING',
+              '--step',
+              'read_context',
+              '--type',
+              'manual',
+              '--value',
+              `agent ${i} observed epic ${i}`,
+              '--session',
+              token,
+            ],
+            {
+              cwd: repo.dir,
+              env: { ...repo.env, PATH: pathWithoutGh() },
+              stdio: 'ignore',
+            },
+          );
+          child.on('error', reject);
+          child.on('exit', (code) => resolve(code ?? -1));
+        }),
     );
     expect(await Promise.all(runs)).toEqual(Array(N).fill(0));
-    const values = json(fs.readFileSync(statePath, 'utf8'))['evidence'].map((e: any) => e.value).sort();
+    const state = json(fs.readFileSync(statePath, 'utf8'));
+    const values = state['evidence'].map((e: any) => e.value).sort();
     expect(values).toEqual(Array.from({ length: N }, (_, i) => `agent ${i} observed epic ${i}`).sort());
   });
 
@@ -230,13 +346,18 @@ phases:
     expect(fs.readFileSync(path.join(repo.dir, '.hestai/protocol.yaml'), 'utf8')).toContain('id: BINDING');
     repo.write('.hestai/protocol.yaml', 'version: 1\nphases:\n  - id: MINE\n');
     expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
-    expect(fs.readFileSync(path.join(repo.dir, '.hestai/protocol.yaml'), 'utf8')).toBe('version: 1\nphases:\n  - id: MINE\n');
+    expect(fs.readFileSync(path.join(repo.dir, '.hestai/protocol.yaml'), 'utf8')).toBe(
+      'version: 1\nphases:\n  - id: MINE\n',
+    );
   });
 });
 
 describe('hestai session history', () => {
   it('caps the history at protocol.history_limit and composes with clock-out', () => {
-    const { repo, run } = setup({ protocol: 'version: 1\nphases:\n  - id: ONLY\n', config: 'protocol:\n  history_limit: 2\n' });
+    const { repo, run } = setup({
+      protocol: 'version: 1\nphases:\n  - id: ONLY\n',
+      config: 'protocol:\n  history_limit: 2\n',
+    });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       if (i > 0) {
@@ -252,6 +373,8 @@ describe('hestai session history', () => {
     }
     const stored = json(fs.readFileSync(path.join(repo.dir, '.hestai/sessions/protocol-history.json'), 'utf8'));
     expect(stored['sessions'].map((s: any) => s.objective)).toEqual(['round 1', 'round 2']);
-    expect(json(run(['session', 'show', '--history', '--json']).stdout)['sessions'].map((s: any) => s.session_id)).toEqual([ids[2], ids[1]]);
+    expect(
+      json(run(['session', 'show', '--history', '--json']).stdout)['sessions'].map((s: any) => s.session_id),
+    ).toEqual([ids[2], ids[1]]);
   });
 });

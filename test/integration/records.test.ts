@@ -1,21 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anchorDigest, anchorFile, anchorIntegrityHash, canonicalJson, hasValidAnchor, sealAnchor } from '../../src/records/anchor.js';
+import {
+  anchorDigest,
+  anchorFile,
+  anchorIntegrityHash,
+  canonicalJson,
+  hasValidAnchor,
+  sealAnchor,
+} from '../../src/records/anchor.js';
 import { workspacePaths } from '../../src/paths.js';
-import { isAcknowledged, listActiveSessions, readSession, sessionFile, writeSession, type SessionRecord } from '../../src/records/session.js';
+import {
+  isAcknowledged,
+  listActiveSessions,
+  readSession,
+  sessionFile,
+  writeSession,
+  type SessionRecord,
+} from '../../src/records/session.js';
 import { writeJsonAtomic } from '../../src/state/store.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { sessionRecord, unsealedAnchor } from '../helpers/records.js';
 
-const session = (id: string, root: string, overrides: Partial<SessionRecord> = {}) => sessionRecord({ session_id: id, working_dir: root, ...overrides });
+const session = (id: string, root: string, overrides: Partial<SessionRecord> = {}) =>
+  sessionRecord({ session_id: id, working_dir: root, ...overrides });
 const anchor = (token: string) => unsealedAnchor(token);
 
 describe('session records', () => {
   it('reports as corrupt a record whose role or timestamps could inject lines into the OCTAVE files written from it', () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
-    for (const bad of [{ role: 'lead\nSTATE::DONE' }, { started_at: '\n2026-01-01T00:00:00.000Z' }, { last_activity: '2026-01-01' }]) {
+    for (const bad of [
+      { role: 'lead\nSTATE::DONE' },
+      { started_at: '\n2026-01-01T00:00:00.000Z' },
+      { last_activity: '2026-01-01' },
+    ]) {
       const id = randomUUID();
       writeJsonAtomic(sessionFile(paths, id), { ...session(id, repo.dir), ...bad });
       expect(() => readSession(paths, id), JSON.stringify(bad)).toThrow(/is corrupt/);
@@ -48,7 +67,9 @@ describe('session records', () => {
 
   it('counts an acknowledgment only for the current context generation', () => {
     const s = session(randomUUID(), '/x', {
-      acknowledgments: [{ at: '2026-11-22T11:00:00.000Z', context_generated_at: '2026-11-21T00:00:00.000Z', reason: 'old' }],
+      acknowledgments: [
+        { at: '2026-11-22T11:00:00.000Z', context_generated_at: '2026-11-21T00:00:00.000Z', reason: 'old' },
+      ],
     });
     expect(isAcknowledged(s)).toBe(false);
     expect(isAcknowledged({ ...s, context_generated_at: '2026-11-21T00:00:00.000Z' })).toBe(true);

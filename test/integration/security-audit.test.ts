@@ -29,7 +29,9 @@ function adopted(): TempRepo {
 
 const securityLines = (repo: TempRepo) => {
   const log = workspacePaths(repo.dir).auditLog;
-  return fs.existsSync(log) ? (readJsonl(log) as SecurityLine[]).filter((line) => line.event === 'security.path_traversal') : [];
+  return fs.existsSync(log)
+    ? (readJsonl(log) as SecurityLine[]).filter((line) => line.event === 'security.path_traversal')
+    : [];
 };
 
 describe('path traversal attempts are blocked and logged as security events', () => {
@@ -42,7 +44,12 @@ describe('path traversal attempts are blocked and logged as security events', ()
     expect(textOf(result)).toContain('code: PATH_TRAVERSAL');
     const [line, ...more] = securityLines(repo);
     expect(more).toEqual([]);
-    expect(line).toMatchObject({ session_id: null, via: 'mcp:clock_in', code: 'PATH_TRAVERSAL', at: '2026-11-23T10:00:00.000Z' });
+    expect(line).toMatchObject({
+      session_id: null,
+      via: 'mcp:clock_in',
+      code: 'PATH_TRAVERSAL',
+      at: '2026-11-23T10:00:00.000Z',
+    });
     expect(line!.message).toContain(JSON.stringify(`${repo.dir}/../../etc`));
     expect(textOf(result)).toContain(`recorded as a security event in ${workspacePaths(repo.dir).auditLog}`);
     expect(mcp.logs.join('\n')).toMatch(/security: path traversal refused \(mcp:clock_in\)/);
@@ -99,14 +106,23 @@ describe('path traversal attempts are blocked and logged as security events', ()
     const mcp = await connectInProcess({ cwd: dir });
     const result = await mcp.call('clock_in', { role: 'implementation-lead', working_dir: `${dir}/../etc` });
     expect(result.isError).toBe(true);
-    expect((readJsonl(workspacePaths(dir).auditLog) as SecurityLine[]).map((l) => l.event)).toEqual(['security.path_traversal']);
+    expect((readJsonl(workspacePaths(dir).auditLog) as SecurityLine[]).map((l) => l.event)).toEqual([
+      'security.path_traversal',
+    ]);
   });
 
   it('keeps the refusal when the caller directory cannot be read (recording never masks the error)', () => {
-    const refusal = usageError('working directory "/a/../b" contains ".." (path traversal is refused)', { code: 'PATH_TRAVERSAL' });
-    const audited = auditPathTraversal(refusal, () => {
-      throw Object.assign(new Error('ENOENT: process.cwd failed'), { code: 'ENOENT' });
-    }, 'cli:status', () => new Date());
+    const refusal = usageError('working directory "/a/../b" contains ".." (path traversal is refused)', {
+      code: 'PATH_TRAVERSAL',
+    });
+    const audited = auditPathTraversal(
+      refusal,
+      () => {
+        throw Object.assign(new Error('ENOENT: process.cwd failed'), { code: 'ENOENT' });
+      },
+      'cli:status',
+      () => new Date(),
+    );
     expect(audited).toEqual({ error: refusal, auditLog: null });
   });
 

@@ -5,7 +5,14 @@ import { anchorFile, anchorDigest } from '../../src/records/anchor.js';
 import { workspacePaths, type WorkspacePaths } from '../../src/paths.js';
 import { parseOctave, toObject } from '../../src/octave/index.js';
 import { clockIn } from '../../src/session/clock-in.js';
-import { acknowledgeStale, cleanupSessions, clockOut, refreshSession, resolveSessionId, sessionStatus } from '../../src/session/index.js';
+import {
+  acknowledgeStale,
+  cleanupSessions,
+  clockOut,
+  refreshSession,
+  resolveSessionId,
+  sessionStatus,
+} from '../../src/session/index.js';
 import { readSession, writeSession } from '../../src/records/session.js';
 import { resolveSession } from '../../src/records/resolve.js';
 import { readJsonl } from '../../src/state/store.js';
@@ -16,9 +23,30 @@ import { fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixture
 
 const T0 = '2026-01-10T12:00:00.000Z';
 const at = (hours: number) => fixedClock(new Date(Date.parse(T0) + hours * 3_600_000).toISOString());
-const deps = (repo: TempRepo, hours = 0, env: NodeJS.ProcessEnv = {}) => ({ clock: at(hours), env: { ...repo.env, PATH: pathWithoutGh(), ...env } });
+const deps = (repo: TempRepo, hours = 0, env: NodeJS.ProcessEnv = {}) => ({
+  clock: at(hours),
+  env: { ...repo.env, PATH: pathWithoutGh(), ...env },
+});
 
-const anchorFor = (paths: WorkspacePaths, token: string, validatedAt: string) => seedAnchor(paths.root, token, {}, { validated_at: validatedAt, arm: { phase: 'B1', branch: 'main', ahead: 0, behind: 0, files_count: 0, top_files: [], focus: 'general', context_hash: 'x' } });
+const anchorFor = (paths: WorkspacePaths, token: string, validatedAt: string) =>
+  seedAnchor(
+    paths.root,
+    token,
+    {},
+    {
+      validated_at: validatedAt,
+      arm: {
+        phase: 'B1',
+        branch: 'main',
+        ahead: 0,
+        behind: 0,
+        files_count: 0,
+        top_files: [],
+        focus: 'general',
+        context_hash: 'x',
+      },
+    },
+  );
 
 describe('resolveSessionId', () => {
   it('picks explicit > HESTAI_SESSION > the only live unpinned session, and nothing when several fit', async () => {
@@ -31,7 +59,13 @@ describe('resolveSessionId', () => {
     expect(resolveSessionId(paths, undefined, {})).toBeNull();
     anchorFor(paths, a, new Date(Date.parse(T0) + 2 * 3_600_000).toISOString());
     expect(resolveSessionId(paths, undefined, {})).toBeNull();
-    expect(resolveSession(paths, {})).toMatchObject({ kind: 'ambiguous', candidates: [{ session_id: a, anchored: true }, { session_id: b, anchored: false }] });
+    expect(resolveSession(paths, {})).toMatchObject({
+      kind: 'ambiguous',
+      candidates: [
+        { session_id: a, anchored: true },
+        { session_id: b, anchored: false },
+      ],
+    });
     expect(resolveSessionId(paths, undefined, { HESTAI_SESSION: b })).toBe(b);
     expect(resolveSessionId(paths, a, { HESTAI_SESSION: b })).toBe(a);
     // A pinned session (an agent runtime's) never fits an implicit choice.
@@ -60,12 +94,19 @@ describe('refreshSession and acknowledgeStale (CI-I2)', () => {
     repo.commit('feat: new work', { 'src/login.ts': 'x\n' });
     const res = await refreshSession({ working_dir: repo.dir }, deps(repo, 30));
     const generatedAt = new Date(Date.parse(T0) + 30 * 3_600_000).toISOString();
-    expect(res).toMatchObject({ session_id, previous_context_generated_at: T0, context_generated_at: generatedAt, focus_resolved: { value: 'login' } });
+    expect(res).toMatchObject({
+      session_id,
+      previous_context_generated_at: T0,
+      context_generated_at: generatedAt,
+      focus_resolved: { value: 'login' },
+    });
     expect(res.context.git.recent_commits[0]!.header).toBe('feat: new work');
     expect(res.context.selected.map((s) => s.path)).toContain('src/login.ts');
     const record = readSession(workspacePaths(repo.dir), session_id)!;
     expect(record).toMatchObject({ context_generated_at: generatedAt, last_activity: generatedAt, state: 'ACTIVE' });
-    const focus = toObject(parseOctave(fs.readFileSync(path.join(repo.dir, '.hestai/context/state/current-focus.oct.md'), 'utf8')));
+    const focus = toObject(
+      parseOctave(fs.readFileSync(path.join(repo.dir, '.hestai/context/state/current-focus.oct.md'), 'utf8')),
+    );
     expect(focus['CONTEXT_GENERATED_AT']).toBe(generatedAt);
   });
 
@@ -73,24 +114,50 @@ describe('refreshSession and acknowledgeStale (CI-I2)', () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
     const { session_id } = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
-    expect(await rejection(acknowledgeStale({ working_dir: repo.dir, reason: '  ' }, deps(repo, 30)))).toMatchObject({ exitCode: 2, code: 'ACK_REASON_REQUIRED' });
-    const res = await acknowledgeStale({ working_dir: repo.dir, reason: 'long review, context still valid' }, deps(repo, 30));
+    expect(await rejection(acknowledgeStale({ working_dir: repo.dir, reason: '  ' }, deps(repo, 30)))).toMatchObject({
+      exitCode: 2,
+      code: 'ACK_REASON_REQUIRED',
+    });
+    const res = await acknowledgeStale(
+      { working_dir: repo.dir, reason: 'long review, context still valid' },
+      deps(repo, 30),
+    );
     expect(res).toMatchObject({ session_id, context_generated_at: T0, context_age_hours: 30, was_stale: true });
     const record = readSession(paths, session_id)!;
-    expect(record.acknowledgments).toEqual([{ at: at(30)().toISOString(), context_generated_at: T0, reason: 'long review, context still valid' }]);
-    expect(readJsonl(paths.auditLog)).toContainEqual(expect.objectContaining({ event: 'stale_context_acknowledged', session_id, reason: 'long review, context still valid' }));
-    expect((await sessionStatus({ working_dir: repo.dir }, deps(repo, 31))).sessions[0]).toMatchObject({ context_stale: false, acknowledged: true });
+    expect(record.acknowledgments).toEqual([
+      { at: at(30)().toISOString(), context_generated_at: T0, reason: 'long review, context still valid' },
+    ]);
+    expect(readJsonl(paths.auditLog)).toContainEqual(
+      expect.objectContaining({
+        event: 'stale_context_acknowledged',
+        session_id,
+        reason: 'long review, context still valid',
+      }),
+    );
+    expect((await sessionStatus({ working_dir: repo.dir }, deps(repo, 31))).sessions[0]).toMatchObject({
+      context_stale: false,
+      acknowledged: true,
+    });
     await refreshSession({ working_dir: repo.dir, session_id }, deps(repo, 32));
-    expect((await sessionStatus({ working_dir: repo.dir }, deps(repo, 57))).sessions[0]).toMatchObject({ context_stale: true, acknowledged: false });
+    expect((await sessionStatus({ working_dir: repo.dir }, deps(repo, 57))).sessions[0]).toMatchObject({
+      context_stale: true,
+      acknowledged: false,
+    });
   });
 
   it('refuses to act on an unknown or STALE session', async () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
-    expect(await rejection(refreshSession({ working_dir: repo.dir }, deps(repo)))).toMatchObject({ exitCode: 2, code: 'NO_SESSION' });
+    expect(await rejection(refreshSession({ working_dir: repo.dir }, deps(repo)))).toMatchObject({
+      exitCode: 2,
+      code: 'NO_SESSION',
+    });
     const { session_id } = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
     writeSession(paths, { ...readSession(paths, session_id)!, state: 'STALE' });
-    expect(await rejection(refreshSession({ working_dir: repo.dir, session_id }, deps(repo)))).toMatchObject({ exitCode: 1, code: 'SESSION_CLOSED' });
+    expect(await rejection(refreshSession({ working_dir: repo.dir, session_id }, deps(repo)))).toMatchObject({
+      exitCode: 1,
+      code: 'SESSION_CLOSED',
+    });
   });
 });
 
@@ -98,13 +165,19 @@ describe('clockOut', () => {
   it('archives the session in OCTAVE with commits and anchor digest, then removes the active directory', async () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
-    const { session_id } = await clockIn({ working_dir: repo.dir, role: 'implementation-lead', focus: 'login' }, deps(repo));
+    const { session_id } = await clockIn(
+      { working_dir: repo.dir, role: 'implementation-lead', focus: 'login' },
+      deps(repo),
+    );
     anchorFor(paths, session_id, T0);
     const sha1 = repo.commit('test: login', { 'test/login.test.ts': 'x\n' });
     const sha2 = repo.commit('feat: login', { 'src/login.ts': 'x\n' });
     const res = await clockOut({ working_dir: repo.dir, summary: 'login done\nwith tests' }, deps(repo, 1.5));
     expect(res).toMatchObject({ session_id, duration: '1h 30m 0s', summary: 'login done with tests' });
-    expect(res.commits).toEqual([{ sha: sha1, header: 'test: login' }, { sha: sha2, header: 'feat: login' }]);
+    expect(res.commits).toEqual([
+      { sha: sha1, header: 'test: login' },
+      { sha: sha2, header: 'feat: login' },
+    ]);
     const anchorDigestValue = res.anchor_digest;
     expect(anchorDigestValue).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(fs.existsSync(path.join(paths.active, session_id))).toBe(false);
@@ -124,7 +197,9 @@ describe('clockOut', () => {
     const focus = toObject(parseOctave(fs.readFileSync(paths.currentFocus, 'utf8')));
     expect(focus).toMatchObject({ STATUS: 'ENDED', SESSION_ID: session_id });
     expect(readJsonl(paths.auditLog)).toContainEqual(expect.objectContaining({ event: 'clock_out', session_id }));
-    expect(await rejection(clockOut({ working_dir: repo.dir, session_id }, deps(repo, 2)))).toMatchObject({ code: 'NO_SESSION' });
+    expect(await rejection(clockOut({ working_dir: repo.dir, session_id }, deps(repo, 2)))).toMatchObject({
+      code: 'NO_SESSION',
+    });
   });
 
   it('keeps the active session when the archive cannot be written', async () => {
@@ -132,7 +207,10 @@ describe('clockOut', () => {
     const paths = workspacePaths(repo.dir);
     const { session_id } = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
     fs.writeFileSync(paths.archive, 'a file where the archive directory must go');
-    expect(await rejection(clockOut({ working_dir: repo.dir }, deps(repo, 1)))).toMatchObject({ exitCode: 2, code: 'STORAGE' });
+    expect(await rejection(clockOut({ working_dir: repo.dir }, deps(repo, 1)))).toMatchObject({
+      exitCode: 2,
+      code: 'STORAGE',
+    });
     expect(readSession(paths, session_id)).not.toBeNull();
   });
 
@@ -173,10 +251,16 @@ describe('cleanupSessions (72 h / 30 days, thresholds from the workspace file)',
     const res = await cleanupSessions({ working_dir: repo.dir }, deps(repo, 2));
     expect(res.marked_stale).toEqual([s]);
     expect(res.archived.map((a) => a.session_id)).toEqual([s]);
-    expect(res.thresholds).toEqual({ stale_session_hours: 1, archive_retention_days: 1, source: '.hestai_workspace.yaml' });
+    expect(res.thresholds).toEqual({
+      stale_session_hours: 1,
+      archive_retention_days: 1,
+      source: '.hestai_workspace.yaml',
+    });
     expect((await cleanupSessions({ working_dir: repo.dir }, deps(repo, 2 + 24))).deleted_archives).toEqual([]);
     expect((await cleanupSessions({ working_dir: repo.dir }, deps(repo, 2 + 25))).deleted_archives).toHaveLength(1);
-    expect(readJsonl(workspacePaths(repo.dir).auditLog)).toContainEqual(expect.objectContaining({ event: 'archive_deleted' }));
+    expect(readJsonl(workspacePaths(repo.dir).auditLog)).toContainEqual(
+      expect.objectContaining({ event: 'archive_deleted' }),
+    );
   });
 });
 
@@ -192,9 +276,20 @@ describe('sessionStatus (the dashboard data)', () => {
     const status = await sessionStatus({ working_dir: repo.dir }, deps(repo, 25));
     expect(status.current_session).toEqual(null);
     const sa = status.sessions.find((s) => s.session_id === a)!;
-    expect(sa).toMatchObject({ role: 'a', focus: 'x', state: 'CREATED', context_age_hours: 25, context_stale: true, binding: { valid: true } });
+    expect(sa).toMatchObject({
+      role: 'a',
+      focus: 'x',
+      state: 'CREATED',
+      context_age_hours: 25,
+      context_stale: true,
+      binding: { valid: true },
+    });
     expect(sa.binding.anchor_digest).toBe(anchorDigest(JSON.parse(fs.readFileSync(anchorFile(paths, a), 'utf8'))));
-    expect(status.sessions.find((s) => s.session_id === b)).toMatchObject({ context_age_hours: 24, context_stale: false, binding: { valid: false, code: 'NO_ANCHOR' } });
+    expect(status.sessions.find((s) => s.session_id === b)).toMatchObject({
+      context_age_hours: 24,
+      context_stale: false,
+      binding: { valid: false, code: 'NO_ANCHOR' },
+    });
     expect(status.hooks).toMatchObject({ dir: hooks, pre_commit: true, commit_msg: false });
     expect(status.thresholds).toMatchObject({ max_context_age_hours: 24, stale_session_hours: 72 });
     expect(status.archives).toBe(0);
@@ -207,7 +302,10 @@ describe('markSessionWorking (a bound session is ACTIVE)', () => {
     const paths = workspacePaths(repo.dir);
     const created = seedSession(repo.dir, { state: 'CREATED', last_activity: '2026-11-22T12:00:00.000Z' });
     markSessionWorking(paths, created.session_id, '2026-11-22T11:00:00.000Z');
-    expect(readSession(paths, created.session_id)).toMatchObject({ state: 'ACTIVE', last_activity: '2026-11-22T12:00:00.000Z' });
+    expect(readSession(paths, created.session_id)).toMatchObject({
+      state: 'ACTIVE',
+      last_activity: '2026-11-22T12:00:00.000Z',
+    });
     markSessionWorking(paths, created.session_id, '2026-11-22T13:00:00.000Z');
     expect(readSession(paths, created.session_id)!.last_activity).toBe('2026-11-22T13:00:00.000Z');
     const stale = seedSession(repo.dir, { state: 'STALE' });

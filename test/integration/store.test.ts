@@ -101,11 +101,13 @@ describe('state store', () => {
           writeJsonAtomic(${JSON.stringify(file)}, { n: n + 1 });
         });
       }`;
-    const runs = Array.from({ length: 4 }, () =>
-      new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
-        child.on('exit', (code) => resolve(code ?? -1));
-      }),
+    const runs = Array.from(
+      { length: 4 },
+      () =>
+        new Promise<number>((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
+          child.on('exit', (code) => resolve(code ?? -1));
+        }),
     );
     expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
     expect(readJson(file, counter)).toEqual({ n: 100 });

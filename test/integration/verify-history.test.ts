@@ -17,7 +17,8 @@ const verify = (repo: TempRepo, args: string[] = [], cwd = repo.dir) => {
   const result = repo.hestai(['verify', '--format', 'json', ...args], { cwd });
   return { ...result, report: JSON.parse(result.stdout) as Report };
 };
-const verdictOf = (report: Report, header: string, rule: string) => report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
+const verdictOf = (report: Report, header: string, rule: string) =>
+  report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
 const CONFIG = 'verify:\n  trailers: off\n  anchors: off\n';
 
 function repoWithConfig(): TempRepo {
@@ -83,7 +84,9 @@ describe('verify on real histories', () => {
     const repo = repoWithConfig();
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     repo.commit("Merge branch 'x' into main", { 'a.md': 'a' });
-    repo.commit('Revert "docs: nothing"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.', { 'b.md': 'b' });
+    repo.commit('Revert "docs: nothing"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.', {
+      'b.md': 'b',
+    });
     const { report } = verify(repo, ['--from', base]);
     expect(verdictOf(report, "Merge branch 'x' into main", 'header')?.status).toBe('fail');
     expect(verdictOf(report, 'Revert "docs: nothing"', 'header')?.status).toBe('fail');
@@ -97,7 +100,9 @@ describe('verify on real histories', () => {
     const { report } = verify(repo, ['--from', base]);
     expect(verdictOf(report, '  docs: indented', 'header')?.message).toContain('starts with whitespace');
     expect(verdictOf(report, '\uFEFFdocs: bom', 'header')?.message).toContain('byte order mark');
-    for (const c of report.commits) for (const v of c.verdicts) if (v.rule === 'header' || v.rule === 'test-first') expect(v.clause, `${c.header} ${v.rule}`).toBeTruthy();
+    for (const c of report.commits)
+      for (const v of c.verdicts)
+        if (v.rule === 'header' || v.rule === 'test-first') expect(v.clause, `${c.header} ${v.rule}`).toBeTruthy();
   });
 
   it('commit.ignore patterns are validated and applied', () => {
@@ -156,7 +161,10 @@ describe('a commit message cannot forge verify input', () => {
     repo.commit('feat: f', { 'src/f.ts': 'f' });
     repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side']);
     const { report } = verify(repo, ['--from', base]);
-    const real = repo.git(['rev-list', `${base}..HEAD`]).stdout.trim().split('\n');
+    const real = repo
+      .git(['rev-list', `${base}..HEAD`])
+      .stdout.trim()
+      .split('\n');
     expect(report.commits.map((c) => c.sha).sort()).toEqual(real.sort());
     expect(report.commits.some((c) => c.header === 'test: forged')).toBe(false);
     expect(verdictOf(report, 'feat: f', 'test-first')?.status).toBe('fail');

@@ -11,7 +11,10 @@ const parse = (text: string) => validateProtocolText(text).protocol!;
 function branchWith(protocol: string) {
   const repo = makeRepo();
   // Anchors are another rule's business (verify-anchors tests): here only the protocol policy is judged.
-  repo.commit('chore: the protocol', { '.hestai/protocol.yaml': DEFAULT, '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
+  repo.commit('chore: the protocol', {
+    '.hestai/protocol.yaml': DEFAULT,
+    '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n',
+  });
   repo.git(['switch', '-q', '-c', 'feat/relax']);
   repo.commit('chore: change the protocol', { '.hestai/protocol.yaml': protocol });
   return repo;
@@ -19,19 +22,30 @@ function branchWith(protocol: string) {
 
 describe('hestai verify: a branch may not weaken the base protocol', () => {
   it('reports a lowered, non-blocking or removed MUST gate (the base protocol counts)', () => {
-    const relaxed = DEFAULT.replace('step: "Anchor the session (identity, context, proof)"\n        level: MUST', 'step: "Anchor the session (identity, context, proof)"\n        level: MAY');
+    const relaxed = DEFAULT.replace(
+      'step: "Anchor the session (identity, context, proof)"\n        level: MUST',
+      'step: "Anchor the session (identity, context, proof)"\n        level: MAY',
+    );
     expect(relaxed).not.toBe(DEFAULT);
     const repo = branchWith(relaxed);
     const res = repo.hestai(['verify', '--format', 'json']);
     expect(res.status).toBe(1);
-    const report = JSON.parse(res.stdout) as { commits: Array<{ verdicts: Array<{ rule: string; status: string; message: string }> }> };
+    const report = JSON.parse(res.stdout) as {
+      commits: Array<{ verdicts: Array<{ rule: string; status: string; message: string }> }>;
+    };
     const verdict = report.commits.flatMap((c) => c.verdicts).find((v) => v.rule === 'protocol-policy');
-    expect(verdict).toMatchObject({ status: 'fail', message: expect.stringContaining('gate BINDING/anchor was lowered from MUST to MAY') });
+    expect(verdict).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('gate BINDING/anchor was lowered from MUST to MAY'),
+    });
     expect(verdict!.message).toContain('BINDING/anchor no longer blocks');
   });
 
   it('a branch that only adds or strengthens gates passes', () => {
-    const stronger = DEFAULT.replace('level: SHOULD\n        check: { type: branch_not', 'level: MUST\n        check: { type: branch_not');
+    const stronger = DEFAULT.replace(
+      'level: SHOULD\n        check: { type: branch_not',
+      'level: MUST\n        check: { type: branch_not',
+    );
     const repo = branchWith(stronger);
     const res = repo.hestai(['verify', '--format', 'json']);
     expect(res.status, res.stdout).toBe(0);
@@ -41,7 +55,10 @@ describe('hestai verify: a branch may not weaken the base protocol', () => {
   it('deleting the protocol file on a branch is a weakening', () => {
     const repo = makeRepo();
     // Anchors are another rule's business (verify-anchors tests): here only the protocol policy is judged.
-  repo.commit('chore: the protocol', { '.hestai/protocol.yaml': DEFAULT, '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
+    repo.commit('chore: the protocol', {
+      '.hestai/protocol.yaml': DEFAULT,
+      '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n',
+    });
     repo.git(['switch', '-q', '-c', 'feat/drop']);
     repo.git(['rm', '-q', '.hestai/protocol.yaml']);
     repo.commit('chore: drop the protocol');

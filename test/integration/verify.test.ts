@@ -13,7 +13,8 @@ const verify = (repo: TempRepo, args: string[] = [], cwd = repo.dir) => {
   const result = repo.hestai(['verify', '--format', 'json', ...args], { cwd });
   return { ...result, report: (result.stdout ? JSON.parse(result.stdout) : null) as Report };
 };
-const verdict = (report: Report, header: string, rule: string) => report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
+const verdict = (report: Report, header: string, rule: string) =>
+  report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === rule);
 const SESSION = `HestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:${'0123456789abcdef'.repeat(4)}`;
 // These tests are about the commit rules: anchors are re-validated in test/e2e/anchors-ci.test.ts.
 const NO_ANCHORS = { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n' };
@@ -79,7 +80,9 @@ describe('hestai verify', () => {
     const strict = scenario('verify:\n  trailers: error\n  bypass: error\n  anchors: off\n');
     expect(strict.status).toBe(1);
     expect(verdict(strict.report, 'feat: hotfix', 'bypass')?.status).toBe('fail');
-    expect(verdict(scenario('verify:\n  trailers: off\n  anchors: off\n').report, 'docs: no trailers', 'trailers')).toBeUndefined();
+    expect(
+      verdict(scenario('verify:\n  trailers: off\n  anchors: off\n').report, 'docs: no trailers', 'trailers'),
+    ).toBeUndefined();
   });
 
   it('checks an explicit --from..--to range and honours tdd.since on the default branch', () => {
@@ -119,7 +122,10 @@ describe('hestai verify', () => {
 
   it('--red-green requires the test to fail at the test commit and pass at the feat commit', () => {
     const repo = makeRepo();
-    repo.write('.hestai_workspace.yaml', 'tdd:\n  test_command: sh test/run.sh\nverify:\n  trailers: off\n  anchors: off\n');
+    repo.write(
+      '.hestai_workspace.yaml',
+      'tdd:\n  test_command: sh test/run.sh\nverify:\n  trailers: off\n  anchors: off\n',
+    );
     repo.commit('chore: config');
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     repo.commit('test(a): red', { 'test/run.sh': 'test -f src/a.txt\n' });

@@ -20,7 +20,8 @@ const big = (dir: string, bytes: number) => {
   return file;
 };
 
-const withCtx = (cited: string) => replaceLine(VECTOR, 'L3::', `L3::[ARGUMENT_ARRAYS_ONLY]⇌CTX:${cited}[a huge file]→TRIGGER[cite it]`);
+const withCtx = (cited: string) =>
+  replaceLine(VECTOR, 'L3::', `L3::[ARGUMENT_ARRAYS_ONLY]⇌CTX:${cited}[a huge file]→TRIGGER[cite it]`);
 
 describe('bounded: CTX citations', () => {
   it('a CTX line range in a 3 GiB file is a validation error, not a RangeError', () => {
@@ -28,7 +29,11 @@ describe('bounded: CTX citations', () => {
     big(dir, 3 * 1024 ** 3);
     const real = makeCtxProbe(dir);
     const probe = (p: string) => (p === 'big.bin' ? real(p) : PROBE(p));
-    const result = validateVector(withCtx('big.bin:1-2'), { role: 'implementation-lead', strictness: 'default', probe });
+    const result = validateVector(withCtx('big.bin:1-2'), {
+      role: 'implementation-lead',
+      strictness: 'default',
+      probe,
+    });
     expect(result.ok).toBe(false);
     expect(result.errors.join('\n')).toMatch(/big\.bin.*larger than/);
   });
@@ -56,7 +61,12 @@ describe('bounded: YAML', () => {
   it('an alias bomb in .hestai_workspace.yaml is a config error (exit 2), not an internal error', () => {
     const repo = makeRepo();
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     repo.write('.hestai_workspace.yaml', `${lines.join('\n')}\n`);
     const result = hestai(repo, ['status']);
     noStack(result);

@@ -11,7 +11,8 @@ import { hestai, noStack } from './helpers.js';
 // file's content, lives outside the worktree (a repository cannot commit or hand-edit it), and is validated
 // on read: a cache that disagrees or is malformed is ignored and rewritten, never a crash, never a pass.
 
-const YAML = 'anchor:\n  required: true\nverify:\n  anchors: off\ngithub:\n  issue_search: false\n  pr_context: false\n';
+const YAML =
+  'anchor:\n  required: true\nverify:\n  anchors: off\ngithub:\n  issue_search: false\n  pr_context: false\n';
 
 function withCommittedCache(config: unknown): TempRepo {
   const repo = makeRepo();
@@ -24,7 +25,11 @@ function withCommittedCache(config: unknown): TempRepo {
 
 describe('config cache: never weakens a rule', () => {
   it('a committed .hestai/cache/config.json matching the file hash cannot switch the anchor check off', () => {
-    const repo = withCommittedCache({ ...DEFAULTS, anchor: { ...DEFAULTS.anchor, required: false }, hooks: { ...DEFAULTS.hooks, pre_commit: false } });
+    const repo = withCommittedCache({
+      ...DEFAULTS,
+      anchor: { ...DEFAULTS.anchor, required: false },
+      hooks: { ...DEFAULTS.hooks, pre_commit: false },
+    });
     repo.write('src/a.ts', 'export {};\n');
     repo.git(['add', 'src/a.ts']);
     const result = runHook('pre-commit', repo.dir, repo.env);
@@ -33,7 +38,11 @@ describe('config cache: never weakens a rule', () => {
   });
 
   it('a committed cache cannot switch the test-first rule off for feat commits', () => {
-    const repo = withCommittedCache({ ...DEFAULTS, tdd: { ...DEFAULTS.tdd, types: ['nothing'] }, anchor: { ...DEFAULTS.anchor, required: false } });
+    const repo = withCommittedCache({
+      ...DEFAULTS,
+      tdd: { ...DEFAULTS.tdd, types: ['nothing'] },
+      anchor: { ...DEFAULTS.anchor, required: false },
+    });
     repo.commit('feat: no test before me', { 'src/a.ts': 'export {};\n' });
     const result = hestai(repo, ['verify', '--from', 'HEAD~1', '--to', 'HEAD']);
     noStack(result);
@@ -53,13 +62,21 @@ describe('config cache: never weakens a rule', () => {
     repo.commit('chore: config', { '.hestai_workspace.yaml': YAML });
     const file = configCacheFile(YAML, repo.env)!;
     expect(file.startsWith(repo.home)).toBe(true);
-    for (const bad of ['not json', JSON.stringify({ sha256: configTextHash(YAML), config: { ...DEFAULTS, tdd: {} } }), JSON.stringify({ sha256: configTextHash(YAML), config: { ...DEFAULTS, anchor: { required: 'no' } } }), 'null']) {
+    for (const bad of [
+      'not json',
+      JSON.stringify({ sha256: configTextHash(YAML), config: { ...DEFAULTS, tdd: {} } }),
+      JSON.stringify({ sha256: configTextHash(YAML), config: { ...DEFAULTS, anchor: { required: 'no' } } }),
+      'null',
+    ]) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, bad);
       const result = hestai(repo, ['status']);
       noStack(result);
       expect(result.status).toBe(0);
-      const rewritten = JSON.parse(fs.readFileSync(file, 'utf8')) as { sha256: string; config: { anchor: { required: boolean }; tdd: { types: string[] } } };
+      const rewritten = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+        sha256: string;
+        config: { anchor: { required: boolean }; tdd: { types: string[] } };
+      };
       expect(rewritten.sha256).toBe(configTextHash(YAML));
       expect(rewritten.config.anchor.required).toBe(true);
       expect(rewritten.config.tdd.types).toEqual(['feat']);
@@ -72,7 +89,13 @@ describe('config cache: never weakens a rule', () => {
     const weak = 'anchor:\n  required: false\n';
     const file = configCacheFile(YAML, repo.env)!;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ sha256: configTextHash(weak), config: { ...DEFAULTS, anchor: { ...DEFAULTS.anchor, required: false } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        sha256: configTextHash(weak),
+        config: { ...DEFAULTS, anchor: { ...DEFAULTS.anchor, required: false } },
+      }),
+    );
     repo.write('src/a.ts', 'export {};\n');
     repo.git(['add', 'src/a.ts']);
     expect(runHook('pre-commit', repo.dir, repo.env).status).toBe(1);

@@ -24,7 +24,10 @@ export function outsideDir(): Outside {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {
         const full = path.join(d, e.name);
         if (e.isDirectory()) walk(full);
-        else out[path.relative(dir, full)] = e.isFile() ? fs.readFileSync(full, 'utf8') : `<${e.isFIFO() ? 'fifo' : 'other'}>`;
+        else
+          out[path.relative(dir, full)] = e.isFile()
+            ? fs.readFileSync(full, 'utf8')
+            : `<${e.isFIFO() ? 'fifo' : 'other'}>`;
       }
     };
     walk(dir);
@@ -62,5 +65,6 @@ export function hestai(repo: TempRepo, args: string[], env: NodeJS.ProcessEnv = 
 /** No stack trace reached the user. */
 export function noStack(result: RunResult): void {
   const text = `${result.stdout}\n${result.stderr}`;
-  if (/\n\s+at .+:\d+:\d+\)?/.test(text) || /internal error/i.test(text)) throw new Error(`a stack trace or internal error reached the user:\n${text.slice(0, 2000)}`);
+  if (/\n\s+at .+:\d+:\d+\)?/.test(text) || /internal error/i.test(text))
+    throw new Error(`a stack trace or internal error reached the user:\n${text.slice(0, 2000)}`);
 }

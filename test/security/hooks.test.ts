@@ -47,7 +47,10 @@ describe('hooks: the hook line quotes the package path', () => {
     const base = tempDir();
     const dir = path.join(base, `pkg dir 'q' "dq" $(touch ${base}/PWNED1) \`touch ${base}/PWNED2\` $HOME`, 'hooks');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'pre-commit'), `require('node:fs').writeFileSync(${JSON.stringify(path.join(base, 'ran'))}, process.argv.slice(2).join(','));\n`);
+    fs.writeFileSync(
+      path.join(dir, 'pre-commit'),
+      `require('node:fs').writeFileSync(${JSON.stringify(path.join(base, 'ran'))}, process.argv.slice(2).join(','));\n`,
+    );
     const line = hookCommand('pre-commit', dir);
     const result = spawnSync('sh', ['-c', `set -- a1 a2\n${line}`], { cwd: base, encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);

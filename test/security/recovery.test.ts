@@ -73,7 +73,9 @@ describe('recovery: clock-out killed between archive and removal', () => {
   it('leaves no session both active and archived, and a second clock-out writes no duplicate archive', () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
-    const id = json<{ session_id: string }>(hestai(repo, ['clock-in', '--role', 'implementation-lead', '--json']).stdout).session_id;
+    const id = json<{ session_id: string }>(
+      hestai(repo, ['clock-in', '--role', 'implementation-lead', '--json']).stdout,
+    ).session_id;
     const active = path.join(paths.active, id);
     const copy = path.join(repo.home, 'copy');
     fs.cpSync(active, copy, { recursive: true });
@@ -89,7 +91,9 @@ describe('recovery: clock-out killed between archive and removal', () => {
   it('the next clock-in finishes an interrupted clock-out: the archived session is no longer active', () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
-    const id = json<{ session_id: string }>(hestai(repo, ['clock-in', '--role', 'implementation-lead', '--json']).stdout).session_id;
+    const id = json<{ session_id: string }>(
+      hestai(repo, ['clock-in', '--role', 'implementation-lead', '--json']).stdout,
+    ).session_id;
     const active = path.join(paths.active, id);
     const copy = path.join(repo.home, 'copy');
     fs.cpSync(active, copy, { recursive: true });

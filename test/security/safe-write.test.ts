@@ -18,7 +18,10 @@ describe('safe writes: committed symlinks under .hestai/ never lead a writer out
   it('status does not replace a file through a .hestai/cache symlink', () => {
     const outside = outsideDir();
     fs.writeFileSync(path.join(outside.dir, 'config.json'), 'precious\n');
-    const repo = repoWithLink('.hestai/cache', outside.dir, { '.hestai_workspace.yaml': CONFIG, '.hestai/context/.keep': '' });
+    const repo = repoWithLink('.hestai/cache', outside.dir, {
+      '.hestai_workspace.yaml': CONFIG,
+      '.hestai/context/.keep': '',
+    });
     const before = outside.snapshot();
     const result = hestai(repo, ['status']);
     noStack(result);
@@ -76,8 +79,13 @@ describe('safe writes: committed symlinks under .hestai/ never lead a writer out
 
   it('anchor does not write a pending handshake through a .hestai/sessions/pending symlink', () => {
     const outside = outsideDir();
-    const constitution = fs.readFileSync(path.join(PROJECT_ROOT, 'templates/agents/implementation-lead.oct.md'), 'utf8');
-    const repo = repoWithLink('.hestai/sessions/pending', outside.dir, { '.hestai-sys/agents/implementation-lead.oct.md': constitution });
+    const constitution = fs.readFileSync(
+      path.join(PROJECT_ROOT, 'templates/agents/implementation-lead.oct.md'),
+      'utf8',
+    );
+    const repo = repoWithLink('.hestai/sessions/pending', outside.dir, {
+      '.hestai-sys/agents/implementation-lead.oct.md': constitution,
+    });
     const before = outside.snapshot();
     const result = hestai(repo, ['anchor', '--stage', 'identity', '--role', 'implementation-lead']);
     noStack(result);

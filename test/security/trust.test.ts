@@ -24,7 +24,11 @@ const gate = (marker: string) => `quality_gates:\n  - name: lint\n    command: t
 /** The CLI run asynchronously, so an HTTP server in this process can answer it. */
 function hestaiAsync(repo: TempRepo, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: repo.dir, env: { ...repo.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -35,7 +39,11 @@ function hestaiAsync(repo: TempRepo, args: string[], env: NodeJS.ProcessEnv = {}
 }
 
 /** A server standing in for the attacker's endpoint: records every request's authorization header. */
-async function listen(): Promise<{ url: string; seen: { url: string; authorization: string | null }[]; close: () => Promise<void> }> {
+async function listen(): Promise<{
+  url: string;
+  seen: { url: string; authorization: string | null }[];
+  close: () => Promise<void>;
+}> {
   const seen: { url: string; authorization: string | null }[] = [];
   const server = http.createServer((req, res) => {
     seen.push({ url: req.url ?? '', authorization: req.headers.authorization ?? null });
@@ -46,7 +54,11 @@ async function listen(): Promise<{ url: string; seen: { url: string; authorizati
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('trust: repository commands are inert until trusted', () => {
@@ -101,7 +113,12 @@ describe('trust: repository commands are inert until trusted', () => {
     const out = path.join(dir, 'env.txt');
     const repo = cloned(`quality_gates:\n  - name: env\n    command: env > '${out}'\n`);
     expect(hestai(repo, ['trust']).status).toBe(0);
-    expect(hestai(repo, ['clock-in', '--role', 'implementation-lead'], { GITHUB_TOKEN: 'ghp_secret', AWS_SECRET_ACCESS_KEY: 'aws' }).status).toBe(0);
+    expect(
+      hestai(repo, ['clock-in', '--role', 'implementation-lead'], {
+        GITHUB_TOKEN: 'ghp_secret',
+        AWS_SECRET_ACCESS_KEY: 'aws',
+      }).status,
+    ).toBe(0);
     const env = fs.readFileSync(out, 'utf8');
     expect(env).toMatch(/^PATH=/m);
     expect(env).not.toContain('ghp_secret');
@@ -116,7 +133,9 @@ describe('trust: repository commands are inert until trusted', () => {
     expect(status.stdout).toMatch(/quality_gates/);
     expect(status.stdout).toMatch(/ai\.base_url/);
     expect(status.stdout).toMatch(/hestai trust/);
-    const json = JSON.parse(hestai(repo, ['status', '--json']).stdout) as { trust: { status: string; inert: string[] } };
+    const json = JSON.parse(hestai(repo, ['status', '--json']).stdout) as {
+      trust: { status: string; inert: string[] };
+    };
     expect(json.trust.status).toBe('untrusted');
     expect(json.trust.inert).toEqual(expect.arrayContaining(['quality_gates', 'ai.base_url']));
     const doctor = hestai(repo, ['doctor']);
@@ -130,7 +149,9 @@ describe('trust: a repository cannot send data or a key to a server it names', (
     const server = await listen();
     try {
       const repo = cloned(`ai:\n  base_url: ${server.url}\n  api_key_env: GITHUB_TOKEN\n  model_override: m\n`);
-      const result = await hestaiAsync(repo, ['clock-in', '--role', 'implementation-lead'], { GITHUB_TOKEN: 'ghp_secret' });
+      const result = await hestaiAsync(repo, ['clock-in', '--role', 'implementation-lead'], {
+        GITHUB_TOKEN: 'ghp_secret',
+      });
       expect(result.status).toBe(0);
       expect(server.seen).toEqual([]);
     } finally {
@@ -143,7 +164,10 @@ describe('trust: a repository cannot send data or a key to a server it names', (
     try {
       const repo = cloned(`ai:\n  base_url: ${server.url}\n  api_key_env: MY_AI_KEY\n  model_override: m\n`);
       fs.mkdirSync(path.join(repo.home, '.hestai', 'config'), { recursive: true });
-      fs.writeFileSync(path.join(repo.home, '.hestai', 'config', 'ai.yaml'), 'base_url: http://127.0.0.1:9/v1\napi_key_env: MY_AI_KEY\nmodel: m\n');
+      fs.writeFileSync(
+        path.join(repo.home, '.hestai', 'config', 'ai.yaml'),
+        'base_url: http://127.0.0.1:9/v1\napi_key_env: MY_AI_KEY\nmodel: m\n',
+      );
       const result = await hestaiAsync(repo, ['clock-in', '--role', 'implementation-lead'], { MY_AI_KEY: 'sk-user' });
       expect(result.status).toBe(0);
       expect(server.seen).toEqual([]);
@@ -155,7 +179,9 @@ describe('trust: a repository cannot send data or a key to a server it names', (
   it('a committed .env naming an endpoint is repository content too: inert until trusted', async () => {
     const server = await listen();
     try {
-      const repo = cloned('github:\n  issue_search: false\n', { '.env': `HESTAI_AI_BASE_URL=${server.url}\nHESTAI_AI_MODEL=m\n` });
+      const repo = cloned('github:\n  issue_search: false\n', {
+        '.env': `HESTAI_AI_BASE_URL=${server.url}\nHESTAI_AI_MODEL=m\n`,
+      });
       const result = await hestaiAsync(repo, ['clock-in', '--role', 'implementation-lead']);
       expect(result.status).toBe(0);
       expect(server.seen).toEqual([]);

@@ -57,7 +57,16 @@ describe('workspace config', () => {
   });
 
   it('collects every error at once, each with its key path and line', () => {
-    const text = ['tdd:', '  policy: strict', '  types: []', 'freshness:', '  max_age_hours: -1', 'hooks:', '  trailers: yes-please', ''].join('\n');
+    const text = [
+      'tdd:',
+      '  policy: strict',
+      '  types: []',
+      'freshness:',
+      '  max_age_hours: -1',
+      'hooks:',
+      '  trailers: yes-please',
+      '',
+    ].join('\n');
     const { config, errors } = validateConfigText(text);
     expect(config).toBeNull();
     const byKey = Object.fromEntries(errors.map((e) => [e.key, e]));

@@ -23,10 +23,17 @@ describe('git parsers', () => {
   it('parses log records with messages and files', () => {
     const record = (sha: string, parents: string, message: string, files: string[]) =>
       `${RECORD_SEP}${sha}${FIELD_SEP}${parents}${FIELD_SEP}2026-01-01T00:00:00+00:00${FIELD_SEP}${message}${FIELD_SEP}${FIELD_SEP}\0\n${files.join('\0')}${files.length ? '\0' : ''}`;
-    const out = record('b'.repeat(40), 'a'.repeat(40), 'feat: x\n\nbody\n', ['src/x.ts']) + record('a'.repeat(40), '', 'test: y\n', ['test/y.test.ts', 'z']);
+    const out =
+      record('b'.repeat(40), 'a'.repeat(40), 'feat: x\n\nbody\n', ['src/x.ts']) +
+      record('a'.repeat(40), '', 'test: y\n', ['test/y.test.ts', 'z']);
     const commits = parseLog(out);
     expect(commits).toHaveLength(2);
-    expect(commits[0]).toMatchObject({ sha: 'b'.repeat(40), parents: ['a'.repeat(40)], message: 'feat: x\n\nbody', files: ['src/x.ts'] });
+    expect(commits[0]).toMatchObject({
+      sha: 'b'.repeat(40),
+      parents: ['a'.repeat(40)],
+      message: 'feat: x\n\nbody',
+      files: ['src/x.ts'],
+    });
     expect(commits[1]).toMatchObject({ parents: [], message: 'test: y', files: ['test/y.test.ts', 'z'] });
   });
 });
@@ -34,7 +41,22 @@ describe('git parsers', () => {
 describe('parseNameStatus', () => {
   it('reads statuses, renames with their similarity and copies', async () => {
     const { parseNameStatus } = await import('../../src/git/parse.js');
-    expect(parseNameStatus(['M', 'a.ts', 'R100', 'old.ts', 'new.ts', 'D', 'gone.ts', 'A', 'x y.ts', 'C75', 'src.ts', 'copy.ts'])).toEqual([
+    expect(
+      parseNameStatus([
+        'M',
+        'a.ts',
+        'R100',
+        'old.ts',
+        'new.ts',
+        'D',
+        'gone.ts',
+        'A',
+        'x y.ts',
+        'C75',
+        'src.ts',
+        'copy.ts',
+      ]),
+    ).toEqual([
       { status: 'M', path: 'a.ts' },
       { status: 'R', path: 'new.ts', score: 100 },
       { status: 'D', path: 'gone.ts' },

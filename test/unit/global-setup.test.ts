@@ -18,7 +18,8 @@ function tree(files: Record<string, number>): string {
     fs.utimesSync(path.join(root, file), mtime, mtime);
   }
   // Directories get the oldest time, so only files decide.
-  for (const dir of ['src', 'src/deep', 'dist', 'dist/cli']) if (fs.existsSync(path.join(root, dir))) fs.utimesSync(path.join(root, dir), 1, 1);
+  for (const dir of ['src', 'src/deep', 'dist', 'dist/cli'])
+    if (fs.existsSync(path.join(root, dir))) fs.utimesSync(path.join(root, dir), 1, 1);
   return root;
 }
 
@@ -28,11 +29,17 @@ describe('staleBuild (the test run never tests an old dist/)', () => {
   });
 
   it('asks for a build when a source file, however deep, is newer than the build', () => {
-    expect(staleBuild(tree({ 'src/a.ts': 100, 'src/deep/b.ts': 300, 'dist/cli/bin.js': 200 }))).toBe('src changed after the last build');
-    expect(staleBuild(tree({ 'src/a.ts': 100, 'package.json': 300, 'dist/cli/bin.js': 200 }))).toBe('package.json changed after the last build');
+    expect(staleBuild(tree({ 'src/a.ts': 100, 'src/deep/b.ts': 300, 'dist/cli/bin.js': 200 }))).toBe(
+      'src changed after the last build',
+    );
+    expect(staleBuild(tree({ 'src/a.ts': 100, 'package.json': 300, 'dist/cli/bin.js': 200 }))).toBe(
+      'package.json changed after the last build',
+    );
   });
 
   it('accepts a build newer than every input', () => {
-    expect(staleBuild(tree({ 'src/a.ts': 100, 'src/deep/b.ts': 150, 'package.json': 120, 'dist/cli/bin.js': 200 }))).toBeNull();
+    expect(
+      staleBuild(tree({ 'src/a.ts': 100, 'src/deep/b.ts': 150, 'package.json': 120, 'dist/cli/bin.js': 200 })),
+    ).toBeNull();
   });
 });

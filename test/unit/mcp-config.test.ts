@@ -9,7 +9,9 @@ const BIN = '/home/me/project/node_modules/hestai-hooks/dist/cli/bin.js';
 describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', () => {
   it('runs the installed entrypoint by absolute path over stdio', () => {
     expect(MCP_CONFIG_FILE).toBe('.mcp.json');
-    expect(mcpJsonFor(BIN)).toEqual({ mcpServers: { hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} } } });
+    expect(mcpJsonFor(BIN)).toEqual({
+      mcpServers: { hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} } },
+    });
   });
 
   it('points at the built dist/cli/bin.js from the sources too (tsx, tests), not at src/cli/bin.js', () => {
@@ -25,7 +27,10 @@ describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', 
     const existing = JSON.stringify({ mcpServers: { other: { command: 'other-server', args: [] } }, note: 'kept' });
     const merged = JSON.parse(mergeMcpJson(existing, BIN, '/p/.mcp.json')) as Record<string, unknown>;
     expect(merged).toEqual({
-      mcpServers: { other: { command: 'other-server', args: [] }, hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} } },
+      mcpServers: {
+        other: { command: 'other-server', args: [] },
+        hestai: { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: {} },
+      },
       note: 'kept',
     });
   });
@@ -34,7 +39,10 @@ describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', 
     const existing = JSON.stringify({ mcpServers: { hestai: { command: 'node', args: ['/old/bin.js', 'mcp'] } } });
     const text = mergeMcpJson(existing, BIN, '/p/.mcp.json');
     expect(text.endsWith('}\n')).toBe(true);
-    expect((JSON.parse(text) as { mcpServers: { hestai: { args: string[] } } }).mcpServers.hestai.args).toEqual([BIN, 'mcp']);
+    expect((JSON.parse(text) as { mcpServers: { hestai: { args: string[] } } }).mcpServers.hestai.args).toEqual([
+      BIN,
+      'mcp',
+    ]);
   });
 
   it('writes a fresh file when there is none', () => {
@@ -57,12 +65,17 @@ describe('mcpArgv: the `hestai mcp` fast path that skips the CLI parser', () => 
     expect(mcpArgv(args)).toEqual(expected);
   });
 
-  it.each([[[]], [['doctor']], [['mcp', '--help']], [['mcp', 'extra']], [['mcp', '--cwd']], [['--json', 'mcp']], [['mcp', '--cwd', '/a', '--cwd', '/b']]])(
-    'leaves %j to the full CLI (help, errors, other commands)',
-    (args) => {
-      expect(mcpArgv(args)).toBeNull();
-    },
-  );
+  it.each([
+    [[]],
+    [['doctor']],
+    [['mcp', '--help']],
+    [['mcp', 'extra']],
+    [['mcp', '--cwd']],
+    [['--json', 'mcp']],
+    [['mcp', '--cwd', '/a', '--cwd', '/b']],
+  ])('leaves %j to the full CLI (help, errors, other commands)', (args) => {
+    expect(mcpArgv(args)).toBeNull();
+  });
 });
 
 describe('the package root exports the MCP adapter', () => {

@@ -18,7 +18,11 @@ function run(chunks: string[], maxLine = 64) {
 
 describe('LineGate (the first reader of hestai mcp stdin)', () => {
   it('reassembles lines split across chunks and passes JSON objects and arrays on unchanged', () => {
-    expect(run(['{"a":', '1}\n[1,', '2]\r\n', '\n  \n{"b":2}'])).toEqual(['line {"a":1}', 'line [1,2]\r', 'line {"b":2}']);
+    expect(run(['{"a":', '1}\n[1,', '2]\r\n', '\n  \n{"b":2}'])).toEqual([
+      'line {"a":1}',
+      'line [1,2]\r',
+      'line {"b":2}',
+    ]);
   });
 
   it('reports non-JSON lines and JSON scalars with their size and a quoted preview', () => {
@@ -27,8 +31,13 @@ describe('LineGate (the first reader of hestai mcp stdin)', () => {
 
   it('drops a line over the limit as it streams in, recovers the id from its edges, and goes on', () => {
     const big = `{"jsonrpc":"2.0","method":"tools/call","params":{"x":"${'y'.repeat(200)}"},"id":7}`;
-    expect(run([big.slice(0, 50), big.slice(50), '\n{"ok":1}\n'])).toEqual([`oversized ${big.length} 7`, 'line {"ok":1}']);
-    expect(run([`{"jsonrpc":"2.0","id":"abc","params":"${'z'.repeat(100)}"}\n`])).toEqual([expect.stringMatching(/^oversized \d+ "abc"$/)]);
+    expect(run([big.slice(0, 50), big.slice(50), '\n{"ok":1}\n'])).toEqual([
+      `oversized ${big.length} 7`,
+      'line {"ok":1}',
+    ]);
+    expect(run([`{"jsonrpc":"2.0","id":"abc","params":"${'z'.repeat(100)}"}\n`])).toEqual([
+      expect.stringMatching(/^oversized \d+ "abc"$/),
+    ]);
     expect(run([`${'q'.repeat(100)}\n`])).toEqual(['oversized 100 null']);
   });
 

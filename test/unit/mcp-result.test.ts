@@ -7,7 +7,10 @@ import { violationKind } from '../../src/mcp/resources.js';
 describe('MCP results', () => {
   it('returns structured content with a readable text', () => {
     const result = okResult({ unlocked: true }, 'session abc: unlocked');
-    expect(result).toEqual({ content: [{ type: 'text', text: 'session abc: unlocked' }], structuredContent: { unlocked: true } });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'session abc: unlocked' }],
+      structuredContent: { unlocked: true },
+    });
     expect(result.isError).toBeUndefined();
   });
 

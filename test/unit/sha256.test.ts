@@ -12,11 +12,14 @@ describe('sha256Hex (pure JS, for the hook path)', () => {
   });
 
   it('matches node:crypto at block boundaries and for non-ASCII text', () => {
-    for (const n of [55, 56, 63, 64, 65, 119, 120, 1000]) expect(sha256Hex('a'.repeat(n)), String(n)).toBe(reference('a'.repeat(n)));
+    for (const n of [55, 56, 63, 64, 65, 119, 120, 1000])
+      expect(sha256Hex('a'.repeat(n)), String(n)).toBe(reference('a'.repeat(n)));
     expect(sha256Hex('⇌→ ünïcode 🦊')).toBe(reference('⇌→ ünïcode 🦊'));
   });
 
   it('matches node:crypto for any string', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => sha256Hex(text) === reference(text)));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => sha256Hex(text) === reference(text)),
+    );
   });
 });

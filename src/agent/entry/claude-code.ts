@@ -21,7 +21,12 @@ function readStdin(): Promise<string> {
     };
     const step = () =>
       fs.read(0, buffer, 0, buffer.length, null, (error, bytes) => {
-        if (error) return error.code === 'EAGAIN' || error.code === 'EISDIR' ? viaStream() : error.code === 'EOF' ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(error);
+        if (error)
+          return error.code === 'EAGAIN' || error.code === 'EISDIR'
+            ? viaStream()
+            : error.code === 'EOF'
+              ? resolve(Buffer.concat(chunks).toString('utf8'))
+              : reject(error);
         if (bytes === 0) return resolve(Buffer.concat(chunks).toString('utf8'));
         chunks.push(Buffer.from(buffer.subarray(0, bytes)));
         step();
@@ -44,7 +49,10 @@ export function run(packageRoot: string): Promise<number> {
 }
 
 /** `hestai check tool-use` (the bin's fast path): the generic edit-time check; resolves to the exit code. */
-export function runCheck(packageRoot: string, options: { json: boolean; denyExit: 1 | 2; cwd: string | undefined }): Promise<number> {
+export function runCheck(
+  packageRoot: string,
+  options: { json: boolean; denyExit: 1 | 2; cwd: string | undefined },
+): Promise<number> {
   return runToolUseCheck({
     stdin: readStdin,
     stdout: (text) => process.stdout.write(text),

@@ -15,7 +15,13 @@ const BRANCH = /^(.+?)(?:\[(\d+)\s*[↑^]\s*(\d+)\s*[↓v]\])?$/;
 const FILES = /^(\d+)\s*(?:\[(.*)\])?$/;
 
 function arm(rule: string, message: string, fix: string, line?: number): Violation {
-  return { rule, section: 'ARM', message: line === undefined ? message : `line ${line}: ${message}`, fix, ...(line === undefined ? {} : { line }) };
+  return {
+    rule,
+    section: 'ARM',
+    message: line === undefined ? message : `line ${line}: ${message}`,
+    fix,
+    ...(line === undefined ? {} : { line }),
+  };
 }
 
 /** The largest difference between the agent's and the server's FILES count that is still plausible. */
@@ -29,20 +35,31 @@ export function renderBranch(a: ArmSnapshot): string {
 }
 
 /** Compares a submitted ARM with the server's; returns violations and (non-failing) warnings. */
-export function checkArm(section: VectorSection | undefined, server: ArmSnapshot): { violations: Violation[]; warnings: string[] } {
+export function checkArm(
+  section: VectorSection | undefined,
+  server: ArmSnapshot,
+): { violations: Violation[]; warnings: string[] } {
   const out: Violation[] = [];
   const warnings: string[] = [];
   if (section === undefined) return { violations: out, warnings };
   const field = (key: string) => {
     const e = entry(section, key);
-    if (e === undefined) out.push(arm('ARM_FIELD_MISSING', `${key} is missing`, `Copy the server's ARM: ${key} is required.`));
+    if (e === undefined)
+      out.push(arm('ARM_FIELD_MISSING', `${key} is missing`, `Copy the server's ARM: ${key} is required.`));
     return e;
   };
 
   const phase = field('PHASE');
   if (phase !== undefined && phase.value !== server.phase) {
     if (isPlaceholder(phase.value)) {
-      out.push(arm('ARM_PLACEHOLDER', `PHASE "${phase.value}" is a placeholder`, `Read PHASE from .hestai/context/PROJECT-CONTEXT.oct.md: it is ${server.phase}.`, phase.line));
+      out.push(
+        arm(
+          'ARM_PLACEHOLDER',
+          `PHASE "${phase.value}" is a placeholder`,
+          `Read PHASE from .hestai/context/PROJECT-CONTEXT.oct.md: it is ${server.phase}.`,
+          phase.line,
+        ),
+      );
     } else if (server.phase === UNKNOWN_PHASE) {
       warnings.push(`ARM PHASE "${phase.value}" not verified: PROJECT-CONTEXT.oct.md declares no PHASE`);
     } else {
@@ -61,13 +78,27 @@ export function checkArm(section: VectorSection | undefined, server: ArmSnapshot
   if (branch !== undefined) {
     const m = BRANCH.exec(branch.value);
     if (isPlaceholder(branch.value) || m === null || isPlaceholder(m[1]!)) {
-      out.push(arm('ARM_PLACEHOLDER', `BRANCH "${branch.value}" is a placeholder`, `Read the branch from git: BRANCH::${renderBranch(server)}.`, branch.line));
+      out.push(
+        arm(
+          'ARM_PLACEHOLDER',
+          `BRANCH "${branch.value}" is a placeholder`,
+          `Read the branch from git: BRANCH::${renderBranch(server)}.`,
+          branch.line,
+        ),
+      );
     } else if (m[1]!.trim() !== server.branch) {
       out.push(
-        arm('ARM_BRANCH_MISMATCH', `ARM shows BRANCH::${m[1]!.trim()} but git shows ${server.branch}`, `Update BRANCH to match git: BRANCH::${renderBranch(server)}.`, branch.line),
+        arm(
+          'ARM_BRANCH_MISMATCH',
+          `ARM shows BRANCH::${m[1]!.trim()} but git shows ${server.branch}`,
+          `Update BRANCH to match git: BRANCH::${renderBranch(server)}.`,
+          branch.line,
+        ),
       );
     } else if (m[2] !== undefined && (Number(m[2]) !== server.ahead || Number(m[3]) !== server.behind)) {
-      warnings.push(`ARM BRANCH says ${m[2]}↑${m[3]}↓ but git shows ${server.ahead}↑${server.behind}↓ (the canonical anchor carries git's)`);
+      warnings.push(
+        `ARM BRANCH says ${m[2]}↑${m[3]}↓ but git shows ${server.ahead}↑${server.behind}↓ (the canonical anchor carries git's)`,
+      );
     }
   }
 
@@ -75,7 +106,14 @@ export function checkArm(section: VectorSection | undefined, server: ArmSnapshot
   if (files !== undefined) {
     const m = FILES.exec(files.value);
     if (m === null) {
-      out.push(arm('ARM_FORMAT', `FILES "${files.value}" is not COUNT[top files]`, `Write FILES::${server.files_count}[${server.top_files.join(',')}].`, files.line));
+      out.push(
+        arm(
+          'ARM_FORMAT',
+          `FILES "${files.value}" is not COUNT[top files]`,
+          `Write FILES::${server.files_count}[${server.top_files.join(',')}].`,
+          files.line,
+        ),
+      );
     } else {
       const count = Number(m[1]);
       const listed = (m[2] ?? '').trim();
@@ -104,8 +142,18 @@ export function checkArm(section: VectorSection | undefined, server: ArmSnapshot
   const focus = entry(section, 'FOCUS');
   if (focus !== undefined && focus.value !== server.focus) {
     if (isPlaceholder(focus.value)) {
-      out.push(arm('ARM_PLACEHOLDER', `FOCUS "${focus.value}" is a placeholder`, `Use the session's focus: FOCUS::${server.focus}.`, focus.line));
-    } else warnings.push(`ARM FOCUS "${focus.value}" differs from the session's "${server.focus}" (the canonical anchor carries the session's)`);
+      out.push(
+        arm(
+          'ARM_PLACEHOLDER',
+          `FOCUS "${focus.value}" is a placeholder`,
+          `Use the session's focus: FOCUS::${server.focus}.`,
+          focus.line,
+        ),
+      );
+    } else
+      warnings.push(
+        `ARM FOCUS "${focus.value}" differs from the session's "${server.focus}" (the canonical anchor carries the session's)`,
+      );
   }
   return { violations: out, warnings };
 }

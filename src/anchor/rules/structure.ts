@@ -27,12 +27,20 @@ export function checkStructure(parsed: ParsedVector, part: VectorPart): Violatio
       out.push({
         rule: 'STRUCTURE_MARKERS',
         section: 'STRUCTURE',
-        message: parsed.openText === null ? `missing the opening marker ${VECTOR_OPEN}` : `opening marker ${parsed.openText} is not ${VECTOR_OPEN}`,
+        message:
+          parsed.openText === null
+            ? `missing the opening marker ${VECTOR_OPEN}`
+            : `opening marker ${parsed.openText} is not ${VECTOR_OPEN}`,
         fix: `Start the vector with the line ${VECTOR_OPEN} (schema v4.0).`,
       });
     }
     if (parsed.close === null) {
-      out.push({ rule: 'STRUCTURE_MARKERS', section: 'STRUCTURE', message: `missing the closing marker ${VECTOR_CLOSE}`, fix: `End the vector with the line ${VECTOR_CLOSE}.` });
+      out.push({
+        rule: 'STRUCTURE_MARKERS',
+        section: 'STRUCTURE',
+        message: `missing the closing marker ${VECTOR_CLOSE}`,
+        fix: `End the vector with the line ${VECTOR_CLOSE}.`,
+      });
     }
   }
   const seen = new Map<string, number>();
@@ -57,7 +65,11 @@ export function checkStructure(parsed: ParsedVector, part: VectorPart): Violatio
       section: 'STRUCTURE',
       line: section.line,
       message: `line ${section.line}: section ## ${section.name} is not allowed in ${PART_LABEL[part]}${
-        legacy ? ' (legacy section of the 6-section schema; v4.0 absorbed it)' : known ? '' : ` (allowed: ${allowed.join(', ')})`
+        legacy
+          ? ' (legacy section of the 6-section schema; v4.0 absorbed it)'
+          : known
+            ? ''
+            : ` (allowed: ${allowed.join(', ')})`
       }`,
       fix: legacy
         ? `Remove ## ${section.name}: authority goes in BIND AUTHORITY, hazards and sources in TENSION CTX citations.`

@@ -30,7 +30,8 @@ function tension(rule: string, line: number, message: string, fix: string): Viol
 
 /** Renders a tension in canonical form. */
 export function renderTension(t: TensionFacts): string {
-  const range = t.range === null ? '' : t.range.from === t.range.to ? `:${t.range.from}` : `:${t.range.from}-${t.range.to}`;
+  const range =
+    t.range === null ? '' : t.range.from === t.range.to ? `:${t.range.from}` : `:${t.range.from}-${t.range.to}`;
   return `${t.label}::[${t.constraint}]⇌CTX:${t.path}${range}[${t.state}]→TRIGGER[${t.trigger}]`;
 }
 
@@ -46,29 +47,70 @@ function checkCtx(
   const filePath = m === null ? cited : m[1]!;
   const range = m === null ? null : { from: Number(m[2]), to: Number(m[3] ?? m[2]) };
   const where = `${label} CTX "${cited}"`;
-  if (filePath === '') return tension('TENSION_FORMAT', line, `${label} has an empty CTX path`, `Cite a file: ${TENSION_FORM}.`);
-  if (filePath.startsWith('/') || filePath.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(filePath) || filePath.startsWith('~')) {
-    return tension('TENSION_CTX_ABSOLUTE', line, `${where} is an absolute path`, 'Cite the file relative to the working directory, e.g. CTX:src/index.ts:10-20.');
+  if (filePath === '')
+    return tension('TENSION_FORMAT', line, `${label} has an empty CTX path`, `Cite a file: ${TENSION_FORM}.`);
+  if (
+    filePath.startsWith('/') ||
+    filePath.startsWith('\\') ||
+    /^[A-Za-z]:[\\/]/.test(filePath) ||
+    filePath.startsWith('~')
+  ) {
+    return tension(
+      'TENSION_CTX_ABSOLUTE',
+      line,
+      `${where} is an absolute path`,
+      'Cite the file relative to the working directory, e.g. CTX:src/index.ts:10-20.',
+    );
   }
   if (filePath.split(/[\\/]/).includes('..')) {
-    return tension('TENSION_CTX_TRAVERSAL', line, `${where} contains ".." (outside the working directory)`, 'Cite a file inside the working directory, without "..".');
+    return tension(
+      'TENSION_CTX_TRAVERSAL',
+      line,
+      `${where} contains ".." (outside the working directory)`,
+      'Cite a file inside the working directory, without "..".',
+    );
   }
   const target = probe(filePath);
   if (target.kind === 'missing') {
-    return tension('TENSION_CTX_NOT_FOUND', line, `${where}: ${filePath} does not exist in the working directory`, 'Cite a file that exists (check the path with ls or git ls-files).');
+    return tension(
+      'TENSION_CTX_NOT_FOUND',
+      line,
+      `${where}: ${filePath} does not exist in the working directory`,
+      'Cite a file that exists (check the path with ls or git ls-files).',
+    );
   }
   if (target.kind === 'special') {
-    return tension('TENSION_CTX_NOT_FILE', line, `${where}: ${filePath} is not a regular file (a FIFO, socket or device)`, 'Cite a regular file or a directory.');
+    return tension(
+      'TENSION_CTX_NOT_FILE',
+      line,
+      `${where}: ${filePath} is not a regular file (a FIFO, socket or device)`,
+      'Cite a regular file or a directory.',
+    );
   }
   if (target.kind === 'outside') {
-    return tension('TENSION_CTX_OUTSIDE', line, `${where}: ${filePath} resolves outside the working directory (symlink)`, 'Cite a real file inside the working directory, not a symlink leading out of it.');
+    return tension(
+      'TENSION_CTX_OUTSIDE',
+      line,
+      `${where}: ${filePath} resolves outside the working directory (symlink)`,
+      'Cite a real file inside the working directory, not a symlink leading out of it.',
+    );
   }
   if (range !== null) {
     if (range.from < 1 || range.to < range.from) {
-      return tension('TENSION_CTX_RANGE', line, `${where}: line range ${range.from}-${range.to} is not a range (1-based, start ≤ end)`, 'Write the range as :A-B with 1 ≤ A ≤ B.');
+      return tension(
+        'TENSION_CTX_RANGE',
+        line,
+        `${where}: line range ${range.from}-${range.to} is not a range (1-based, start ≤ end)`,
+        'Write the range as :A-B with 1 ≤ A ≤ B.',
+      );
     }
     if (target.kind === 'dir') {
-      return tension('TENSION_CTX_RANGE', line, `${where}: ${filePath} is a directory, a line range needs a file`, 'Cite a file for a line range.');
+      return tension(
+        'TENSION_CTX_RANGE',
+        line,
+        `${where}: ${filePath} is a directory, a line range needs a file`,
+        'Cite a file for a line range.',
+      );
     }
     if (target.kind === 'too_large') {
       return tension(
@@ -87,7 +129,12 @@ function checkCtx(
       );
     }
   } else if (strictness === 'deep') {
-    return tension('TENSION_CTX_RANGE_REQUIRED', line, `${where}: strictness deep requires a line range on every CTX`, `Add the lines you read, e.g. CTX:${filePath}:10-20.`);
+    return tension(
+      'TENSION_CTX_RANGE_REQUIRED',
+      line,
+      `${where}: strictness deep requires a line range on every CTX`,
+      `Add the lines you read, e.g. CTX:${filePath}:10-20.`,
+    );
   }
   return { path: filePath, range };
 }
@@ -114,7 +161,14 @@ export function checkTension(
   const labelled = section.entries.filter((e) => LABEL.test(e.key));
   for (const e of section.entries) {
     if (!LABEL.test(e.key)) {
-      out.push(tension('TENSION_FORMAT', e.line, `key "${e.key}" is not a tension label L{N}`, `Write each tension as ${TENSION_FORM}.`));
+      out.push(
+        tension(
+          'TENSION_FORMAT',
+          e.line,
+          `key "${e.key}" is not a tension label L{N}`,
+          `Write each tension as ${TENSION_FORM}.`,
+        ),
+      );
     }
   }
   const min = MIN_TENSIONS[strictness];
@@ -131,13 +185,36 @@ export function checkTension(
     const m = FULL.exec(value);
     if (m === null) {
       if (!value.startsWith('[')) {
-        out.push(tension('TENSION_FORMAT', e.line, `${e.key} does not start with [constraint]`, `Write ${TENSION_FORM}.`));
+        out.push(
+          tension('TENSION_FORMAT', e.line, `${e.key} does not start with [constraint]`, `Write ${TENSION_FORM}.`),
+        );
       } else if (!/⇌\s*CTX:/.test(value)) {
-        out.push(tension('TENSION_CTX_MISSING', e.line, `${e.key} has no CTX citation`, `Add ⇌CTX:{path}[{state}] to prove context awareness: ${TENSION_FORM}.`));
+        out.push(
+          tension(
+            'TENSION_CTX_MISSING',
+            e.line,
+            `${e.key} has no CTX citation`,
+            `Add ⇌CTX:{path}[{state}] to prove context awareness: ${TENSION_FORM}.`,
+          ),
+        );
       } else if (!/→\s*TRIGGER\[/.test(value)) {
-        out.push(tension('TENSION_FORMAT', e.line, `${e.key} has no →TRIGGER[action]`, `End the line with →TRIGGER[what you will do]: ${TENSION_FORM}.`));
+        out.push(
+          tension(
+            'TENSION_FORMAT',
+            e.line,
+            `${e.key} has no →TRIGGER[action]`,
+            `End the line with →TRIGGER[what you will do]: ${TENSION_FORM}.`,
+          ),
+        );
       } else {
-        out.push(tension('TENSION_FORMAT', e.line, `${e.key} is not ${TENSION_FORM}`, `Write ${TENSION_FORM} (brackets around constraint, state and action).`));
+        out.push(
+          tension(
+            'TENSION_FORMAT',
+            e.line,
+            `${e.key} is not ${TENSION_FORM}`,
+            `Write ${TENSION_FORM} (brackets around constraint, state and action).`,
+          ),
+        );
       }
       continue;
     }
@@ -170,7 +247,14 @@ export function checkTension(
       out.push(ctx);
       continue;
     }
-    facts.push({ label: e.key, constraint: c, path: ctx.path, range: ctx.range, state: state.trim(), trigger: trigger.trim() });
+    facts.push({
+      label: e.key,
+      constraint: c,
+      path: ctx.path,
+      range: ctx.range,
+      state: state.trim(),
+      trigger: trigger.trim(),
+    });
   }
   return { violations: out, facts };
 }

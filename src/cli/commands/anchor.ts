@@ -22,7 +22,11 @@ export function readPayloadFile(file: string | undefined, flag: string): string 
 
 /** The human-readable form of a handshake result. */
 export function formatHandshake(out: Output, r: AnchorHandshakeResult): string {
-  const lines = [r.success ? `${paint(out, 'green', 'ok')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}` : `${paint(out, 'red', 'FAILED')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}`];
+  const lines = [
+    r.success
+      ? `${paint(out, 'green', 'ok')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}`
+      : `${paint(out, 'red', 'FAILED')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}`,
+  ];
   for (const e of r.errors) lines.push(`  - ${e}`);
   if (r.constitution_path) lines.push(`constitution: ${r.constitution_path}`);
   if (r.server_arm) lines.push('', r.server_arm);
@@ -51,7 +55,10 @@ interface AnchorFlags {
 export function registerAnchor(program: Command): void {
   program
     .command('anchor')
-    .argument('[action]', '"reset" reopens a terminal handshake (human only, audited): hestai anchor reset --token T [--reason X]')
+    .argument(
+      '[action]',
+      '"reset" reopens a terminal handshake (human only, audited): hestai anchor reset --token T [--reason X]',
+    )
     .description('the Odyssean Anchor handshake: --stage identity, then context (BIND), then proof (TENSION + COMMIT)')
     .option('--stage <stage>', 'identity | context | proof')
     .option('--role <role>', 'the role to bind as (identity; untracked context/proof)')
@@ -62,17 +69,33 @@ export function registerAnchor(program: Command): void {
     .option('--strictness <level>', 'alias of --tier')
     .option('--focus <text>', 'the focus of the session identity clocks in without --session (alias: --topic)')
     .option('--topic <text>', 'alias of --focus')
-    .option('--payload-file <file>', 'the stage payload (context: ## BIND; proof: ## TENSION and ## COMMIT); - reads stdin')
+    .option(
+      '--payload-file <file>',
+      'the stage payload (context: ## BIND; proof: ## TENSION and ## COMMIT); - reads stdin',
+    )
     .option('--reason <text>', 'reset: why the handshake is reset (recorded in .hestai/audit/audit.jsonl)')
     .action(
       action(async (ctx, verb: string | undefined, given: AnchorFlags) => {
         // One name per concept (session, tier, focus); the older names stay accepted.
-        const flags: AnchorFlags = { ...given, token: given.session ?? given.token, strictness: given.tier ?? given.strictness, topic: given.focus ?? given.topic };
+        const flags: AnchorFlags = {
+          ...given,
+          token: given.session ?? given.token,
+          strictness: given.tier ?? given.strictness,
+          topic: given.focus ?? given.topic,
+        };
         if (verb !== undefined) {
-          if (verb !== 'reset') throw usageError(`unknown anchor action "${verb}"`, { code: 'USAGE', remedy: 'Use "hestai anchor --stage ..." or "hestai anchor reset --token T".' });
+          if (verb !== 'reset')
+            throw usageError(`unknown anchor action "${verb}"`, {
+              code: 'USAGE',
+              remedy: 'Use "hestai anchor --stage ..." or "hestai anchor reset --token T".',
+            });
           return reset(ctx, flags);
         }
-        if (flags.stage === undefined) throw usageError('--stage is required', { code: 'STAGE_MISSING', remedy: 'Pass --stage identity, then context, then proof.' });
+        if (flags.stage === undefined)
+          throw usageError('--stage is required', {
+            code: 'STAGE_MISSING',
+            remedy: 'Pass --stage identity, then context, then proof.',
+          });
         const { anchor } = await import('../../anchor/handshake.js');
         const result = await anchor(
           {
@@ -83,21 +106,46 @@ export function registerAnchor(program: Command): void {
             ...(flags.mode === undefined ? {} : { mode: flags.mode as 'full' }),
             ...(flags.strictness === undefined ? {} : { strictness: flags.strictness as 'default' }),
             ...(flags.topic === undefined ? {} : { topic: flags.topic }),
-            ...(flags.payloadFile === undefined ? {} : { payload: readPayloadFile(flags.payloadFile, '--payload-file') as string }),
+            ...(flags.payloadFile === undefined
+              ? {}
+              : { payload: readPayloadFile(flags.payloadFile, '--payload-file') as string }),
           },
           // clock_in is loaded only when identity runs without a token (it gathers context: heavier than a stage).
-          { clock: ctx.clock, env: ctx.env, clockIn: async (input, deps) => (await import('../../session/clock-in.js')).clockIn(input, deps) },
+          {
+            clock: ctx.clock,
+            env: ctx.env,
+            clockIn: async (input, deps) => (await import('../../session/clock-in.js')).clockIn(input, deps),
+          },
         );
-        return { exitCode: result.success ? ExitCode.Ok : ExitCode.Blocked, json: result, text: formatHandshake(ctx.out, result) };
+        return {
+          exitCode: result.success ? ExitCode.Ok : ExitCode.Blocked,
+          json: result,
+          text: formatHandshake(ctx.out, result),
+        };
       }),
     );
 }
 
 async function reset(ctx: CommandContext, flags: AnchorFlags): Promise<CommandResult> {
-  if (flags.token === undefined) throw usageError('--token is required for reset', { code: 'TOKEN_MISSING', remedy: 'Pass --token T (the token of the terminal handshake).' });
-  if (flags.stage !== undefined) throw usageError('reset takes no --stage', { code: 'USAGE', remedy: 'Run "hestai anchor reset --token T [--reason X]".' });
+  if (flags.token === undefined)
+    throw usageError('--token is required for reset', {
+      code: 'TOKEN_MISSING',
+      remedy: 'Pass --token T (the token of the terminal handshake).',
+    });
+  if (flags.stage !== undefined)
+    throw usageError('reset takes no --stage', {
+      code: 'USAGE',
+      remedy: 'Run "hestai anchor reset --token T [--reason X]".',
+    });
   const { resetAnchor } = await import('../../anchor/reset.js');
-  const result = await resetAnchor({ working_dir: path.resolve(ctx.cwd), token: flags.token, ...(flags.reason === undefined ? {} : { reason: flags.reason }) }, { clock: ctx.clock });
+  const result = await resetAnchor(
+    {
+      working_dir: path.resolve(ctx.cwd),
+      token: flags.token,
+      ...(flags.reason === undefined ? {} : { reason: flags.reason }),
+    },
+    { clock: ctx.clock },
+  );
   const was = `was ${result.previous.stage}${result.previous.terminal ? `, terminal after ${result.previous.terminal_stage} failures` : ''}`;
   return {
     exitCode: ExitCode.Ok,

@@ -19,20 +19,34 @@ export function registerCheck(program: Command): void {
     });
   check
     .command('pre-commit')
-    .description('block a commit without a valid anchor, with a terminal handshake, or with stale unacknowledged context')
+    .description(
+      'block a commit without a valid anchor, with a terminal handshake, or with stale unacknowledged context',
+    )
     .action(run('pre-commit'));
   check
     .command('tool-use')
-    .description('the edit-time rule for any agent runtime: reads a tool call as JSON on stdin; exit 0 allow, 1 deny (or --deny-exit 2), 2 error')
-    .option('--deny-exit <code>', 'exit code of a refusal: 1 (default) or 2 (for runtimes where 2 blocks, e.g. Gemini CLI)', '1')
+    .description(
+      'the edit-time rule for any agent runtime: reads a tool call as JSON on stdin; exit 0 allow, 1 deny (or --deny-exit 2), 2 error',
+    )
+    .option(
+      '--deny-exit <code>',
+      'exit code of a refusal: 1 (default) or 2 (for runtimes where 2 blocks, e.g. Gemini CLI)',
+      '1',
+    )
     .action(async (options: { denyExit: string }, command: import('commander').Command) => {
       const globals = command.optsWithGlobals<{ cwd?: string; json?: boolean }>();
       if (options.denyExit !== '1' && options.denyExit !== '2') {
-        process.stderr.write(`hestai: --deny-exit must be 1 or 2, not ${JSON.stringify(options.denyExit)}\nhint: hestai check tool-use --deny-exit 2\n`);
+        process.stderr.write(
+          `hestai: --deny-exit must be 1 or 2, not ${JSON.stringify(options.denyExit)}\nhint: hestai check tool-use --deny-exit 2\n`,
+        );
         process.exitCode = 2;
         return;
       }
-      const [{ runToolUseCheck }, path, { PACKAGE_ROOT }] = await Promise.all([import('../../agent/check-tool-use.js'), import('node:path'), import('../../setup/init.js')]);
+      const [{ runToolUseCheck }, path, { PACKAGE_ROOT }] = await Promise.all([
+        import('../../agent/check-tool-use.js'),
+        import('node:path'),
+        import('../../setup/init.js'),
+      ]);
       const { text } = await import('node:stream/consumers');
       process.exitCode = await runToolUseCheck({
         stdin: () => text(process.stdin),

@@ -12,39 +12,65 @@ export function registerClockIn(program: Command): void {
     .option('--focus <text>', 'work focus (default: from the branch, else "general")')
     .option('--on-conflict <mode>', 'when another session is active here: continue, abort or takeover', 'continue')
     .option('--model <name>', 'AI model for context selection (overrides the configuration)')
-    .option('--print-env', 'pin the session to its caller and print only HESTAI_SESSION=<id> on stdout (the rest on stderr): eval "$(hestai clock-in --role R --print-env)"')
+    .option(
+      '--print-env',
+      'pin the session to its caller and print only HESTAI_SESSION=<id> on stdout (the rest on stderr): eval "$(hestai clock-in --role R --print-env)"',
+    )
     .action(
-      action(async (ctx, opts: { role: string; focus?: string; onConflict: string; model?: string; printEnv?: boolean }) => {
-        const { clockIn } = await import('../../session/clock-in.js');
-        const res = await clockIn(
-          { working_dir: path.resolve(ctx.cwd), role: opts.role, focus: opts.focus, model: opts.model, on_conflict: opts.onConflict as 'continue', pinned: opts.printEnv === true },
-          { clock: ctx.clock, env: ctx.env },
-        );
-        const lines = [
-          `${paint(ctx.out, 'green', 'clocked in')}: session ${res.session_id} (${opts.role})`,
-          `focus: ${res.focus_resolved.value} (${res.focus_resolved.source})`,
-          `branch: ${res.context.git.branch ?? '(detached)'}${res.context.git.ahead !== null ? ` [${res.context.git.ahead}↑${res.context.git.behind}↓]` : ''}`,
-          `context generated at ${res.context_generated_at}; selection: ${res.selection.method}${res.selection.reason ? ` (${res.selection.reason})` : ''}`,
-        ];
-        if (res.conflict) {
-          lines.push(
-            paint(ctx.out, 'yellow', `conflict: session ${res.conflict.existing_session_id} (${res.conflict.existing_role}, "${res.conflict.existing_focus}") is active here; resolution: ${res.conflict.resolution}`),
+      action(
+        async (ctx, opts: { role: string; focus?: string; onConflict: string; model?: string; printEnv?: boolean }) => {
+          const { clockIn } = await import('../../session/clock-in.js');
+          const res = await clockIn(
+            {
+              working_dir: path.resolve(ctx.cwd),
+              role: opts.role,
+              focus: opts.focus,
+              model: opts.model,
+              on_conflict: opts.onConflict as 'continue',
+              pinned: opts.printEnv === true,
+            },
+            { clock: ctx.clock, env: ctx.env },
           );
-        }
-        if (res.stale_offer) lines.push(paint(ctx.out, 'yellow', res.stale_offer));
-        for (const c of res.corrupt_sessions) lines.push(paint(ctx.out, 'yellow', `unreadable session ${c.session_id}: ${c.error}`));
-        if (!res.github_context.available) lines.push(paint(ctx.out, 'dim', `github: skipped (${res.github_context.reason})`));
-        if (res.structure_missing.length > 0) lines.push(paint(ctx.out, 'dim', `missing: ${res.structure_missing.join(', ')} (hestai init creates them)`));
-        lines.push('read first:', ...res.context.selected.slice(0, 10).map((s) => `  ${s.path}  (${s.reasons.join('; ')})`));
-        for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
-        for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
-        lines.push(res.instruction);
-        if (opts.printEnv === true && !ctx.json) {
-          // A pinned session is used only where it is named: stdout carries exactly the line to export.
-          lines.push(`pinned: commits and commands use this session only with HESTAI_SESSION=${res.session_id} (or --session).`);
-          return { exitCode: ExitCode.Ok, json: res, text: `HESTAI_SESSION=${res.session_id}`, notes: lines };
-        }
-        return { exitCode: ExitCode.Ok, json: res, text: lines.join('\n') };
-      }),
+          const lines = [
+            `${paint(ctx.out, 'green', 'clocked in')}: session ${res.session_id} (${opts.role})`,
+            `focus: ${res.focus_resolved.value} (${res.focus_resolved.source})`,
+            `branch: ${res.context.git.branch ?? '(detached)'}${res.context.git.ahead !== null ? ` [${res.context.git.ahead}↑${res.context.git.behind}↓]` : ''}`,
+            `context generated at ${res.context_generated_at}; selection: ${res.selection.method}${res.selection.reason ? ` (${res.selection.reason})` : ''}`,
+          ];
+          if (res.conflict) {
+            lines.push(
+              paint(
+                ctx.out,
+                'yellow',
+                `conflict: session ${res.conflict.existing_session_id} (${res.conflict.existing_role}, "${res.conflict.existing_focus}") is active here; resolution: ${res.conflict.resolution}`,
+              ),
+            );
+          }
+          if (res.stale_offer) lines.push(paint(ctx.out, 'yellow', res.stale_offer));
+          for (const c of res.corrupt_sessions)
+            lines.push(paint(ctx.out, 'yellow', `unreadable session ${c.session_id}: ${c.error}`));
+          if (!res.github_context.available)
+            lines.push(paint(ctx.out, 'dim', `github: skipped (${res.github_context.reason})`));
+          if (res.structure_missing.length > 0)
+            lines.push(
+              paint(ctx.out, 'dim', `missing: ${res.structure_missing.join(', ')} (hestai init creates them)`),
+            );
+          lines.push(
+            'read first:',
+            ...res.context.selected.slice(0, 10).map((s) => `  ${s.path}  (${s.reasons.join('; ')})`),
+          );
+          for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
+          for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
+          lines.push(res.instruction);
+          if (opts.printEnv === true && !ctx.json) {
+            // A pinned session is used only where it is named: stdout carries exactly the line to export.
+            lines.push(
+              `pinned: commits and commands use this session only with HESTAI_SESSION=${res.session_id} (or --session).`,
+            );
+            return { exitCode: ExitCode.Ok, json: res, text: `HESTAI_SESSION=${res.session_id}`, notes: lines };
+          }
+          return { exitCode: ExitCode.Ok, json: res, text: lines.join('\n') };
+        },
+      ),
     );
 }

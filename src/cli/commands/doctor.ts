@@ -12,7 +12,11 @@ export function registerDoctor(program: Command): void {
         const { runDoctor } = await import('../../setup/doctor.js');
         const { hooksCheck } = await import('../../setup/doctor-check.js');
         const report = await runDoctor(ctx.cwd, [hooksCheck], ctx.env);
-        const mark = { pass: paint(ctx.out, 'green', 'ok  '), warn: paint(ctx.out, 'yellow', 'warn'), fail: paint(ctx.out, 'red', 'FAIL') };
+        const mark = {
+          pass: paint(ctx.out, 'green', 'ok  '),
+          warn: paint(ctx.out, 'yellow', 'warn'),
+          fail: paint(ctx.out, 'red', 'FAIL'),
+        };
         const text = report.checks
           .map((c) => `${mark[c.status]} ${c.name}: ${c.message}${c.remedy ? `\n     hint: ${c.remedy}` : ''}`)
           .join('\n');

@@ -9,7 +9,10 @@ export function registerInit(program: Command): void {
     .option('--husky', 'add the hook lines to .husky/ (the default when the project uses husky)')
     .option('--no-husky', 'install plain git hooks in the common git dir instead')
     .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
-    .option('--agent <runtime>', 'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp)')
+    .option(
+      '--agent <runtime>',
+      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp)',
+    )
     .action(
       action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string }) => {
         const { initWorkspace } = await import('../../setup/init.js');
@@ -22,7 +25,9 @@ export function registerInit(program: Command): void {
         const changed = result.actions.filter((a) => a.action !== 'unchanged');
         const text = [
           `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit and .husky/commit-msg' : 'plain git hooks'})`,
-          ...(changed.length === 0 ? ['  nothing to change: already initialised'] : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
+          ...(changed.length === 0
+            ? ['  nothing to change: already initialised']
+            : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
           `  hooks call ${result.hooks_dir}/{pre-commit,commit-msg}`,
           `  ${result.armed.message}`,
           ...result.hints.map((h) => `hint: ${h}`),

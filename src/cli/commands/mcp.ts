@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 export function registerMcp(program: Command): void {
   program
     .command('mcp')
-    .description('serve the MCP server over stdio (tools: clock_in, anchor, anchor_status, ...; resources: session://...)')
+    .description(
+      'serve the MCP server over stdio (tools: clock_in, anchor, anchor_status, ...; resources: session://...)',
+    )
     .action(async (_options: unknown, command: Command) => {
       const { runMcp } = await import('../mcp-main.js');
       runMcp(command.optsWithGlobals<{ cwd?: string }>().cwd);

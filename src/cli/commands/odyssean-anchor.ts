@@ -23,9 +23,21 @@ export function registerOdysseanAnchor(program: Command): void {
     .action(
       action(async (ctx, flags: Flags) => {
         const session = flags.session ?? ctx.env['HESTAI_SESSION'];
-        if (!session) throw usageError('--session is required', { code: 'SESSION_MISSING', remedy: 'Pass --session S (the session id from clock-in) or set HESTAI_SESSION.' });
-        if (flags.vectorFile === undefined) throw usageError('--vector-file is required', { code: 'PAYLOAD_MISSING', remedy: 'Pass --vector-file FILE, or - for stdin.' });
-        if (flags.role === undefined) throw usageError('--role is required', { code: 'ROLE_MISSING', remedy: 'Pass --role R, e.g. --role implementation-lead.' });
+        if (!session)
+          throw usageError('--session is required', {
+            code: 'SESSION_MISSING',
+            remedy: 'Pass --session S (the session id from clock-in) or set HESTAI_SESSION.',
+          });
+        if (flags.vectorFile === undefined)
+          throw usageError('--vector-file is required', {
+            code: 'PAYLOAD_MISSING',
+            remedy: 'Pass --vector-file FILE, or - for stdin.',
+          });
+        if (flags.role === undefined)
+          throw usageError('--role is required', {
+            code: 'ROLE_MISSING',
+            remedy: 'Pass --role R, e.g. --role implementation-lead.',
+          });
         const { odysseanAnchor } = await import('../../anchor/one-shot.js');
         const result = await odysseanAnchor(
           {
@@ -37,8 +49,16 @@ export function registerOdysseanAnchor(program: Command): void {
           },
           { clock: ctx.clock },
         );
-        const head = result.validated ? `${paint(ctx.out, 'green', 'ok')} anchored session ${session} (${result.enforcement.anchor_file})` : `${paint(ctx.out, 'red', 'FAILED')} odyssean-anchor for session ${session}`;
-        const text = [head, ...result.errors.map((e) => `  - ${e}`), '', result.validated ? result.canonical_anchor : result.guidance, ...result.warnings.map((w) => `warn ${w}`)].join('\n');
+        const head = result.validated
+          ? `${paint(ctx.out, 'green', 'ok')} anchored session ${session} (${result.enforcement.anchor_file})`
+          : `${paint(ctx.out, 'red', 'FAILED')} odyssean-anchor for session ${session}`;
+        const text = [
+          head,
+          ...result.errors.map((e) => `  - ${e}`),
+          '',
+          result.validated ? result.canonical_anchor : result.guidance,
+          ...result.warnings.map((w) => `warn ${w}`),
+        ].join('\n');
         return { exitCode: result.validated ? ExitCode.Ok : ExitCode.Blocked, json: result, text };
       }),
     );

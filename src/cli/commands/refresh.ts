@@ -7,11 +7,17 @@ export function registerRefresh(program: Command): void {
   program
     .command('refresh')
     .description("regenerate a session's context (new generation timestamp for the 24 h rule)")
-    .option('--session <id>', 'session id (default: HESTAI_SESSION, else the most recently anchored or started session)')
+    .option(
+      '--session <id>',
+      'session id (default: HESTAI_SESSION, else the most recently anchored or started session)',
+    )
     .action(
       action(async (ctx, opts: { session?: string }) => {
         const { refreshSession } = await import('../../session/refresh.js');
-        const res = await refreshSession({ working_dir: path.resolve(ctx.cwd), session_id: opts.session }, { clock: ctx.clock, env: ctx.env });
+        const res = await refreshSession(
+          { working_dir: path.resolve(ctx.cwd), session_id: opts.session },
+          { clock: ctx.clock, env: ctx.env },
+        );
         const text = [
           `refreshed: session ${res.session_id}, context generated at ${res.context_generated_at} (was ${res.previous_context_generated_at})`,
           `selection: ${res.selection.method}${res.selection.reason ? ` (${res.selection.reason})` : ''}`,

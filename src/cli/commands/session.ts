@@ -15,8 +15,11 @@ function formatChecklist(out: Output, checklist: Checklist): string[] {
     if (checklist[stage].length === 0) continue;
     lines.push(`${stage}:`);
     for (const item of checklist[stage]) {
-      const mark = item.status === 'x' ? paint(out, 'green', '[x]') : item.result === 'FAIL' ? paint(out, 'red', '[ ]') : '[ ]';
-      lines.push(`  ${mark} ${item.req.padEnd(6)} ${item.phase}/${item.gate}: ${item.step}${item.blocking ? '' : ' (non-blocking)'}`);
+      const mark =
+        item.status === 'x' ? paint(out, 'green', '[x]') : item.result === 'FAIL' ? paint(out, 'red', '[ ]') : '[ ]';
+      lines.push(
+        `  ${mark} ${item.req.padEnd(6)} ${item.phase}/${item.gate}: ${item.step}${item.blocking ? '' : ' (non-blocking)'}`,
+      );
     }
   }
   return lines;
@@ -27,7 +30,10 @@ export function registerSession(program: Command): void {
   const session = program
     .command('session')
     .description('the session protocol state machine (seed 004): start, gate, advance, evidence, blocked, end, show')
-    .option('--session <id>', 'session id (default: HESTAI_SESSION, else the most recently anchored or started session)');
+    .option(
+      '--session <id>',
+      'session id (default: HESTAI_SESSION, else the most recently anchored or started session)',
+    );
   const sid = () => session.opts<{ session?: string }>().session;
 
   session
@@ -38,13 +44,23 @@ export function registerSession(program: Command): void {
     .option('--starting-commit <rev>', 'the starting commit (default: HEAD when the session clocked in)')
     .action(
       action(async (ctx, opts: { objective: string; branch?: string; startingCommit?: string }) => {
-        const res = await (await lib()).sessionStart(
-          { working_dir: dir(ctx), session_id: sid(), objective: opts.objective, branch: opts.branch, starting_commit: opts.startingCommit },
+        const res = await (
+          await lib()
+        ).sessionStart(
+          {
+            working_dir: dir(ctx),
+            session_id: sid(),
+            objective: opts.objective,
+            branch: opts.branch,
+            starting_commit: opts.startingCommit,
+          },
           deps(ctx),
         );
         const text = [
           `protocol run started for session ${res.session_id}: phase ${res.phase}`,
-          res.blocked_until.length ? `blocked until: ${res.blocked_until.join(', ')}` : 'no blocking start gate is unmet',
+          res.blocked_until.length
+            ? `blocked until: ${res.blocked_until.join(', ')}`
+            : 'no blocking start gate is unmet',
           ...formatChecklist(ctx.out, res.checklist),
           'next: hestai session blocked',
         ].join('\n');
@@ -59,9 +75,16 @@ export function registerSession(program: Command): void {
     .description('validate the gates of a phase (records the results; exit 1 when a required gate fails)')
     .action(
       action(async (ctx, phase: string, opts: { step?: string }) => {
-        const res = await (await lib()).validateGate({ working_dir: dir(ctx), session_id: sid(), phase, step: opts.step }, deps(ctx));
-        const lines = [`${res.status === 'PASS' ? paint(ctx.out, 'green', 'PASS') : res.status === 'FAIL' ? paint(ctx.out, 'red', 'FAIL') : res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}${res.blocking ? ', blocking' : ''}): ${res.message}`];
-        for (const g of res.gates) lines.push(`  ${g.status.padEnd(7)} ${g.gate} (${g.requirement_level}): ${g.message}${g.evidence ? `  [evidence: ${g.evidence.split('\n')[0]}]` : ''}`);
+        const res = await (
+          await lib()
+        ).validateGate({ working_dir: dir(ctx), session_id: sid(), phase, step: opts.step }, deps(ctx));
+        const lines = [
+          `${res.status === 'PASS' ? paint(ctx.out, 'green', 'PASS') : res.status === 'FAIL' ? paint(ctx.out, 'red', 'FAIL') : res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}${res.blocking ? ', blocking' : ''}): ${res.message}`,
+        ];
+        for (const g of res.gates)
+          lines.push(
+            `  ${g.status.padEnd(7)} ${g.gate} (${g.requirement_level}): ${g.message}${g.evidence ? `  [evidence: ${g.evidence.split('\n')[0]}]` : ''}`,
+          );
         return { exitCode: res.status === 'FAIL' ? ExitCode.Blocked : ExitCode.Ok, json: res, text: lines.join('\n') };
       }),
     );
@@ -73,8 +96,15 @@ export function registerSession(program: Command): void {
     .description('advance to the next phase; refused while a blocking gate is unmet')
     .action(
       action(async (ctx, opts: { to?: string; force?: boolean }) => {
-        const res = await (await lib()).advancePhase({ working_dir: dir(ctx), session_id: sid(), target_phase: opts.to, force: opts.force }, deps(ctx));
-        const lines = [`${res.success ? paint(ctx.out, 'green', 'ok') : paint(ctx.out, 'red', 'refused')} ${res.message}`];
+        const res = await (
+          await lib()
+        ).advancePhase(
+          { working_dir: dir(ctx), session_id: sid(), target_phase: opts.to, force: opts.force },
+          deps(ctx),
+        );
+        const lines = [
+          `${res.success ? paint(ctx.out, 'green', 'ok') : paint(ctx.out, 'red', 'refused')} ${res.message}`,
+        ];
         for (const v of res.violations ?? []) lines.push(`  violation: ${v}`);
         for (const w of res.warnings) lines.push(`${paint(ctx.out, 'yellow', 'warn')} ${w}`);
         if (!res.success) lines.push('hint: see what is missing: hestai session blocked');
@@ -91,7 +121,19 @@ export function registerSession(program: Command): void {
     .description('record typed evidence for a gate and re-validate it')
     .action(
       action(async (ctx, phase: string, opts: { type: string; value: string; step?: string }) => {
-        const res = await (await lib()).recordEvidence({ working_dir: dir(ctx), session_id: sid(), phase, evidence_type: opts.type, evidence: opts.value, step: opts.step }, deps(ctx));
+        const res = await (
+          await lib()
+        ).recordEvidence(
+          {
+            working_dir: dir(ctx),
+            session_id: sid(),
+            phase,
+            evidence_type: opts.type,
+            evidence: opts.value,
+            step: opts.step,
+          },
+          deps(ctx),
+        );
         const text = `evidence recorded for ${res.phase}/${res.step}: gate ${res.gate_status}${res.auto_validated ? '' : ' (not validated by evidence)'}: ${res.message}`;
         return { exitCode: ExitCode.Ok, json: res, text };
       }),
@@ -102,10 +144,18 @@ export function registerSession(program: Command): void {
     .description('why the current phase cannot advance, with the commands that unblock it')
     .action(
       action(async (ctx) => {
-        const res = await (await lib()).getBlockedReason({ working_dir: dir(ctx), session_id: sid(), surface: 'cli' }, deps(ctx));
-        const lines = res.is_blocked ? [`phase ${res.current_phase} is blocked:`] : [`phase ${res.current_phase}: nothing blocks`];
+        const res = await (
+          await lib()
+        ).getBlockedReason({ working_dir: dir(ctx), session_id: sid(), surface: 'cli' }, deps(ctx));
+        const lines = res.is_blocked
+          ? [`phase ${res.current_phase} is blocked:`]
+          : [`phase ${res.current_phase}: nothing blocks`];
         res.blocked_phases.forEach((b, i) => {
-          lines.push(`  ${b.requirement_level} ${b.phase}/${b.gate}: ${b.reason}`, `    needs: ${b.evidence_needed}`, `    run:   ${res.suggested_actions[i]}`);
+          lines.push(
+            `  ${b.requirement_level} ${b.phase}/${b.gate}: ${b.reason}`,
+            `    needs: ${b.evidence_needed}`,
+            `    run:   ${res.suggested_actions[i]}`,
+          );
         });
         return { exitCode: ExitCode.Ok, json: res, text: lines.join('\n') };
       }),
@@ -115,18 +165,38 @@ export function registerSession(program: Command): void {
     .command('end')
     .requiredOption('--summary <text>', 'what the session accomplished')
     .option('--next <text>', 'notes for the next session')
-    .option('--decision <text>', 'a key decision (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
-    .description('end the run: COMPLETE writes one history record and clears the run; INCOMPLETE (exit 1) lists the unmet MUST gates')
+    .option('--decision <text>', 'a key decision (repeatable)', (value: string, previous: string[] = []) => [
+      ...previous,
+      value,
+    ])
+    .description(
+      'end the run: COMPLETE writes one history record and clears the run; INCOMPLETE (exit 1) lists the unmet MUST gates',
+    )
     .action(
       action(async (ctx, opts: { summary: string; next?: string; decision?: string[] }) => {
-        const res = await (await lib()).sessionEnd(
-          { working_dir: dir(ctx), session_id: sid(), summary: opts.summary, next_session_notes: opts.next, key_decisions: opts.decision },
+        const res = await (
+          await lib()
+        ).sessionEnd(
+          {
+            working_dir: dir(ctx),
+            session_id: sid(),
+            summary: opts.summary,
+            next_session_notes: opts.next,
+            key_decisions: opts.decision,
+          },
           deps(ctx),
         );
-        const lines = [`${res.status === 'COMPLETE' ? paint(ctx.out, 'green', 'COMPLETE') : paint(ctx.out, 'red', 'INCOMPLETE')} ${res.message}`];
+        const lines = [
+          `${res.status === 'COMPLETE' ? paint(ctx.out, 'green', 'COMPLETE') : paint(ctx.out, 'red', 'INCOMPLETE')} ${res.message}`,
+        ];
         for (const u of res.unmet) lines.push(`  unmet: ${u}`);
-        if (res.status === 'INCOMPLETE') lines.push('hint: hestai session blocked (for the current phase) or hestai session show');
-        return { exitCode: res.status === 'COMPLETE' ? ExitCode.Ok : ExitCode.Blocked, json: res, text: lines.join('\n') };
+        if (res.status === 'INCOMPLETE')
+          lines.push('hint: hestai session blocked (for the current phase) or hestai session show');
+        return {
+          exitCode: res.status === 'COMPLETE' ? ExitCode.Ok : ExitCode.Blocked,
+          json: res,
+          text: lines.join('\n'),
+        };
       }),
     );
 
@@ -140,19 +210,32 @@ export function registerSession(program: Command): void {
         const l = await lib();
         if (opts.history) {
           const res = l.sessionHistory(dir(ctx));
-          const text = res.sessions.length ? res.sessions.map((s) => `${s.ended_at} ${s.session_id} ${s.outcome} ${s.commit_sha?.slice(0, 7) ?? '-'}: ${s.objective}`).join('\n') : 'no completed protocol runs';
+          const text = res.sessions.length
+            ? res.sessions
+                .map(
+                  (s) =>
+                    `${s.ended_at} ${s.session_id} ${s.outcome} ${s.commit_sha?.slice(0, 7) ?? '-'}: ${s.objective}`,
+                )
+                .join('\n')
+            : 'no completed protocol runs';
           return { exitCode: ExitCode.Ok, json: res, text };
         }
         if (opts.violations) {
           const res = l.sessionViolations(dir(ctx));
-          const text = res.violations.length ? res.violations.map((v) => `${v.timestamp} ${v.session_id} ${v.severity} ${v.phase}: ${v.requirement}`).join('\n') : 'no violations';
+          const text = res.violations.length
+            ? res.violations
+                .map((v) => `${v.timestamp} ${v.session_id} ${v.severity} ${v.phase}: ${v.requirement}`)
+                .join('\n')
+            : 'no violations';
           return { exitCode: ExitCode.Ok, json: res, text };
         }
         const res = await l.sessionState({ working_dir: dir(ctx), session_id: sid() }, deps(ctx));
         const text = [
           `session ${res.session_id}: ${res.objective}`,
           `phase ${res.current_phase} (completed: ${res.phases_completed.join(', ') || 'none'}); branch ${res.branch ?? '(detached)'}, started ${res.started_at} at ${res.starting_commit?.slice(0, 7) ?? '(no commit)'}`,
-          ...(res.protocol_changed ? [paint(ctx.out, 'yellow', 'warn protocol.yaml changed since the run started; its current gates apply')] : []),
+          ...(res.protocol_changed
+            ? [paint(ctx.out, 'yellow', 'warn protocol.yaml changed since the run started; its current gates apply')]
+            : []),
           ...formatChecklist(ctx.out, res.checklist),
           `violations: ${res.violations.length}, forced advances: ${res.forced_advances}`,
         ].join('\n');

@@ -11,12 +11,21 @@ const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').r
  */
 function failedRun(format: string, error: unknown): CommandResult {
   const hestai = isHestaiError(error) ? error : null;
-  const body = hestai ? hestai.toJSON() : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), exit_code: ExitCode.Usage, details: [] };
+  const body = hestai
+    ? hestai.toJSON()
+    : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), exit_code: ExitCode.Usage, details: [] };
   const exitCode = hestai ? hestai.exitCode : ExitCode.Usage;
   const json = { ok: false, range: null, commits: [], errors: 1, warnings: 0, error: body };
   const hint = body.remedy ? ` hint: ${body.remedy}` : '';
-  const text = format === 'json' ? JSON.stringify(json, null, 2) : `::error title=${escapeData('hestai verify could not run').replace(/[:,]/g, ' ')}::${escapeData(`${body.message}${body.details.length ? ` (${body.details.join('; ')})` : ''}.${hint}`)}`;
-  const notes = [`hestai: ${body.message}`, ...body.details.map((d) => `  - ${d}`), ...(body.remedy ? [`hint: ${body.remedy}`] : [])];
+  const text =
+    format === 'json'
+      ? JSON.stringify(json, null, 2)
+      : `::error title=${escapeData('hestai verify could not run').replace(/[:,]/g, ' ')}::${escapeData(`${body.message}${body.details.length ? ` (${body.details.join('; ')})` : ''}.${hint}`)}`;
+  const notes = [
+    `hestai: ${body.message}`,
+    ...body.details.map((d) => `  - ${d}`),
+    ...(body.remedy ? [`hint: ${body.remedy}`] : []),
+  ];
   return { exitCode, json, text, notes };
 }
 
@@ -24,7 +33,10 @@ export function registerVerify(program: Command): void {
   program
     .command('verify')
     .description('the CI step: check every commit in a range (test-first, trailers, bypasses, exemptions)')
-    .option('--from <rev>', 'base of the range, excluded (default: merge-base with tdd.default_branch, or tdd.since on it)')
+    .option(
+      '--from <rev>',
+      'base of the range, excluded (default: merge-base with tdd.default_branch, or tdd.since on it)',
+    )
     .option('--to <rev>', 'end of the range, included', 'HEAD')
     .option('--format <format>', 'text | json | github (workflow annotations)')
     .option('--red-green', 'run tdd.test_command at each paired test commit (must fail) and feat commit (must pass)')
@@ -32,14 +44,22 @@ export function registerVerify(program: Command): void {
       action(async (ctx, options: { from?: string; to: string; format?: string; redGreen?: boolean }) => {
         const format = options.format ?? (ctx.json ? 'json' : 'text');
         if (!['text', 'json', 'github'].includes(format)) {
-          throw usageError(`--format ${format} is not one of text, json, github`, { code: 'USAGE', remedy: 'Use --format text, --format json or --format github.' });
+          throw usageError(`--format ${format} is not one of text, json, github`, {
+            code: 'USAGE',
+            remedy: 'Use --format text, --format json or --format github.',
+          });
         }
         try {
           const { verifyRange, verifyGithub, verifyJson, verifyText } = await import('../../verify/index.js');
           const { testFileMatcher } = await import('../../tdd/test-files.js');
           const { gatherAnchorEvidence } = await import('../../anchor/reverify.js');
           const report = await verifyRange(
-            { working_dir: ctx.cwd, ...(options.from === undefined ? {} : { from: options.from }), to: options.to, red_green: options.redGreen === true },
+            {
+              working_dir: ctx.cwd,
+              ...(options.from === undefined ? {} : { from: options.from }),
+              to: options.to,
+              red_green: options.redGreen === true,
+            },
             { anchorEvidence: gatherAnchorEvidence },
           );
           const exitCode = report.ok ? ExitCode.Ok : ExitCode.Blocked;
@@ -48,7 +68,11 @@ export function registerVerify(program: Command): void {
           const { loadConfig } = await import('../../config/load.js');
           const { resolveWorkspace } = await import('../../workspace.js');
           const globs = (await loadConfig(resolveWorkspace(ctx.cwd).root)).config.tdd.test_globs;
-          return { exitCode, json, text: format === 'github' ? verifyGithub(report, testFileMatcher(globs)) : verifyText(report) };
+          return {
+            exitCode,
+            json,
+            text: format === 'github' ? verifyGithub(report, testFileMatcher(globs)) : verifyText(report),
+          };
         } catch (error) {
           if (format === 'text' || ctx.json) throw error;
           return failedRun(format, error);

@@ -15,12 +15,9 @@ export const PRIVILEGED_TOOLS: readonly string[] = [];
 // Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
 const output = z.object({
   session_id: z.string().nullable(),
-  selected_by: z
-    .enum(['explicit', 'connection', 'env', 'only'])
-    .nullable(),
+  selected_by: z.enum(['explicit', 'connection', 'env', 'only']).nullable(),
   unlocked: z.boolean(),
-  code: z
-    .string(),
+  code: z.string(),
   reason: z.string(),
   remedy: z.string().nullable(),
   anchor: z
@@ -57,7 +54,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       title: 'Anchor status (tool gating)',
       description:
         'Is your session anchored? Commits need a valid anchor and a handshake that is not TERMINAL (retry limit exceeded: stop retrying, a human resets it). ' +
-        'Default session: this connection\'s, else the only live unpinned one (several: refused, listed). Returns the verdict, reason and remedy.',
+        "Default session: this connection's, else the only live unpinned one (several: refused, listed). Returns the verdict, reason and remedy.",
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -70,24 +67,45 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       if (resolution.kind === 'none') {
         // Nothing to check is an answer, not an error: say so, and how to start (or name) a session.
         const refusal = describeRefusal(resolution, paths, 'mcp');
-        const noSession = { session_id: null, selected_by: null, unlocked: false, code: 'NO_SESSION', reason: refusal.reason, remedy: refusal.remedy, anchor: null, privileged_tools: [...PRIVILEGED_TOOLS] };
-        return okResult(noSession, [`no session: locked (NO_SESSION): ${refusal.reason}`, ...refusal.details.map((d) => `  - ${d}`), `hint: ${refusal.remedy}`].join('\n'));
+        const noSession = {
+          session_id: null,
+          selected_by: null,
+          unlocked: false,
+          code: 'NO_SESSION',
+          reason: refusal.reason,
+          remedy: refusal.remedy,
+          anchor: null,
+          privileged_tools: [...PRIVILEGED_TOOLS],
+        };
+        return okResult(
+          noSession,
+          [
+            `no session: locked (NO_SESSION): ${refusal.reason}`,
+            ...refusal.details.map((d) => `  - ${d}`),
+            `hint: ${refusal.remedy}`,
+          ].join('\n'),
+        );
       }
       const choice = deps.connection.chooseSession(paths, session_id);
       const id = choice.session_id;
       const selectedBy = choice.source;
       const check = hasValidAnchor(paths, id);
-      const decision = { ...gateDecision(id, check, handshakeIsTerminal(paths, id)), session_id: id, selected_by: selectedBy };
-      const anchor = check.valid && decision.unlocked
-        ? {
-            role: check.anchor.role,
-            mode: check.anchor.mode,
-            tier: check.anchor.tier,
-            source: check.anchor.source,
-            validated_at: check.anchor.validated_at,
-            digest: anchorDigest(check.anchor),
-          }
-        : null;
+      const decision = {
+        ...gateDecision(id, check, handshakeIsTerminal(paths, id)),
+        session_id: id,
+        selected_by: selectedBy,
+      };
+      const anchor =
+        check.valid && decision.unlocked
+          ? {
+              role: check.anchor.role,
+              mode: check.anchor.mode,
+              tier: check.anchor.tier,
+              source: check.anchor.source,
+              validated_at: check.anchor.validated_at,
+              digest: anchorDigest(check.anchor),
+            }
+          : null;
       const who = `session ${id}`;
       const text = decision.unlocked
         ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`

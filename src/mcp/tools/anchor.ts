@@ -29,10 +29,15 @@ const output = z.looseObject({
 
 /** The readable text of a handshake result: verdict, errors, guidance, template, next step. */
 export function handshakeText(result: AnchorHandshakeResult): string {
-  const lines = [`anchor ${result.stage}: ${result.success ? 'passed' : 'FAILED'}${result.token ? ` (session_id ${result.token})` : ''}`];
+  const lines = [
+    `anchor ${result.stage}: ${result.success ? 'passed' : 'FAILED'}${result.token ? ` (session_id ${result.token})` : ''}`,
+  ];
   for (const error of result.errors) lines.push(`  - ${error}`);
   if (!result.success && result.guidance) lines.push(`guidance: ${result.guidance}`);
-  if (result.terminal) lines.push(`TERMINAL: stop retrying. This session stays locked until a human runs \`hestai anchor reset --token ${result.token ?? '<session_id>'}\`; you can still clock_out.`);
+  if (result.terminal)
+    lines.push(
+      `TERMINAL: stop retrying. This session stays locked until a human runs \`hestai anchor reset --token ${result.token ?? '<session_id>'}\`; you can still clock_out.`,
+    );
   if (result.server_arm && result.stage === 'context') lines.push(result.server_arm);
   if (result.anchor) lines.push(result.anchor);
   if (result.template) lines.push(`template:\n${result.template}`);
@@ -57,11 +62,24 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
         stage: z.enum(['identity', 'context', 'proof']).describe('identity, then context, then proof.'),
         working_dir: workingDir,
         session_id: optionalSessionId,
-        role: role.optional().describe('identity: your role (a constitution .hestai-sys/agents/{role}.oct.md must exist).'),
-        mode: z.enum(['full', 'lite', 'untracked']).optional().describe('identity: full (default) or lite; untracked writes nothing and unlocks nothing.'),
+        role: role
+          .optional()
+          .describe('identity: your role (a constitution .hestai-sys/agents/{role}.oct.md must exist).'),
+        mode: z
+          .enum(['full', 'lite', 'untracked'])
+          .optional()
+          .describe('identity: full (default) or lite; untracked writes nothing and unlocks nothing.'),
         tier: strictness.optional().describe('identity: quick, default or deep (tensions needed: 1, 2, 3).'),
-        focus: z.string().max(LIMITS.text).optional().describe('identity without a session: the focus of the session it clocks in.'),
-        payload: z.string().max(LIMITS.payload).optional().describe('context: the "## BIND" section. proof: "## TENSION" and "## COMMIT".'),
+        focus: z
+          .string()
+          .max(LIMITS.text)
+          .optional()
+          .describe('identity without a session: the focus of the session it clocks in.'),
+        payload: z
+          .string()
+          .max(LIMITS.payload)
+          .optional()
+          .describe('context: the "## BIND" section. proof: "## TENSION" and "## COMMIT".'),
       }),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -73,7 +91,10 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
       // Without session_id every stage uses this connection's session; identity clocks in only when it has none.
       const own = deps.connection.defaultSession(root);
       const { checkSessionId } = await import('../../records/resolve.js');
-      const token = args.session_id !== undefined && args.session_id !== '' ? checkSessionId(args.session_id, 'session_id', 'mcp') : (own ?? undefined);
+      const token =
+        args.session_id !== undefined && args.session_id !== ''
+          ? checkSessionId(args.session_id, 'session_id', 'mcp')
+          : (own ?? undefined);
       const input = {
         stage: args.stage,
         working_dir: args.working_dir,
@@ -86,7 +107,8 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
       };
       const result = await anchor(input, { clock: deps.clock, env: deps.env, pinned: true, clockIn });
       if (result.token !== null && result.mode !== 'untracked') {
-        if (args.stage === 'identity' && token === undefined && result.success) deps.connection.started_(result.token, root);
+        if (args.stage === 'identity' && token === undefined && result.success)
+          deps.connection.started_(result.token, root);
         if (args.stage === 'proof' && result.success) deps.connection.bound_(result.token, root);
       }
       return result.success ? okResult(result, handshakeText(result)) : failedResult(result, handshakeText(result));

@@ -5,7 +5,6 @@ import { okResult } from '../result.js';
 import { LIMITS, role, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
-
 /** The fields of ClockInResponse an agent acts on, described; the rest of the document passes through. */
 // Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
 const output = z.looseObject({
@@ -50,9 +49,15 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
       deps.connection.started_(result.session_id, root);
       const lines = [
         `clocked in: session ${result.session_id} (${args.role}, focus "${result.focus_resolved.value}" from ${result.focus_resolved.source})`,
-        ...(result.conflict ? [`conflict: live session ${result.conflict.existing_session_id} (${result.conflict.existing_role}) — ${result.conflict.resolution}`] : []),
+        ...(result.conflict
+          ? [
+              `conflict: live session ${result.conflict.existing_session_id} (${result.conflict.existing_role}) — ${result.conflict.resolution}`,
+            ]
+          : []),
         ...result.warnings.map((w) => `warning: ${w}`),
-        ...(result.structure_missing.length > 0 ? [`missing: ${result.structure_missing.join(', ')} (run hestai init)`] : []),
+        ...(result.structure_missing.length > 0
+          ? [`missing: ${result.structure_missing.join(', ')} (run hestai init)`]
+          : []),
         `next: ${result.instruction} Call anchor with stage "identity" (this connection's session is the default).`,
         `git: this session is pinned to you; run git with HESTAI_SESSION=${result.session_id} in the environment so your commits carry its anchor.`,
       ];

@@ -23,7 +23,7 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
       title: 'Clock out',
       description:
         'Last step: archive your session (anchored, unanchored or terminal) and remove it from the active sessions. ' +
-        'Only a session this connection clocked in or anchored; another agent\'s is refused (NOT_YOUR_SESSION).',
+        "Only a session this connection clocked in or anchored; another agent's is refused (NOT_YOUR_SESSION).",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,

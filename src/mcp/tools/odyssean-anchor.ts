@@ -41,10 +41,15 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
       const { root } = deps.connection.workspace(args.working_dir);
       const result = await odysseanAnchor(args, { clock: deps.clock });
       if (result.validated) deps.connection.bound_(args.session_id, root);
-      const lines = [`odyssean_anchor: ${result.validated ? 'validated' : 'NOT validated'} — ${result.enforcement.status} (${result.enforcement.reason})`];
+      const lines = [
+        `odyssean_anchor: ${result.validated ? 'validated' : 'NOT validated'} — ${result.enforcement.status} (${result.enforcement.reason})`,
+      ];
       for (const error of result.errors) lines.push(`  - ${error}`);
       if (!result.validated && result.guidance) lines.push(`guidance: ${result.guidance}`);
-      if (result.terminal) lines.push('terminal: this session stays locked until a human runs `hestai anchor reset --token <session_id>`.');
+      if (result.terminal)
+        lines.push(
+          'terminal: this session stays locked until a human runs `hestai anchor reset --token <session_id>`.',
+        );
       if (result.validated) lines.push(result.canonical_anchor);
       return result.validated ? okResult(result, lines.join('\n')) : failedResult(result, lines.join('\n'));
     },

@@ -15,7 +15,13 @@ const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env });
  * The worktree (working_dir, validated and cached by the connection) and the session the tool acts on: the
  * session_id argument, else the connection's own session, else the only live unpinned one.
  */
-function target(deps: McpDeps, working_dir: string, session_id: string | undefined, tool: string, owned = false): { working_dir: string; session_id: string } {
+function target(
+  deps: McpDeps,
+  working_dir: string,
+  session_id: string | undefined,
+  tool: string,
+  owned = false,
+): { working_dir: string; session_id: string } {
   const { paths, root } = deps.connection.workspace(working_dir);
   const id = deps.connection.chooseSession(paths, session_id).session_id;
   if (owned) deps.connection.requireOwned(id, tool);
@@ -58,7 +64,10 @@ const violation = z.looseObject({
   severity: z.enum(['CRITICAL', 'WARNING']).describe('CRITICAL for MUST gates.'),
   recovery: z.string().describe('What satisfies the requirement.'),
 });
-const phaseParam = z.string().max(LIMITS.id).describe('A phase id of .hestai/protocol.yaml (e.g. BINDING, WORK, END in the default protocol).');
+const phaseParam = z
+  .string()
+  .max(LIMITS.id)
+  .describe('A phase id of .hestai/protocol.yaml (e.g. BINDING, WORK, END in the default protocol).');
 const stepParam = z.string().max(LIMITS.text).optional().describe('A gate id within the phase (the seed\'s "step").');
 
 export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
@@ -76,11 +85,15 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
         session_id: optionalSessionId,
         objective: z.string().max(LIMITS.text).min(1).describe('The session goal (recorded in the history).'),
         branch: z.string().max(LIMITS.text).optional().describe('Git branch (auto-detected if omitted).'),
-        starting_commit: z.string().max(LIMITS.text).optional().describe('Starting commit (default: HEAD when the session clocked in).'),
+        starting_commit: z
+          .string()
+          .max(LIMITS.text)
+          .optional()
+          .describe('Starting commit (default: HEAD when the session clocked in).'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The clock-in session id (a UUID v4).'),
-        phase: z.string().describe('The current phase: the protocol\'s first (the seed\'s INIT).'),
+        phase: z.string().describe("The current phase: the protocol's first (the seed's INIT)."),
         blocked_until: z.array(z.string()).describe('Start phases with an unmet blocking gate.'),
         checklist,
         objective: z.string().describe('The objective.'),
@@ -91,8 +104,13 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).sessionStart({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_start') }, deps$(deps));
-      return okResult(res, `protocol run started for session ${res.session_id}: phase ${res.phase}; blocked until: ${res.blocked_until.join(', ') || 'nothing'}. Next: get_blocked_reason.`);
+      const res = await (
+        await lib()
+      ).sessionStart({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_start') }, deps$(deps));
+      return okResult(
+        res,
+        `protocol run started for session ${res.session_id}: phase ${res.phase}; blocked until: ${res.blocked_until.join(', ') || 'nothing'}. Next: get_blocked_reason.`,
+      );
     },
   );
 
@@ -105,7 +123,12 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       description:
         'Check the gates of a phase (or one step) against the machine checks and the recorded evidence, and record the results. Idempotent. ' +
         'Returns PASS / FAIL / SKIPPED with the requirement level, evidence, whether it blocks, a message, and one result per gate.',
-      input: strictInput({ working_dir: workingDir, session_id: optionalSessionId, phase: phaseParam, step: stepParam }),
+      input: strictInput({
+        working_dir: workingDir,
+        session_id: optionalSessionId,
+        phase: phaseParam,
+        step: stepParam,
+      }),
       output: z.looseObject({
         phase: z.string().describe('The phase checked.'),
         step: z.string().optional().describe('The gate checked, when one was asked for.'),
@@ -119,8 +142,13 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).validateGate({ ...args, ...target(deps, args.working_dir, args.session_id, 'validate_gate') }, deps$(deps));
-      return okResult(res, `${res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}): ${res.message}`);
+      const res = await (
+        await lib()
+      ).validateGate({ ...args, ...target(deps, args.working_dir, args.session_id, 'validate_gate') }, deps$(deps));
+      return okResult(
+        res,
+        `${res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}): ${res.message}`,
+      );
     },
   );
 
@@ -136,8 +164,17 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        target_phase: z.string().max(LIMITS.text).optional().describe('Advance to this phase; every blocking gate on the way must hold.'),
-        force: z.boolean().optional().describe('Skip unmet blocking gates; each is logged as a violation (limited per session by protocol.force_limit).'),
+        target_phase: z
+          .string()
+          .max(LIMITS.text)
+          .optional()
+          .describe('Advance to this phase; every blocking gate on the way must hold.'),
+        force: z
+          .boolean()
+          .optional()
+          .describe(
+            'Skip unmet blocking gates; each is logged as a violation (limited per session by protocol.force_limit).',
+          ),
       }),
       output: z.looseObject({
         previous_phase: z.string().describe('The phase before the call.'),
@@ -151,7 +188,12 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).advancePhase({ ...args, ...target(deps, args.working_dir, args.session_id, 'advance_phase', true) }, deps$(deps));
+      const res = await (
+        await lib()
+      ).advancePhase(
+        { ...args, ...target(deps, args.working_dir, args.session_id, 'advance_phase', true) },
+        deps$(deps),
+      );
       const text = `${res.message}${res.warnings.length ? `\nwarnings: ${res.warnings.join('; ')}` : ''}${res.success ? '' : '\nhint: get_blocked_reason lists the tool calls that unblock it'}`;
       return res.success ? okResult(res, text) : failedResult(res, text);
     },
@@ -165,13 +207,20 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       title: 'Record evidence for a gate',
       description:
         'Store typed evidence for a checklist step and re-validate the gate. file_path must name an existing file, commit_sha a commit, content_hash the ' +
-        'sha256 of the gate\'s file; tool_output and manual must say what was observed (TODO, pending, TBD, N/A or the step\'s own words never pass).',
+        "sha256 of the gate's file; tool_output and manual must say what was observed (TODO, pending, TBD, N/A or the step's own words never pass).",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
         phase: phaseParam,
-        evidence_type: z.enum(['tool_output', 'file_path', 'commit_sha', 'content_hash', 'manual']).describe('The kind of evidence.'),
-        evidence: z.string().max(LIMITS.text).min(1).max(10_000).describe('The evidence: an output excerpt, a path, a sha, a sha256 (hex or sha256:hex) or a note.'),
+        evidence_type: z
+          .enum(['tool_output', 'file_path', 'commit_sha', 'content_hash', 'manual'])
+          .describe('The kind of evidence.'),
+        evidence: z
+          .string()
+          .max(LIMITS.text)
+          .min(1)
+          .max(10_000)
+          .describe('The evidence: an output excerpt, a path, a sha, a sha256 (hex or sha256:hex) or a note.'),
         step: stepParam,
       }),
       output: z.looseObject({
@@ -185,7 +234,9 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).recordEvidence({ ...args, ...target(deps, args.working_dir, args.session_id, 'record_evidence') }, deps$(deps));
+      const res = await (
+        await lib()
+      ).recordEvidence({ ...args, ...target(deps, args.working_dir, args.session_id, 'record_evidence') }, deps$(deps));
       return okResult(res, `evidence recorded for ${res.phase}/${res.step}: ${res.gate_status}: ${res.message}`);
     },
   );
@@ -196,7 +247,8 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     'get_blocked_reason',
     {
       title: 'Why the session is blocked',
-      description: 'Every unmet blocking gate of the current phase with its level, reason and the evidence needed, and the tool calls that satisfy them. Empty when nothing blocks.',
+      description:
+        'Every unmet blocking gate of the current phase with its level, reason and the evidence needed, and the tool calls that satisfy them. Empty when nothing blocks.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output: z.looseObject({
         is_blocked: z.boolean().describe('Whether the current phase has an unmet blocking gate.'),
@@ -217,8 +269,15 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).getBlockedReason({ ...args, ...target(deps, args.working_dir, args.session_id, 'get_blocked_reason'), surface: 'mcp' }, deps$(deps));
-      const text = res.is_blocked ? `phase ${res.current_phase} is blocked:\n${res.suggested_actions.map((a) => `- ${a}`).join('\n')}` : `phase ${res.current_phase}: nothing blocks`;
+      const res = await (
+        await lib()
+      ).getBlockedReason(
+        { ...args, ...target(deps, args.working_dir, args.session_id, 'get_blocked_reason'), surface: 'mcp' },
+        deps$(deps),
+      );
+      const text = res.is_blocked
+        ? `phase ${res.current_phase} is blocked:\n${res.suggested_actions.map((a) => `- ${a}`).join('\n')}`
+        : `phase ${res.current_phase}: nothing blocks`;
       return okResult(res, text);
     },
   );
@@ -237,7 +296,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
         session_id: optionalSessionId,
         summary: z.string().max(LIMITS.text).min(1).describe('What was accomplished.'),
         next_session_notes: z.string().max(LIMITS.text).optional().describe('Context for the next session.'),
-        key_decisions: z.array(z.string().max(LIMITS.text)).optional().describe('Decisions worth carrying to the next session.'),
+        key_decisions: z
+          .array(z.string().max(LIMITS.text))
+          .optional()
+          .describe('Decisions worth carrying to the next session.'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The session.'),
@@ -245,14 +307,18 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
         checklist,
         violations: z.array(violation).describe('Forced skips of this run.'),
         unmet: z.array(z.string()).describe('The unmet MUST gates (PHASE/gate: why) when INCOMPLETE.'),
-        handoff_updated: z.boolean().describe('True when the history record was written (the seed\'s HANDOFF.md update).'),
+        handoff_updated: z
+          .boolean()
+          .describe("True when the history record was written (the seed's HANDOFF.md update)."),
         commit_sha: z.string().optional().describe('HEAD at the end.'),
         message: z.string().describe('What happened.'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (await lib()).sessionEnd({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_end', true) }, deps$(deps));
+      const res = await (
+        await lib()
+      ).sessionEnd({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_end', true) }, deps$(deps));
       const text = `${res.status}: ${res.message}${res.unmet.length ? `\n${res.unmet.map((u) => `- ${u}`).join('\n')}` : ''}`;
       return res.status === 'COMPLETE' ? okResult(res, text) : failedResult(res, text);
     },

@@ -4,7 +4,6 @@ export type SelectionParse =
   | { ok: true; selected: { path: string; reason: string }[]; checklist: string[]; ignored: string[] }
   | { ok: false; reason: string };
 
-
 function clean(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null;
   const text = value.trim();
@@ -25,7 +24,8 @@ export function parseSelectionResponse(content: string, known: ReadonlySet<strin
   } catch {
     return { ok: false, reason: 'the reply is not JSON' };
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, reason: 'the reply is not a JSON object' };
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { ok: false, reason: 'the reply is not a JSON object' };
   const record = data as Record<string, unknown>;
   if (!Array.isArray(record['selected'])) return { ok: false, reason: 'the reply has no "selected" list' };
   const selected: { path: string; reason: string }[] = [];

@@ -72,7 +72,10 @@ function humanContextFiles(workspace: Workspace): string[] {
 function excluder(exclude: readonly string[]): (file: string) => boolean {
   const dirs = exclude.map((p) => p.replace(/\/+$/, ''));
   const prefixes = dirs.map((d) => `${d}/`);
-  return (file) => (file.startsWith('.hestai/') && RUNTIME_STATE.test(file)) || dirs.includes(file) || prefixes.some((p) => file.startsWith(p));
+  return (file) =>
+    (file.startsWith('.hestai/') && RUNTIME_STATE.test(file)) ||
+    dirs.includes(file) ||
+    prefixes.some((p) => file.startsWith(p));
 }
 
 /**
@@ -97,15 +100,21 @@ export async function gatherContext(input: {
     branchStatusAsync(root),
     recentCommitsAsync(root, RECENT_COMMITS),
     trackedFilesAsync(root),
-    wantGh ? probeGh({ cwd: root, env, timeoutMs: ghTimeout }) : Promise.resolve({ ok: false as const, reason: 'disabled in .hestai_workspace.yaml' }),
+    wantGh
+      ? probeGh({ cwd: root, env, timeoutMs: ghTimeout })
+      : Promise.resolve({ ok: false as const, reason: 'disabled in .hestai_workspace.yaml' }),
     config.quality_gates.length > 0 ? runQualityGates(config.quality_gates, root, env) : Promise.resolve([]),
   ]);
 
   const fromBranch = focusFromBranch(status.branch);
   const ghOptions = { cwd: root, env, timeoutMs: ghTimeout, issueSearch: gh.issue_search, prContext: gh.pr_context };
   const branchIssue =
-    probe.ok && !input.fixedFocus && !input.explicitFocus && fromBranch?.kind === 'github_issue' ? await fetchIssue(probe.gh, fromBranch.issue, ghOptions) : null;
-  const focus = input.fixedFocus ?? resolveFocus({ explicit: input.explicitFocus, branch: status.branch, issueTitle: branchIssue?.title ?? null });
+    probe.ok && !input.fixedFocus && !input.explicitFocus && fromBranch?.kind === 'github_issue'
+      ? await fetchIssue(probe.gh, fromBranch.issue, ghOptions)
+      : null;
+  const focus =
+    input.fixedFocus ??
+    resolveFocus({ explicit: input.explicitFocus, branch: status.branch, issueTitle: branchIssue?.title ?? null });
   const github: GithubContext = probe.ok
     ? await githubContext(probe.gh, focus.value, branchIssue, ghOptions)
     : { available: false, reason: probe.reason, related_issues: [], active_pr: null };
@@ -124,7 +133,9 @@ export async function gatherContext(input: {
 
   const excluded = excluder(config.context_paths.exclude);
   const human = humanContextFiles(workspace);
-  const adrFiles = findAdrFiles(tracked).filter((f) => !excluded(f)).slice(0, MAX_ADRS);
+  const adrFiles = findAdrFiles(tracked)
+    .filter((f) => !excluded(f))
+    .slice(0, MAX_ADRS);
   const adrs: AdrConstraint[] = [];
   for (const file of adrFiles) {
     const text = readSmall(path.join(root, file));
@@ -133,26 +144,32 @@ export async function gatherContext(input: {
 
   const candidates = new Map<string, ContextCandidate>();
   for (const file of human) candidates.set(file, { path: file, kind: 'human_context' });
-  for (const adr of adrs) candidates.set(adr.path, { path: adr.path, kind: 'adr', adrText: `${adr.title} ${adr.decision ?? ''}` });
+  for (const adr of adrs)
+    candidates.set(adr.path, { path: adr.path, kind: 'adr', adrText: `${adr.title} ${adr.decision ?? ''}` });
   for (const extra of config.context_paths.additional) {
     const prefix = extra.replace(/\/+$/, '');
     const under = tracked.filter((f) => f === prefix || f.startsWith(`${prefix}/`)).slice(0, 50);
     for (const file of under) if (!candidates.has(file)) candidates.set(file, { path: file, kind: 'additional' });
   }
   const recentIndex = new Map<string, number>();
-  for (const commit of commits) for (const file of commit.files) if (!recentIndex.has(file)) recentIndex.set(file, recentIndex.size);
+  for (const commit of commits)
+    for (const file of commit.files) if (!recentIndex.has(file)) recentIndex.set(file, recentIndex.size);
   const modified = new Set(status.entries.filter((e) => e.code !== '!!').map((e) => e.path));
   const add = (file: string) => {
     if (excluded(file)) return;
     const existing = candidates.get(file);
-    const c: ContextCandidate = existing ?? { path: file, kind: !file.includes('/') && PROJECT_DOC.test(file) ? 'project_doc' : 'source' };
+    const c: ContextCandidate = existing ?? {
+      path: file,
+      kind: !file.includes('/') && PROJECT_DOC.test(file) ? 'project_doc' : 'source',
+    };
     const idx = recentIndex.get(file);
     if (idx !== undefined) c.recentIndex = idx;
     if (modified.has(file)) c.modified = true;
     if (!existing) candidates.set(file, c);
   };
   for (const file of tracked) add(file);
-  for (const file of modified) if (!file.endsWith('/') && !candidates.has(file) && fs.existsSync(path.join(root, file))) add(file);
+  for (const file of modified)
+    if (!file.endsWith('/') && !candidates.has(file) && fs.existsSync(path.join(root, file))) add(file);
 
   return {
     git: {

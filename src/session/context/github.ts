@@ -37,9 +37,17 @@ function asIssue(value: unknown): GithubIssue | null {
   const v = value as Record<string, unknown>;
   if (typeof v['number'] !== 'number' || typeof v['title'] !== 'string') return null;
   const labels = Array.isArray(v['labels'])
-    ? (v['labels'] as unknown[]).map((l) => (typeof l === 'object' && l !== null ? (l as Record<string, unknown>)['name'] : l)).filter((l): l is string => typeof l === 'string')
+    ? (v['labels'] as unknown[])
+        .map((l) => (typeof l === 'object' && l !== null ? (l as Record<string, unknown>)['name'] : l))
+        .filter((l): l is string => typeof l === 'string')
     : [];
-  return { number: v['number'], title: v['title'], state: String(v['state'] ?? ''), url: String(v['url'] ?? ''), labels };
+  return {
+    number: v['number'],
+    title: v['title'],
+    state: String(v['state'] ?? ''),
+    url: String(v['url'] ?? ''),
+    labels,
+  };
 }
 
 function json(text: string): unknown {
@@ -57,7 +65,11 @@ export type GhProbe = { ok: true; gh: string } | { ok: false; reason: string };
 export async function probeGh(options: Pick<GithubOptions, 'cwd' | 'env' | 'timeoutMs'>): Promise<GhProbe> {
   const gh = findOnPath('gh', options.env);
   if (gh === null) return { ok: false, reason: 'gh is not installed' };
-  const auth = await runProcess(gh, ['auth', 'status'], { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs });
+  const auth = await runProcess(gh, ['auth', 'status'], {
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+  });
   if (auth.timedOut) return { ok: false, reason: `gh auth status timed out after ${options.timeoutMs} ms` };
   if (auth.status !== 0) return { ok: false, reason: 'gh is not authenticated (run gh auth login)' };
   return { ok: true, gh };
@@ -77,18 +89,42 @@ export async function fetchIssue(gh: string, issue: number, options: GithubOptio
  * GitHub enrichment (seed 000 step 5): the branch's issue, open issues matching the focus and the
  * branch's open pull request. Every call has a timeout; a failure (rate limit, network) skips that part.
  */
-export async function githubContext(gh: string, focus: string, branchIssue: GithubIssue | null, options: GithubOptions): Promise<GithubContext> {
+export async function githubContext(
+  gh: string,
+  focus: string,
+  branchIssue: GithubIssue | null,
+  options: GithubOptions,
+): Promise<GithubContext> {
   const words = focusTokens(focus).slice(0, 5);
   const [list, pr] = await Promise.all([
     options.issueSearch && words.length > 0
-      ? runProcess(gh, ['issue', 'list', '--search', words.join(' '), '--state', 'open', '--limit', '5', '--json', 'number,title,state,url,labels'], {
+      ? runProcess(
+          gh,
+          [
+            'issue',
+            'list',
+            '--search',
+            words.join(' '),
+            '--state',
+            'open',
+            '--limit',
+            '5',
+            '--json',
+            'number,title,state,url,labels',
+          ],
+          {
+            cwd: options.cwd,
+            env: options.env,
+            timeoutMs: options.timeoutMs,
+          },
+        )
+      : null,
+    options.prContext
+      ? runProcess(gh, ['pr', 'view', '--json', 'number,title,state,url'], {
           cwd: options.cwd,
           env: options.env,
           timeoutMs: options.timeoutMs,
         })
-      : null,
-    options.prContext
-      ? runProcess(gh, ['pr', 'view', '--json', 'number,title,state,url'], { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs })
       : null,
   ]);
   const related: GithubIssue[] = branchIssue ? [branchIssue] : [];
@@ -102,12 +138,23 @@ export async function githubContext(gh: string, focus: string, branchIssue: Gith
   const prData = pr && pr.status === 0 ? (json(pr.stdout) as Record<string, unknown> | null) : null;
   const active_pr =
     prData && typeof prData['number'] === 'number'
-      ? { number: prData['number'], title: String(prData['title'] ?? ''), state: String(prData['state'] ?? ''), url: String(prData['url'] ?? '') }
+      ? {
+          number: prData['number'],
+          title: String(prData['title'] ?? ''),
+          state: String(prData['state'] ?? ''),
+          url: String(prData['url'] ?? ''),
+        }
       : null;
-  const failures = [list, pr].filter((r) => r !== null && r.status !== 0 && !(r === pr && /no pull requests? found/i.test(r.stderr)));
+  const failures = [list, pr].filter(
+    (r) => r !== null && r.status !== 0 && !(r === pr && /no pull requests? found/i.test(r.stderr)),
+  );
   return {
     available: true,
-    ...(failures.length > 0 ? { reason: `some gh calls failed (${failures.map((f) => (f!.timedOut ? 'timeout' : f!.stderr.trim().split('\n')[0] || `exit ${f!.status}`)).join('; ')})` } : {}),
+    ...(failures.length > 0
+      ? {
+          reason: `some gh calls failed (${failures.map((f) => (f!.timedOut ? 'timeout' : f!.stderr.trim().split('\n')[0] || `exit ${f!.status}`)).join('; ')})`,
+        }
+      : {}),
     related_issues: related,
     active_pr,
   };

@@ -26,11 +26,20 @@ function tail(text: string, lines = 20): string {
  * Runs the configured gates concurrently (`sh -c` in the worktree root), each with its own timeout and the
  * minimal environment of `gateEnvironment` (never the caller's tokens). The caller runs only trusted gates.
  */
-export async function runQualityGates(gates: readonly QualityGate[], cwd: string, env: NodeJS.ProcessEnv): Promise<QualityGateResult[]> {
+export async function runQualityGates(
+  gates: readonly QualityGate[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<QualityGateResult[]> {
   return Promise.all(
     gates.map(async (gate) => {
       const started = Date.now();
-      const r = await runProcess('sh', ['-c', gate.command], { cwd, env: gateEnvironment(env), timeoutMs: gate.timeout_ms, maxOutput: 256 * 1024 });
+      const r = await runProcess('sh', ['-c', gate.command], {
+        cwd,
+        env: gateEnvironment(env),
+        timeoutMs: gate.timeout_ms,
+        maxOutput: 256 * 1024,
+      });
       const status = r.startError ? 'error' : r.timedOut ? 'timeout' : r.status === 0 ? 'pass' : 'fail';
       return {
         name: gate.name,
@@ -38,7 +47,9 @@ export async function runQualityGates(gates: readonly QualityGate[], cwd: string
         status,
         exit_code: r.status,
         duration_ms: Date.now() - started,
-        output: r.startError ? `could not start: ${r.startError}` : tail(`${r.stdout}${r.stderr ? `\n${r.stderr}` : ''}`),
+        output: r.startError
+          ? `could not start: ${r.startError}`
+          : tail(`${r.stdout}${r.stderr ? `\n${r.stderr}` : ''}`),
       };
     }),
   );

@@ -23,7 +23,10 @@ const RECENT_WINDOW = 20;
 
 /** Pure: the words of a focus that can match paths (lower case, ≥ 3 letters or a number, no stopwords). */
 export function focusTokens(focus: string): string[] {
-  const tokens = focus.toLowerCase().split(/[^a-z0-9]+/).filter((t) => (t.length >= 3 || /^\d+$/.test(t)) && !STOPWORDS.has(t));
+  const tokens = focus
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((t) => (t.length >= 3 || /^\d+$/.test(t)) && !STOPWORDS.has(t));
   return [...new Set(tokens)];
 }
 
@@ -45,20 +48,39 @@ const ROLE_AFFINITY: readonly { role: RegExp; path: RegExp; weight: number }[] =
   { role: /test|qa|quality|verif/, path: /(^|\/)(tests?|__tests__|spec|e2e)\/|\.(test|spec)\.[^/]+$/, weight: 2 },
   { role: /architect|design/, path: /(^|\/)(docs?|adrs?|decisions)\/|\.md$/i, weight: 2 },
   { role: /doc|writer|editor/, path: /(^|\/)docs?\/|readme|\.md$/i, weight: 2 },
-  { role: /devops|ops|ci|release|platform|infra/, path: /^\.github\/|dockerfile|\.ya?ml$|(^|\/)(ci|scripts|deploy)\//i, weight: 2 },
+  {
+    role: /devops|ops|ci|release|platform|infra/,
+    path: /^\.github\/|dockerfile|\.ya?ml$|(^|\/)(ci|scripts|deploy)\//i,
+    weight: 2,
+  },
   { role: /security|secur/, path: /auth|secur|crypt|permission|secret/i, weight: 2 },
-  { role: /implement|develop|engineer|coder|programmer|build/, path: /^(src|lib|app|packages)\/|(^|\/)tests?\/|\.(test|spec)\.[^/]+$/, weight: 1 },
+  {
+    role: /implement|develop|engineer|coder|programmer|build/,
+    path: /^(src|lib|app|packages)\/|(^|\/)tests?\/|\.(test|spec)\.[^/]+$/,
+    weight: 1,
+  },
   { role: /orchestrat|steward|lead|manager|coordinat|owner/, path: /^\.hestai\/|^readme|(^|\/)docs?\//i, weight: 1 },
 ];
 
-const BASE: Record<ContextCandidate['kind'], number> = { human_context: 3, additional: 2, adr: 1.5, project_doc: 1, source: 0 };
+const BASE: Record<ContextCandidate['kind'], number> = {
+  human_context: 3,
+  additional: 2,
+  adr: 1.5,
+  project_doc: 1,
+  source: 0,
+};
 
 /**
  * Pure (CI-I3 deterministic fallback): scores candidates by role affinity, focus relevance, recency and
  * ADR constraints, and returns the best `limit`, highest first (ties by path). A source file qualifies
  * only through the focus, recency or a role-specific affinity.
  */
-export function rankContext(input: { role: string; focus: string; candidates: readonly ContextCandidate[]; limit: number }): SelectedContext[] {
+export function rankContext(input: {
+  role: string;
+  focus: string;
+  candidates: readonly ContextCandidate[];
+  limit: number;
+}): SelectedContext[] {
   const focus = focusTokens(input.focus);
   const affinity = ROLE_AFFINITY.find((row) => row.role.test(input.role));
   const strongAffinity = affinity !== undefined && affinity.weight >= 2;
@@ -69,7 +91,14 @@ export function rankContext(input: { role: string; focus: string; candidates: re
     seen.add(c.path);
     const onPath = matching(focus, c.path);
     // Fast path for the bulk of tracked files: a source file without any signal is never selected.
-    if (c.kind === 'source' && onPath.length === 0 && !c.modified && c.recentIndex === undefined && !(strongAffinity && affinity!.path.test(c.path))) continue;
+    if (
+      c.kind === 'source' &&
+      onPath.length === 0 &&
+      !c.modified &&
+      c.recentIndex === undefined &&
+      !(strongAffinity && affinity!.path.test(c.path))
+    )
+      continue;
     const reasons: string[] = [];
     let score = BASE[c.kind];
     if (c.kind === 'human_context') reasons.push('human-authored context');
@@ -104,7 +133,8 @@ export function rankContext(input: { role: string; focus: string; candidates: re
       reasons.push('role affinity');
       if (affinity.weight >= 2) qualifies = true;
     }
-    if (qualifies && score > 0) ranked.push({ path: c.path, kind: c.kind, score: Math.round(score * 100) / 100, reasons });
+    if (qualifies && score > 0)
+      ranked.push({ path: c.path, kind: c.kind, score: Math.round(score * 100) / 100, reasons });
   }
   ranked.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return ranked.slice(0, input.limit);

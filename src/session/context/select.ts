@@ -54,7 +54,12 @@ export async function selectContext(input: {
     branch: gathered.git.branch,
     structure: gathered.structure,
     recent_commits: gathered.git.recent_commits.slice(0, 10).map((c) => c.header),
-    adr_constraints: gathered.adr_constraints.map((a) => ({ path: a.path, title: a.title, status: a.status, decision: a.decision })),
+    adr_constraints: gathered.adr_constraints.map((a) => ({
+      path: a.path,
+      title: a.title,
+      status: a.status,
+      decision: a.decision,
+    })),
     related_issues: gathered.github.related_issues.map((i) => ({ number: i.number, title: i.title })),
     candidates: offered.map((c) => ({ path: c.path, kind: c.kind, score: c.score, reasons: c.reasons })),
   };
@@ -66,11 +71,16 @@ export async function selectContext(input: {
       { role: 'user', content: JSON.stringify(payload) },
     ]);
   } catch (error) {
-    return deterministic(`AI selection failed: ${(error as Error).message}; used the deterministic ranking`, promptInfo);
+    return deterministic(
+      `AI selection failed: ${(error as Error).message}; used the deterministic ranking`,
+      promptInfo,
+    );
   }
   const parsed = parseSelectionResponse(content, new Set(offered.map((o) => o.path)));
-  if (!parsed.ok) return deterministic(`AI selection failed: ${parsed.reason}; used the deterministic ranking`, promptInfo);
-  if (parsed.ignored.length > 0) input.warnings.push(`the AI provider named ${parsed.ignored.length} file(s) that were not offered; ignored`);
+  if (!parsed.ok)
+    return deterministic(`AI selection failed: ${parsed.reason}; used the deterministic ranking`, promptInfo);
+  if (parsed.ignored.length > 0)
+    input.warnings.push(`the AI provider named ${parsed.ignored.length} file(s) that were not offered; ignored`);
   const byPath = new Map(offered.map((o) => [o.path, o]));
   return {
     selection: { method: 'ai', reason: null, model: input.ai.model, prompt: promptInfo },

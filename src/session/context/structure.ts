@@ -8,7 +8,11 @@ export interface StructureSummary {
   root_files: string[];
 }
 
-function top<K extends string>(counts: Map<string, number>, limit: number, key: K): ({ files: number } & Record<K, string>)[] {
+function top<K extends string>(
+  counts: Map<string, number>,
+  limit: number,
+  key: K,
+): ({ files: number } & Record<K, string>)[] {
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, limit)

@@ -1,5 +1,12 @@
 import { stripControl } from '../../util/text.js';
-import { getValue, octaveDocument, toObject, type OctaveDocument, type OctaveObjectInput, type OctaveValue } from '../../octave/index.js';
+import {
+  getValue,
+  octaveDocument,
+  toObject,
+  type OctaveDocument,
+  type OctaveObjectInput,
+  type OctaveValue,
+} from '../../octave/index.js';
 import type { SessionRecord } from '../../records/session.js';
 
 /** Replaces characters OCTAVE cannot hold in a value (control characters, line separators) by spaces. */
@@ -22,7 +29,11 @@ function meta(file: string): OctaveObjectInput {
 }
 
 /** `current-focus.oct.md`: session id, role, focus, branch and timestamps (CI-I4). */
-export function buildCurrentFocus(input: { session: SessionRecord; selected: readonly string[]; selection: 'ai' | 'deterministic' }): OctaveDocument {
+export function buildCurrentFocus(input: {
+  session: SessionRecord;
+  selected: readonly string[];
+  selection: 'ai' | 'deterministic';
+}): OctaveDocument {
   const s = input.session;
   return octaveDocument('CURRENT_FOCUS', {
     META: meta('current-focus'),
@@ -45,9 +56,15 @@ export function sessionTask(session: SessionRecord): string {
 }
 
 /** `checklist.oct.md`: the session task, incomplete items carried forward, then new items. */
-export function buildChecklist(input: { previous: OctaveDocument | null; session: SessionRecord; extraItems: readonly string[] }): OctaveDocument {
+export function buildChecklist(input: {
+  previous: OctaveDocument | null;
+  session: SessionRecord;
+  extraItems: readonly string[];
+}): OctaveDocument {
   const task = sessionTask(input.session);
-  const carried = unique(strings(input.previous ? getValue(input.previous, 'PENDING') : undefined)).filter((i) => i !== task);
+  const carried = unique(strings(input.previous ? getValue(input.previous, 'PENDING') : undefined)).filter(
+    (i) => i !== task,
+  );
   return octaveDocument('CHECKLIST', {
     META: meta('checklist'),
     SESSION_ID: oneLine(input.session.session_id),

@@ -17,7 +17,9 @@ export function readFastDoc(file: string, at: string, warnings: string[]): Octav
   if (parsed.ok) return parsed.doc;
   const aside = `${file}.corrupt-${at.replace(/[-:.]/g, '')}`;
   renameStatePath(file, aside);
-  warnings.push(`${file} was not valid OCTAVE (line ${parsed.errors[0]?.line}: ${parsed.errors[0]?.message}); moved it to ${aside} and started afresh`);
+  warnings.push(
+    `${file} was not valid OCTAVE (line ${parsed.errors[0]?.line}: ${parsed.errors[0]?.message}); moved it to ${aside} and started afresh`,
+  );
   return null;
 }
 
@@ -26,7 +28,8 @@ export function writeFastDocs(entries: readonly { file: string; doc: OctaveDocum
   const texts = entries.map(({ file, doc }) => {
     const text = writeOctave(doc);
     const problems = validateOctave(text);
-    if (problems.length > 0) throw new Error(`internal: generated OCTAVE for ${file} does not validate: ${problems[0]!.message}`);
+    if (problems.length > 0)
+      throw new Error(`internal: generated OCTAVE for ${file} does not validate: ${problems[0]!.message}`);
     return { file, text };
   });
   for (const { file, text } of texts) writeFileAtomic(file, text);

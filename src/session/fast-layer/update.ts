@@ -24,8 +24,14 @@ export function updateFastLayer(
   const previousChecklist = readFastDoc(paths.checklist, session.context_generated_at, warnings);
   const previousBlockers = readFastDoc(paths.blockers, session.context_generated_at, warnings);
   const docs = [
-    { file: paths.currentFocus, doc: buildCurrentFocus({ session, selected: input.selected, selection: input.selection }) },
-    { file: paths.checklist, doc: buildChecklist({ previous: previousChecklist, session, extraItems: input.checklistItems }) },
+    {
+      file: paths.currentFocus,
+      doc: buildCurrentFocus({ session, selected: input.selected, selection: input.selection }),
+    },
+    {
+      file: paths.checklist,
+      doc: buildChecklist({ previous: previousChecklist, session, extraItems: input.checklistItems }),
+    },
     { file: paths.blockers, doc: buildBlockers({ previous: previousBlockers, session }) },
   ];
   writeFastDocs(docs);

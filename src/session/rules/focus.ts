@@ -30,7 +30,11 @@ export interface ResolvedFocus {
  * Pure: resolves the focus in the seed's order — explicit (trimmed; whitespace-only falls through) >
  * GitHub issue in the branch > feature prefix of the branch > `general`.
  */
-export function resolveFocus(input: { explicit?: string | undefined; branch: string | null; issueTitle?: string | null }): ResolvedFocus {
+export function resolveFocus(input: {
+  explicit?: string | undefined;
+  branch: string | null;
+  issueTitle?: string | null;
+}): ResolvedFocus {
   const explicit = input.explicit?.trim();
   if (explicit) return { value: explicit, source: 'explicit' };
   const fromBranch = focusFromBranch(input.branch);

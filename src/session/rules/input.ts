@@ -9,14 +9,16 @@ export const MAX_SUMMARY_LENGTH = 4000;
 export const CONFLICT_RESOLUTIONS = ['continue', 'abort', 'takeover'] as const;
 export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
-
 /** Validates an untrusted role (exit 2 with `ROLE_INVALID` otherwise). */
 export function validateRole(role: unknown): string {
   if (typeof role !== 'string' || !ROLE_PATTERN.test(role)) {
-    throw usageError(`invalid role ${quoteInput(role)}: expected lower-case letters, digits and hyphens (e.g. implementation-lead)`, {
-      code: 'ROLE_INVALID',
-      remedy: 'Pass --role like "implementation-lead": 1-64 characters of a-z, 0-9 and "-", not starting with "-".',
-    });
+    throw usageError(
+      `invalid role ${quoteInput(role)}: expected lower-case letters, digits and hyphens (e.g. implementation-lead)`,
+      {
+        code: 'ROLE_INVALID',
+        remedy: 'Pass --role like "implementation-lead": 1-64 characters of a-z, 0-9 and "-", not starting with "-".',
+      },
+    );
   }
   return role;
 }
@@ -46,12 +48,17 @@ export function normalizeFocus(focus: unknown): string | undefined {
 export function normalizeSummary(summary: unknown): string {
   if (summary === undefined || summary === null) return '';
   if (typeof summary !== 'string') throw usageError('summary must be a string', { code: 'SUMMARY_INVALID' });
-  const folded = summary.replace(/[\r\n\t]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  const folded = summary
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   if (CONTROL.test(folded)) {
     throw usageError('summary contains control characters', { code: 'SUMMARY_INVALID', remedy: 'Pass plain text.' });
   }
   if (folded.length > MAX_SUMMARY_LENGTH) {
-    throw usageError(`summary is ${folded.length} characters long (at most ${MAX_SUMMARY_LENGTH})`, { code: 'SUMMARY_INVALID' });
+    throw usageError(`summary is ${folded.length} characters long (at most ${MAX_SUMMARY_LENGTH})`, {
+      code: 'SUMMARY_INVALID',
+    });
   }
   return folded;
 }
@@ -74,7 +81,10 @@ export function validateModel(model: unknown): string | undefined {
   const trimmed = model.trim();
   if (trimmed === '' && !CONTROL.test(model.replace(/[ \t]/g, ''))) return undefined;
   if (CONTROL.test(model) || trimmed.length > 200) {
-    throw usageError(`invalid model name ${quoteInput(trimmed)}`, { code: 'MODEL_INVALID', remedy: 'Pass a model name like gpt-4o-mini.' });
+    throw usageError(`invalid model name ${quoteInput(trimmed)}`, {
+      code: 'MODEL_INVALID',
+      remedy: 'Pass a model name like gpt-4o-mini.',
+    });
   }
   return trimmed;
 }

@@ -1,12 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { availableRoles, declaredCognition, installConstitutions, readConstitution, TEMPLATE_AGENTS_DIR } from '../../../src/anchor/constitution.js';
+import {
+  availableRoles,
+  declaredCognition,
+  installConstitutions,
+  readConstitution,
+  TEMPLATE_AGENTS_DIR,
+} from '../../../src/anchor/constitution.js';
 import { getValue, parseOctave } from '../../../src/octave/index.js';
 import { workspacePaths } from '../../../src/paths.js';
 import { makeRepo } from '../../helpers/git-repo.js';
 
-const ROLES = ['code-review-specialist', 'holistic-orchestrator', 'implementation-lead', 'requirements-steward', 'system-steward', 'technical-architect'];
+const ROLES = [
+  'code-review-specialist',
+  'holistic-orchestrator',
+  'implementation-lead',
+  'requirements-steward',
+  'system-steward',
+  'technical-architect',
+];
 
 describe('default constitutions', () => {
   it('ship one valid OCTAVE constitution per seed role with mission, cognition, authority, must and never', () => {
@@ -27,13 +40,22 @@ describe('default constitutions', () => {
   it('installConstitutions writes the defaults once and keeps existing (edited) files', () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
-    repo.write('.hestai-sys/agents/implementation-lead.oct.md', '===MINE===\nCOGNITION:\n  TYPE::PATHOS\n  ARCHETYPES::[APOLLO]\n===END===\n');
+    repo.write(
+      '.hestai-sys/agents/implementation-lead.oct.md',
+      '===MINE===\nCOGNITION:\n  TYPE::PATHOS\n  ARCHETYPES::[APOLLO]\n===END===\n',
+    );
     const first = installConstitutions(paths);
     expect(first.kept).toEqual(['.hestai-sys/agents/implementation-lead.oct.md']);
     expect(first.written).toHaveLength(5);
-    expect(installConstitutions(paths)).toEqual({ written: [], kept: ROLES.map((r) => `.hestai-sys/agents/${r}.oct.md`) });
+    expect(installConstitutions(paths)).toEqual({
+      written: [],
+      kept: ROLES.map((r) => `.hestai-sys/agents/${r}.oct.md`),
+    });
     expect(availableRoles(paths)).toEqual(ROLES);
-    expect(readConstitution(paths, 'implementation-lead')?.cognition).toEqual({ type: 'PATHOS', archetypes: ['APOLLO'] });
+    expect(readConstitution(paths, 'implementation-lead')?.cognition).toEqual({
+      type: 'PATHOS',
+      archetypes: ['APOLLO'],
+    });
     expect(readConstitution(paths, 'nobody')).toBeNull();
   });
 

@@ -9,7 +9,11 @@ export const clockAt = (iso: string) => () => new Date(iso);
 export const clock = clockAt(NOW);
 
 /** A repository with PROJECT-CONTEXT (PHASE B1), a few real files, the default constitutions and one clocked-in session. */
-export function anchorRepo(options: { role?: string; focus?: string } = {}): { repo: TempRepo; paths: WorkspacePaths; token: string } {
+export function anchorRepo(options: { role?: string; focus?: string } = {}): {
+  repo: TempRepo;
+  paths: WorkspacePaths;
+  token: string;
+} {
   const repo = makeRepo();
   const paths = workspacePaths(repo.dir);
   installConstitutions(paths);
@@ -20,11 +24,20 @@ export function anchorRepo(options: { role?: string; focus?: string } = {}): { r
     '.gitignore': '.hestai/sessions/\n.hestai/audit/\n',
   });
   const token = randomUUID();
-  writeSession(paths, session(token, repo.dir, options.role ?? 'implementation-lead', options.focus ?? 'implement clock_in'));
+  writeSession(
+    paths,
+    session(token, repo.dir, options.role ?? 'implementation-lead', options.focus ?? 'implement clock_in'),
+  );
   return { repo, paths, token };
 }
 
-export function session(id: string, root: string, role: string, focus: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+export function session(
+  id: string,
+  root: string,
+  role: string,
+  focus: string,
+  overrides: Partial<SessionRecord> = {},
+): SessionRecord {
   return {
     version: 1,
     session_id: id,
@@ -45,7 +58,12 @@ export function session(id: string, root: string, role: string, focus: string, o
   };
 }
 
-export const BIND = ['## BIND (Identity Lock)', 'ROLE::implementation-lead', 'COGNITION::LOGOS::HEPHAESTUS+ATHENA', 'AUTHORITY::RESPONSIBLE[clock_in implementation]'].join('\n');
+export const BIND = [
+  '## BIND (Identity Lock)',
+  'ROLE::implementation-lead',
+  'COGNITION::LOGOS::HEPHAESTUS+ATHENA',
+  'AUTHORITY::RESPONSIBLE[clock_in implementation]',
+].join('\n');
 
 export const PROOF = [
   '## TENSION (Cognitive Proof - AGENT GENERATED)',
@@ -58,7 +76,10 @@ export const PROOF = [
 ].join('\n');
 
 /** A whole vector with the given ARM lines (defaults: the true values of `anchorRepo`). */
-export function vector(arm: Partial<Record<'PHASE' | 'BRANCH' | 'FILES' | 'FOCUS', string>> = {}, proof = PROOF): string {
+export function vector(
+  arm: Partial<Record<'PHASE' | 'BRANCH' | 'FILES' | 'FOCUS', string>> = {},
+  proof = PROOF,
+): string {
   const a = { PHASE: 'B1', BRANCH: 'main[0↑0↓]', FILES: '0[]', FOCUS: 'implement clock_in', ...arm };
   return [
     '===RAPH_VECTOR::v4.0===',

@@ -13,7 +13,9 @@ describe('claudeHookCommand', () => {
     const bin = path.join(dir, 'bin');
     fs.mkdirSync(bin);
     // A stand-in `node` that prints the arguments the shell gave it, one per line.
-    fs.writeFileSync(path.join(bin, 'node'), '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'node'), '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n', {
+      mode: 0o755,
+    });
     const env = { PATH: `${bin}:/usr/bin:/bin`, CLAUDE_PROJECT_DIR: "/p r'o$j`x`" };
     for (const weird of ["/opt/my pkg/it's $HOME `id`/hooks/claude-code", '/a/"q"/hooks/claude-code']) {
       const command = claudeHookCommand({ absolute: weird });
@@ -23,7 +25,9 @@ describe('claudeHookCommand', () => {
     }
     const relative = claudeHookCommand({ project: 'node_modules/hestai-hooks/hooks/claude-code' });
     expect(isHestaiHookCommand(relative)).toBe(true);
-    expect(spawnSync('sh', ['-c', relative], { env, encoding: 'utf8' }).stdout).toBe("/p r'o$j`x`/node_modules/hestai-hooks/hooks/claude-code\n");
+    expect(spawnSync('sh', ['-c', relative], { env, encoding: 'utf8' }).stdout).toBe(
+      "/p r'o$j`x`/node_modules/hestai-hooks/hooks/claude-code\n",
+    );
   });
 
   it('refuses paths it cannot quote plainly', () => {
@@ -40,7 +44,9 @@ describe('mergeClaudeSettings', () => {
     for (const existing of [null, '', '{}']) {
       const doc = JSON.parse(mergeClaudeSettings(existing, command, FILE));
       expect(doc.hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command, timeout: 60 }] }]);
-      expect(doc.hooks.PreToolUse).toEqual([{ matcher: 'Edit|MultiEdit|Write|NotebookEdit|Bash', hooks: [{ type: 'command', command, timeout: 10 }] }]);
+      expect(doc.hooks.PreToolUse).toEqual([
+        { matcher: 'Edit|MultiEdit|Write|NotebookEdit|Bash', hooks: [{ type: 'command', command, timeout: 10 }] },
+      ]);
     }
   });
 
@@ -62,15 +68,31 @@ describe('mergeClaudeSettings', () => {
     expect(doc.hooks.PreToolUse).toHaveLength(2);
     expect(mergeClaudeSettings(once, command, FILE)).toBe(once);
     // A moved package: the entry is replaced in place, not duplicated.
-    const moved = JSON.parse(mergeClaudeSettings(once, claudeHookCommand({ absolute: '/new/hooks/claude-code' }), FILE));
+    const moved = JSON.parse(
+      mergeClaudeSettings(once, claudeHookCommand({ absolute: '/new/hooks/claude-code' }), FILE),
+    );
     expect(moved.hooks.PreToolUse).toHaveLength(2);
     expect(moved.hooks.PreToolUse[1].hooks[0].command).toBe("node '/new/hooks/claude-code'");
   });
 
-  it('keeps hooks that share a group with hestai\'s entry', () => {
-    const shared = { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo hi' }, { type: 'command', command: "node '/old/hooks/claude-code'" }] }] } };
+  it("keeps hooks that share a group with hestai's entry", () => {
+    const shared = {
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              { type: 'command', command: 'echo hi' },
+              { type: 'command', command: "node '/old/hooks/claude-code'" },
+            ],
+          },
+        ],
+      },
+    };
     const doc = JSON.parse(mergeClaudeSettings(JSON.stringify(shared), command, FILE));
-    expect(doc.hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: 'echo hi' }] }, { hooks: [{ type: 'command', command, timeout: 60 }] }]);
+    expect(doc.hooks.SessionStart).toEqual([
+      { hooks: [{ type: 'command', command: 'echo hi' }] },
+      { hooks: [{ type: 'command', command, timeout: 60 }] },
+    ]);
   });
 
   it.each([

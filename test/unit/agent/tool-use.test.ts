@@ -5,22 +5,45 @@ const claude = (tool: string, input: Record<string, unknown>) => classifyToolUse
 
 describe('classifyToolUse', () => {
   it('edit tools write their file; reads and unknown tools are reads', () => {
-    expect(claude('Edit', { file_path: '/r/src/a.ts', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'write', targets: ['/r/src/a.ts'], what: 'Edit' });
-    expect(claude('Write', { file_path: 'b.ts', content: '' })).toEqual({ kind: 'write', targets: ['b.ts'], what: 'Write' });
+    expect(claude('Edit', { file_path: '/r/src/a.ts', old_string: 'a', new_string: 'b' })).toEqual({
+      kind: 'write',
+      targets: ['/r/src/a.ts'],
+      what: 'Edit',
+    });
+    expect(claude('Write', { file_path: 'b.ts', content: '' })).toEqual({
+      kind: 'write',
+      targets: ['b.ts'],
+      what: 'Write',
+    });
     expect(claude('MultiEdit', { file_path: 'c.ts', edits: [] })).toMatchObject({ kind: 'write', targets: ['c.ts'] });
-    expect(claude('NotebookEdit', { notebook_path: 'n.ipynb', new_source: '' })).toMatchObject({ kind: 'write', targets: ['n.ipynb'] });
-    for (const tool of ['Read', 'Grep', 'Glob', 'WebFetch', 'TodoWrite', 'mcp__hestai__anchor']) expect(claude(tool, { file_path: 'x', path: 'y' })).toEqual({ kind: 'read' });
+    expect(claude('NotebookEdit', { notebook_path: 'n.ipynb', new_source: '' })).toMatchObject({
+      kind: 'write',
+      targets: ['n.ipynb'],
+    });
+    for (const tool of ['Read', 'Grep', 'Glob', 'WebFetch', 'TodoWrite', 'mcp__hestai__anchor'])
+      expect(claude(tool, { file_path: 'x', path: 'y' })).toEqual({ kind: 'read' });
   });
 
   it('Bash writes only when a write is recognised', () => {
     expect(claude('Bash', { command: 'git status' })).toEqual({ kind: 'read' });
-    expect(claude('Bash', { command: 'git commit -m x' })).toEqual({ kind: 'write', targets: null, what: 'git commit' });
+    expect(claude('Bash', { command: 'git commit -m x' })).toEqual({
+      kind: 'write',
+      targets: null,
+      what: 'git commit',
+    });
   });
 
   it('the generic form: an explicit kind decides for tools hestai does not know', () => {
-    expect(classifyToolUse({ tool: 'editFile', paths: ['a'], command: null, kind: 'write' })).toEqual({ kind: 'write', targets: ['a'], what: 'editFile' });
+    expect(classifyToolUse({ tool: 'editFile', paths: ['a'], command: null, kind: 'write' })).toEqual({
+      kind: 'write',
+      targets: ['a'],
+      what: 'editFile',
+    });
     expect(classifyToolUse({ tool: 'Edit', paths: ['a'], command: null, kind: 'read' })).toEqual({ kind: 'read' });
-    expect(classifyToolUse({ tool: 'shell', paths: [], command: 'echo > a', kind: null })).toMatchObject({ kind: 'write', targets: ['a'] });
+    expect(classifyToolUse({ tool: 'shell', paths: [], command: 'echo > a', kind: null })).toMatchObject({
+      kind: 'write',
+      targets: ['a'],
+    });
   });
 });
 

@@ -12,7 +12,7 @@ describe('server ARM', () => {
     expect(phaseFrom(null)).toBe('UNKNOWN');
   });
 
-  it('counts changes without the tool\'s own runtime state, tracked changes first, and hashes the whole context', () => {
+  it("counts changes without the tool's own runtime state, tracked changes first, and hashes the whole context", () => {
     const status = {
       head: SHA,
       branch: null,
@@ -28,7 +28,15 @@ describe('server ARM', () => {
       ],
     };
     const arm = armFrom(status, 'PHASE::B1', '  multi\nline focus ');
-    expect(arm).toMatchObject({ phase: 'B1', branch: 'DETACHED@aaaaaaa', ahead: 0, behind: 0, files_count: 2, top_files: ['z-changed.ts', 'a-new.ts'], focus: 'multi line focus' });
+    expect(arm).toMatchObject({
+      phase: 'B1',
+      branch: 'DETACHED@aaaaaaa',
+      ahead: 0,
+      behind: 0,
+      files_count: 2,
+      top_files: ['z-changed.ts', 'a-new.ts'],
+      focus: 'multi line focus',
+    });
     expect(arm.context_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(armFrom(status, 'PHASE::B1', 'multi line focus').context_hash).toBe(arm.context_hash);
     expect(armFrom(status, 'PHASE::B2', 'multi line focus').context_hash).not.toBe(arm.context_hash);

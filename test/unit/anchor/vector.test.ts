@@ -21,7 +21,9 @@ describe('parseVector', () => {
   });
 
   it('accepts CRLF, a byte-order mark, blank lines and // comments; records lines outside sections', () => {
-    const parsed = parseVector('\uFEFF===RAPH_VECTOR::v4.0===\r\nhello\r\n\r\n## BIND\r\n// a comment\r\nROLE::x\r\n===END_RAPH_VECTOR===\r\nafter\r\n');
+    const parsed = parseVector(
+      '\uFEFF===RAPH_VECTOR::v4.0===\r\nhello\r\n\r\n## BIND\r\n// a comment\r\nROLE::x\r\n===END_RAPH_VECTOR===\r\nafter\r\n',
+    );
     expect(parsed.open).toBe(1);
     expect(parsed.sections[0]!.entries).toEqual([{ key: 'ROLE', value: 'x', line: 6 }]);
     expect(parsed.outside).toEqual([

@@ -6,7 +6,26 @@ import type { OctaveDocument, OctaveEntry, OctaveValue } from '../../../src/octa
 export const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 
 /** Characters that exercise quoting, comments and escapes. */
-const TRICKY = fc.constantFrom(' ', '/', ',', '[', ']', '"', '\\', ':', '=', 'a', 'Z', '0', '⇌', '→', '⊕', 'é', '😀', '\u00A0');
+const TRICKY = fc.constantFrom(
+  ' ',
+  '/',
+  ',',
+  '[',
+  ']',
+  '"',
+  '\\',
+  ':',
+  '=',
+  'a',
+  'Z',
+  '0',
+  '⇌',
+  '→',
+  '⊕',
+  'é',
+  '😀',
+  '\u00A0',
+);
 
 /** Any scalar the writer accepts: arbitrary code points without control characters, or tricky text. */
 export const scalar: fc.Arbitrary<string> = fc.oneof(

@@ -2,13 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { getMeta, getValue, octaveDocument, parseOctave, toObject, writeOctave } from '../../../src/octave/index.js';
 
 const doc = parseOctave(
-  ['===F===', 'META:', '  TYPE::FAST_LAYER', 'ROLE::lead', 'ITEMS::[a,[b]]', 'BLOCK:', '  INNER:', '    X::1', '  EMPTY:', '===END==='].join('\n'),
+  [
+    '===F===',
+    'META:',
+    '  TYPE::FAST_LAYER',
+    'ROLE::lead',
+    'ITEMS::[a,[b]]',
+    'BLOCK:',
+    '  INNER:',
+    '    X::1',
+    '  EMPTY:',
+    '===END===',
+  ].join('\n'),
 );
 
 describe('toObject', () => {
   it('turns assignments into strings or arrays and blocks into nested objects, in order', () => {
     const object = toObject(doc);
-    expect(object).toEqual({ META: { TYPE: 'FAST_LAYER' }, ROLE: 'lead', ITEMS: ['a', ['b']], BLOCK: { INNER: { X: '1' }, EMPTY: {} } });
+    expect(object).toEqual({
+      META: { TYPE: 'FAST_LAYER' },
+      ROLE: 'lead',
+      ITEMS: ['a', ['b']],
+      BLOCK: { INNER: { X: '1' }, EMPTY: {} },
+    });
     expect(Object.keys(object)).toEqual(['META', 'ROLE', 'ITEMS', 'BLOCK']);
   });
 
@@ -57,7 +73,13 @@ describe('octaveDocument', () => {
     expect(built).toEqual({
       name: 'CURRENT_FOCUS',
       entries: [
-        { key: 'META', children: [{ key: 'TYPE', value: 'FAST_LAYER' }, { key: 'VERSION', value: '1.0' }] },
+        {
+          key: 'META',
+          children: [
+            { key: 'TYPE', value: 'FAST_LAYER' },
+            { key: 'VERSION', value: '1.0' },
+          ],
+        },
         { key: 'SESSION', value: '3f1c' },
         { key: 'COUNT', value: '3' },
         { key: 'ACTIVE', value: 'true' },

@@ -32,7 +32,13 @@ describe('parseOctave: the example document', () => {
     expect(parseOctave(EXAMPLE)).toEqual({
       name: 'CURRENT_FOCUS',
       entries: [
-        { key: 'META', children: [{ key: 'TYPE', value: 'FAST_LAYER' }, { key: 'VERSION', value: '1.0' }] },
+        {
+          key: 'META',
+          children: [
+            { key: 'TYPE', value: 'FAST_LAYER' },
+            { key: 'VERSION', value: '1.0' },
+          ],
+        },
         { key: 'SESSION', value: '3f1c...' },
         { key: 'ROLE', value: 'implementation-lead' },
         { key: 'FOCUS', value: 'implement clock_in' },
@@ -62,7 +68,13 @@ describe('parseOctave: the example document', () => {
 describe('parseOctave: structure', () => {
   it('accepts blank lines around and inside the envelope, CRLF line ends and a byte-order mark', () => {
     const doc = parseOctave('\uFEFF\r\n\r\n===X===\r\nA::1\r\n\r\nB:\r\n\r\n  C::2\r\n===END===\r\n\r\n');
-    expect(doc).toEqual({ name: 'X', entries: [{ key: 'A', value: '1' }, { key: 'B', children: [{ key: 'C', value: '2' }] }] });
+    expect(doc).toEqual({
+      name: 'X',
+      entries: [
+        { key: 'A', value: '1' },
+        { key: 'B', children: [{ key: 'C', value: '2' }] },
+      ],
+    });
   });
 
   it('accepts an empty body and empty blocks', () => {
@@ -90,7 +102,10 @@ describe('parseOctave: structure', () => {
 
   it('allows the same key at different levels', () => {
     const doc = parseOctave('===X===\nA::1\nB:\n  A::2\n===END===');
-    expect(doc.entries).toEqual([{ key: 'A', value: '1' }, { key: 'B', children: [{ key: 'A', value: '2' }] }]);
+    expect(doc.entries).toEqual([
+      { key: 'A', value: '1' },
+      { key: 'B', children: [{ key: 'A', value: '2' }] },
+    ]);
   });
 });
 

@@ -48,10 +48,17 @@ describe('OCTAVE round trip (properties)', () => {
   it('a scalar with a control character is always refused, naming its key', () => {
     const control = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
     fc.assert(
-      fc.property(envelopeName, key, scalar, fc.oneof(control, fc.constant('\u007F')), scalar, (name, k, before, bad, after) => {
-        const doc = { name, entries: [{ key: k, value: `${before}${bad}${after}` }] };
-        expect(() => writeOctave(doc)).toThrow(`the value of "${k}" contains control character`);
-      }),
+      fc.property(
+        envelopeName,
+        key,
+        scalar,
+        fc.oneof(control, fc.constant('\u007F')),
+        scalar,
+        (name, k, before, bad, after) => {
+          const doc = { name, entries: [{ key: k, value: `${before}${bad}${after}` }] };
+          expect(() => writeOctave(doc)).toThrow(`the value of "${k}" contains control character`);
+        },
+      ),
       RUNS,
     );
   });
@@ -59,9 +66,15 @@ describe('OCTAVE round trip (properties)', () => {
   it('tryParseOctave never throws, whatever the text', () => {
     const text = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
-      fc.array(fc.string({ unit: fc.constantFrom('=', 'E', 'N', 'D', 'A', ':', ' ', '"', '[', ']', ',', '\\', '/', '\n'), maxLength: 30 }), { maxLength: 8 }).map(
-        (lines) => ['===X===', ...lines, '===END==='].join('\n'),
-      ),
+      fc
+        .array(
+          fc.string({
+            unit: fc.constantFrom('=', 'E', 'N', 'D', 'A', ':', ' ', '"', '[', ']', ',', '\\', '/', '\n'),
+            maxLength: 30,
+          }),
+          { maxLength: 8 },
+        )
+        .map((lines) => ['===X===', ...lines, '===END==='].join('\n')),
     );
     fc.assert(
       fc.property(text, (t) => {

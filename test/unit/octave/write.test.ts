@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HestaiError } from '../../../src/errors.js';
-import { octaveDocument, parseOctave, writeOctave, type OctaveDocument, type OctaveValue } from '../../../src/octave/index.js';
+import {
+  octaveDocument,
+  parseOctave,
+  writeOctave,
+  type OctaveDocument,
+  type OctaveValue,
+} from '../../../src/octave/index.js';
 
 /** The line the writer emits for `V` holding `value`. */
 function line(value: OctaveValue): string {
@@ -22,10 +28,22 @@ describe('writeOctave: canonical text', () => {
     const doc: OctaveDocument = {
       name: 'CURRENT_FOCUS',
       entries: [
-        { key: 'META', children: [{ key: 'TYPE', value: 'FAST_LAYER' }, { key: 'VERSION', value: '1.0' }] },
+        {
+          key: 'META',
+          children: [
+            { key: 'TYPE', value: 'FAST_LAYER' },
+            { key: 'VERSION', value: '1.0' },
+          ],
+        },
         { key: 'ROLE', value: 'implementation-lead' },
         { key: 'ITEMS', value: ['a', 'b', 'c d', []] },
-        { key: 'BLOCK', children: [{ key: 'NESTED', children: [{ key: 'DEEP', value: [['x']] }] }, { key: 'EMPTY', children: [] }] },
+        {
+          key: 'BLOCK',
+          children: [
+            { key: 'NESTED', children: [{ key: 'DEEP', value: [['x']] }] },
+            { key: 'EMPTY', children: [] },
+          ],
+        },
       ],
     };
     expect(writeOctave(doc)).toBe(
@@ -78,7 +96,9 @@ describe('writeOctave: quoting', () => {
     ['a backslash with a quote', '\\"', '"\\\\\\""'],
   ])('quotes a scalar with %s', (_name, value, written) => {
     expect(line(value)).toBe(`V::${written}`);
-    expect(parseOctave(writeOctave({ name: 'T', entries: [{ key: 'V', value }] })).entries).toEqual([{ key: 'V', value }]);
+    expect(parseOctave(writeOctave({ name: 'T', entries: [{ key: 'V', value }] })).entries).toEqual([
+      { key: 'V', value },
+    ]);
   });
 
   it('quotes list items that contain spaces or list syntax', () => {
@@ -122,9 +142,20 @@ describe('writeOctave: refusals', () => {
   it('refuses invalid and duplicate keys and invalid envelope names', () => {
     expect(() => writeOctave({ name: 'X', entries: [{ key: 'A B', value: 'x' }] })).toThrow('invalid key "A B"');
     expect(() => writeOctave({ name: 'X', entries: [{ key: 'A\nB', value: 'x' }] })).toThrow('invalid key "A\\nB"');
-    expect(() => writeOctave({ name: 'X', entries: [{ key: 'B', children: [{ key: 'A', value: '1' }, { key: 'A', children: [] }] }] })).toThrow(
-      'duplicate key "B.A"',
-    );
+    expect(() =>
+      writeOctave({
+        name: 'X',
+        entries: [
+          {
+            key: 'B',
+            children: [
+              { key: 'A', value: '1' },
+              { key: 'A', children: [] },
+            ],
+          },
+        ],
+      }),
+    ).toThrow('duplicate key "B.A"');
     expect(() => writeOctave({ name: 'END', entries: [] })).toThrow('invalid envelope name "END"');
     expect(() => writeOctave({ name: 'A===\nB', entries: [] })).toThrow('invalid envelope name');
     expect(() => writeOctave({ name: '', entries: [] })).toThrow('invalid envelope name ""');
@@ -133,8 +164,12 @@ describe('writeOctave: refusals', () => {
   it('refuses lists nested deeper than the parser reads', () => {
     let deep: OctaveValue = [];
     for (let i = 1; i < 32; i += 1) deep = [deep];
-    expect(parseOctave(writeOctave({ name: 'X', entries: [{ key: 'V', value: deep }] })).entries).toEqual([{ key: 'V', value: deep }]);
-    expect(() => writeOctave({ name: 'X', entries: [{ key: 'V', value: [deep] }] })).toThrow('nests lists deeper than 32 levels');
+    expect(parseOctave(writeOctave({ name: 'X', entries: [{ key: 'V', value: deep }] })).entries).toEqual([
+      { key: 'V', value: deep },
+    ]);
+    expect(() => writeOctave({ name: 'X', entries: [{ key: 'V', value: [deep] }] })).toThrow(
+      'nests lists deeper than 32 levels',
+    );
   });
 
   it('refuses a non-string scalar from untyped callers', () => {

@@ -5,24 +5,56 @@ import { emptyFacts } from '../../../src/protocol/facts-types.js';
 import type { Gate } from '../../../src/protocol/types.js';
 
 const STEP = 'Read .agents/HANDOFF.md';
-const gate: Gate = { id: 'handoff', step: STEP, level: 'MUST', blocking: true, pre_commit: true, check: { type: 'evidence', accepts: ['tool_output', 'manual', 'file_path', 'commit_sha', 'content_hash'], path: 'HANDOFF.md' } };
-const ev = (value: string, type: EvidenceRecord['type'] = 'manual'): EvidenceRecord => ({ phase: 'P', step: 'handoff', type, value, recorded_at: '2026-01-01T00:00:00.000Z' });
+const gate: Gate = {
+  id: 'handoff',
+  step: STEP,
+  level: 'MUST',
+  blocking: true,
+  pre_commit: true,
+  check: {
+    type: 'evidence',
+    accepts: ['tool_output', 'manual', 'file_path', 'commit_sha', 'content_hash'],
+    path: 'HANDOFF.md',
+  },
+};
+const ev = (value: string, type: EvidenceRecord['type'] = 'manual'): EvidenceRecord => ({
+  phase: 'P',
+  step: 'handoff',
+  type,
+  value,
+  recorded_at: '2026-01-01T00:00:00.000Z',
+});
 const facts = () => emptyFacts('s', '2026-01-01T00:00:00.000Z', null);
 
 describe('evidence quality (lessons from the field)', () => {
-  it.each(['TODO', 'todo: fill in later', 'pending', 'Pending.', 'TBD', 'N/A', 'n/a', 'NA', 'none', '-', '...', 'WIP', 'not done', 'to be determined'])(
-    '"%s" does not satisfy a MUST gate',
+  it.each([
+    'TODO',
+    'todo: fill in later',
+    'pending',
+    'Pending.',
+    'TBD',
+    'N/A',
+    'n/a',
+    'NA',
+    'none',
+    '-',
+    '...',
+    'WIP',
+    'not done',
+    'to be determined',
+  ])('"%s" does not satisfy a MUST gate', (value) => {
+    expect(evidenceWordingProblem(value, STEP)).not.toBeNull();
+    expect(evaluateGate('P', gate, facts(), [ev(value)]).status).toBe('FAIL');
+  });
+
+  it.each(['Read .agents/HANDOFF.md', 'read HANDOFF.md', 'HANDOFF.md read', 'Read agents handoff md'])(
+    '"%s" only repeats the step and does not satisfy it',
     (value) => {
-      expect(evidenceWordingProblem(value, STEP)).not.toBeNull();
-      expect(evaluateGate('P', gate, facts(), [ev(value)]).status).toBe('FAIL');
+      const problem = evidenceWordingProblem(value, STEP);
+      expect(problem).toContain('only repeats the step');
+      expect(evaluateGate('P', gate, facts(), [ev(value, 'tool_output')]).status).toBe('FAIL');
     },
   );
-
-  it.each(['Read .agents/HANDOFF.md', 'read HANDOFF.md', 'HANDOFF.md read', 'Read agents handoff md'])('"%s" only repeats the step and does not satisfy it', (value) => {
-    const problem = evidenceWordingProblem(value, STEP);
-    expect(problem).toContain('only repeats the step');
-    expect(evaluateGate('P', gate, facts(), [ev(value, 'tool_output')]).status).toBe('FAIL');
-  });
 
   it('accepts evidence that says what was observed', () => {
     const value = 'HANDOFF.md: epic #183 in progress, PR 42 awaiting review';
@@ -51,7 +83,11 @@ describe('evidence quality (lessons from the field)', () => {
     const paths: Gate = { ...gate, check: { type: 'evidence', accepts: ['file_path'], path: 'docs/*.md' } };
     expect(evaluateGate('P', paths, f, [ev('docs/log.md', 'file_path')]).status).toBe('PASS');
     expect(evaluateGate('P', paths, f, [ev('missing.md', 'file_path')]).message).toContain('does not match docs/*.md');
-    expect(evaluateGate('P', { ...paths, check: { type: 'evidence', accepts: ['file_path'] } }, f, [ev('missing.md', 'file_path')]).message).toContain('does not exist');
+    expect(
+      evaluateGate('P', { ...paths, check: { type: 'evidence', accepts: ['file_path'] } }, f, [
+        ev('missing.md', 'file_path'),
+      ]).message,
+    ).toContain('does not exist');
     expect(evaluateGate('P', paths, f, [ev('../../etc/passwd', 'file_path')]).message).toContain('not a path inside');
     expect(evaluateGate('P', gate, f, [ev('abc1234', 'commit_sha')]).status).toBe('PASS');
     expect(evaluateGate('P', gate, f, [ev('deadbee', 'commit_sha')]).message).toContain('names no commit');
@@ -61,6 +97,8 @@ describe('evidence quality (lessons from the field)', () => {
 
   it('refuses evidence of a type the gate does not accept', () => {
     const narrow: Gate = { ...gate, check: { type: 'evidence', accepts: ['content_hash'], path: 'HANDOFF.md' } };
-    expect(evaluateGate('P', narrow, facts(), [ev('I read it carefully: epic 183')]).message).toContain('does not satisfy this gate');
+    expect(evaluateGate('P', narrow, facts(), [ev('I read it carefully: epic 183')]).message).toContain(
+      'does not satisfy this gate',
+    );
   });
 });

@@ -14,11 +14,32 @@ const protocol: Protocol = {
       title: 'A',
       stage: 'start',
       gates: [
-        { id: 'must', step: 'must step', level: 'MUST', blocking: true, pre_commit: true, check: { type: 'anchor_valid' } },
-        { id: 'should', step: 'should step', level: 'SHOULD', blocking: false, pre_commit: true, check: { type: 'git_clean' } },
+        {
+          id: 'must',
+          step: 'must step',
+          level: 'MUST',
+          blocking: true,
+          pre_commit: true,
+          check: { type: 'anchor_valid' },
+        },
+        {
+          id: 'should',
+          step: 'should step',
+          level: 'SHOULD',
+          blocking: false,
+          pre_commit: true,
+          check: { type: 'git_clean' },
+        },
       ],
     },
-    { id: 'B', title: 'B', stage: 'work', gates: [{ id: 'b', step: 'b step', level: 'MUST', blocking: true, pre_commit: true, check: { type: 'context_fresh' } }] },
+    {
+      id: 'B',
+      title: 'B',
+      stage: 'work',
+      gates: [
+        { id: 'b', step: 'b step', level: 'MUST', blocking: true, pre_commit: true, check: { type: 'context_fresh' } },
+      ],
+    },
     { id: 'C', title: 'C', stage: 'end', gates: [] },
   ],
 };
@@ -40,7 +61,13 @@ const state = (over: Partial<ProtocolState> = {}): ProtocolState => ({
   ...over,
 });
 
-const result = (phase: string, gate: string, status: GateResult['status'], blocking = true, level: GateResult['requirement_level'] = 'MUST'): GateResult => ({
+const result = (
+  phase: string,
+  gate: string,
+  status: GateResult['status'],
+  blocking = true,
+  level: GateResult['requirement_level'] = 'MUST',
+): GateResult => ({
   phase,
   gate,
   step: `${gate} step`,
@@ -51,11 +78,23 @@ const result = (phase: string, gate: string, status: GateResult['status'], block
   message: `${gate} is ${status}`,
 });
 
-const advance = (results: GateResult[], over: { force?: boolean; forceLimit?: number; st?: ProtocolState; target?: string } = {}) => {
+const advance = (
+  results: GateResult[],
+  over: { force?: boolean; forceLimit?: number; st?: ProtocolState; target?: string } = {},
+) => {
   const st = over.st ?? state();
   const plan = phasesToPass(protocol, st.current_phase, over.target);
   if (!plan.ok) throw new Error(plan.reason);
-  return decideAdvance({ state: st, phases: plan.phases, target: plan.target, results, force: over.force ?? false, forceLimit: over.forceLimit ?? 3, now: 'T', recovery: (r) => `fix ${r.gate}` });
+  return decideAdvance({
+    state: st,
+    phases: plan.phases,
+    target: plan.target,
+    results,
+    force: over.force ?? false,
+    forceLimit: over.forceLimit ?? 3,
+    now: 'T',
+    recovery: (r) => `fix ${r.gate}`,
+  });
 };
 
 describe('advance_phase decisions', () => {
@@ -107,12 +146,21 @@ describe('advance_phase decisions', () => {
     facts.anchor = { valid: false, reason: 'no anchor' };
     const results = [evaluateGate('A', protocol.phases[0]!.gates[0]!, facts, [])];
     const mcp = blockedReason(protocol, state(), results, 'mcp', { role: 'dev' });
-    expect(mcp).toMatchObject({ is_blocked: true, blocked_phases: [{ phase: 'A', gate: 'must', requirement_level: 'MUST', reason: 'no anchor' }] });
+    expect(mcp).toMatchObject({
+      is_blocked: true,
+      blocked_phases: [{ phase: 'A', gate: 'must', requirement_level: 'MUST', reason: 'no anchor' }],
+    });
     expect(mcp.suggested_actions[0]).toMatch(/^anchor\(\{"stage":"identity"/);
     const cli = blockedReason(protocol, state(), results, 'cli', { role: 'dev' });
     expect(cli.suggested_actions[0]).toMatch(/^hestai anchor --stage identity --role dev/);
     facts.anchor = { valid: true, reason: 'ok' };
-    const none = blockedReason(protocol, state(), [evaluateGate('A', protocol.phases[0]!.gates[0]!, facts, [])], 'mcp', {});
+    const none = blockedReason(
+      protocol,
+      state(),
+      [evaluateGate('A', protocol.phases[0]!.gates[0]!, facts, [])],
+      'mcp',
+      {},
+    );
     expect(none).toMatchObject({ is_blocked: false, blocked_phases: [], suggested_actions: [] });
   });
 });

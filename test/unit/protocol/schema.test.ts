@@ -22,7 +22,13 @@ describe('protocol.yaml schema', () => {
       ['anchor', 'MUST', true, 'anchor_valid'],
     ]);
     const end = protocol!.phases[2]!.gates;
-    expect(end.map((g) => g.check.type)).toEqual(['file_modified_since_start', 'command', 'git_commit_since_start', 'tests_first', 'git_clean']);
+    expect(end.map((g) => g.check.type)).toEqual([
+      'file_modified_since_start',
+      'command',
+      'git_commit_since_start',
+      'tests_first',
+      'git_clean',
+    ]);
     // Post-commit checks are never evaluated by pre-commit.
     expect(end.filter((g) => !g.pre_commit).map((g) => g.id)).toEqual(['committed', 'clean_tree']);
   });
@@ -46,7 +52,17 @@ describe('protocol.yaml schema', () => {
   });
 
   it('reports an unknown key with its line and the nearest known key', () => {
-    const text = ['version: 1', 'phases:', '  - id: A', '    gates:', '      - id: g', '        step: do it', '        levle: MUST', '        check: { type: git_clean }', ''].join('\n');
+    const text = [
+      'version: 1',
+      'phases:',
+      '  - id: A',
+      '    gates:',
+      '      - id: g',
+      '        step: do it',
+      '        levle: MUST',
+      '        check: { type: git_clean }',
+      '',
+    ].join('\n');
     const { protocol, errors } = validateProtocolText(text);
     expect(protocol).toBeNull();
     const unknown = errors.find((e) => e.key === 'phases.0.gates.0.levle');
@@ -55,7 +71,17 @@ describe('protocol.yaml schema', () => {
   });
 
   it('suggests the nearest key inside a check', () => {
-    const text = ['version: 1', 'phases:', '  - id: A', '    gates:', '      - id: g', '        step: do it', '        level: MUST', '        check: { type: file_exists, pth: README.md }', ''].join('\n');
+    const text = [
+      'version: 1',
+      'phases:',
+      '  - id: A',
+      '    gates:',
+      '      - id: g',
+      '        step: do it',
+      '        level: MUST',
+      '        check: { type: file_exists, pth: README.md }',
+      '',
+    ].join('\n');
     const { errors } = validateProtocolText(text);
     expect(errors.map((e) => e.message).join('\n')).toMatch(/did you mean "path"/);
     expect(errors.some((e) => e.line === 8)).toBe(true);
@@ -83,7 +109,14 @@ describe('protocol.yaml schema', () => {
   });
 
   it('refuses pre_commit: true on a gate that can only hold after the commit', () => {
-    const text = ['version: 1', 'phases:', '  - id: A', '    gates:', '      - { id: c, step: commit, level: MUST, pre_commit: true, check: { type: git_commit_since_start } }', ''].join('\n');
+    const text = [
+      'version: 1',
+      'phases:',
+      '  - id: A',
+      '    gates:',
+      '      - { id: c, step: commit, level: MUST, pre_commit: true, check: { type: git_commit_since_start } }',
+      '',
+    ].join('\n');
     const { errors } = validateProtocolText(text);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ key: 'phases.0.gates.0.pre_commit' });
@@ -91,7 +124,14 @@ describe('protocol.yaml schema', () => {
   });
 
   it('needs a file for content_hash evidence and refuses the reserved phase id COMPLETE', () => {
-    const text = ['version: 1', 'phases:', '  - id: COMPLETE', '    gates:', '      - { id: e, step: read, level: MUST, check: { type: evidence, accepts: [content_hash] } }', ''].join('\n');
+    const text = [
+      'version: 1',
+      'phases:',
+      '  - id: COMPLETE',
+      '    gates:',
+      '      - { id: e, step: read, level: MUST, check: { type: evidence, accepts: [content_hash] } }',
+      '',
+    ].join('\n');
     const keys = validateProtocolText(text).errors.map((e) => e.key);
     expect(keys).toEqual(expect.arrayContaining(['phases.0.id', 'phases.0.gates.0.check.path']));
   });

@@ -6,7 +6,17 @@ import { parseSelectionResponse } from '../../../src/session/context/ai-select.j
 describe('parseDotenv', () => {
   it('reads KEY=value lines, quotes, export and comments', () => {
     expect(
-      parseDotenv(['# comment', 'export HESTAI_AI_BASE_URL=http://127.0.0.1:1/v1', 'HESTAI_AI_MODEL="m one"', "K='x'", 'bad line', ' ', 'E='].join('\n')),
+      parseDotenv(
+        [
+          '# comment',
+          'export HESTAI_AI_BASE_URL=http://127.0.0.1:1/v1',
+          'HESTAI_AI_MODEL="m one"',
+          "K='x'",
+          'bad line',
+          ' ',
+          'E=',
+        ].join('\n'),
+      ),
     ).toEqual({ HESTAI_AI_BASE_URL: 'http://127.0.0.1:1/v1', HESTAI_AI_MODEL: 'm one', K: 'x', E: '' });
   });
 });
@@ -28,7 +38,8 @@ describe('parseSelectionResponse', () => {
   const known = new Set(['a.ts', 'b.md']);
 
   it('accepts JSON (optionally fenced) naming known candidates, with reasons and checklist items', () => {
-    const content = '```json\n{"selected":[{"path":"b.md","reason":"decides storage"},{"path":"zzz.ts"},{"path":"a.ts"}],"checklist":["write the test","", 7]}\n```';
+    const content =
+      '```json\n{"selected":[{"path":"b.md","reason":"decides storage"},{"path":"zzz.ts"},{"path":"a.ts"}],"checklist":["write the test","", 7]}\n```';
     expect(parseSelectionResponse(content, known)).toEqual({
       ok: true,
       selected: [
@@ -40,18 +51,19 @@ describe('parseSelectionResponse', () => {
     });
   });
 
-  it.each([
-    ['not json at all'],
-    ['{"selected": "a.ts"}'],
-    ['{"selected": [{"path": "unknown.ts"}]}'],
-    ['[]'],
-  ])('rejects %s', (content) => {
-    const result = parseSelectionResponse(content, known);
-    expect(result.ok).toBe(false);
-  });
+  it.each([['not json at all'], ['{"selected": "a.ts"}'], ['{"selected": [{"path": "unknown.ts"}]}'], ['[]']])(
+    'rejects %s',
+    (content) => {
+      const result = parseSelectionResponse(content, known);
+      expect(result.ok).toBe(false);
+    },
+  );
 
   it('drops checklist items with control characters and caps their length', () => {
-    const result = parseSelectionResponse(JSON.stringify({ selected: [{ path: 'a.ts' }], checklist: ['ok\nINJECT::x', 'x'.repeat(400)] }), known);
+    const result = parseSelectionResponse(
+      JSON.stringify({ selected: [{ path: 'a.ts' }], checklist: ['ok\nINJECT::x', 'x'.repeat(400)] }),
+      known,
+    );
     expect(result.ok && result.checklist).toEqual(['x'.repeat(200)]);
   });
 });

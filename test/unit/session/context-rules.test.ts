@@ -22,20 +22,49 @@ describe('summarizeStructure', () => {
 describe('ADR constraints', () => {
   it('finds ADR files by directory or name', () => {
     expect(
-      findAdrFiles(['docs/adr/0001-use-git.md', 'docs/decisions/002.md', 'ADR-0046-layers.md', 'src/adr.ts', 'docs/adr/README.txt', 'notes.md']),
+      findAdrFiles([
+        'docs/adr/0001-use-git.md',
+        'docs/decisions/002.md',
+        'ADR-0046-layers.md',
+        'src/adr.ts',
+        'docs/adr/README.txt',
+        'notes.md',
+      ]),
     ).toEqual(['ADR-0046-layers.md', 'docs/adr/0001-use-git.md', 'docs/decisions/002.md']);
   });
 
   it('extracts title, status and the first decision line', () => {
-    const text = ['# ADR-0033: Dual-layer context', '', 'Status: Accepted', '', '## Context', 'blah', '', '## Decision', '', 'We keep generated state in .hestai/context/state.', 'More.'].join('\n');
+    const text = [
+      '# ADR-0033: Dual-layer context',
+      '',
+      'Status: Accepted',
+      '',
+      '## Context',
+      'blah',
+      '',
+      '## Decision',
+      '',
+      'We keep generated state in .hestai/context/state.',
+      'More.',
+    ].join('\n');
     expect(parseAdr('docs/adr/0033.md', text)).toEqual({
       path: 'docs/adr/0033.md',
       title: 'ADR-0033: Dual-layer context',
       status: 'Accepted',
       decision: 'We keep generated state in .hestai/context/state.',
     });
-    const sectioned = ['# Use zod', '## Status', '', 'Superseded', '## Decision', 'Hand-written validators on the hook path.'].join('\n');
-    expect(parseAdr('a.md', sectioned)).toMatchObject({ status: 'Superseded', decision: 'Hand-written validators on the hook path.' });
+    const sectioned = [
+      '# Use zod',
+      '## Status',
+      '',
+      'Superseded',
+      '## Decision',
+      'Hand-written validators on the hook path.',
+    ].join('\n');
+    expect(parseAdr('a.md', sectioned)).toMatchObject({
+      status: 'Superseded',
+      decision: 'Hand-written validators on the hook path.',
+    });
     expect(parseAdr('b.md', 'no heading')).toMatchObject({ title: 'b.md', status: null, decision: null });
   });
 });
@@ -52,7 +81,12 @@ describe('rankContext (deterministic selection)', () => {
   ];
 
   it('scores by focus relevance, recency, role affinity and ADR constraints, with reasons', () => {
-    const ranked = rankContext({ role: 'implementation-lead', focus: 'implement clock-in sessions', candidates, limit: 10 });
+    const ranked = rankContext({
+      role: 'implementation-lead',
+      focus: 'implement clock-in sessions',
+      candidates,
+      limit: 10,
+    });
     const paths = ranked.map((r) => r.path);
     expect(paths[0]).toBe('src/session/clock-in.ts');
     expect(paths).toContain('.hestai/context/PROJECT-CONTEXT.oct.md');
@@ -72,7 +106,12 @@ describe('rankContext (deterministic selection)', () => {
 
   it('is deterministic', () => {
     const a = rankContext({ role: 'implementation-lead', focus: 'clock-in', candidates, limit: 5 });
-    const b = rankContext({ role: 'implementation-lead', focus: 'clock-in', candidates: [...candidates].reverse(), limit: 5 });
+    const b = rankContext({
+      role: 'implementation-lead',
+      focus: 'clock-in',
+      candidates: [...candidates].reverse(),
+      limit: 5,
+    });
     expect(a).toEqual(b);
   });
 
@@ -109,7 +148,12 @@ describe('parseStatusV2', () => {
   });
 
   it('handles an unborn branch and a detached HEAD', () => {
-    expect(parseStatusV2('# branch.oid (initial)\0# branch.head main\0')).toMatchObject({ head: null, branch: 'main', upstream: null, ahead: null });
+    expect(parseStatusV2('# branch.oid (initial)\0# branch.head main\0')).toMatchObject({
+      head: null,
+      branch: 'main',
+      upstream: null,
+      ahead: null,
+    });
     expect(parseStatusV2('# branch.oid abc\0# branch.head (detached)\0')).toMatchObject({ head: 'abc', branch: null });
   });
 });

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseOctave, toObject, validateOctave, writeOctave, octaveDocument } from '../../../src/octave/index.js';
-import { buildBlockers, buildChecklist, buildCurrentFocus, markFocusEnded, oneLine } from '../../../src/session/fast-layer/build.js';
+import {
+  buildBlockers,
+  buildChecklist,
+  buildCurrentFocus,
+  markFocusEnded,
+  oneLine,
+} from '../../../src/session/fast-layer/build.js';
 import { buildArchiveDocument, archiveFileName, readArchiveEndedAt } from '../../../src/session/archive-doc.js';
 import type { SessionRecord } from '../../../src/records/session.js';
 
@@ -45,7 +51,12 @@ describe('FAST layer documents (CI-I4)', () => {
 
   it('checklist carries incomplete items forward and drops done ones', () => {
     const previous = parseOctave(
-      writeOctave(octaveDocument('CHECKLIST', { PENDING: ['old task', 'session task: implement clock_in, "fast"'], DONE: ['finished'] })),
+      writeOctave(
+        octaveDocument('CHECKLIST', {
+          PENDING: ['old task', 'session task: implement clock_in, "fast"'],
+          DONE: ['finished'],
+        }),
+      ),
     );
     const obj = roundTrip(buildChecklist({ previous, session, extraItems: ['write the failing test', 'old task'] }));
     expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"', 'old task', 'write the failing test']);
@@ -59,11 +70,17 @@ describe('FAST layer documents (CI-I4)', () => {
   });
 
   it('blockers keep unresolved ones, drop resolved ones and add session context', () => {
-    const previous = parseOctave(writeOctave(octaveDocument('BLOCKERS', { ACTIVE: ['CI is red'], RESOLVED: ['flaky test'] })));
+    const previous = parseOctave(
+      writeOctave(octaveDocument('BLOCKERS', { ACTIVE: ['CI is red'], RESOLVED: ['flaky test'] })),
+    );
     const obj = roundTrip(buildBlockers({ previous, session }));
     expect(obj['ACTIVE']).toEqual(['CI is red']);
     expect(obj['RESOLVED']).toEqual([]);
-    expect(obj['SESSION_CONTEXT']).toMatchObject({ SESSION_ID: session.session_id, ROLE: session.role, FOCUS: session.focus });
+    expect(obj['SESSION_CONTEXT']).toMatchObject({
+      SESSION_ID: session.session_id,
+      ROLE: session.role,
+      FOCUS: session.focus,
+    });
   });
 
   it('clock-out marks the current focus as ended only for its own session', () => {
@@ -112,23 +129,38 @@ describe('FAST layer documents from any text', () => {
   const anyText = fc.string({ unit: 'binary', maxLength: 40 });
   it('are always writable, valid OCTAVE, and read back as the one-line form of their input', () => {
     fc.assert(
-      fc.property(anyText, fc.option(anyText, { nil: null }), fc.array(anyText, { maxLength: 4 }), fc.array(anyText, { maxLength: 4 }), fc.array(anyText, { minLength: 4, maxLength: 4 }), (focus, branch, carried, extra, [role, startedAt, generatedAt, id]) => {
-        // Values refresh and clock-out read back from session.json, whose validator only checks their types.
-        const s: SessionRecord = { ...session, focus, branch, role: role!, started_at: startedAt!, context_generated_at: generatedAt!, session_id: id! };
-        const previousChecklist = octaveDocument('CHECKLIST', { PENDING: carried });
-        const previousBlockers = octaveDocument('BLOCKERS', { ACTIVE: carried });
-        const docs = [
-          buildCurrentFocus({ session: s, selected: extra, selection: 'ai' }),
-          buildChecklist({ previous: previousChecklist, session: s, extraItems: extra }),
-          buildBlockers({ previous: previousBlockers, session: s }),
-        ];
-        for (const doc of docs) {
-          const text = writeOctave(doc);
-          expect(validateOctave(text)).toEqual([]);
-          const obj = toObject(parseOctave(text)) as Record<string, unknown>;
-          if (doc.name === 'CURRENT_FOCUS') expect(obj['FOCUS']).toBe(oneLine(focus));
-        }
-      }),
+      fc.property(
+        anyText,
+        fc.option(anyText, { nil: null }),
+        fc.array(anyText, { maxLength: 4 }),
+        fc.array(anyText, { maxLength: 4 }),
+        fc.array(anyText, { minLength: 4, maxLength: 4 }),
+        (focus, branch, carried, extra, [role, startedAt, generatedAt, id]) => {
+          // Values refresh and clock-out read back from session.json, whose validator only checks their types.
+          const s: SessionRecord = {
+            ...session,
+            focus,
+            branch,
+            role: role!,
+            started_at: startedAt!,
+            context_generated_at: generatedAt!,
+            session_id: id!,
+          };
+          const previousChecklist = octaveDocument('CHECKLIST', { PENDING: carried });
+          const previousBlockers = octaveDocument('BLOCKERS', { ACTIVE: carried });
+          const docs = [
+            buildCurrentFocus({ session: s, selected: extra, selection: 'ai' }),
+            buildChecklist({ previous: previousChecklist, session: s, extraItems: extra }),
+            buildBlockers({ previous: previousBlockers, session: s }),
+          ];
+          for (const doc of docs) {
+            const text = writeOctave(doc);
+            expect(validateOctave(text)).toEqual([]);
+            const obj = toObject(parseOctave(text)) as Record<string, unknown>;
+            if (doc.name === 'CURRENT_FOCUS') expect(obj['FOCUS']).toBe(oneLine(focus));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -23,9 +23,12 @@ describe('focusFromBranch', () => {
     expect(focusFromBranch(branch)).toEqual({ kind: 'branch', value });
   });
 
-  it.each([['main'], ['develop'], ['feature/x'], ['feat/'], ['tissue-5'], ['issue-'], [null]])('finds nothing in %s', (branch) => {
-    expect(focusFromBranch(branch)).toBeNull();
-  });
+  it.each([['main'], ['develop'], ['feature/x'], ['feat/'], ['tissue-5'], ['issue-'], [null]])(
+    'finds nothing in %s',
+    (branch) => {
+      expect(focusFromBranch(branch)).toBeNull();
+    },
+  );
 
   it('prefers the issue number over the feature prefix', () => {
     expect(focusFromBranch('feat/issue-5-login')).toEqual({ kind: 'github_issue', issue: 5 });
@@ -47,7 +50,11 @@ describe('resolveFocus', () => {
   });
 
   it('names the issue, with its title when known', () => {
-    expect(resolveFocus({ branch: 'issue-42' })).toEqual({ value: 'GitHub issue #42', source: 'github_issue', issue_number: 42 });
+    expect(resolveFocus({ branch: 'issue-42' })).toEqual({
+      value: 'GitHub issue #42',
+      source: 'github_issue',
+      issue_number: 42,
+    });
     expect(resolveFocus({ branch: 'issue-42', issueTitle: 'Crash on start' })).toEqual({
       value: '#42: Crash on start',
       source: 'github_issue',

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HestaiError } from '../../../src/errors.js';
-import { normalizeFocus, normalizeSummary, validateOnConflict, validateModel, validateRole } from '../../../src/session/rules/input.js';
+import {
+  normalizeFocus,
+  normalizeSummary,
+  validateOnConflict,
+  validateModel,
+  validateRole,
+} from '../../../src/session/rules/input.js';
 
 function codeOf(fn: () => unknown): { code: string; exit: number } {
   try {
@@ -13,9 +19,12 @@ function codeOf(fn: () => unknown): { code: string; exit: number } {
 }
 
 describe('validateRole', () => {
-  it.each(['implementation-lead', 'a', 'holistic-orchestrator', 'role-2', '9lives', 'a'.repeat(64)])('accepts %s', (role) => {
-    expect(validateRole(role)).toBe(role);
-  });
+  it.each(['implementation-lead', 'a', 'holistic-orchestrator', 'role-2', '9lives', 'a'.repeat(64)])(
+    'accepts %s',
+    (role) => {
+      expect(validateRole(role)).toBe(role);
+    },
+  );
 
   it.each(['', '-lead', 'Implementation', 'impl_lead', 'impl lead', '../etc', 'a/b', 'x\n', 'a'.repeat(65), 'rôle'])(
     'rejects %j with exit 2',

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../src/records/session.js';
-import { contextAgeHours, isArchiveExpired, isContextStale, isInactive, sessionsToMarkStale } from '../../../src/records/freshness.js';
+import {
+  contextAgeHours,
+  isArchiveExpired,
+  isContextStale,
+  isInactive,
+  sessionsToMarkStale,
+} from '../../../src/records/freshness.js';
 import { detectConflicts } from '../../../src/session/rules/conflict.js';
 import { sessionRecord } from '../../helpers/records.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const H = 3_600_000;
 
-const session = (id: string, overrides: Partial<SessionRecord> = {}) => sessionRecord({ session_id: id, ...overrides }, new Date(T0).toISOString());
+const session = (id: string, overrides: Partial<SessionRecord> = {}) =>
+  sessionRecord({ session_id: id, ...overrides }, new Date(T0).toISOString());
 
 describe('72 h inactivity', () => {
   it('is inactive strictly after the threshold', () => {

@@ -22,7 +22,17 @@ describe('rankContext weights', () => {
   });
 
   it('adds the uncommitted weight to the other signals of the same file', () => {
-    const [only] = rankContext({ role: 'reviewer', focus: 'general', candidates: [{ path: 'src/both.ts', kind: 'source', modified: true, recentIndex: 10 }], limit: 1 });
-    expect(only).toEqual({ path: 'src/both.ts', kind: 'source', score: 2.75, reasons: ['uncommitted change', 'recent commit'] });
+    const [only] = rankContext({
+      role: 'reviewer',
+      focus: 'general',
+      candidates: [{ path: 'src/both.ts', kind: 'source', modified: true, recentIndex: 10 }],
+      limit: 1,
+    });
+    expect(only).toEqual({
+      path: 'src/both.ts',
+      kind: 'source',
+      score: 2.75,
+      reasons: ['uncommitted change', 'recent commit'],
+    });
   });
 });

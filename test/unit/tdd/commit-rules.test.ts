@@ -12,7 +12,13 @@ const isTest = testFileMatcher(DEFAULT_TEST_GLOBS);
 const paired = { policy: 'paired' as const, types: ['feat'] };
 
 /** A commit of a DAG: its sha, header, parents and changes. */
-function node(sha: string, header: string, parents: string[], changes: FileChange[] = [], reverts: string | null = null): CommitFacts {
+function node(
+  sha: string,
+  header: string,
+  parents: string[],
+  changes: FileChange[] = [],
+  reverts: string | null = null,
+): CommitFacts {
   return commitFacts({ sha, message: header, files: changes.map((c) => c.path), changes, parents, reverts }, isTest);
 }
 const add = (path: string): FileChange => ({ status: 'A', path });
@@ -45,7 +51,9 @@ describe('git cleanup as the hook sees it', () => {
     const text = `feat: x\n${scissorsLine('#')}\nbelow\n`;
     expect(cleanMessage(text, { editor: false, cleanup: 'whitespace' })).toBe(text.trimEnd());
     expect(cleanMessage(text, { cleanup: 'whitespace' })).toBe('feat: x');
-    expect(cleanMessage(`feat: x\n${scissorsLine('#')} trailing\n`, { cleanup: 'verbatim' })).toBe(`feat: x\n${scissorsLine('#')} trailing`);
+    expect(cleanMessage(`feat: x\n${scissorsLine('#')} trailing\n`, { cleanup: 'verbatim' })).toBe(
+      `feat: x\n${scissorsLine('#')} trailing`,
+    );
   });
 
   it('core.commentChar auto: the first unused candidate without an editor, the template character with one', () => {
@@ -73,7 +81,12 @@ describe('the header rule on real-world shapes', () => {
     const lower = checkHeader(node('a', 'Feat: x', ['p']), { type_case: 'lower', body_separator: 'error' });
     expect(lower.status).toBe('fail');
     expect(lower.message).toContain('"Feat"');
-    expect(evaluateTestFirst([node('t', 'Test: a', ['r'], [add('test/a.test.ts')]), node('f', 'FEAT: a', ['t'])], paired).map((v) => v.status)).toEqual(['pass', 'pass']);
+    expect(
+      evaluateTestFirst(
+        [node('t', 'Test: a', ['r'], [add('test/a.test.ts')]), node('f', 'FEAT: a', ['t'])],
+        paired,
+      ).map((v) => v.status),
+    ).toEqual(['pass', 'pass']);
   });
 
   it('a body must be separated from the header by a blank line (§6): error, warn or off', () => {
@@ -93,29 +106,65 @@ describe('the header rule on real-world shapes', () => {
 describe('commit.ignore defaults', () => {
   const rules = ignoreRules([], true);
   it('ignore version bumps, release tools and merge bots', () => {
-    for (const header of ['0.0.2', 'v3.0.0', '1.2.3-beta.1', 'chore(release): publish', 'chore(release): 1.2.3 [skip ci]', 'Version Packages', 'Version Packages (beta)', 'RELEASING: Releasing 2 package(s)', 'Publish', 'Merged PR 123: add login', 'Merged in feature/x (pull request #7)']) {
+    for (const header of [
+      '0.0.2',
+      'v3.0.0',
+      '1.2.3-beta.1',
+      'chore(release): publish',
+      'chore(release): 1.2.3 [skip ci]',
+      'Version Packages',
+      'Version Packages (beta)',
+      'RELEASING: Releasing 2 package(s)',
+      'Publish',
+      'Merged PR 123: add login',
+      'Merged in feature/x (pull request #7)',
+    ]) {
       expect(ignoredBy(header, rules), header).not.toBeNull();
     }
-    for (const header of ['feat: 1.0.0', '1.2', 'Merge pull request #1 from a/b', 'Merged PR: x', 'v1.2.3 and more']) expect(ignoredBy(header, rules), header).toBeNull();
+    for (const header of ['feat: 1.0.0', '1.2', 'Merge pull request #1 from a/b', 'Merged PR: x', 'v1.2.3 and more'])
+      expect(ignoredBy(header, rules), header).toBeNull();
     expect(DEFAULT_IGNORES.length).toBeGreaterThanOrEqual(5);
   });
 
   it('an ignored commit is not judged by the header or the test-first rule; user patterns add to the defaults', () => {
     const custom = ignoreRules(['^WIP '], false);
-    const facts = commitFacts({ sha: 'a', message: 'WIP stuff', files: [], parents: ['p'] }, isTest, { ignore: custom });
+    const facts = commitFacts({ sha: 'a', message: 'WIP stuff', files: [], parents: ['p'] }, isTest, {
+      ignore: custom,
+    });
     expect(facts.kind).toBe('ignored');
     expect(checkHeader(facts).status).toBe('skip');
     expect(checkHeader(facts).message).toContain('^WIP ');
-    expect(commitFacts({ sha: 'a', message: '0.0.2', files: [], parents: ['p'] }, isTest, { ignore: custom }).kind).toBe('normal');
+    expect(
+      commitFacts({ sha: 'a', message: '0.0.2', files: [], parents: ['p'] }, isTest, { ignore: custom }).kind,
+    ).toBe('normal');
   });
 });
 
 describe('default test globs at any depth', () => {
   it('cover JS/TS, Python, Go, Rust and JVM layouts in monorepos', () => {
-    for (const file of ['packages/x/test/a.js', 'packages/x/tests/a.rs', 'apps/web/src/__tests__/a.tsx', 'packages/x/src/a.spec.ts', 'a.test.mjs', 'svc/test_api.py', 'svc/api_test.py', 'svc/conftest.py', 'cmd/x/main_test.go', 'crates/core/tests/it.rs', 'services/api/src/test/java/AppTest.java']) {
+    for (const file of [
+      'packages/x/test/a.js',
+      'packages/x/tests/a.rs',
+      'apps/web/src/__tests__/a.tsx',
+      'packages/x/src/a.spec.ts',
+      'a.test.mjs',
+      'svc/test_api.py',
+      'svc/api_test.py',
+      'svc/conftest.py',
+      'cmd/x/main_test.go',
+      'crates/core/tests/it.rs',
+      'services/api/src/test/java/AppTest.java',
+    ]) {
       expect(isTest(file), file).toBe(true);
     }
-    for (const file of ['packages/x/src/a.ts', 'src/testing.py', 'src/contest.py', 'src/main/java/App.java', 'latest/a.ts']) expect(isTest(file), file).toBe(false);
+    for (const file of [
+      'packages/x/src/a.ts',
+      'src/testing.py',
+      'src/contest.py',
+      'src/main/java/App.java',
+      'latest/a.ts',
+    ])
+      expect(isTest(file), file).toBe(false);
   });
 });
 
@@ -147,19 +196,31 @@ describe('test-first pairing by ancestry', () => {
     const dv = evaluateTestFirst(deletes, paired);
     expect(dv.map((v) => v.status)).toEqual(['warn', 'fail']);
     expect(dv[0]!.message).toContain('only deletes or renames');
-    const renames = [node('t', 'test: move', ['r'], [{ status: 'R', path: 'test/new.test.ts', score: 100 }]), node('f', 'feat: a', ['t'])];
+    const renames = [
+      node('t', 'test: move', ['r'], [{ status: 'R', path: 'test/new.test.ts', score: 100 }]),
+      node('f', 'feat: a', ['t']),
+    ];
     expect(evaluateTestFirst(renames, paired).map((v) => v.status)).toEqual(['warn', 'fail']);
-    const edited = [node('t', 'test: move and edit', ['r'], [{ status: 'R', path: 'test/new.test.ts', score: 80 }]), node('f', 'feat: a', ['t'])];
+    const edited = [
+      node('t', 'test: move and edit', ['r'], [{ status: 'R', path: 'test/new.test.ts', score: 80 }]),
+      node('f', 'feat: a', ['t']),
+    ];
     expect(evaluateTestFirst(edited, paired).map((v) => v.status)).toEqual(['pass', 'pass']);
   });
 
   it('a test commit reverted before the feat does not count', () => {
-    const commits = [node('t', 'test: a', ['r'], [add('test/a.test.ts')]), node('rv', 'Revert "test: a"', ['t'], [del('test/a.test.ts')], 't'), node('f', 'feat: a', ['rv'])];
+    const commits = [
+      node('t', 'test: a', ['r'], [add('test/a.test.ts')]),
+      node('rv', 'Revert "test: a"', ['t'], [del('test/a.test.ts')], 't'),
+      node('f', 'feat: a', ['rv']),
+    ];
     expect(evaluateTestFirst(commits, paired).map((v) => v.status)).toEqual(['pass', 'skip', 'fail']);
   });
 
   it('revertedSha reads the line git revert writes', () => {
-    expect(revertedSha('Revert "x"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.')).toBe('0123456789abcdef0123456789abcdef01234567');
+    expect(revertedSha('Revert "x"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.')).toBe(
+      '0123456789abcdef0123456789abcdef01234567',
+    );
     expect(revertedSha('Revert "x"')).toBeNull();
   });
 });

@@ -7,7 +7,16 @@ const isTest = testFileMatcher(DEFAULT_TEST_GLOBS);
 
 describe('testFileMatcher', () => {
   it('matches the default test globs', () => {
-    for (const file of ['test/a.ts', 'tests/x/y.py', 'src/__tests__/a.js', 'src/a.test.ts', 'lib/b.spec.js', 'pkg/test_x.py', 'cmd/x_test.go', '.github/__tests__/x']) {
+    for (const file of [
+      'test/a.ts',
+      'tests/x/y.py',
+      'src/__tests__/a.js',
+      'src/a.test.ts',
+      'lib/b.spec.js',
+      'pkg/test_x.py',
+      'cmd/x_test.go',
+      '.github/__tests__/x',
+    ]) {
       expect(isTest(file), file).toBe(true);
     }
     for (const file of ['src/a.ts', 'README.md', 'src/testing.ts', 'contest/a.ts', 'src/test.ts']) {
@@ -24,7 +33,10 @@ describe('testFileMatcher', () => {
 
 describe('commitFacts', () => {
   it('classifies a conventional commit and its test files', () => {
-    const facts = commitFacts({ sha: 'a1', message: 'test(cli): failing\n\nbody', files: ['test/cli.test.ts', 'README.md'], parents: 1 }, isTest);
+    const facts = commitFacts(
+      { sha: 'a1', message: 'test(cli): failing\n\nbody', files: ['test/cli.test.ts', 'README.md'], parents: 1 },
+      isTest,
+    );
     expect(facts).toMatchObject({
       sha: 'a1',
       header: 'test(cli): failing',
@@ -37,10 +49,26 @@ describe('commitFacts', () => {
 
   it('recognises merges, reverts and fixup/squash/amend commits', () => {
     expect(commitFacts({ sha: 'm', message: 'Merge branch x', files: [], parents: 2 }, isTest).kind).toBe('merge');
-    expect(commitFacts({ sha: 'r', message: 'Revert "feat: x"\n\nThis reverts commit abc1234.', files: [], parents: 1, reverts: 'abc1234'.padEnd(40, '0') }, isTest).kind).toBe('revert');
+    expect(
+      commitFacts(
+        {
+          sha: 'r',
+          message: 'Revert "feat: x"\n\nThis reverts commit abc1234.',
+          files: [],
+          parents: 1,
+          reverts: 'abc1234'.padEnd(40, '0'),
+        },
+        isTest,
+      ).kind,
+    ).toBe('revert');
     // Only real merges and reverts: one parent, or a revert line naming no commit of the repository, is a normal commit.
     expect(commitFacts({ sha: 'm1', message: 'Merge branch x', files: [], parents: 1 }, isTest).kind).toBe('normal');
-    expect(commitFacts({ sha: 'r1', message: 'Revert "feat: x"\n\nThis reverts commit abc1234.', files: [], parents: 1 }, isTest).kind).toBe('normal');
+    expect(
+      commitFacts(
+        { sha: 'r1', message: 'Revert "feat: x"\n\nThis reverts commit abc1234.', files: [], parents: 1 },
+        isTest,
+      ).kind,
+    ).toBe('normal');
     expect(commitFacts({ sha: 'r2', message: 'revert: feat x', files: [], parents: 1 }, isTest).kind).toBe('normal');
     expect(commitFacts({ sha: 'f', message: 'fixup! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
     expect(commitFacts({ sha: 's', message: 'squash! feat: x', files: [], parents: 1 }, isTest).kind).toBe('fixup');
@@ -48,8 +76,13 @@ describe('commitFacts', () => {
   });
 
   it('reads the TDD-Exempt trailer; an empty reason is no exemption', () => {
-    expect(commitFacts({ sha: 'e', message: 'feat: gen\n\nTDD-Exempt: generated client', files: [], parents: 1 }, isTest).exemption).toBe('generated client');
-    expect(commitFacts({ sha: 'e', message: 'feat: gen\n\nTDD-Exempt:   ', files: [], parents: 1 }, isTest).exemption).toBeNull();
+    expect(
+      commitFacts({ sha: 'e', message: 'feat: gen\n\nTDD-Exempt: generated client', files: [], parents: 1 }, isTest)
+        .exemption,
+    ).toBe('generated client');
+    expect(
+      commitFacts({ sha: 'e', message: 'feat: gen\n\nTDD-Exempt:   ', files: [], parents: 1 }, isTest).exemption,
+    ).toBeNull();
   });
 
   it('keeps a non-conventional header with conventional null', () => {

@@ -3,12 +3,47 @@ import { describe, expect, it } from 'vitest';
 import { globToRegExp } from '../../../src/tdd/glob.js';
 import { DEFAULT_TEST_GLOBS } from '../../../src/config/defaults.js';
 
-const globs = [...DEFAULT_TEST_GLOBS, 'spec/**/*_spec.rb', 'src/**/*.{test,spec}.ts', 'a?c/*.js', 'x/[ab]*.py', '*.md', 'docs/**'];
+const globs = [
+  ...DEFAULT_TEST_GLOBS,
+  'spec/**/*_spec.rb',
+  'src/**/*.{test,spec}.ts',
+  'a?c/*.js',
+  'x/[ab]*.py',
+  '*.md',
+  'docs/**',
+];
 const paths = [
-  'test/a.ts', 'test/deep/er/a.ts', 'tests/x.py', 'src/__tests__/a.js', '__tests__/a.js', 'src/a.test.ts', 'a.test.ts', 'lib/b.spec.js',
-  'pkg/test_x.py', 'test_x.py', 'cmd/x_test.go', 'x_test.go', 'src/a.ts', 'README.md', 'docs/README.md', 'src/testing.ts', 'contest/a.ts',
-  'spec/models/user_spec.rb', 'spec/user_spec.rb', 'src/a/b.spec.ts', 'src/a.spec.ts', 'abc/x.js', 'abbc/x.js', 'x/a1.py', 'x/c1.py',
-  '.github/__tests__/x', '.hidden/a.test.ts', 'docs', 'docs/a/b', 'a/test/b.ts', 'test',
+  'test/a.ts',
+  'test/deep/er/a.ts',
+  'tests/x.py',
+  'src/__tests__/a.js',
+  '__tests__/a.js',
+  'src/a.test.ts',
+  'a.test.ts',
+  'lib/b.spec.js',
+  'pkg/test_x.py',
+  'test_x.py',
+  'cmd/x_test.go',
+  'x_test.go',
+  'src/a.ts',
+  'README.md',
+  'docs/README.md',
+  'src/testing.ts',
+  'contest/a.ts',
+  'spec/models/user_spec.rb',
+  'spec/user_spec.rb',
+  'src/a/b.spec.ts',
+  'src/a.spec.ts',
+  'abc/x.js',
+  'abbc/x.js',
+  'x/a1.py',
+  'x/c1.py',
+  '.github/__tests__/x',
+  '.hidden/a.test.ts',
+  'docs',
+  'docs/a/b',
+  'a/test/b.ts',
+  'test',
 ];
 
 describe('globToRegExp', () => {

@@ -13,7 +13,7 @@ const template = [
 ].join('\n');
 
 describe('cleanMessage', () => {
-  it('strips comment lines and surrounding blank lines (git\'s default cleanup)', () => {
+  it("strips comment lines and surrounding blank lines (git's default cleanup)", () => {
     expect(cleanMessage(template)).toBe('feat(cli): add verify\n\nBody line.');
   });
 

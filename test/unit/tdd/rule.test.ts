@@ -7,16 +7,27 @@ import { testFileMatcher } from '../../../src/tdd/test-files.js';
 const isTest = testFileMatcher(['test/**', '**/*.test.*']);
 let n = 0;
 /** A commit from a header; `t` marks a test file change, `m` a merge, extra lines become the body. */
-function c(header: string, opts: { tests?: boolean; merge?: boolean; body?: string; reverts?: string } = {}): CommitFacts {
+function c(
+  header: string,
+  opts: { tests?: boolean; merge?: boolean; body?: string; reverts?: string } = {},
+): CommitFacts {
   n++;
-  const files = opts.tests === false ? ['src/x.ts'] : header.startsWith('test') || opts.tests ? ['test/x.test.ts'] : ['src/x.ts'];
+  const files =
+    opts.tests === false ? ['src/x.ts'] : header.startsWith('test') || opts.tests ? ['test/x.test.ts'] : ['src/x.ts'];
   return commitFacts(
-    { sha: `c${String(n).padStart(3, '0')}`, message: opts.body ? `${header}\n\n${opts.body}` : header, files, parents: opts.merge ? 2 : 1, reverts: opts.reverts ?? null },
+    {
+      sha: `c${String(n).padStart(3, '0')}`,
+      message: opts.body ? `${header}\n\n${opts.body}` : header,
+      files,
+      parents: opts.merge ? 2 : 1,
+      reverts: opts.reverts ?? null,
+    },
     isTest,
   );
 }
 const paired: TddOptions = { policy: 'paired', types: ['feat'] };
-const statuses = (commits: CommitFacts[], options: TddOptions = paired) => evaluateTestFirst(commits, options).map((v) => v.status);
+const statuses = (commits: CommitFacts[], options: TddOptions = paired) =>
+  evaluateTestFirst(commits, options).map((v) => v.status);
 
 describe('test-first rule, policy paired (default)', () => {
   it('passes a feat preceded by a test commit', () => {
@@ -39,11 +50,21 @@ describe('test-first rule, policy paired (default)', () => {
   });
 
   it('two tests then two feats: the second feat fails (no other feat in between)', () => {
-    expect(statuses([c('test: a'), c('test: b'), c('feat: a'), c('feat: b')])).toEqual(['pass', 'pass', 'pass', 'fail']);
+    expect(statuses([c('test: a'), c('test: b'), c('feat: a'), c('feat: b')])).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'fail',
+    ]);
   });
 
   it('other commits between the test and the feat do not break the pair', () => {
-    expect(statuses([c('test: a'), c('docs: x'), c('refactor: y'), c('feat: a')])).toEqual(['pass', 'skip', 'skip', 'pass']);
+    expect(statuses([c('test: a'), c('docs: x'), c('refactor: y'), c('feat: a')])).toEqual([
+      'pass',
+      'skip',
+      'skip',
+      'pass',
+    ]);
   });
 
   it('a test commit that changes no test file does not count, and is warned about', () => {
@@ -58,7 +79,12 @@ describe('test-first rule, policy paired (default)', () => {
 
   it('configurable types: fix also needs a test', () => {
     const options: TddOptions = { policy: 'paired', types: ['feat', 'fix'] };
-    expect(statuses([c('fix: a'), c('test: b'), c('fix: b'), c('feat: c')], options)).toEqual(['fail', 'pass', 'pass', 'fail']);
+    expect(statuses([c('fix: a'), c('test: b'), c('fix: b'), c('feat: c')], options)).toEqual([
+      'fail',
+      'pass',
+      'pass',
+      'fail',
+    ]);
     expect(statuses([c('fix: a')], paired)).toEqual(['skip']);
   });
 
@@ -76,7 +102,12 @@ describe('test-first rule, policy scoped', () => {
   });
 
   it('pairs per scope: interleaved tests and feats of different scopes pass', () => {
-    expect(statuses([c('test(a): 1'), c('test(b): 2'), c('feat(a): 1'), c('feat(b): 2')], scoped)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(statuses([c('test(a): 1'), c('test(b): 2'), c('feat(a): 1'), c('feat(b): 2')], scoped)).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'pass',
+    ]);
     expect(statuses([c('test(a): 1'), c('feat(a): 1'), c('feat(a): 2')], scoped)).toEqual(['pass', 'pass', 'fail']);
   });
 
@@ -89,14 +120,28 @@ describe('test-first rule, policy scoped', () => {
 describe('test-first rule, policy any', () => {
   const any: TddOptions = { policy: 'any', types: ['feat'] };
   it('passes every feat after some test commit', () => {
-    expect(statuses([c('feat: 0'), c('test: a'), c('feat: 1'), c('feat: 2'), c('feat(z): 3')], any)).toEqual(['fail', 'pass', 'pass', 'pass', 'pass']);
+    expect(statuses([c('feat: 0'), c('test: a'), c('feat: 1'), c('feat: 2'), c('feat(z): 3')], any)).toEqual([
+      'fail',
+      'pass',
+      'pass',
+      'pass',
+      'pass',
+    ]);
   });
 });
 
 describe('commits that are not judged', () => {
   it('skips merges, reverts and fixup!/squash! commits; a merge does not consume a pending test', () => {
     const verdicts = evaluateTestFirst(
-      [c('test: a'), c('Merge branch x', { merge: true }), c('feat: merged-in', { merge: true }), c('Revert "feat: y"', { reverts: 'c999' }), c('fixup! feat: a'), c('squash! feat: a'), c('feat: a')],
+      [
+        c('test: a'),
+        c('Merge branch x', { merge: true }),
+        c('feat: merged-in', { merge: true }),
+        c('Revert "feat: y"', { reverts: 'c999' }),
+        c('fixup! feat: a'),
+        c('squash! feat: a'),
+        c('feat: a'),
+      ],
       paired,
     );
     expect(verdicts.map((v) => v.status)).toEqual(['pass', 'skip', 'skip', 'skip', 'skip', 'skip', 'pass']);
@@ -125,7 +170,11 @@ describe('TDD-Exempt', () => {
   });
 
   it('an exempt feat still consumes a pending test (it is a feat in between)', () => {
-    expect(statuses([c('test: a'), c('feat: gen', { body: 'TDD-Exempt: generated' }), c('feat: b')])).toEqual(['pass', 'pass', 'fail']);
+    expect(statuses([c('test: a'), c('feat: gen', { body: 'TDD-Exempt: generated' }), c('feat: b')])).toEqual([
+      'pass',
+      'pass',
+      'fail',
+    ]);
   });
 });
 

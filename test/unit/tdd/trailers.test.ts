@@ -39,7 +39,9 @@ describe('appendTrailers', () => {
     expect(appendTrailers('feat: x\n\nbody\n', ours)).toBe(
       'feat: x\n\nbody\n\nHestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\nHestAI-Anchor: sha256:0123456789abcdef\n',
     );
-    expect(appendTrailers('feat: x', ours.slice(0, 1))).toBe('feat: x\n\nHestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\n');
+    expect(appendTrailers('feat: x', ours.slice(0, 1))).toBe(
+      'feat: x\n\nHestAI-Session: 6f1c2a8e-1b2c-4d3e-8f90-0a1b2c3d4e5f\n',
+    );
   });
 
   it('joins an existing trailer block and replaces trailers with the same key', () => {
@@ -51,19 +53,25 @@ describe('appendTrailers', () => {
 
   it('puts trailers before the trailing comment block and keeps the comments', () => {
     const raw = 'feat: x\n\n# Please enter the commit message\n# On branch main\n';
-    expect(appendTrailers(raw, ours.slice(1))).toBe('feat: x\n\nHestAI-Anchor: sha256:0123456789abcdef\n\n# Please enter the commit message\n# On branch main\n');
+    expect(appendTrailers(raw, ours.slice(1))).toBe(
+      'feat: x\n\nHestAI-Anchor: sha256:0123456789abcdef\n\n# Please enter the commit message\n# On branch main\n',
+    );
   });
 
   it('puts trailers above a scissors line (git commit -v)', () => {
     const raw = `feat: x\n\n${scissorsLine('#')}\n# Do not modify the line above.\ndiff --git a/f b/f\n`;
     const out = appendTrailers(raw, ours.slice(1));
-    expect(out.startsWith('feat: x\n\nHestAI-Anchor: sha256:0123456789abcdef\n\n# ------------------------ >8')).toBe(true);
+    expect(out.startsWith('feat: x\n\nHestAI-Anchor: sha256:0123456789abcdef\n\n# ------------------------ >8')).toBe(
+      true,
+    );
     expect(out.endsWith('diff --git a/f b/f\n')).toBe(true);
   });
 
   it('honours a custom comment character', () => {
     const raw = 'feat: x\n; comment\n';
-    expect(appendTrailers(raw, ours.slice(1), { commentChar: ';' })).toBe('feat: x\n\nHestAI-Anchor: sha256:0123456789abcdef\n\n; comment\n');
+    expect(appendTrailers(raw, ours.slice(1), { commentChar: ';' })).toBe(
+      'feat: x\n\nHestAI-Anchor: sha256:0123456789abcdef\n\n; comment\n',
+    );
   });
 
   it('leaves a message with no content alone (git will abort the empty commit)', () => {
@@ -77,7 +85,10 @@ describe('appendTrailers', () => {
   });
 
   it('round-trips through parseTrailers', () => {
-    const out = appendTrailers('fix(a): y\n\nlong body\n\nmore body\n', [...ours, { key: 'HestAI-Bypass', value: 'hotfix for prod' }]);
+    const out = appendTrailers('fix(a): y\n\nlong body\n\nmore body\n', [
+      ...ours,
+      { key: 'HestAI-Bypass', value: 'hotfix for prod' },
+    ]);
     expect(parseTrailers(out.trimEnd())).toEqual([...ours, { key: 'HestAI-Bypass', value: 'hotfix for prod' }]);
   });
 });

@@ -9,12 +9,17 @@ import { resolveWorkspace } from '../../../src/workspace.js';
 const CONTROLS = ['\u0000', '\u001f', '\u007f', '\u0085', '\u009f', '\u2028', '\u2029'];
 
 describe('control characters are refused the same way everywhere', () => {
-  it.each(CONTROLS.map((c) => [`U+${c.codePointAt(0)!.toString(16).padStart(4, '0')}`, c]))('%s in a working directory, a topic, a focus and an evidence path', (_label, c) => {
-    expect(() => resolveWorkspace(`/tmp/a${c}b`, { requireAbsolute: true })).toThrow(expect.objectContaining({ exitCode: 2 }));
-    expect(() => parseTopic(`a${c}b`)).toThrow(expect.objectContaining({ exitCode: 2, code: 'TOPIC_INVALID' }));
-    expect(() => normalizeFocus(`a${c}b`)).toThrow(expect.objectContaining({ exitCode: 2 }));
-    expect(evidencePathOf(`docs/a${c}b.md`)).toBeNull();
-  });
+  it.each(CONTROLS.map((c) => [`U+${c.codePointAt(0)!.toString(16).padStart(4, '0')}`, c]))(
+    '%s in a working directory, a topic, a focus and an evidence path',
+    (_label, c) => {
+      expect(() => resolveWorkspace(`/tmp/a${c}b`, { requireAbsolute: true })).toThrow(
+        expect.objectContaining({ exitCode: 2 }),
+      );
+      expect(() => parseTopic(`a${c}b`)).toThrow(expect.objectContaining({ exitCode: 2, code: 'TOPIC_INVALID' }));
+      expect(() => normalizeFocus(`a${c}b`)).toThrow(expect.objectContaining({ exitCode: 2 }));
+      expect(evidencePathOf(`docs/a${c}b.md`)).toBeNull();
+    },
+  );
 
   it('accepts ordinary text, including non-ASCII letters', () => {
     expect(parseTopic('clock-in für Ärzte')).toBe('clock-in für Ärzte');
