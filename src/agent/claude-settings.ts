@@ -1,6 +1,7 @@
 import { hasControl } from '../util/text.js';
 import { usageError } from '../errors.js';
 import { shellQuote } from '../util/quote.js';
+import { isRecord, parseJsonObject } from '../util/validate.js';
 
 /** Claude Code's project settings file (shared with the team; hooks live under `hooks`). */
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
@@ -69,8 +70,6 @@ export function claudeHooksFor(command: string): Record<'SessionStart' | 'PreToo
   };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /**
  * The new text of `.claude/settings.json`: the existing document (null when there is none) with hestai's
  * hooks added or replaced in place, and every other setting, event, matcher group and hook kept, in order.
@@ -84,19 +83,9 @@ export function mergeClaudeSettings(existing: string | null, command: string, fi
       code: 'AGENT_CONFIG_INVALID',
       remedy: `Fix ${file} (Claude Code's settings), then run \`hestai init --agent claude-code\` again; it was left unchanged.`,
     });
-  let doc: Record<string, unknown> = {};
-  if (existing !== null && existing.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(existing);
-    } catch (error) {
-      throw refuse(`not valid JSON (${(error as Error).message})`);
-    }
-    if (!isObject(parsed)) throw refuse('not a JSON object');
-    doc = parsed;
-  }
+  const doc = parseJsonObject(existing, refuse);
   const hooks = doc['hooks'] ?? {};
-  if (!isObject(hooks)) throw refuse('"hooks" is not an object');
+  if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
   const merged: Record<string, unknown> = { ...hooks };
   for (const [event, ours] of Object.entries(claudeHooksFor(command))) {
     const groups = merged[event] ?? [];
@@ -104,10 +93,10 @@ export function mergeClaudeSettings(existing: string | null, command: string, fi
     let placed = false;
     const next: unknown[] = [];
     for (const [i, group] of groups.entries()) {
-      if (!isObject(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks'])))
+      if (!isRecord(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks'])))
         throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
       const entries = (group['hooks'] as unknown[] | undefined) ?? [];
-      const others = entries.filter((h) => !(isObject(h) && isHestaiHookCommand(h['command'])));
+      const others = entries.filter((h) => !(isRecord(h) && isHestaiHookCommand(h['command'])));
       if (others.length === entries.length) {
         next.push(group);
       } else {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
+import { isRecord, parseJsonObject } from '../util/validate.js';
 
 /** The project-scoped MCP configuration file Claude Code reads. */
 export const MCP_CONFIG_FILE = '.mcp.json';
@@ -39,34 +40,20 @@ export function mcpJsonFor(binPath: string = installedBinPath()): { mcpServers: 
  */
 export function mergeMcpJson(existing: string | null, binPath: string, file: string): string {
   const entry = mcpJsonFor(binPath).mcpServers.hestai;
-  let doc: Record<string, unknown> = {};
-  if (existing !== null && existing.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(existing);
-    } catch (error) {
-      throw usageError(`${file} is not valid JSON (${(error as Error).message})`, {
-        file,
-        code: 'MCP_CONFIG_INVALID',
-        remedy: `Fix or remove ${file}, then run \`hestai init --mcp\` again; it was left unchanged.`,
-      });
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw usageError(`${file} is not a JSON object`, {
-        file,
-        code: 'MCP_CONFIG_INVALID',
-        remedy: `Fix or remove ${file}; it was left unchanged.`,
-      });
-    }
-    doc = parsed as Record<string, unknown>;
-  }
+  const doc = parseJsonObject(existing, (problem) =>
+    usageError(`${file} is ${problem}`, {
+      file,
+      code: 'MCP_CONFIG_INVALID',
+      remedy: `Fix or remove ${file}, then run \`hestai init --mcp\` again; it was left unchanged.`,
+    }),
+  );
   const servers = doc['mcpServers'] ?? {};
-  if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
+  if (!isRecord(servers)) {
     throw usageError(`${file}: mcpServers is not an object`, {
       file,
       code: 'MCP_CONFIG_INVALID',
       remedy: `Fix mcpServers in ${file}; it was left unchanged.`,
     });
   }
-  return `${JSON.stringify({ ...doc, mcpServers: { ...(servers as Record<string, unknown>), hestai: entry } }, null, 2)}\n`;
+  return `${JSON.stringify({ ...doc, mcpServers: { ...servers, hestai: entry } }, null, 2)}\n`;
 }

@@ -59,3 +59,21 @@ export function expectArray(obj: Record<string, unknown>, key: string, problems:
 
 /** RFC 4122 version-4 UUID, lower case (the session id and handshake token). */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * Pure: the JSON object a config file holds, for tools that merge their entry into a file the user owns
+ * (`.mcp.json`, `.claude/settings.json`). An absent or blank file is `{}`. Anything else (invalid JSON, an
+ * array, a scalar) is refused through `refuse(problem)`, which words the error for its file; the caller never
+ * overwrites what it could not read.
+ */
+export function parseJsonObject(text: string | null, refuse: (problem: string) => Error): Record<string, unknown> {
+  if (text === null || text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw refuse(`not valid JSON (${(error as Error).message})`);
+  }
+  if (!isRecord(parsed)) throw refuse('not a JSON object');
+  return parsed;
+}
