@@ -114,3 +114,24 @@ describe('hestai CLI skeleton', () => {
     expect(result.stdout).toContain('does not exist');
   });
 });
+
+describe('hestai clock-out: the checklist', () => {
+  it('--carry ITEM (repeatable) carries named items forward, --carry-all all of them', () => {
+    const repo = makeRepo();
+    const a = JSON.parse(repo.hestai(['--json', 'clock-in', '--role', 'tester', '--focus', 'login']).stdout) as {
+      session_id: string;
+    };
+    const out = repo.hestai(['--json', 'clock-out', '--session', a.session_id, '--carry', 'session task: login']);
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout).checklist).toEqual({ done: [], carried_forward: ['session task: login'] });
+    const b = JSON.parse(repo.hestai(['--json', 'clock-in', '--role', 'tester', '--focus', 'login']).stdout) as {
+      session_id: string;
+    };
+    const all = repo.hestai(['clock-out', '--session', b.session_id, '--carry-all']);
+    expect(all.status).toBe(0);
+    expect(all.stdout).toContain('checklist: 0 done, 1 carried forward');
+    const bad = repo.hestai(['clock-out', '--carry-all', '--carry', 'x']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--carry-all');
+  });
+});

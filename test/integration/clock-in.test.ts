@@ -248,13 +248,48 @@ describe('clockIn: FAST layer (CI-I4)', () => {
     const res = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'stabilise CI' }, deps(repo));
     expect(readFast(repo, 'checklist.oct.md')).toMatchObject({
       PENDING: ['session task: stabilise CI', 'migrate store'],
-      DONE: [],
-      CARRIED_FORWARD: ['migrate store'],
+      OWNERS: [['session', res.session_id, 'stabilise CI'], []],
+      DONE: ['write docs'],
+      CAP: '50',
     });
     expect(readFast(repo, 'blockers.oct.md')).toMatchObject({
       ACTIVE: ['CI red'],
       RESOLVED: [],
       SESSION_CONTEXT: { SESSION_ID: res.session_id },
+    });
+  });
+
+  it('does not grow without bound: 60 clock-ins without clock-out leave a capped list, reported', async () => {
+    const repo = makeRepo();
+    let last = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'focus 0' }, deps(repo));
+    for (let i = 1; i < 60; i++)
+      last = await clockIn({ working_dir: repo.dir, role: 'tester', focus: `focus ${i}` }, deps(repo));
+    const pending = readFast(repo, 'checklist.oct.md')['PENDING'] as string[];
+    expect(pending.length).toBeLessThanOrEqual(50);
+    expect(pending[0]).toBe('session task: focus 59');
+    expect(last.fast_layer.checklist).toMatchObject({ pending: pending.length, cap: 50 });
+  });
+
+  it('hands the items of an archived session to its focus, and the next session on that focus adopts them', async () => {
+    const repo = makeRepo();
+    const first = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
+    fs.rmSync(path.join(workspacePaths(repo.dir).active, first.session_id), { recursive: true });
+    const other = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'billing' }, deps(repo));
+    expect(readFast(repo, 'checklist.oct.md')).toMatchObject({
+      PENDING: ['session task: billing', 'session task: login'],
+      OWNERS: [
+        ['session', other.session_id, 'billing'],
+        ['focus', 'login'],
+      ],
+    });
+    const next = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
+    expect(readFast(repo, 'checklist.oct.md')).toMatchObject({
+      PENDING: ['session task: login', 'session task: billing'],
+      OWNERS: [
+        ['session', next.session_id, 'login'],
+        ['session', other.session_id, 'billing'],
+      ],
+      CARRIED_FORWARD: ['session task: login'],
     });
   });
 

@@ -202,6 +202,41 @@ describe('clockOut', () => {
     });
   });
 
+  it("marks the session's checklist items DONE, or carries the named ones forward to its focus", async () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    const checklist = () => toObject(parseOctave(fs.readFileSync(paths.checklist, 'utf8')));
+    const a = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
+    const b = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'billing' }, deps(repo));
+    const outA = await clockOut({ working_dir: repo.dir, session_id: a.session_id }, deps(repo, 1));
+    expect(outA.checklist).toEqual({ done: ['session task: login'], carried_forward: [] });
+    expect(checklist()).toMatchObject({ PENDING: ['session task: billing'], DONE: ['session task: login'] });
+    const error = await rejection(
+      clockOut({ working_dir: repo.dir, session_id: b.session_id, carry: ['no such item'] }, deps(repo, 1)),
+    );
+    expect(error).toMatchObject({ exitCode: 2, code: 'CHECKLIST_ITEM_UNKNOWN' });
+    expect(error.remedy).toContain('session task: billing');
+    expect(readSession(paths, b.session_id)).not.toBeNull();
+    const outB = await clockOut(
+      { working_dir: repo.dir, session_id: b.session_id, carry: ['session task: billing'] },
+      deps(repo, 1),
+    );
+    expect(outB.checklist).toEqual({ done: [], carried_forward: ['session task: billing'] });
+    expect(checklist()).toMatchObject({
+      PENDING: ['session task: billing'],
+      OWNERS: [['focus', 'billing']],
+      DONE: ['session task: login'],
+    });
+    expect(readJsonl(paths.auditLog)).toContainEqual(
+      expect.objectContaining({
+        event: 'clock_out',
+        session_id: b.session_id,
+        checklist_carried: 1,
+        checklist_done: 0,
+      }),
+    );
+  });
+
   it('keeps the active session when the archive cannot be written', async () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);

@@ -49,7 +49,7 @@ describe('FAST layer documents (CI-I4)', () => {
     expect((obj['META'] as Record<string, unknown>)['TYPE']).toBe('FAST_LAYER');
   });
 
-  it('checklist carries incomplete items forward and drops done ones', () => {
+  it('checklist keeps items a human wrote and the done ones, and records who owns each item', () => {
     const previous = parseOctave(
       writeOctave(
         octaveDocument('CHECKLIST', {
@@ -59,9 +59,13 @@ describe('FAST layer documents (CI-I4)', () => {
       ),
     );
     const obj = roundTrip(buildChecklist({ previous, session, extraItems: ['write the failing test', 'old task'] }));
-    expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"', 'old task', 'write the failing test']);
-    expect(obj['DONE']).toEqual([]);
-    expect(obj['CARRIED_FORWARD']).toEqual(['old task']);
+    expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"', 'write the failing test', 'old task']);
+    expect(obj['OWNERS']).toEqual([
+      ['session', session.session_id, 'implement clock_in, "fast"'],
+      ['session', session.session_id, 'implement clock_in, "fast"'],
+      [],
+    ]);
+    expect(obj['DONE']).toEqual(['finished']);
   });
 
   it('checklist without a previous file holds the session task only', () => {
