@@ -14,7 +14,7 @@ import { resolveDeps, type SessionDeps } from './deps.js';
 import { updateFastLayer, type FastLayerUpdate } from './fast-layer/update.js';
 import { generateContext } from './generate.js';
 import { assertNoSymlinkEscape, ensureDir } from './guard.js';
-import { listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from '../records/session.js';
+import { isLive, listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from '../records/session.js';
 import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import { detectConflicts, type SessionConflict } from './rules/conflict.js';
 import {
@@ -159,6 +159,14 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
           selected: generated.selection.selected.map((s) => s.path),
           selection: generated.selection.selection.method,
           checklistItems: generated.selection.checklist,
+          live: new Set(
+            listed.sessions
+              .filter((s) => isLive(s) && !staleIds.has(s.session_id))
+              .filter(
+                (s) => onConflict !== 'takeover' || !conflicts.some((c) => c.existing_session_id === s.session_id),
+              )
+              .map((s) => s.session_id),
+          ),
         },
         warnings,
       );

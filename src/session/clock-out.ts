@@ -8,10 +8,13 @@ import { tryParseOctave, writeOctave } from '../octave/index.js';
 import { formatDuration } from './archive-doc.js';
 import { archiveSession, sessionAnchorDigest } from './archive.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
-import { markFocusEnded } from './fast-layer/build.js';
+import { checklistDocument, checklistState, markFocusEnded, oneLine } from './fast-layer/build.js';
+import { readFastDoc, writeFastDocs } from './fast-layer/io.js';
+import { planClockOutChecklist } from './rules/checklist.js';
+import { usageError, type HestaiError } from '../errors.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { openSession } from './open.js';
-import { normalizeSummary } from './rules/input.js';
+import { normalizeSummary, validateCarry } from './rules/input.js';
 import { sessionsLock } from '../records/activity.js';
 
 export interface ClockOutResponse {
@@ -26,6 +29,9 @@ export interface ClockOutResponse {
   anchor_digest: string | null;
   /** Whether current-focus.oct.md was marked ENDED (only when it belongs to this session). */
   fast_layer_updated: boolean;
+  /** The session's checklist items: marked DONE, or carried forward to its focus (rules/checklist.ts). */
+  checklist: { done: string[]; carried_forward: string[] };
+  warnings: string[];
 }
 
 /**
@@ -34,11 +40,20 @@ export interface ClockOutResponse {
  * directory only after the archive is verified on disk.
  */
 export async function clockOut(
-  input: { working_dir: string; session_id?: string | undefined; summary?: string | undefined },
+  input: {
+    working_dir: string;
+    session_id?: string | undefined;
+    summary?: string | undefined;
+    /** Checklist items of this session to carry forward (exact texts); the others are marked DONE. */
+    carry?: readonly string[] | undefined;
+    /** Carry every item of this session forward. */
+    carry_all?: boolean | undefined;
+  },
   deps?: SessionDeps,
 ): Promise<ClockOutResponse> {
   const { clock, env } = resolveDeps(deps);
   const summary = normalizeSummary(input.summary);
+  const carry = validateCarry(input.carry, input.carry_all);
   const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
   const paths = workspace.paths;
   assertNoSymlinkEscape(paths);
@@ -55,6 +70,13 @@ export async function clockOut(
   const endedAt = clock().toISOString();
   return withLock(sessionsLock(paths), () => {
     const current = openSession(paths, session.session_id, env, { live: false });
+    const warnings: string[] = [];
+    const checklist = planClockOutChecklist({
+      previous: checklistState(readFastDoc(paths.checklist, endedAt, warnings)),
+      session: { session_id: current.session_id, focus: oneLine(current.focus) },
+      carry,
+    });
+    if (checklist.unknown.length > 0) throw unknownItems(checklist.unknown, current.session_id, checklist);
     const anchor = sessionAnchorDigest(paths, current.session_id);
     // A clock-out killed after archiving left the session active: finish it, never archive twice.
     const existing = archiveOf(paths, current.session_id);
@@ -88,6 +110,17 @@ export async function clockOut(
         fastUpdated = true;
       }
     }
+    writeFastDocs([
+      {
+        file: paths.checklist,
+        doc: checklistDocument({
+          state: checklist.state,
+          sessionId: current.session_id,
+          updatedAt: endedAt,
+          carried: checklist.carried,
+        }),
+      },
+    ]);
     appendAudit(paths, {
       event: 'clock_out',
       session_id: current.session_id,
@@ -95,6 +128,8 @@ export async function clockOut(
       archive: archivePath,
       commits: commits.length,
       anchor_digest: anchor,
+      checklist_done: checklist.done.length,
+      checklist_carried: checklist.carried.length,
     });
     return {
       session_id: current.session_id,
@@ -106,6 +141,26 @@ export async function clockOut(
       commits,
       anchor_digest: anchor,
       fast_layer_updated: fastUpdated,
+      checklist: { done: checklist.done, carried_forward: checklist.carried },
+      warnings,
     };
   });
+}
+
+function unknownItems(
+  unknown: readonly string[],
+  sessionId: string,
+  plan: { done: string[]; carried: string[] },
+): HestaiError {
+  const own = [...plan.done, ...plan.carried];
+  return usageError(
+    `not a checklist item of session ${sessionId}: ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,
+    {
+      code: 'CHECKLIST_ITEM_UNKNOWN',
+      remedy:
+        own.length > 0
+          ? `Carry one of its items, named exactly: ${own.map((t) => JSON.stringify(t)).join(', ')}; or leave --carry out to mark them DONE.`
+          : 'This session has no pending checklist items; leave --carry out.',
+    },
+  );
 }

@@ -10,7 +10,7 @@ import { updateFastLayer } from './fast-layer/update.js';
 import { generateContext } from './generate.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { openSession } from './open.js';
-import { writeSession } from '../records/session.js';
+import { isLive, listActiveSessions, writeSession } from '../records/session.js';
 import { contextPaths, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import type { ResolvedFocus } from './rules/focus.js';
 import { sessionsLock } from '../records/activity.js';
@@ -69,6 +69,11 @@ export async function refreshSession(
         selected: generated.selection.selected.map((s) => s.path),
         selection: generated.selection.selection.method,
         checklistItems: generated.selection.checklist,
+        live: new Set(
+          listActiveSessions(paths)
+            .sessions.filter(isLive)
+            .map((s) => s.session_id),
+        ),
       },
       warnings,
     );

@@ -28,17 +28,26 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
         working_dir: workingDir,
         session_id: optionalSessionId,
         summary: z.string().max(LIMITS.summary).optional().describe('What you accomplished (one line).'),
+        carry: z
+          .array(z.string().max(LIMITS.summary))
+          .max(50)
+          .optional()
+          .describe('Your checklist items to carry forward (exact texts); the rest are marked DONE.'),
+        carry_all: z.boolean().optional().describe('Carry all your checklist items forward.'),
       }),
       output,
       // Removes .hestai/sessions/active/{session_id}/ after archiving it.
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ working_dir, session_id, summary }) => {
+    async ({ working_dir, session_id, summary, carry, carry_all }) => {
       const { clockOut } = await import('../../session/clock-out.js');
       const { paths } = deps.connection.workspace(working_dir);
       const { session_id: id } = deps.connection.chooseSession(paths, session_id);
       deps.connection.requireOwned(id, 'clock_out');
-      const result = await clockOut({ working_dir, session_id: id, summary }, { clock: deps.clock, env: {} });
+      const result = await clockOut(
+        { working_dir, session_id: id, summary, carry, carry_all },
+        { clock: deps.clock, env: {} },
+      );
       deps.connection.closed(id);
       const text = `clocked out: session ${result.session_id} archived to ${result.archive_path} (${result.duration}, ${result.commits.length} commit${result.commits.length === 1 ? '' : 's'})`;
       return okResult(result, text);

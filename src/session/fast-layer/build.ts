@@ -8,6 +8,12 @@ import {
   type OctaveValue,
 } from '../../octave/index.js';
 import type { SessionRecord } from '../../records/session.js';
+import {
+  CHECKLIST_PENDING_CAP,
+  planClockInChecklist,
+  type ChecklistState,
+  type ItemOwner,
+} from '../rules/checklist.js';
 
 /** Replaces characters OCTAVE cannot hold in a value (control characters, line separators) by spaces. */
 export function oneLine(text: string): string {
@@ -50,29 +56,94 @@ export function buildCurrentFocus(input: {
   });
 }
 
-/** The session's own checklist item. */
-export function sessionTask(session: SessionRecord): string {
-  return `session task: ${oneLine(session.focus)}`;
+function ownerValue(owner: ItemOwner): string[] {
+  if (owner.kind === 'session') return ['session', owner.session_id, owner.focus];
+  if (owner.kind === 'focus') return ['focus', owner.focus];
+  return [];
 }
 
-/** `checklist.oct.md`: the session task, incomplete items carried forward, then new items. */
+function ownerOf(value: OctaveValue | undefined): ItemOwner {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { kind: 'none' };
+  const [kind, a, b] = value as string[];
+  if (kind === 'session' && a !== undefined && b !== undefined) return { kind: 'session', session_id: a, focus: b };
+  if (kind === 'focus' && a !== undefined) return { kind: 'focus', focus: a };
+  return { kind: 'none' };
+}
+
+/**
+ * Reads a checklist document: `PENDING` (the texts), `OWNERS` (one entry per pending item, by position:
+ * `[session, id, focus]`, `[focus, focus]`, or `[]` for a line a person wrote) and `DONE`. A person may
+ * edit `PENDING` by hand: an item without a matching `OWNERS` entry belongs to nobody and is kept.
+ */
+export function checklistState(doc: OctaveDocument | null): ChecklistState {
+  if (doc === null) return { pending: [], done: [] };
+  const pendingValue = getValue(doc, 'PENDING');
+  const pendingTexts = Array.isArray(pendingValue)
+    ? pendingValue.map((v) => strings(v).join(' '))
+    : strings(pendingValue);
+  const owners = getValue(doc, 'OWNERS');
+  return {
+    pending: pendingTexts
+      .map((text, i) => ({ text, owner: ownerOf(Array.isArray(owners) ? owners[i] : undefined) }))
+      .filter((item) => item.text !== ''),
+    done: unique(strings(getValue(doc, 'DONE'))),
+  };
+}
+
+/** `checklist.oct.md` from a checklist state (items, their owners, DONE, what was carried forward, the cap). */
+export function checklistDocument(input: {
+  state: ChecklistState;
+  sessionId: string;
+  updatedAt: string;
+  carried: readonly string[];
+}): OctaveDocument {
+  const one = (owner: ItemOwner): ItemOwner =>
+    owner.kind === 'session'
+      ? { kind: 'session', session_id: oneLine(owner.session_id), focus: oneLine(owner.focus) }
+      : owner.kind === 'focus'
+        ? { kind: 'focus', focus: oneLine(owner.focus) }
+        : owner;
+  return octaveDocument('CHECKLIST', {
+    META: meta('checklist'),
+    SESSION_ID: oneLine(input.sessionId),
+    UPDATED_AT: oneLine(input.updatedAt),
+    CAP: String(CHECKLIST_PENDING_CAP),
+    PENDING: input.state.pending.map((i) => oneLine(i.text)),
+    OWNERS: input.state.pending.map((i) => ownerValue(one(i.owner))),
+    DONE: input.state.done.map(oneLine),
+    CARRIED_FORWARD: input.carried.map(oneLine),
+  });
+}
+
+/**
+ * `checklist.oct.md` at clock-in: the session task and proposed items, the items carried forward for its
+ * focus, everything else kept, capped (see rules/checklist.ts).
+ */
 export function buildChecklist(input: {
   previous: OctaveDocument | null;
   session: SessionRecord;
   extraItems: readonly string[];
+  /** Ids of the live sessions of the worktree (default: none besides this one). */
+  live?: ReadonlySet<string>;
 }): OctaveDocument {
-  const task = sessionTask(input.session);
-  const carried = unique(strings(input.previous ? getValue(input.previous, 'PENDING') : undefined)).filter(
-    (i) => i !== task,
-  );
-  return octaveDocument('CHECKLIST', {
-    META: meta('checklist'),
-    SESSION_ID: oneLine(input.session.session_id),
-    UPDATED_AT: oneLine(input.session.context_generated_at),
-    PENDING: unique([task, ...carried, ...input.extraItems.map(oneLine).filter((i) => i !== '')]),
-    DONE: [],
-    CARRIED_FORWARD: carried,
+  return checklistDocument(planChecklist(input));
+}
+
+/** The clock-in plan behind `buildChecklist`, with what was carried and dropped. */
+export function planChecklist(input: {
+  previous: OctaveDocument | null;
+  session: SessionRecord;
+  extraItems: readonly string[];
+  live?: ReadonlySet<string>;
+}): { state: ChecklistState; sessionId: string; updatedAt: string; carried: string[]; dropped: string[] } {
+  const s = input.session;
+  const plan = planClockInChecklist({
+    previous: checklistState(input.previous),
+    session: { session_id: oneLine(s.session_id), focus: oneLine(s.focus) },
+    live: input.live ?? new Set(),
+    items: input.extraItems.map(oneLine).filter((i) => i !== ''),
   });
+  return { ...plan, sessionId: s.session_id, updatedAt: s.context_generated_at };
 }
 
 /** `blockers.oct.md`: unresolved blockers kept, resolved ones dropped, the session's context added. */

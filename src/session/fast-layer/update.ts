@@ -1,43 +1,65 @@
 import type { WorkspacePaths } from '../../paths.js';
 import type { SessionRecord } from '../../records/session.js';
-import { buildBlockers, buildChecklist, buildCurrentFocus } from './build.js';
+import { CHECKLIST_PENDING_CAP } from '../rules/checklist.js';
+import { buildBlockers, buildCurrentFocus, checklistDocument, planChecklist } from './build.js';
 import { readFastDoc, writeFastDocs } from './io.js';
 
 export interface FastLayerUpdate {
   written: string[];
   carried_forward: number;
+  /** The checklist after this clock-in: pending count, the cap, items adopted for the focus, items the cap dropped. */
+  checklist: { pending: number; cap: number; carried_forward: string[]; dropped: string[] };
 }
 
 /**
- * CI-I4: rewrites current-focus, checklist (incomplete items carried forward) and blockers (unresolved
- * kept) for a session. Seed §8's "OCTAVE validation fails → retry with simpler content" is met before
- * writing rather than after: every value is reduced to one line (`oneLine`), so a generated document is
- * always valid OCTAVE (a property test holds this for any text), and a previous file that is not valid
- * OCTAVE is moved aside and started afresh, reported in `warnings` (`readFastDoc`).
+ * CI-I4: rewrites current-focus, checklist (see rules/checklist.ts: owned items, carried forward for the
+ * focus, capped) and blockers (unresolved kept) for a session. Seed §8's "OCTAVE validation fails → retry
+ * with simpler content" is met before writing rather than after: every value is reduced to one line
+ * (`oneLine`), so a generated document is always valid OCTAVE (a property test holds this for any text),
+ * and a previous file that is not valid OCTAVE is moved aside and started afresh, reported in `warnings`
+ * (`readFastDoc`).
  */
 export function updateFastLayer(
   paths: WorkspacePaths,
   session: SessionRecord,
-  input: { selected: readonly string[]; selection: 'ai' | 'deterministic'; checklistItems: readonly string[] },
+  input: {
+    selected: readonly string[];
+    selection: 'ai' | 'deterministic';
+    checklistItems: readonly string[];
+    /** Ids of the other live sessions of the worktree (their checklist items stay theirs). */
+    live: ReadonlySet<string>;
+  },
   warnings: string[],
 ): FastLayerUpdate {
   const previousChecklist = readFastDoc(paths.checklist, session.context_generated_at, warnings);
   const previousBlockers = readFastDoc(paths.blockers, session.context_generated_at, warnings);
+  const checklist = planChecklist({
+    previous: previousChecklist,
+    session,
+    extraItems: input.checklistItems,
+    live: input.live,
+  });
+  if (checklist.dropped.length > 0)
+    warnings.push(
+      `the checklist holds at most ${CHECKLIST_PENDING_CAP} pending items: dropped the ${checklist.dropped.length} oldest of other sessions and focuses (${checklist.dropped.slice(0, 3).join('; ')}${checklist.dropped.length > 3 ? '; …' : ''})`,
+    );
   const docs = [
     {
       file: paths.currentFocus,
       doc: buildCurrentFocus({ session, selected: input.selected, selection: input.selection }),
     },
-    {
-      file: paths.checklist,
-      doc: buildChecklist({ previous: previousChecklist, session, extraItems: input.checklistItems }),
-    },
+    { file: paths.checklist, doc: checklistDocument(checklist) },
     { file: paths.blockers, doc: buildBlockers({ previous: previousBlockers, session }) },
   ];
   writeFastDocs(docs);
-  const carried = docs[1]!.doc.entries.find((e) => e.key === 'CARRIED_FORWARD');
   return {
     written: docs.map((d) => d.file),
-    carried_forward: carried && 'value' in carried && Array.isArray(carried.value) ? carried.value.length : 0,
+    carried_forward: checklist.carried.length,
+    checklist: {
+      pending: checklist.state.pending.length,
+      cap: CHECKLIST_PENDING_CAP,
+      carried_forward: checklist.carried,
+      dropped: checklist.dropped,
+    },
   };
 }

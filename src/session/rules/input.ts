@@ -88,3 +88,19 @@ export function validateModel(model: unknown): string | undefined {
   }
   return trimmed;
 }
+
+/** Pure: clock-out's checklist choice — `'all'`, the named items (exact texts), or none (everything DONE). */
+export function validateCarry(carry: unknown, carryAll: unknown): 'all' | string[] {
+  const list = carry === undefined || carry === null ? [] : carry;
+  if (!Array.isArray(list) || !list.every((c) => typeof c === 'string' && c.trim() !== '' && !CONTROL.test(c)))
+    throw usageError('carry must be a list of checklist item texts (one line each, not empty)', {
+      code: 'CARRY_INVALID',
+      remedy: 'Name each item exactly as it appears in PENDING of .hestai/context/state/checklist.oct.md.',
+    });
+  if (carryAll === true && list.length > 0)
+    throw usageError('--carry-all and --carry ITEM cannot be combined', {
+      code: 'CARRY_INVALID',
+      remedy: 'Use --carry-all to carry every item of the session forward, or --carry ITEM for named ones.',
+    });
+  return carryAll === true ? 'all' : list.map((c: string) => c.trim());
+}
