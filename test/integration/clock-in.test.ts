@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clockIn } from '../../src/session/clock-in.js';
+import { clockOut } from '../../src/session/clock-out.js';
+import { markSessionWorking } from '../../src/records/activity.js';
 import { trustWorkspace } from '../../src/trust/index.js';
 import { workspacePaths } from '../../src/paths.js';
 import { listActiveSessions, readSession, sessionFile } from '../../src/records/session.js';
@@ -203,14 +205,16 @@ describe('clockIn: conflicts (CI-I5)', () => {
     ]);
   });
 
-  it('marks sessions inactive beyond the threshold STALE and offers to clean them up', async () => {
+  it('archives sessions inactive beyond the threshold and deletes expired archives, reported in its result', async () => {
     const repo = makeRepo();
-    const old = await clockIn(
-      { working_dir: repo.dir, role: 'planner' },
-      { ...deps(repo), clock: fixedClock('2026-01-07T11:00:00.000Z') },
-    );
+    const paths = workspacePaths(repo.dir);
+    const at = (iso: string) => ({ ...deps(repo), clock: fixedClock(iso) });
+    const done = await clockIn({ working_dir: repo.dir, role: 'writer' }, at('2025-12-09T00:00:00.000Z'));
+    await clockOut({ working_dir: repo.dir, session_id: done.session_id }, at('2025-12-09T00:00:00.000Z'));
+    const recent = await clockIn({ working_dir: repo.dir, role: 'reviewer' }, at('2026-01-06T00:00:00.000Z'));
+    const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, at('2026-01-07T11:00:00.000Z'));
+    markSessionWorking(paths, recent.session_id, '2026-01-10T11:00:00.000Z');
     const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
-    expect(res.conflict).toBeNull();
     expect(res.stale_sessions).toEqual([
       expect.objectContaining({
         session_id: old.session_id,
@@ -218,8 +222,22 @@ describe('clockIn: conflicts (CI-I5)', () => {
         last_activity: '2026-01-07T11:00:00.000Z',
       }),
     ]);
-    expect(res.stale_offer).toMatch(/hestai cleanup/);
-    expect(readSession(workspacePaths(repo.dir), old.session_id)!.state).toBe('STALE');
+    expect(res.cleanup.archived).toEqual([
+      { session_id: old.session_id, archive_path: expect.stringContaining(old.session_id) },
+    ]);
+    expect(res.cleanup.deleted_archives).toEqual([expect.stringContaining(done.session_id)]);
+    expect(res.stale_offer).toMatch(/archived/);
+    expect(readSession(paths, old.session_id)).toBeNull();
+    const archived = fs.readFileSync(path.join(repo.dir, res.cleanup.archived[0]!.archive_path), 'utf8');
+    expect(toObject(parseOctave(archived))).toMatchObject({ SESSION_ID: old.session_id, STATE: 'STALE' });
+    // A neighbour with recent activity is neither marked STALE nor archived: it is a live conflict.
+    expect(readSession(paths, recent.session_id)!.state).toBe('ACTIVE');
+    expect(res.conflict?.existing_session_id).toBe(recent.session_id);
+    const audit = readJsonl(paths.auditLog) as Record<string, unknown>[];
+    expect(audit).toContainEqual(
+      expect.objectContaining({ event: 'session_archived', session_id: old.session_id, by_session_id: res.session_id }),
+    );
+    expect(audit).toContainEqual(expect.objectContaining({ event: 'archive_deleted', by_session_id: res.session_id }));
   });
 
   it('reads the stale threshold from the workspace file', async () => {

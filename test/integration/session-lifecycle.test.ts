@@ -263,10 +263,18 @@ describe('cleanupSessions (72 h / 30 days, thresholds from the workspace file)',
     const old = (await clockIn({ working_dir: repo.dir, role: 'a' }, deps(repo, 0))).session_id;
     const done = (await clockIn({ working_dir: repo.dir, role: 'b' }, deps(repo, 0))).session_id;
     await clockOut({ working_dir: repo.dir, session_id: done }, deps(repo, 1));
-    const fresh = (await clockIn({ working_dir: repo.dir, role: 'c' }, deps(repo, 24 * 31))).session_id;
+    // Written directly: a clock-in would itself archive and delete (see clock-in.test.ts).
+    const later = at(24 * 31)().toISOString();
+    const fresh = seedSession(repo.dir, {
+      role: 'c',
+      state: 'CREATED',
+      started_at: later,
+      last_activity: later,
+      context_generated_at: later,
+    }).session_id;
     fs.writeFileSync(path.join(paths.archive, 'unreadable.oct.md'), 'garbage');
     const res = await cleanupSessions({ working_dir: repo.dir }, deps(repo, 24 * 31 + 1));
-    expect(res.marked_stale).toEqual([]);
+    expect(res.marked_stale).toEqual([old]);
     expect(res.archived.map((a) => a.session_id)).toEqual([old]);
     expect(res.deleted_archives).toHaveLength(1);
     expect(res.deleted_archives[0]).toContain(done);
