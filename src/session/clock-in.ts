@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
-import { blockedError } from '../errors.js';
 import { activeDir } from '../paths.js';
 import { removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
 import { recoverLeftovers } from './recover.js';
@@ -16,7 +15,8 @@ import { generateContext } from './generate.js';
 import { assertNoSymlinkEscape, ensureDir } from './guard.js';
 import { isLive, listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from '../records/session.js';
 import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
-import { detectConflicts, type SessionConflict } from './rules/conflict.js';
+import { conflictError, detectConflicts, type SessionConflict } from './rules/conflict.js';
+import { removeGoneHandshakes, sweepSessions, type SweepResult } from './sweep.js';
 import {
   normalizeFocus,
   validateModel,
@@ -66,8 +66,15 @@ export interface ClockInResponse {
   context: SessionContext;
   /** Sessions found inactive beyond the threshold, now marked STALE. */
   stale_sessions: { session_id: string; role: string; focus: string; last_activity: string }[];
-  /** The offer to clean up or continue, when there are stale sessions. */
+  /** One line saying what this clock-in archived or deleted (null when nothing). */
   stale_offer: string | null;
+  /** What this clock-in's cleanup did (seed 000 §7, the same work as `hestai cleanup`). */
+  cleanup: {
+    archived: { session_id: string; archive_path: string }[];
+    deleted_archives: string[];
+    removed_handshakes: string[];
+    problems: { file: string; problem: string }[];
+  };
   /** Neighbour session files that could not be read (reported, never fatal). */
   corrupt_sessions: { session_id: string; error: string }[];
   fast_layer: FastLayerUpdate;
@@ -101,7 +108,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   const now = new Date(at);
 
   ensureDir(paths.active);
-  return withLock(sessionsLock(paths), () => {
+  const response = withLock(sessionsLock(paths), (): ClockInResponse => {
     recoverLeftovers(paths, at);
     const listed = listActiveSessions(paths);
     const toStale = sessionsToMarkStale(listed.sessions, now, config.cleanup.stale_session_hours);
@@ -110,20 +117,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       listed.sessions.filter((s) => !staleIds.has(s.session_id)),
       focus.value,
     );
-    if (conflicts.length > 0 && onConflict === 'abort') {
-      const c = conflicts[0]!;
-      throw blockedError(
-        `another session is active in this worktree: ${c.existing_session_id} (${c.existing_role}, focus "${c.existing_focus}", started ${c.started_at}); no session was created`,
-        {
-          code: 'SESSION_CONFLICT',
-          details: conflicts.map(
-            (x) => `${x.existing_session_id}: ${x.existing_role}, "${x.existing_focus}", started ${x.started_at}`,
-          ),
-          remedy:
-            'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
-        },
-      );
-    }
+    if (conflicts.length > 0 && onConflict === 'abort') throw conflictError(conflicts);
     const sessionId = randomUUID();
     const record: SessionRecord = {
       version: 1,
@@ -180,16 +174,15 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       throw error;
     }
 
-    for (const stale of toStale) {
-      writeSession(paths, { ...stale, state: 'STALE' });
-      appendAudit(paths, {
-        event: 'session_marked_stale',
-        session_id: stale.session_id,
-        at,
-        last_activity: stale.last_activity,
-        by_session_id: sessionId,
-      });
-    }
+    // Seed 000 §7 as issue 18 settles it: every clock-in does what `hestai cleanup` does.
+    const swept = sweepSessions({
+      paths,
+      sessions: listed.sessions,
+      toStale: staleIds,
+      now,
+      retentionDays: config.cleanup.archive_retention_days,
+      by: sessionId,
+    });
     if (onConflict === 'takeover') {
       for (const c of conflicts) {
         const old = listed.sessions.find((s) => s.session_id === c.existing_session_id)!;
@@ -227,8 +220,8 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       conflict && onConflict === 'continue'
         ? `Another session (${conflict.existing_session_id}, ${conflict.existing_role}) is active in this worktree; coordinate before changing shared files.`
         : '',
-      toStale.length > 0
-        ? `${toStale.length} inactive session(s) were marked STALE: run "hestai cleanup" to archive them, or continue.`
+      swept.archived.length > 0
+        ? `${swept.archived.length} stale session(s) were archived (see cleanup.archived).`
         : '',
     ]
       .filter((s) => s !== '')
@@ -251,10 +244,13 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
         focus: s.focus,
         last_activity: s.last_activity,
       })),
-      stale_offer:
-        toStale.length > 0
-          ? `${toStale.length} session(s) had no activity for over ${config.cleanup.stale_session_hours} h and are now STALE. Run "hestai cleanup" to archive them, or continue.`
-          : null,
+      stale_offer: sweepNotice(swept, config.cleanup),
+      cleanup: {
+        archived: swept.archived,
+        deleted_archives: swept.deleted_archives,
+        removed_handshakes: [],
+        problems: swept.problems,
+      },
       corrupt_sessions: listed.problems,
       fast_layer: fast!,
       // Every session starts here, so this is where a worktree whose hooks would not fire is repaired.
@@ -262,4 +258,22 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       warnings,
     };
   });
+  response.cleanup.removed_handshakes = removeGoneHandshakes(paths, at);
+  return response;
+}
+
+/** Pure: one line on what a clock-in's cleanup did, or null. */
+function sweepNotice(
+  swept: SweepResult,
+  thresholds: { stale_session_hours: number; archive_retention_days: number },
+): string | null {
+  const parts = [
+    swept.archived.length > 0
+      ? `archived ${swept.archived.length} session(s) STALE after ${thresholds.stale_session_hours} h without activity`
+      : '',
+    swept.deleted_archives.length > 0
+      ? `deleted ${swept.deleted_archives.length} archive(s) older than ${thresholds.archive_retention_days} days`
+      : '',
+  ].filter((p) => p !== '');
+  return parts.length > 0 ? `cleanup: ${parts.join('; ')}.` : null;
 }

@@ -1,3 +1,4 @@
+import { blockedError, type HestaiError } from '../../errors.js';
 import type { SessionRecord } from '../../records/session.js';
 import { isLive } from '../../records/freshness.js';
 
@@ -25,4 +26,20 @@ export function detectConflicts(sessions: readonly SessionRecord[], focus: strin
       started_at: s.started_at,
       same_focus: s.focus.trim().toLowerCase() === focus.trim().toLowerCase(),
     }));
+}
+
+/** Pure: the refusal of `on_conflict: abort` (exit 1, nothing created). */
+export function conflictError(conflicts: readonly SessionConflict[]): HestaiError {
+  const c = conflicts[0]!;
+  return blockedError(
+    `another session is active in this worktree: ${c.existing_session_id} (${c.existing_role}, focus "${c.existing_focus}", started ${c.started_at}); no session was created`,
+    {
+      code: 'SESSION_CONFLICT',
+      details: conflicts.map(
+        (x) => `${x.existing_session_id}: ${x.existing_role}, "${x.existing_focus}", started ${x.started_at}`,
+      ),
+      remedy:
+        'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
+    },
+  );
 }
