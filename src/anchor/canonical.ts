@@ -75,8 +75,8 @@ export function tensionTemplate(min: number, keep: readonly string[] = []): stri
 export function commitTemplate(keep: Partial<CommitFacts> = {}): string {
   return [
     header('COMMIT'),
-    `ARTIFACT::${keep.artifact ?? '{concrete file path, e.g. src/feature.ts}'}`,
-    `GATE::${keep.gate ?? '{validation command, e.g. npm test}'}`,
+    `ARTIFACT::${keep.artifact ?? '{a path, a test or a symbol, e.g. src/feature.ts}'}`,
+    `GATE::${keep.gate ?? '{a command or a named check, e.g. npm test or check:ci/build}'}`,
   ].join('\n');
 }
 

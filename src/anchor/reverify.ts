@@ -9,6 +9,7 @@ import type { AnchorEvidence, RecordEvidence } from '../verify/anchor-rule.js';
 import { declaredCognition } from './constitution.js';
 import { parseProofEvent, parseProofRecord, recordPath, type ProofEvent } from '../records/proof-record.js';
 import { countLines } from './ctx-probe.js';
+import { commitProbePaths } from './rules/commit.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
 import { validateVector } from './validate.js';
 import { anchorStoreRefs, catFileBatch, listAnchorStore } from '../git/anchors.js';
@@ -17,13 +18,18 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const CTX = /CTX:([^[\]\s]*)\[/g;
 const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
 
-/** Every path a canonical anchor cites, with whether a line range was given. */
+/**
+ * Every path the rules look up for a canonical anchor: its CTX citations (with whether a line range was
+ * given) and the paths the COMMIT rule asks about (the ARTIFACT, its directory, a GATE script).
+ */
 function citations(canonical: string): { path: string; ranged: boolean }[] {
   const out: { path: string; ranged: boolean }[] = [];
   for (const m of canonical.matchAll(CTX)) {
     const r = RANGE.exec(m[1]!);
     out.push(r ? { path: r[1]!, ranged: true } : { path: m[1]!, ranged: false });
   }
+  const value = (key: string) => new RegExp(`^${key}::(.*)$`, 'm').exec(canonical)?.[1] ?? '';
+  for (const p of commitProbePaths(value('ARTIFACT'), value('GATE'))) out.push({ path: p, ranged: false });
   return out;
 }
 

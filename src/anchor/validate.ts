@@ -71,7 +71,7 @@ export function validateVector(text: string, options: ValidateOptions): VectorVa
   violations.push(...tension.violations);
 
   const commitSection = wanted.includes('COMMIT') ? sectionOf(parsed, 'COMMIT') : undefined;
-  const commit = checkCommit(commitSection);
+  const commit = checkCommit(commitSection, options.probe);
   violations.push(...commit.violations);
 
   const ok = violations.length === 0;

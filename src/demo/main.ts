@@ -18,6 +18,8 @@ async function demo(): Promise<void> {
   };
   try {
     repo.write('README.md', '# demo\n');
+    // src/ is in the first commit: the anchor's ARTIFACT (src/greet.js) is a new file in a directory that exists.
+    repo.write('src/index.js', "export { greet } from './greet.js';\n");
     commit('chore: initial commit');
     show(
       'install the hooks (plain git hooks, no husky)',

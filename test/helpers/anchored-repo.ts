@@ -75,7 +75,7 @@ export function anchoredRepo(config = ''): AnchoredRepo {
             (c, i) => `L${i + 1}::[CITED_${i + 1}_STAYS_TRUE]<->CTX:${c}[what it says today]->TRIGGER[keep it true]`,
           ),
           '## COMMIT (Falsifiable Contract)',
-          'ARTIFACT::src/work.ts',
+          'ARTIFACT::docs/',
           'GATE::npm test',
           '',
         ].join('\n'),

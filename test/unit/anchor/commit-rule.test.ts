@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commitProbePaths } from '../../../src/anchor/rules/commit.js';
+import type { CtxProbe } from '../../../src/anchor/rules/types.js';
 import { guidanceFor, validateVector, type ValidateOptions } from '../../../src/anchor/validate.js';
 import { COMMIT, PROBE, replaceLine, SERVER_ARM, TENSION, VECTOR } from './fixtures.js';
 
@@ -7,10 +8,13 @@ import { COMMIT, PROBE, replaceLine, SERVER_ARM, TENSION, VECTOR } from './fixtu
 // An ARTIFACT is a path (existing, or new directly inside an existing directory), a test name or a
 // symbol; a GATE is a runnable command or a named check. Anything else is refused with guidance.
 
+/** The shared fixture's working directory, plus a script. */
+const probe: CtxProbe = (p) => (p === 'scripts/check.sh' ? { kind: 'file', lines: 3 } : PROBE(p));
+
 const options = (extra: Partial<ValidateOptions> = {}): ValidateOptions => ({
   role: 'implementation-lead',
   strictness: 'default',
-  probe: PROBE,
+  probe,
   serverArm: SERVER_ARM,
   ...extra,
 });
