@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
 import { readSession, type SessionRecord } from '../records/session.js';
+import { sessionLookup } from '../records/known-session.js';
 import { resolveWorkspace } from '../workspace.js';
 import type { WorkspacePaths } from '../paths.js';
 import { MAX_RETRIES, MIN_TENSIONS } from './constants.js';
@@ -390,6 +391,7 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
       strictness,
       probe: makeCtxProbe(ctx.paths.root),
       cognition: constitution.cognition,
+      sessions: sessionLookup(ctx.paths),
     });
     if (!v.ok)
       return failed(
@@ -424,6 +426,8 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
       strictness: hs.strictness,
       probe: makeCtxProbe(ctx.paths.root),
       cognition: constitution?.cognition ?? null,
+      sessions: sessionLookup(ctx.paths),
+      sessionId: token,
     });
     if (!v.ok)
       return failed(withPath, v, recordFailure(ctx.paths, hs, 'context', ctx.now), `--stage context --token ${token}`);

@@ -5,6 +5,7 @@
  */
 import { usageError } from '../errors.js';
 import { readSession } from '../records/session.js';
+import { sessionLookup } from '../records/known-session.js';
 import { MAX_RETRIES } from './constants.js';
 import { assertRoleName, readConstitution } from './constitution.js';
 import { makeCtxProbe } from './ctx-probe.js';
@@ -92,6 +93,8 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
       probe: makeCtxProbe(ctx.paths.root),
       serverArm: arm,
       cognition: constitution?.cognition ?? null,
+      sessions: sessionLookup(ctx.paths),
+      sessionId: token,
     });
     if (!v.ok) {
       const hs: HandshakeRecord = existing ?? {

@@ -57,7 +57,10 @@ export function validateVector(text: string, options: ValidateOptions): VectorVa
   const min = MIN_TENSIONS[options.strictness];
 
   const bindSection = wanted.includes('BIND') ? sectionOf(parsed, 'BIND') : undefined;
-  const bind = checkBind(bindSection, options.role, options.cognition ?? null);
+  const bind = checkBind(bindSection, options.role, options.cognition ?? null, {
+    sessions: options.sessions,
+    sessionId: options.sessionId,
+  });
   violations.push(...bind.violations);
 
   if (part === 'vector' && options.serverArm) {

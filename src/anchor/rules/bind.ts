@@ -2,7 +2,8 @@
 import { ARCHETYPES, COGNITION_TYPES } from '../constants.js';
 import { entry, type VectorSection } from '../vector.js';
 import type { BindFacts } from '../../records/handshake.js';
-import type { DeclaredCognition, Violation } from './types.js';
+import { UUID_V4 } from '../../util/validate.js';
+import type { DeclaredCognition, SessionLookup, Violation } from './types.js';
 
 /** The BIND section once it passed, normalized (`+` → `⊕`). */
 export type { BindFacts };
@@ -20,11 +21,25 @@ function bind(rule: string, message: string, fix: string, line?: number): Violat
   };
 }
 
+/** Why a DELEGATED[...] scope does not name a parent session, or null (seed 003: `DELEGATED[{parent_session_id}]`). */
+function delegationProblem(
+  parent: string,
+  { sessions, sessionId }: { sessions?: SessionLookup | undefined; sessionId?: string | null | undefined },
+): string | null {
+  if (!UUID_V4.test(parent)) return 'is not a session id (a lower-case UUID v4 from clock-in)';
+  if (sessionId !== undefined && sessionId !== null && parent === sessionId)
+    return 'names this session itself; a delegation names the parent session';
+  if (sessions !== undefined && sessions(parent) === null)
+    return 'names no session of this worktree (neither live in .hestai/sessions/active/ nor archived)';
+  return null;
+}
+
 /** Validates BIND against the requested role (and the constitution's cognition, when it declares one). */
 export function checkBind(
   section: VectorSection | undefined,
   role: string,
   declared: DeclaredCognition | null = null,
+  delegation: { sessions?: SessionLookup | undefined; sessionId?: string | null | undefined } = {},
 ): { violations: Violation[]; facts: BindFacts | null } {
   if (section === undefined) return { violations: [], facts: null };
   const out: Violation[] = [];
@@ -142,7 +157,20 @@ export function checkBind(
           authLine.line,
         ),
       );
-    } else authority = `${m[1]}[${m[2]!.trim()}]`;
+    } else {
+      const scope = m[2]!.trim();
+      const problem = m[1] === 'DELEGATED' ? delegationProblem(scope, delegation) : null;
+      if (problem === null) authority = `${m[1]}[${scope}]`;
+      else
+        out.push(
+          bind(
+            'BIND_AUTHORITY_DELEGATED',
+            `AUTHORITY DELEGATED[${scope}] ${problem}`,
+            'Write "AUTHORITY::DELEGATED[parent_session_id]" with the session id of the session that delegated this work to you (from its clock-in; it must be live or archived in this worktree), or "AUTHORITY::RESPONSIBLE[scope]" when no session delegated it.',
+            authLine.line,
+          ),
+        );
+    }
   }
 
   const facts =

@@ -33,11 +33,21 @@ export interface DeclaredCognition {
   archetypes: string[];
 }
 
+/** Whether a session id is one of this worktree's: live (`active/{id}/`), archived, or unknown (null). */
+export type SessionLookup = (sessionId: string) => 'live' | 'archived' | null;
+
 export interface RuleOptions {
   role: string;
   strictness: Strictness;
   probe: CtxProbe;
   cognition?: DeclaredCognition | null;
+  /**
+   * Looks up the parent a `DELEGATED[...]` authority names. Absent (`hestai verify`, which has no local
+   * sessions): only the id's form is checked.
+   */
+  sessions?: SessionLookup;
+  /** The session being anchored: it cannot be its own parent. */
+  sessionId?: string | null;
 }
 
 /** One error line as printed: `RULE_ID: message`. */
