@@ -43,7 +43,10 @@ function checkCtx(
   strictness: Strictness,
   probe: CtxProbe,
 ): Violation | { path: string; range: TensionFacts['range'] } {
-  const m = RANGE.exec(cited);
+  // Seed 002's notation (`:L315`, `:L10-L20`) and GitHub's (`#L10-L20`) are the same line citation as `:10-20`.
+  const m = RANGE.exec(
+    cited.replace(/(?::|#)L(\d+)(?:-L?(\d+))?$/, (_, a: string, b?: string) => `:${a}${b ? `-${b}` : ''}`),
+  );
   const filePath = m === null ? cited : m[1]!;
   const range = m === null ? null : { from: Number(m[2]), to: Number(m[3] ?? m[2]) };
   const where = `${label} CTX "${cited}"`;
@@ -133,7 +136,7 @@ function checkCtx(
       'TENSION_CTX_RANGE_REQUIRED',
       line,
       `${where}: strictness deep requires a line range on every CTX`,
-      `Add the lines you read, e.g. CTX:${filePath}:10-20.`,
+      `Add a line citation (seed 002 has_line_citation) of the lines you read, e.g. CTX:${filePath}:10-20 or CTX:${filePath}:L315.`,
     );
   }
   return { path: filePath, range };
