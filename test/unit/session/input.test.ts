@@ -74,3 +74,87 @@ describe('validateOnConflict and validateModel', () => {
     expect(codeOf(() => validateModel('m\n')).exit).toBe(2);
   });
 });
+
+/** The user-facing error a call throws: its code, message and hint. */
+function errorOf(fn: () => unknown): { code: string; message: string; remedy: string | undefined } {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HestaiError) return { code: error.code, message: error.message, remedy: error.remedy };
+    throw error;
+  }
+  throw new Error('expected a HestaiError');
+}
+
+describe('input errors say what is wrong and what to do', () => {
+  it('an invalid role is quoted, with the expected form and an example', () => {
+    expect(errorOf(() => validateRole('Bad Role'))).toEqual({
+      code: 'ROLE_INVALID',
+      message: 'invalid role "Bad Role": expected lower-case letters, digits and hyphens (e.g. implementation-lead)',
+      remedy: 'Pass --role like "implementation-lead": 1-64 characters of a-z, 0-9 and "-", not starting with "-".',
+    });
+  });
+
+  it('a focus: its type, control characters (shown escaped) and its length', () => {
+    expect(errorOf(() => normalizeFocus(7))).toMatchObject({
+      code: 'FOCUS_INVALID',
+      message: 'focus must be a string',
+    });
+    expect(errorOf(() => normalizeFocus(' a\u001bb '))).toEqual({
+      code: 'FOCUS_INVALID',
+      message: 'focus "a\\u001bb" contains control characters or line breaks',
+      remedy: 'Pass the focus as one line of plain text.',
+    });
+    expect(errorOf(() => normalizeFocus('x'.repeat(501)))).toEqual({
+      code: 'FOCUS_INVALID',
+      message: 'focus is 501 characters long (at most 500)',
+      remedy: 'Summarise the focus in one sentence.',
+    });
+    expect(normalizeFocus(` ${'x'.repeat(500)} `)).toBe('x'.repeat(500));
+    expect(normalizeFocus(null)).toBeUndefined();
+  });
+
+  it('a summary: its type, control characters and its length after folding', () => {
+    expect(errorOf(() => normalizeSummary(['x']))).toMatchObject({
+      code: 'SUMMARY_INVALID',
+      message: 'summary must be a string',
+    });
+    expect(errorOf(() => normalizeSummary('a\u0000b'))).toEqual({
+      code: 'SUMMARY_INVALID',
+      message: 'summary contains control characters',
+      remedy: 'Pass plain text.',
+    });
+    expect(errorOf(() => normalizeSummary('y'.repeat(4001)))).toMatchObject({
+      code: 'SUMMARY_INVALID',
+      message: 'summary is 4001 characters long (at most 4000)',
+    });
+    expect(normalizeSummary(`${'y'.repeat(2000)}\n\n\n${'y'.repeat(1999)}`)).toHaveLength(4000);
+    expect(normalizeSummary(null)).toBe('');
+    expect(normalizeSummary('a\t\tb   c')).toBe('a b c');
+  });
+
+  it('a conflict resolution: the value is quoted and the three choices named', () => {
+    expect(errorOf(() => validateOnConflict('later'))).toEqual({
+      code: 'USAGE',
+      message: 'invalid conflict resolution "later"',
+      remedy: 'Use --on-conflict continue, abort or takeover.',
+    });
+    expect(validateOnConflict(null)).toBe('continue');
+  });
+
+  it('a model name: trimmed, at most 200 characters, one line', () => {
+    expect(validateModel('  gpt-4o-mini ')).toBe('gpt-4o-mini');
+    expect(validateModel(null)).toBeUndefined();
+    expect(validateModel('m'.repeat(200))).toBe('m'.repeat(200));
+    expect(errorOf(() => validateModel('m'.repeat(201)))).toMatchObject({
+      code: 'MODEL_INVALID',
+      remedy: 'Pass a model name like gpt-4o-mini.',
+    });
+    expect(errorOf(() => validateModel(' \n '))).toMatchObject({ code: 'MODEL_INVALID' });
+    expect(errorOf(() => validateModel('a\u0007'))).toMatchObject({
+      code: 'MODEL_INVALID',
+      message: 'invalid model name "a\\u0007"',
+    });
+    expect(errorOf(() => validateModel(3))).toMatchObject({ code: 'MODEL_INVALID', message: 'model must be a string' });
+  });
+});
