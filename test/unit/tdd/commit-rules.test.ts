@@ -137,6 +137,11 @@ describe('commit.ignore defaults', () => {
     expect(
       commitFacts({ sha: 'a', message: '0.0.2', files: [], parents: ['p'] }, isTest, { ignore: custom }).kind,
     ).toBe('normal');
+    expect(custom.map((r) => r.source)).toEqual(['^WIP ']);
+    expect(ignoreRules(['^WIP '], true).map((r) => r.source)).toEqual([
+      ...DEFAULT_IGNORES.map((d) => d.pattern),
+      '^WIP ',
+    ]);
   });
 });
 

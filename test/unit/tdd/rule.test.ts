@@ -197,3 +197,279 @@ describe('checkHeader', () => {
     expect(v.message).toMatch(/type\(scope\): subject/);
   });
 });
+
+/** A commit of a DAG: its sha, header, parents, whether it changes a test file, and what it reverts. */
+function d(sha: string, header: string, parents: string[], opts: { reverts?: string; body?: string } = {}) {
+  const files = header.startsWith('test') ? [`test/${sha}.test.ts`] : [`src/${sha}.ts`];
+  return commitFacts(
+    {
+      sha,
+      message: opts.body ? `${header}\n\n${opts.body}` : header,
+      files,
+      parents,
+      reverts: opts.reverts ?? null,
+    },
+    isTest,
+  );
+}
+
+describe('test-first verdict messages say why and what to do', () => {
+  const SHA_T = '1234567890abcdef1234567890abcdef12345678';
+  const SHA_F = 'fedcba0987654321fedcba0987654321fedcba09';
+
+  it('a pass names the paired test commits by short sha and header; every verdict cites tdd.policy', () => {
+    const verdicts = evaluateTestFirst(
+      [
+        d(SHA_T, 'test(cli): red', ['r']),
+        d('abcdef0123456789', 'test: two', [SHA_T]),
+        d(SHA_F, 'feat: x', ['abcdef0123456789']),
+      ],
+      paired,
+    );
+    expect(verdicts[2]).toEqual({
+      rule: 'test-first',
+      sha: SHA_F,
+      status: 'pass',
+      message: 'paired with test commit 1234567 "test(cli): red", abcdef0 "test: two"',
+      clause: 'docs/design.md §6 (tdd.policy)',
+      pairedWith: [SHA_T, 'abcdef0123456789'],
+      exempt: null,
+    });
+    expect(verdicts[0]).toMatchObject({ message: 'test commit adding or changing 1 test file(s)', pairedWith: [] });
+  });
+
+  it('a failure without any test commit says where it looked and how to fix it, with the scope', () => {
+    const [v] = evaluateTestFirst([d(SHA_F, 'feat(cli): add --json', ['r'])], paired);
+    expect(v).toEqual({
+      rule: 'test-first',
+      sha: SHA_F,
+      status: 'fail',
+      message:
+        'feat commit "feat(cli): add --json" has no preceding test commit among its ancestors since the merge base. ' +
+        'Commit the failing test first: a "test(cli): ..." commit that adds or changes a test file (tdd.test_globs), then the feat.',
+      clause: 'docs/design.md §6 (tdd.policy)',
+      pairedWith: [],
+      exempt: null,
+    });
+    const [unscoped] = evaluateTestFirst([d(SHA_F, 'fix: crash', ['r'])], { policy: 'paired', types: ['fix'] });
+    expect(unscoped!.message).toBe(
+      'fix commit "fix: crash" has no preceding test commit among its ancestors since the merge base. ' +
+        'Commit the failing test first: a "test: ..." commit that adds or changes a test file (tdd.test_globs), then the fix.',
+    );
+  });
+
+  it('a failure after a pairing names the tests already paired and the feat that took them', () => {
+    const verdicts = evaluateTestFirst(
+      [d(SHA_T, 'test: a', ['r']), d(SHA_F, 'feat: one', [SHA_T]), d('f2', 'feat: two', [SHA_F])],
+      paired,
+    );
+    expect(verdicts[2]!.message).toBe(
+      'feat commit "feat: two" has no preceding test commit that is not already paired: the test commit(s) 1234567 were already paired with fedcba0 "feat: one". ' +
+        'Commit the failing test first: a "test: ..." commit that adds or changes a test file (tdd.test_globs), then the feat.',
+    );
+  });
+
+  it('policy scoped: a failure lists the scopes of the unpaired test commits; with none it says so plainly', () => {
+    const scoped: TddOptions = { policy: 'scoped', types: ['feat'] };
+    const verdicts = evaluateTestFirst(
+      [
+        d('t1', 'test(core): a', ['r']),
+        d('t2', 'test: b', ['t1']),
+        d('t3', 'test(core): c', ['t2']),
+        d('f', 'feat(cli): x', ['t3']),
+      ],
+      scoped,
+    );
+    expect(verdicts[3]!.message).toMatch(
+      /^feat commit "feat\(cli\): x" has no preceding test commit with scope \(cli\) \(policy scoped\); the unpaired test commits have scope \(core\), \(no scope\)\. Commit/,
+    );
+    const unscoped = evaluateTestFirst([d('t1', 'test(core): a', ['r']), d('f', 'feat: x', ['t1'])], scoped);
+    expect(unscoped[1]!.message).toMatch(
+      /with scope \(no scope\) \(policy scoped\); the unpaired test commits have scope \(core\)\./,
+    );
+    const none = evaluateTestFirst([d('f', 'feat(cli): x', ['r'])], scoped);
+    expect(none[0]!.message).toMatch(/no preceding test commit among its ancestors since the merge base\. /);
+  });
+
+  it('policy paired ignores scopes; policy any passes with its own message and pairs nothing', () => {
+    expect(evaluateTestFirst([d('t', 'test(core): a', ['r']), d('f', 'feat(cli): b', ['t'])], paired)[1]).toMatchObject(
+      {
+        status: 'pass',
+        pairedWith: ['t'],
+      },
+    );
+    const any = evaluateTestFirst([d('t', 'test: a', ['r']), d('f', 'feat: b', ['t'])], {
+      policy: 'any',
+      types: ['feat'],
+    });
+    expect(any[1]).toMatchObject({
+      status: 'pass',
+      message: 'a test commit is among its ancestors in the range',
+      pairedWith: [],
+    });
+    const none = evaluateTestFirst([d('f', 'feat: b', ['r'])], { policy: 'any', types: ['feat'] });
+    expect(none[0]!.message).toMatch(
+      /^feat commit "feat: b" has no preceding test commit among its ancestors since the merge base\./,
+    );
+  });
+
+  it('test commits that do not count are warned about, naming up to three removed files', () => {
+    const removed = commitFacts(
+      {
+        sha: 't',
+        message: 'test: cleanup',
+        files: [],
+        changes: ['a', 'b', 'c', 'd'].map((n) => ({ status: 'D' as const, path: `test/${n}.test.ts` })),
+        parents: ['r'],
+      },
+      isTest,
+    );
+    expect(evaluateTestFirst([removed], paired)[0]!.message).toBe(
+      'test commit only deletes or renames test files (test/a.test.ts, test/b.test.ts, test/c.test.ts): it does not count as the test for a later commit',
+    );
+    expect(evaluateTestFirst([c('test: docs only', { tests: false })], paired)[0]!.message).toBe(
+      'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit',
+    );
+  });
+
+  it('skips name the kind or the type and the configured types', () => {
+    const verdicts = evaluateTestFirst([c('Merge x', { merge: true }), c('added stuff'), c('docs: a')], {
+      policy: 'paired',
+      types: ['feat', 'perf'],
+    });
+    expect(verdicts.map((v) => v.message)).toEqual([
+      'merge commit: not judged by test-first',
+      'not a Conventional Commit header: test-first cannot tell its type (see the header rule)',
+      'type docs does not need a preceding test (tdd.types: feat, perf)',
+    ]);
+  });
+
+  it('an exemption pairs nothing and carries its reason', () => {
+    const [v] = evaluateTestFirst([c('feat: gen', { body: 'TDD-Exempt: vendored' })], paired);
+    expect(v).toMatchObject({ message: 'exempt from test-first: vendored', pairedWith: [], exempt: 'vendored' });
+  });
+});
+
+describe('test-first lines of history: reverts and merges', () => {
+  it('a revert removes only the test it reverts', () => {
+    const verdicts = evaluateTestFirst(
+      [
+        d('t1', 'test: a', ['r']),
+        d('t2', 'test: b', ['t1']),
+        d('rv', 'Revert "test: a"', ['t2'], { reverts: 't1' }),
+        d('f', 'feat: b', ['rv']),
+      ],
+      paired,
+    );
+    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'pass', 'skip', 'pass']);
+    expect(verdicts[3]!.pairedWith).toEqual(['t2']);
+  });
+
+  it('a revert on a parallel branch does not un-count a test on the feat’s own line', () => {
+    const verdicts = evaluateTestFirst(
+      [d('t', 'test: a', ['r']), d('rv', 'Revert "test: a"', ['t'], { reverts: 't' }), d('f', 'feat: a', ['t'])],
+      paired,
+    );
+    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'skip', 'pass']);
+    expect(verdicts[2]!.pairedWith).toEqual(['t']);
+  });
+
+  it('a merge is never a revert, even when its message carries a revert line', () => {
+    const merge = commitFacts(
+      { sha: 'm', message: "Merge branch 'x'", files: [], parents: ['t', 'o'], reverts: 't' },
+      isTest,
+    );
+    const verdicts = evaluateTestFirst(
+      [d('t', 'test: a', ['r']), d('o', 'docs: o', ['r']), merge, d('f', 'feat: a', ['m'])],
+      paired,
+    );
+    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'skip', 'skip', 'pass']);
+  });
+
+  it('after a merge, a feat pairs with the unpaired tests of both sides, each once', () => {
+    //  r ─ t0 ─ t1 ─────── m ─ f
+    //        └─ t2 ───────┘
+    const verdicts = evaluateTestFirst(
+      [
+        d('t0', 'test: base', ['r']),
+        d('t1', 'test: main', ['t0']),
+        d('t2', 'test: side', ['t0']),
+        d('m', "Merge branch 'side'", ['t1', 't2']),
+        d('f', 'feat: x', ['m']),
+      ],
+      paired,
+    );
+    expect(verdicts[4]).toMatchObject({ status: 'pass', pairedWith: ['t0', 't1', 't2'] });
+  });
+
+  it('a merge leaves out tests paired on one side and tests reverted on either side', () => {
+    //  r ─ t0 ─ t1 ─────────── m1 ─ f      and      r ─ t0 ─ t1 ───────────────── m ─ f
+    //        └─ sf (pairs t0) ─┘                         └─ rv (reverts t0) ─┘
+    const verdicts = evaluateTestFirst(
+      [
+        d('t0', 'test: base', ['r']),
+        d('t1', 'test: main', ['t0']),
+        d('sf', 'feat: side', ['t0']),
+        d('m1', "Merge branch 'side'", ['t1', 'sf']),
+        d('f', 'feat: x', ['m1']),
+      ],
+      paired,
+    );
+    expect(verdicts[2]).toMatchObject({ status: 'pass', pairedWith: ['t0'] });
+    expect(verdicts[4]).toMatchObject({ status: 'pass', pairedWith: ['t1'] });
+
+    const reverted = evaluateTestFirst(
+      [
+        d('t0', 'test: base', ['r']),
+        d('t1', 'test: main', ['t0']),
+        d('rv', 'Revert "test: base"', ['t0'], { reverts: 't0' }),
+        d('m', "Merge branch 'side'", ['t1', 'rv']),
+        d('f', 'feat: x', ['m']),
+      ],
+      paired,
+    );
+    expect(reverted[4]).toMatchObject({ status: 'pass', pairedWith: ['t1'] });
+  });
+
+  it('policy scoped: a test paired on a parallel branch is consumed for every line', () => {
+    const scoped: TddOptions = { policy: 'scoped', types: ['feat'] };
+    const verdicts = evaluateTestFirst(
+      [
+        d('ta', 'test(a): a', ['r']),
+        d('tb', 'test(b): b', ['ta']),
+        d('fa', 'feat(a): side', ['tb']),
+        d('g', 'docs: main', ['tb']),
+        d('fa2', 'feat(a): main', ['g']),
+        d('fb', 'feat(b): main', ['fa2']),
+      ],
+      scoped,
+    );
+    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'pass', 'pass', 'skip', 'fail', 'pass']);
+    expect(verdicts[5]!.pairedWith).toEqual(['tb']);
+  });
+
+  it('policy any: after a merge, a test on either side is enough', () => {
+    const any: TddOptions = { policy: 'any', types: ['feat'] };
+    const verdicts = evaluateTestFirst(
+      [d('t', 'test: a', ['r']), d('o', 'docs: o', ['r']), d('m', 'Merge', ['o', 't']), d('f', 'feat: a', ['m'])],
+      any,
+    );
+    expect(verdicts[3]!.status).toBe('pass');
+  });
+
+  it('after a merge, a failure still names the pairing made on one side', () => {
+    const verdicts = evaluateTestFirst(
+      [
+        d('t', 'test: a', ['r']),
+        d('f1', 'feat: one', ['t']),
+        d('o', 'docs: o', ['r']),
+        d('m', 'Merge', ['o', 'f1']),
+        d('f2', 'feat: two', ['m']),
+      ],
+      paired,
+    );
+    expect(verdicts[4]!.message).toMatch(
+      /not already paired: the test commit\(s\) t were already paired with f1 "feat: one"/,
+    );
+  });
+});

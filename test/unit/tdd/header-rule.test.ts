@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { commitFacts } from '../../../src/tdd/commit.js';
+import { checkHeader, DEFAULT_HEADER_OPTIONS } from '../../../src/tdd/header-rule.js';
+import { ignoreRules } from '../../../src/tdd/ignore.js';
+
+const facts = (message: string, parents: string[] = ['p'], reverts: string | null = null) =>
+  commitFacts({ sha: 'a'.repeat(40), message, files: [], parents, reverts }, () => false, {
+    ignore: ignoreRules([], true),
+  });
+
+describe('checkHeader messages', () => {
+  it('a pass names the type, and cites CC 1.0.0 §1', () => {
+    expect(checkHeader(facts('Fix(x): y'))).toEqual({
+      rule: 'header',
+      status: 'pass',
+      clause: 'CC 1.0.0 §1',
+      message: 'type fix',
+    });
+  });
+
+  it('skips say why the commit is not judged', () => {
+    expect(checkHeader(facts('Merge a, b and c', ['p', 'q', 'r'])).message).toBe(
+      'merge commit (3 parents): header not judged',
+    );
+    expect(checkHeader(facts('Revert "x"', ['p'], '0123456789abcdef')).message).toBe(
+      'revert of 0123456, which is in this repository: header not judged',
+    );
+    expect(checkHeader(facts('amend! feat: x')).message).toBe(
+      'fixup!/squash!/amend! commit: header not judged (it is squashed before merging)',
+    );
+    const ignored = commitFacts({ sha: 'a', message: 'WIP things', files: [], parents: ['p'] }, () => false, {
+      ignore: ignoreRules(['^WIP '], true),
+    });
+    expect(checkHeader(ignored).message).toBe('ignored by commit.ignore pattern /^WIP /: not judged');
+  });
+
+  it('a failure quotes the header, names the problem and clause, and shows the format', () => {
+    expect(checkHeader(facts('feat:add'))).toEqual({
+      rule: 'header',
+      status: 'fail',
+      clause: 'CC 1.0.0 §1',
+      message:
+        '"feat:add" is not a Conventional Commit header: the colon is not followed by one space (CC 1.0.0 §1); write "type(scope): subject", e.g. "test(cli): failing test for --json"',
+    });
+  });
+
+  it('type_case lower passes lower-case types and refuses others with the lower-case spelling', () => {
+    const lower = { ...DEFAULT_HEADER_OPTIONS, type_case: 'lower' as const };
+    expect(checkHeader(facts('feat: x'), lower).status).toBe('pass');
+    expect(checkHeader(facts('Feat: x'), lower)).toEqual({
+      rule: 'header',
+      status: 'fail',
+      clause: 'commit.type_case: lower',
+      message:
+        'type "Feat" is not lower case (commit.type_case: lower; the spec itself, CC 1.0.0 §15, is case-insensitive); write "feat"',
+    });
+  });
+
+  it('by default a body not separated by a blank line is an error that says how to fix it', () => {
+    expect(checkHeader(facts('feat: x\nbody'))).toEqual({
+      rule: 'header',
+      status: 'fail',
+      clause: 'CC 1.0.0 §6',
+      message:
+        'the body must begin one blank line after the header (CC 1.0.0 §6; git also joins the two lines into one subject); add an empty second line (commit.body_separator: error)',
+    });
+    expect(checkHeader(facts('feat: x\nbody'), { ...DEFAULT_HEADER_OPTIONS, body_separator: 'warn' }).message).toMatch(
+      /\(commit\.body_separator: warn\)$/,
+    );
+  });
+});
