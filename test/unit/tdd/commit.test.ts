@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitFacts } from '../../../src/tdd/commit.js';
+import { commitFacts, revertedSha } from '../../../src/tdd/commit.js';
 import { testFileMatcher } from '../../../src/tdd/test-files.js';
 import { DEFAULT_TEST_GLOBS } from '../../../src/config/defaults.js';
 
@@ -89,5 +89,56 @@ describe('commitFacts', () => {
     const facts = commitFacts({ sha: 'n', message: 'add stuff', files: ['a'], parents: 1 }, isTest);
     expect(facts.conventional).toBeNull();
     expect(facts.kind).toBe('normal');
+  });
+
+  it('a fixup!/squash!/amend! marker counts only at the start of the header', () => {
+    expect(commitFacts({ sha: 'f', message: 'feat: undo fixup! x', files: [], parents: 1 }, isTest).kind).toBe(
+      'normal',
+    );
+    expect(commitFacts({ sha: 'f', message: 'fixup!x', files: [], parents: 1 }, isTest).kind).toBe('normal');
+  });
+
+  it("revertedSha reads only a line that starts with git revert's sentence", () => {
+    expect(revertedSha('Revert "x"\n\nThis reverts commit abcdef1.')).toBe('abcdef1');
+    expect(revertedSha('docs: x\n\nas git says, This reverts commit abcdef1.')).toBeNull();
+    expect(revertedSha('Revert "x"\n\nThis reverts commit abcdef.')).toBeNull();
+  });
+
+  it('separates the test files a commit adds, modifies or copies from those it only deletes or renames', () => {
+    const facts = commitFacts(
+      {
+        sha: 'c',
+        message: 'test: reshuffle',
+        files: [],
+        changes: [
+          { status: 'A', path: 'test/new.test.ts' },
+          { status: 'M', path: 'test/old.test.ts' },
+          { status: 'C', path: 'test/copy.test.ts', score: 100 },
+          { status: 'D', path: 'test/gone.test.ts' },
+          { status: 'R', path: 'test/moved.test.ts', score: 100 },
+          { status: 'R', path: 'test/edited.test.ts', score: 90 },
+          { status: 'A', path: 'src/a.ts' },
+        ],
+        parents: ['p'],
+      },
+      isTest,
+    );
+    expect(facts.testFiles).toEqual([
+      'test/new.test.ts',
+      'test/old.test.ts',
+      'test/copy.test.ts',
+      'test/edited.test.ts',
+    ]);
+    expect(facts.testFilesRemoved).toEqual(['test/gone.test.ts', 'test/moved.test.ts']);
+    expect(facts.parents).toEqual(['p']);
+    expect(facts.parentCount).toBe(1);
+  });
+
+  it('the body is separated when the second line is empty or only whitespace', () => {
+    const sep = (message: string) => commitFacts({ sha: 'b', message, files: [], parents: 1 }, isTest).bodySeparated;
+    expect(sep('feat: x')).toBe(true);
+    expect(sep('feat: x\n\nbody')).toBe(true);
+    expect(sep('feat: x\n \t\nbody')).toBe(true);
+    expect(sep('feat: x\nbody')).toBe(false);
   });
 });

@@ -11,6 +11,15 @@ const globs = [
   'x/[ab]*.py',
   '*.md',
   'docs/**',
+  '*a/x.js',
+  'src/*s',
+  'src/a**',
+  'src/a**/b.ts',
+  'x}.js',
+  '{src,lib}/a,b.js',
+  'a,b.js',
+  'a[b.js',
+  'x/[a!]*.py',
 ];
 const paths = [
   'test/a.ts',
@@ -44,6 +53,27 @@ const paths = [
   'docs/a/b',
   'a/test/b.ts',
   'test',
+  'x.js',
+  'ba/x.js',
+  'a/b/x.js',
+  'src/a/bs',
+  'src/bs',
+  'src/a/b',
+  'src/ab',
+  'src/ab/x/b.ts',
+  'src/ab/b.ts',
+  'x}.js',
+  'src/a,b.js',
+  'src/a',
+  'b.js',
+  'lib/a,b.js',
+  'a,b.js',
+  'a',
+  'xb.js',
+  'x/!1.py',
+  'x/[1.py',
+  'x//1.py',
+  'a[b.js',
 ];
 
 describe('globToRegExp', () => {
@@ -53,6 +83,21 @@ describe('globToRegExp', () => {
       const theirs = picomatch(glob, { dot: true });
       for (const file of paths) expect(ours.test(file), `${glob} ~ ${file}`).toBe(theirs(file));
     }
+  });
+
+  it('[!...] negates a class as in git and POSIX (picomatch 4 reads it as a literal "!"), like [^...]', () => {
+    for (const glob of ['x/[!ab]*.py', 'x/[^ab]*.py']) {
+      const re = globToRegExp(glob);
+      expect(
+        ['x/c1.py', 'x/a1.py', 'x/b.py', 'x/!.py'].map((p) => re.test(p)),
+        glob,
+      ).toEqual([true, false, false, true]);
+    }
+  });
+
+  it('"**" next to anything but a slash is a plain "*", as in git\'s wildmatch', () => {
+    expect(globToRegExp('**.md').test('README.md')).toBe(true);
+    expect(globToRegExp('**.md').test('docs/README.md')).toBe(false);
   });
 
   it('escapes regular-expression characters in literal parts', () => {
