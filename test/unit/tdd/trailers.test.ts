@@ -92,3 +92,51 @@ describe('appendTrailers', () => {
     expect(parseTrailers(out.trimEnd())).toEqual([...ours, { key: 'HestAI-Bypass', value: 'hotfix for prod' }]);
   });
 });
+
+describe('parseTrailers: the trailer block as git reads it', () => {
+  it('a separator of optional spaces or tabs after the colon; values trimmed', () => {
+    expect(parseTrailers('feat: x\n\nA:b c\nB:\t d  ')).toEqual([
+      { key: 'A', value: 'b c' },
+      { key: 'B', value: 'd' },
+    ]);
+  });
+
+  it('continuation lines join the previous trailer; a block cannot start with one', () => {
+    expect(parseTrailers('feat: x\n\nA:\n  long\n\tvalue\nB: c')).toEqual([
+      { key: 'A', value: 'long value' },
+      { key: 'B', value: 'c' },
+    ]);
+    expect(parseTrailers('feat: x\n\n  indented: a\nB: c')).toEqual([]);
+  });
+
+  it('paragraphs are split at blank or whitespace-only lines; trailing blank lines do not matter', () => {
+    expect(parseTrailers('feat: x\n \t\nA: b')).toEqual([{ key: 'A', value: 'b' }]);
+    expect(parseTrailers('feat: x\n\nA: b\n\n\n')).toEqual([{ key: 'A', value: 'b' }]);
+  });
+
+  it('paragraphs of comment lines after the block (cleanup verbatim) are not the block', () => {
+    expect(parseTrailers('feat: x\n\nA: b\n\n# comment\n#\n\n# more')).toEqual([{ key: 'A', value: 'b' }]);
+    expect(parseTrailers('# only\n\n# comments')).toEqual([]);
+  });
+});
+
+describe('appendTrailers: into the block git will see', () => {
+  const t = [{ key: 'T', value: 'v' }];
+
+  it('a header paragraph is never the trailer block, even when its second line looks like a trailer', () => {
+    expect(appendTrailers('feat: x\nA: b\n', t)).toBe('feat: x\nA: b\n\nT: v\n');
+  });
+
+  it('comment lines inside the block are kept above it, and the block is joined', () => {
+    expect(appendTrailers('feat: x\n\nA: b\n# note\nC: d\n', t)).toBe('feat: x\n\n# note\nA: b\nC: d\nT: v\n');
+  });
+
+  it('the existing trailers are rewritten without trailing whitespace, continuations joined', () => {
+    expect(appendTrailers('feat: x\n\nA: b  \nC: long\n  value\n', t)).toBe('feat: x\n\nA: b\nC: long value\nT: v\n');
+  });
+
+  it("one blank line between the new paragraph and git's comments, never two", () => {
+    expect(appendTrailers('feat: x\n\nbody\n\n# c\n', t)).toBe('feat: x\n\nbody\n\nT: v\n\n# c\n');
+    expect(appendTrailers('feat: x\n\nbody\n# c\n', t)).toBe('feat: x\n\nbody\n\nT: v\n\n# c\n');
+  });
+});
