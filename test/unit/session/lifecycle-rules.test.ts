@@ -3,6 +3,7 @@ import type { SessionRecord } from '../../../src/records/session.js';
 import {
   contextAgeHours,
   isArchiveExpired,
+  isContextOld,
   isContextStale,
   isInactive,
   sessionsToMarkStale,
@@ -22,6 +23,10 @@ describe('72 h inactivity', () => {
     expect(isInactive(s, new Date(T0 + 72 * H), 72)).toBe(false);
     expect(isInactive(s, new Date(T0 + 72 * H + 1), 72)).toBe(true);
     expect(isInactive(s, new Date(T0 + 5 * H + 1), 5)).toBe(true);
+  });
+
+  it('a session whose last activity cannot be read is never inactive', () => {
+    expect(isInactive(session('a', { last_activity: 'garbage' }), new Date(T0 + 1000 * H), 72)).toBe(false);
   });
 
   it('selects live sessions to mark STALE, never ones already closed', () => {
@@ -66,6 +71,14 @@ describe('24 h context freshness', () => {
     });
     expect(isContextStale(oldAck, new Date(T0 + 48 * H), 24)).toBe(true);
   });
+
+  it('is old strictly after the threshold whether or not it was acknowledged', () => {
+    const at = new Date(T0).toISOString();
+    const acked = session('a', { acknowledgments: [{ at, context_generated_at: at, reason: 'long review' }] });
+    expect(isContextOld(acked, new Date(T0 + 24 * H), 24)).toBe(false);
+    expect(isContextOld(acked, new Date(T0 + 24 * H + 1), 24)).toBe(true);
+    expect(isContextOld(session('b'), new Date(T0 + 2 * H + 1), 2)).toBe(true);
+  });
 });
 
 describe('detectConflicts (CI-I5)', () => {
@@ -80,6 +93,12 @@ describe('detectConflicts (CI-I5)', () => {
     expect(conflicts.map((c) => c.existing_session_id)).toEqual(['b', 'a']);
     expect(conflicts[0]).toMatchObject({ existing_role: 'tester', existing_focus: 'other', same_focus: false });
     expect(conflicts[1]).toMatchObject({ same_focus: true, started_at: new Date(T0 - 2 * H).toISOString() });
+  });
+
+  it('compares foci without case or surrounding whitespace', () => {
+    const [c] = detectConflicts([session('a', { focus: '  Fix Login ' })], 'fix login\t');
+    expect(c!.same_focus).toBe(true);
+    expect(detectConflicts([session('a', { focus: 'fix login' })], 'fix logout')[0]!.same_focus).toBe(false);
   });
 
   it('is empty without live neighbours', () => {
