@@ -67,3 +67,27 @@ describe('resolveFocus', () => {
     expect(resolveFocus({ branch: null })).toEqual({ value: 'general', source: 'default' });
   });
 });
+
+describe('focus from a branch: the edges', () => {
+  it('an issue reference needs a word boundary before it and at most 9 digits', () => {
+    expect(focusFromBranch('feat/x_issue-5')).toEqual({ kind: 'github_issue', issue: 5 });
+    expect(focusFromBranch('Issue-8')).toEqual({ kind: 'github_issue', issue: 8 });
+    expect(focusFromBranch('issue-123456789')).toEqual({ kind: 'github_issue', issue: 123456789 });
+    expect(focusFromBranch('issue-1234567890')).toBeNull();
+    expect(focusFromBranch('feat/v2#3')).toEqual({ kind: 'branch', value: 'feat: v2#3' });
+    expect(focusFromBranch('v2#3')).toBeNull();
+    expect(focusFromBranch('')).toBeNull();
+  });
+
+  it('the feature prefix must start the branch; its topic loses runs of - _ / and must hold a word', () => {
+    expect(focusFromBranch('feat/a--b__c//d')).toEqual({ kind: 'branch', value: 'feat: a b c d' });
+    expect(focusFromBranch('myfeat/x')).toBeNull();
+    expect(focusFromBranch('feat/-_/')).toBeNull();
+  });
+
+  it('an issue title is trimmed; a blank title falls back to the issue number', () => {
+    expect(resolveFocus({ branch: '#7', issueTitle: '  Crash  ' })).toMatchObject({ value: '#7: Crash' });
+    expect(resolveFocus({ branch: '#7', issueTitle: '   ' })).toMatchObject({ value: 'GitHub issue #7' });
+    expect(resolveFocus({ branch: '#7', issueTitle: null })).toMatchObject({ value: 'GitHub issue #7' });
+  });
+});
