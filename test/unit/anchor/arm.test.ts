@@ -32,7 +32,7 @@ describe('checkArm: a matching ARM', () => {
 describe('checkArm: required fields', () => {
   it.each(['PHASE', 'BRANCH', 'FILES'])('%s missing is ARM_FIELD_MISSING, without a line number', (key) => {
     const { violations } = checkArm(section(...VALID.filter((l) => !l.startsWith(`${key}::`))), SERVER_ARM);
-    expect(violations).toEqual([
+    expect(violations).toStrictEqual([
       {
         rule: 'ARM_FIELD_MISSING',
         section: 'ARM',
@@ -98,6 +98,14 @@ describe('checkArm: BRANCH', () => {
         line: 3,
       },
     ]);
+  });
+
+  it('counts of several digits are read as counts, and a name is compared without surrounding spaces', () => {
+    const server = { ...SERVER_ARM, ahead: 12, behind: 305 };
+    expect(arm('BRANCH', 'feat/clock-in[12↑305↓]', server)).toEqual({ violations: [], warnings: [] });
+    expect(arm('BRANCH', 'main [12↑305↓]', server).violations[0]?.message).toBe(
+      'line 3: ARM shows BRANCH::main but git shows feat/clock-in',
+    );
   });
 
   it('the counts are optional, may use ^ and v, and may hold spaces', () => {

@@ -12,13 +12,21 @@ const withTrailers = (...lines: string[]) => facts(`feat: x\n\nbody\n\n${lines.j
 describe('checkTrailers', () => {
   it('passes a commit with a UUID v4 session and a full sha256 anchor digest, naming both', () => {
     const v = checkTrailers(withTrailers(`HestAI-Session: ${SESSION}`, `HestAI-Anchor: ${DIGEST}`), 'error');
-    expect(v).toMatchObject({ rule: 'trailers', status: 'pass', message: `session ${SESSION}, anchor ${DIGEST}` });
+    expect(v).toEqual({
+      rule: 'trailers',
+      status: 'pass',
+      message: `session ${SESSION}, anchor ${DIGEST}`,
+      clause: 'docs/design.md §7 (verify.trailers)',
+    });
   });
 
   it('skips real merges', () => {
-    const v = checkTrailers(facts("Merge branch 'x'", ['p', 'q']), 'error');
-    expect(v.status).toBe('skip');
-    expect(v.message).toMatch(/merge/);
+    expect(checkTrailers(facts("Merge branch 'x'", ['p', 'q']), 'error')).toEqual({
+      rule: 'trailers',
+      status: 'skip',
+      message: 'merge commit: trailers not required',
+      clause: 'docs/design.md §7 (verify.trailers)',
+    });
   });
 
   it('names every missing trailer; the policy decides fail or warn', () => {
@@ -105,6 +113,7 @@ describe('bypassLine', () => {
   it('takes the trimmed reason of the first HestAI-Bypass line anywhere, at the start of a line, any case', () => {
     expect(bypassLine('feat: x\n\nHestAI-Bypass:   ci is broken  \n')).toBe('ci is broken');
     expect(bypassLine('feat: x\n\nhestai-bypass:\tlower')).toBe('lower');
+    expect(bypassLine('feat: x\n\nHestAI-Bypass:hotfix now')).toBe('hotfix now');
     expect(bypassLine('feat: x\n\n  HestAI-Bypass: indented')).toBeNull();
     expect(bypassLine('feat: x\n\nsee HestAI-Bypass: quoted')).toBeNull();
   });
