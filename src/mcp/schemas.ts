@@ -1,3 +1,4 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { nearest } from '../config/suggest.js';
 
@@ -14,22 +15,19 @@ export const LIMITS = {
   text: 1000,
   model: 200,
   summary: 8000,
+  evidence: 10_000,
   payload: 64 * 1024,
   vector: 128 * 1024,
 } as const;
 
-export const workingDir = z.string().max(LIMITS.path).describe('Absolute path of the repository you work in.');
+export const workingDir = z.string().max(LIMITS.path).describe('Absolute path in your repository.');
 
-export const sessionId = z.string().max(LIMITS.id).describe('The session_id clock_in returned (a UUID v4).');
+export const sessionId = z.string().max(LIMITS.id).describe('The session_id clock_in returned.');
 
-export const optionalSessionId = sessionId.optional().describe("Default: this connection's session.");
+export const optionalSessionId = sessionId.optional().describe('Default: your session.');
 
 export const role = z.string().max(LIMITS.role);
 
-/**
- * A strict input object: an unknown key is an error naming it and the nearest known one (`sessionId` →
- * "did you mean session_id?"), instead of being dropped silently.
- */
 /** Names an agent may know from the CLI or older versions, and the one name each concept has over MCP. */
 const RENAMED: Record<string, string> = {
   token: 'session_id',
@@ -39,6 +37,10 @@ const RENAMED: Record<string, string> = {
   workingDir: 'working_dir',
 };
 
+/**
+ * A strict input object: an unknown key is an error naming it and the nearest known one (`sessionId` →
+ * "did you mean session_id?"), instead of being dropped silently.
+ */
 export function strictInput<S extends z.ZodRawShape>(shape: S) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
@@ -52,4 +54,43 @@ export function strictInput<S extends z.ZodRawShape>(shape: S) {
       return `${keys.join('; ')}; known arguments: ${known.join(', ')}`;
     },
   });
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * A zod schema as the SDK registers it, with the JSON Schema that `tools/list` shows chosen here, because an
+ * agent reads the whole list and it stays within 10 KB (issue 14; test/e2e/mcp-wording.test.ts):
+ *
+ * - `input`: zod's JSON Schema (types, enums, `maxLength`, descriptions, `additionalProperties: false`)
+ *   without the `$schema` key every tool would repeat;
+ * - `output`: `{type: "object"}`. The fields of each result, their types and meanings are in docs/mcp.md
+ *   ("Tools"); listing them here would cost more than the rest of the list (measured: 1.1 KB as bare
+ *   `required` lists, 16 KB with their types and descriptions), and every result also says itself in text.
+ *
+ * Validation is zod's, unchanged: arguments are parsed by the full input schema, and every successful
+ * result is checked by the SDK against the full output schema before it is sent. The advertised output
+ * schema is never stricter than that zod schema, so whatever passes the server's check conforms to what
+ * `tools/list` declared (what a validating client, such as the TypeScript SDK v1, checks). The JSON is
+ * built once, on the first `tools/list`.
+ */
+export function advertised<S extends z.ZodObject>(
+  schema: S,
+  io: 'input' | 'output',
+): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
+  let json: Json | undefined;
+  const build = (): Json => {
+    const { $schema: _dialect, ...full } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Json;
+    return io === 'input' ? full : { type: full['type'] };
+  };
+  const standard = schema['~standard'];
+  const emit = () => (json ??= build());
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'hestai',
+      validate: (value) => standard.validate(value),
+      jsonSchema: { input: emit, output: emit },
+    },
+  };
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { McpDeps } from './deps.js';
 import { auditPathTraversal } from '../security.js';
 import { errorResult, type ToolResult } from './result.js';
+import { advertised } from './schemas.js';
 import { mcpWorded } from './wording.js';
 
 /** How one tool is declared: zod schemas with described fields, and annotations that are true. */
@@ -32,8 +33,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
-      outputSchema: spec.output,
+      inputSchema: advertised(spec.input, 'input'),
+      outputSchema: advertised(spec.output, 'output'),
       annotations: spec.annotations,
     },
     (async (args: z.infer<I>) => {

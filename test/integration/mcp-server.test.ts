@@ -38,8 +38,9 @@ describe('MCP server: tool catalogue', () => {
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();
       expect(undescribed(tool.inputSchema), `${tool.name} input`).toEqual([]);
-      // Output fields are typed, not described: their meaning is in README.md (MCP server), so the whole
-      // tools/list an agent reads stays under 10 KB (test/e2e/mcp-wording.test.ts).
+      // Results are validated against the full zod schema; tools/list declares only the object (field
+      // meanings are in docs/mcp.md), so the whole list an agent reads stays within 10 KB
+      // (test/e2e/mcp-wording.test.ts).
       expect(tool.outputSchema, `${tool.name} output`).toMatchObject({ type: 'object' });
     }
   });

@@ -12,7 +12,7 @@ import { okResult } from '../result.js';
  */
 export const PRIVILEGED_TOOLS: readonly string[] = [];
 
-// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
+// Validated on every result; tools/list shows only {type: "object"} (see advertised() in ../schemas.ts), field meanings: docs/mcp.md.
 const output = z.object({
   session_id: z.string().nullable(),
   selected_by: z.enum(['explicit', 'connection', 'env', 'only']).nullable(),
@@ -51,10 +51,9 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
     deps,
     'anchor_status',
     {
-      title: 'Anchor status (tool gating)',
+      title: 'Anchor status',
       description:
-        'Is your session anchored? Commits need a valid anchor and a handshake that is not TERMINAL (retry limit exceeded: stop retrying, a human resets it). ' +
-        "Default session: this connection's, else the only live unpinned one (several: refused, listed). Returns the verdict, reason and remedy.",
+        'Is your session anchored (commits unlocked)? Returns code, reason, remedy. TERMINAL: retry limit exceeded; stop, a human resets it.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -11,7 +11,7 @@ import { defineTool } from '../tool.js';
 const strictness = z.enum(['quick', 'default', 'deep']);
 
 /** AnchorHandshakeResult (seed 001): the fields an agent acts on; the rest passes through. */
-// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
+// Validated on every result; tools/list shows only {type: "object"} (see advertised() in ../schemas.ts), field meanings: docs/mcp.md.
 const output = z.looseObject({
   success: z.boolean(),
   stage: z.enum(['identity', 'context', 'proof']),
@@ -51,35 +51,24 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
     deps,
     'anchor',
     {
-      title: 'Odyssean Anchor handshake (staged)',
+      title: 'Anchor handshake',
       description:
-        'Bind your session (after clock_in), in this order: stage "identity" (role) returns the constitution and the BIND template; ' +
-        'stage "context" (payload = the "## BIND" section) returns the server ARM; stage "proof" (payload = "## TENSION" and "## COMMIT") writes the ' +
-        'anchor that unlocks commits. session_id defaults to the session this connection clocked in (identity without one clocks in first). ' +
-        `A failed stage is an isError result with errors, guidance and a corrected template; each stage allows ${MAX_RETRIES} retries (${MAX_RETRIES + 1} failed submissions). ` +
-        'After that the handshake is TERMINAL: stop retrying; only a human can reset it (hestai anchor reset); you can still clock_out.',
+        'Step 2, in order: stage identity {role} returns the BIND template; context {payload: the ## BIND section} returns the ARM; ' +
+        'proof {payload: ## TENSION and ## COMMIT} writes the anchor that unlocks commits. ' +
+        `A failed stage is isError with errors, guidance and a template; ${MAX_RETRIES} retries per stage (${MAX_RETRIES + 1} failures), ` +
+        'then TERMINAL: stop retrying, only a human can reset it; clock_out still works.',
       input: strictInput({
         stage: z.enum(['identity', 'context', 'proof']).describe('identity, then context, then proof.'),
         working_dir: workingDir,
         session_id: optionalSessionId,
-        role: role
-          .optional()
-          .describe('identity: your role (a constitution .hestai-sys/agents/{role}.oct.md must exist).'),
+        role: role.optional().describe('identity: needs .hestai-sys/agents/{role}.oct.md.'),
         mode: z
           .enum(['full', 'lite', 'untracked'])
           .optional()
-          .describe('identity: full (default) or lite; untracked writes nothing and unlocks nothing.'),
-        tier: strictness.optional().describe('identity: quick, default or deep (tensions needed: 1, 2, 3).'),
-        focus: z
-          .string()
-          .max(LIMITS.text)
-          .optional()
-          .describe('identity without a session: the focus of the session it clocks in.'),
-        payload: z
-          .string()
-          .max(LIMITS.payload)
-          .optional()
-          .describe('context: the "## BIND" section. proof: "## TENSION" and "## COMMIT".'),
+          .describe('identity (default full; untracked unlocks nothing).'),
+        tier: strictness.optional().describe('identity: tensions needed 1, 2, 3.'),
+        focus: z.string().max(LIMITS.text).optional().describe('identity without a session: clocks in.'),
+        payload: z.string().max(LIMITS.payload).optional().describe('context, proof: the sections.'),
       }),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -6,7 +6,7 @@ import { LIMITS, role, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 /** The fields of ClockInResponse an agent acts on, described; the rest of the document passes through. */
-// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
+// Validated on every result; tools/list shows only {type: "object"} (see advertised() in ../schemas.ts), field meanings: docs/mcp.md.
 const output = z.looseObject({
   session_id: z.string(),
   context_paths: z.looseObject({ checklist: z.string(), blockers: z.string(), current_focus: z.string() }),
@@ -25,17 +25,16 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     {
       title: 'Clock in',
       description:
-        'Step 1 of every session: registers your session (pinned to this connection), gathers fresh context and reports live neighbours. ' +
-        'Then read context_paths and call anchor (stage identity → context → proof).',
+        'Step 1: register your session (pinned to this connection), refresh the context, report live neighbours. Next: anchor.',
       input: strictInput({
         working_dir: workingDir,
-        role: role.describe('Your role, e.g. implementation-lead.'),
-        focus: z.string().max(LIMITS.text).optional().describe('What you work on. Default: from the branch.'),
-        model: z.string().max(LIMITS.model).optional().describe('AI model for context selection.'),
+        role: role.describe('e.g. implementation-lead.'),
+        focus: z.string().max(LIMITS.text).optional().describe('Default: from the branch.'),
+        model: z.string().max(LIMITS.model).optional().describe('AI model, for context selection.'),
         on_conflict: z
           .enum(['continue', 'abort', 'takeover'])
           .optional()
-          .describe('With a live neighbour: continue (default), abort or takeover (audited).'),
+          .describe('With a live neighbour (default continue; takeover is audited).'),
       }),
       output,
       // Creates a session and regenerates the FAST layer (generated files); a take-over only on explicit request.

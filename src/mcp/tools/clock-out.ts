@@ -5,7 +5,7 @@ import { okResult } from '../result.js';
 import { LIMITS, optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
-// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
+// Validated on every result; tools/list shows only {type: "object"} (see advertised() in ../schemas.ts), field meanings: docs/mcp.md.
 const output = z.looseObject({
   session_id: z.string(),
   archive_path: z.string(),
@@ -22,18 +22,17 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
     {
       title: 'Clock out',
       description:
-        'Last step: archive your session (anchored, unanchored or terminal) and remove it from the active sessions. ' +
-        "Only a session this connection clocked in or anchored; another agent's is refused (NOT_YOUR_SESSION).",
+        "Last step: archive and close your session, whatever its state. Another agent's is refused (NOT_YOUR_SESSION).",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        summary: z.string().max(LIMITS.summary).optional().describe('What you accomplished (one line).'),
+        summary: z.string().max(LIMITS.summary).optional().describe('What you did, one line.'),
         carry: z
           .array(z.string().max(LIMITS.summary))
           .max(50)
           .optional()
-          .describe('Your checklist items to carry forward (exact texts); the rest are marked DONE.'),
-        carry_all: z.boolean().optional().describe('Carry all your checklist items forward.'),
+          .describe('Checklist items to carry forward (exact texts); the rest are marked DONE.'),
+        carry_all: z.boolean().optional().describe('Carry all your checklist items.'),
       }),
       output,
       // Removes .hestai/sessions/active/{session_id}/ after archiving it.

@@ -6,7 +6,7 @@ import { LIMITS, role, sessionId, strictInput, workingDir } from '../schemas.js'
 import { defineTool } from '../tool.js';
 
 /** OdysseanAnchorResult (seed 002), every field described. */
-// Field meanings: README.md (MCP server); kept out of tools/list, which an agent reads whole (≤ 10 KB).
+// Validated on every result; tools/list shows only {type: "object"} (see advertised() in ../schemas.ts), field meanings: docs/mcp.md.
 const output = z.looseObject({
   validated: z.boolean(),
   canonical_anchor: z.string(),
@@ -23,15 +23,15 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
     deps,
     'odyssean_anchor',
     {
-      title: 'Odyssean Anchor (one-shot RAPH vector)',
+      title: 'One-shot anchor',
       description:
-        'One-shot alternative to anchor: submit a whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) for your session; same rules, same retry limit, same anchor.',
+        'Alternative to anchor: a whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) at once; same rules, retry limit and anchor.',
       input: strictInput({
         working_dir: workingDir,
         session_id: sessionId,
-        role: role.describe('Your role (= BIND ROLE).'),
-        vector_candidate: z.string().max(LIMITS.vector).describe('The whole ===RAPH_VECTOR::v4.0=== block.'),
-        tier: z.enum(['quick', 'default', 'deep']).optional().describe('quick, default or deep.'),
+        role: role.describe('= BIND ROLE.'),
+        vector_candidate: z.string().max(LIMITS.vector).describe('The ===RAPH_VECTOR::v4.0=== block.'),
+        tier: z.enum(['quick', 'default', 'deep']).optional().describe('Default: default.'),
       }),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

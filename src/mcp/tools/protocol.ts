@@ -6,7 +6,9 @@ import { LIMITS, optionalSessionId, strictInput, workingDir } from '../schemas.j
 import { defineTool } from '../tool.js';
 
 // The six tools of the session protocol (seed 004), thin adapters over src/protocol/operations.ts. The
-// seed's parameters and results; where a result field has no meaning here the README says what it maps to.
+// seed's parameters and results; where a result field has no meaning here docs/mcp.md says what it maps to.
+// The output schemas validate every result; their descriptions document the fields here, while tools/list
+// shows only {type: "object"} (advertised() in ../schemas.ts keeps the whole list within 10 KB).
 
 const lib = () => import('../../protocol/operations.js');
 const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env });
@@ -64,11 +66,8 @@ const violation = z.looseObject({
   severity: z.enum(['CRITICAL', 'WARNING']).describe('CRITICAL for MUST gates.'),
   recovery: z.string().describe('What satisfies the requirement.'),
 });
-const phaseParam = z
-  .string()
-  .max(LIMITS.id)
-  .describe('A phase id of .hestai/protocol.yaml (e.g. BINDING, WORK, END in the default protocol).');
-const stepParam = z.string().max(LIMITS.text).optional().describe('A gate id within the phase (the seed\'s "step").');
+const phaseParam = z.string().max(LIMITS.id).describe('Phase id of .hestai/protocol.yaml.');
+const stepParam = z.string().max(LIMITS.text).optional().describe('Gate id in the phase.');
 
 export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
   defineTool(
@@ -76,20 +75,15 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'session_start',
     {
-      title: 'Start the session protocol',
+      title: 'Start protocol',
       description:
-        'Start the protocol run (.hestai/protocol.yaml) of the clock-in session. Must be called before the other session_* tools; one run per session ' +
-        '(a second call is refused and changes nothing). Returns the first phase, the start phases still blocked and the full checklist.',
+        "Start your session's protocol run (.hestai/protocol.yaml), once, before the other protocol tools; returns the checklist.",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        objective: z.string().max(LIMITS.text).min(1).describe('The session goal (recorded in the history).'),
-        branch: z.string().max(LIMITS.text).optional().describe('Git branch (auto-detected if omitted).'),
-        starting_commit: z
-          .string()
-          .max(LIMITS.text)
-          .optional()
-          .describe('Starting commit (default: HEAD when the session clocked in).'),
+        objective: z.string().max(LIMITS.text).min(1).describe('The session goal.'),
+        branch: z.string().max(LIMITS.text).optional().describe('Default: detected.'),
+        starting_commit: z.string().max(LIMITS.text).optional().describe('Default: HEAD at clock-in.'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The clock-in session id (a UUID v4).'),
@@ -119,10 +113,9 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'validate_gate',
     {
-      title: 'Validate a phase gate',
+      title: 'Validate gates',
       description:
-        'Check the gates of a phase (or one step) against the machine checks and the recorded evidence, and record the results. Idempotent. ' +
-        'Returns PASS / FAIL / SKIPPED with the requirement level, evidence, whether it blocks, a message, and one result per gate.',
+        "Check and record a phase's gates (or one step) against machine checks and evidence: PASS, FAIL or SKIPPED per gate.",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -157,24 +150,14 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'advance_phase',
     {
-      title: 'Advance to the next phase',
+      title: 'Advance phase',
       description:
-        'Move to the next phase (or target_phase). Refused (isError, blocked_by names the gates) while a blocking gate of a phase passed through is unmet; ' +
-        'non-blocking failures advance with warnings. force advances anyway: each skipped requirement is returned and logged as a violation, within the force limit.',
+        'Move to the next phase (or target_phase). Refused (isError, blocked_by) while a blocking gate on the way is unmet, unless force: each skip is a logged violation.',
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        target_phase: z
-          .string()
-          .max(LIMITS.text)
-          .optional()
-          .describe('Advance to this phase; every blocking gate on the way must hold.'),
-        force: z
-          .boolean()
-          .optional()
-          .describe(
-            'Skip unmet blocking gates; each is logged as a violation (limited per session by protocol.force_limit).',
-          ),
+        target_phase: z.string().max(LIMITS.text).optional().describe('Default: the next.'),
+        force: z.boolean().optional().describe('Skip unmet gates (protocol.force_limit per session).'),
       }),
       output: z.looseObject({
         previous_phase: z.string().describe('The phase before the call.'),
@@ -204,23 +187,18 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'record_evidence',
     {
-      title: 'Record evidence for a gate',
+      title: 'Record evidence',
       description:
-        'Store typed evidence for a checklist step and re-validate the gate. file_path must name an existing file, commit_sha a commit, content_hash the ' +
-        "sha256 of the gate's file; tool_output and manual must say what was observed (TODO, pending, TBD, N/A or the step's own words never pass).",
+        "Store evidence for a gate and re-validate it: file_path an existing file, commit_sha a commit, content_hash the sha256 of the gate's file; " +
+        "tool_output and manual what you observed (never TODO, TBD, N/A or the step's words).",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
         phase: phaseParam,
         evidence_type: z
           .enum(['tool_output', 'file_path', 'commit_sha', 'content_hash', 'manual'])
-          .describe('The kind of evidence.'),
-        evidence: z
-          .string()
-          .max(LIMITS.text)
-          .min(1)
-          .max(10_000)
-          .describe('The evidence: an output excerpt, a path, a sha, a sha256 (hex or sha256:hex) or a note.'),
+          .describe('Its kind.'),
+        evidence: z.string().min(1).max(LIMITS.evidence).describe('Output excerpt, path, sha, sha256 or note.'),
         step: stepParam,
       }),
       output: z.looseObject({
@@ -246,9 +224,8 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'get_blocked_reason',
     {
-      title: 'Why the session is blocked',
-      description:
-        'Every unmet blocking gate of the current phase with its level, reason and the evidence needed, and the tool calls that satisfy them. Empty when nothing blocks.',
+      title: 'Blocked reason',
+      description: 'The unmet blocking gates of the current phase and the tool calls that satisfy them.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output: z.looseObject({
         is_blocked: z.boolean().describe('Whether the current phase has an unmet blocking gate.'),
@@ -287,19 +264,15 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'session_end',
     {
-      title: 'End the session protocol',
+      title: 'End protocol',
       description:
-        'Check the remaining gates: with a MUST gate unmet the result is INCOMPLETE (isError, nothing written); otherwise one history record ' +
-        '(objective, outcome, commit, key decisions, next-session notes) is appended and the run is cleared. Call clock_out afterwards.',
+        'End the protocol run: INCOMPLETE (isError, nothing written) while a MUST gate is unmet, else it records the history and clears the run. Then clock_out.',
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
-        summary: z.string().max(LIMITS.text).min(1).describe('What was accomplished.'),
-        next_session_notes: z.string().max(LIMITS.text).optional().describe('Context for the next session.'),
-        key_decisions: z
-          .array(z.string().max(LIMITS.text))
-          .optional()
-          .describe('Decisions worth carrying to the next session.'),
+        summary: z.string().min(1).max(LIMITS.text).describe('What you did.'),
+        next_session_notes: z.string().max(LIMITS.text).optional().describe('For the next session.'),
+        key_decisions: z.array(z.string().max(LIMITS.text)).optional().describe('Worth keeping.'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The session.'),
