@@ -1,18 +1,19 @@
 import type { McpServer } from '@modelcontextprotocol/server';
+import type { Workspace } from '../workspace.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import type { McpContext as McpDeps } from './deps.js';
 import { formatError } from './result.js';
 
-type Build = (deps: McpDeps, paths: WorkspacePaths) => Promise<unknown>;
+type Build = (deps: McpDeps, workspace: Workspace) => Promise<unknown>;
 
 /**
  * The workspace a resource reads: the worktree of the connection's session, else the last working_dir a
  * tool was given, else the server's start directory (see Connection.resourceWorkspace). Cached per
  * connection; a user error names the directory and says what to do.
  */
-export function workspaceOf(deps: McpDeps): WorkspacePaths {
-  return deps.connection.resourceWorkspace().paths;
+export function workspaceOf(deps: McpDeps): Workspace {
+  return deps.connection.resourceWorkspace();
 }
 
 const protocolViews = () => import('../protocol/views.js');
@@ -31,8 +32,8 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Session protocol state',
     description:
       "The protocol run of this connection's session (the one it clocked in or anchored, else the only live unpinned one): objective, branch, starting commit, current phase, phases completed, checklist, evidence and violations; a hint when there is no run.",
-    build: async (deps, paths) =>
-      (await protocolViews()).stateResource(paths.root, connectionSession(deps, paths), deps),
+    build: async (deps, workspace) =>
+      (await protocolViews()).stateResource(workspace, connectionSession(deps, workspace.paths), deps),
   },
   {
     name: 'session-checklist',
@@ -40,8 +41,8 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Session protocol checklist',
     description:
       'The RFC 2119 start, work and end lists of .hestai/protocol.yaml, each step with its level, status ("x" or " ") and evidence.',
-    build: async (deps, paths) =>
-      (await protocolViews()).checklistResource(paths.root, connectionSession(deps, paths), deps),
+    build: async (deps, workspace) =>
+      (await protocolViews()).checklistResource(workspace, connectionSession(deps, workspace.paths), deps),
   },
   {
     name: 'session-history',
@@ -49,7 +50,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Session protocol history',
     description:
       'The last 5 completed protocol runs (newest first): objective, outcome, commit, key decisions, next-session notes.',
-    build: async (_deps, paths) => (await protocolViews()).historyResource(paths.root),
+    build: async (_deps, workspace) => (await protocolViews()).historyResource(workspace),
   },
   {
     name: 'session-violations',
@@ -57,7 +58,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Protocol violations',
     description:
       'Every requirement skipped by a forced advance_phase: session, time, phase, requirement, severity, recovery.',
-    build: async (_deps, paths) => (await protocolViews()).violationsResource(paths.root),
+    build: async (_deps, workspace) => (await protocolViews()).violationsResource(workspace),
   },
   // The clock-in and anchor views that session:// showed before the protocol existed, unchanged.
   {
@@ -66,7 +67,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Current session',
     description:
       'The session of this connection (the one it clocked in or anchored, else the only live unpinned one) in the repository it works in: its record, whether it is anchored (tool gating), the age of its context against the freshness threshold, and every active session of that worktree.',
-    build: async (deps, paths) =>
+    build: async (deps, { paths }) =>
       (await import('./resources.js')).sessionState(paths, deps, deps.connection.resolveSession(paths, undefined)),
   },
   {
@@ -74,7 +75,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     uri: 'hestai://context/checklist',
     title: 'FAST-layer checklist',
     description: 'The FAST-layer checklist (.hestai/context/state/checklist.oct.md, OCTAVE) that clock_in maintains.',
-    build: async (_deps, paths) => (await import('./resources.js')).sessionChecklist(paths),
+    build: async (_deps, { paths }) => (await import('./resources.js')).sessionChecklist(paths),
   },
   {
     name: 'hestai-session-archive',
@@ -82,7 +83,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Archived sessions',
     description:
       'Cross-session context: the five most recently archived sessions (.hestai/sessions/archive/), newest first.',
-    build: async (_deps, paths) => (await import('./resources.js')).sessionHistory(paths),
+    build: async (_deps, { paths }) => (await import('./resources.js')).sessionHistory(paths),
   },
   {
     name: 'hestai-audit',
@@ -90,7 +91,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Audit log: violations and bypasses',
     description:
       'Audit-log entries (.hestai/audit/audit.jsonl) for retrospectives: commit bypasses, stale-context acknowledgments, session take-overs, anchor resets and rule violations.',
-    build: async (_deps, paths) => (await import('./resources.js')).sessionViolations(paths),
+    build: async (_deps, { paths }) => (await import('./resources.js')).sessionViolations(paths),
   },
 ];
 
@@ -104,9 +105,9 @@ export function registerResources(server: McpServer, deps: McpDeps): void {
       async (uri) => {
         let body: unknown;
         try {
-          const paths = workspaceOf(deps);
+          const workspace = workspaceOf(deps);
           // Every document names the repository it was read from: never silently another one.
-          body = { working_dir: paths.root, ...((await resource.build(deps, paths)) as object) };
+          body = { working_dir: workspace.root, ...((await resource.build(deps, workspace)) as object) };
         } catch (error) {
           if (isHestaiError(error)) throw new Error(formatError(error));
           deps.log(

@@ -6,7 +6,7 @@ import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
-import { resolveWorkspace } from '../workspace.js';
+import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
 import { gatherFacts, takeBaseline } from './facts.js';
@@ -703,13 +703,14 @@ export async function sessionChecklist(
   return (await sessionState(input, deps)).checklist;
 }
 
-export function sessionHistory(working_dir: string, limit = 5): { sessions: HistoryRecord[] } {
-  const { paths } = resolveWorkspace(working_dir);
+/** `where`: a working directory, or a workspace its caller already resolved (no second git process). */
+export function sessionHistory(where: string | Workspace, limit = 5): { sessions: HistoryRecord[] } {
+  const { paths } = typeof where === 'string' ? resolveWorkspace(where) : where;
   return { sessions: readHistory(paths).slice(-limit).reverse() };
 }
 
-export function sessionViolations(working_dir: string): { violations: Violation[] } {
-  const { paths } = resolveWorkspace(working_dir);
+export function sessionViolations(where: string | Workspace): { violations: Violation[] } {
+  const { paths } = typeof where === 'string' ? resolveWorkspace(where) : where;
   return { violations: readViolations(paths) };
 }
 

@@ -2,17 +2,18 @@ import { loadProtocol } from './load.js';
 import { buildChecklist } from './machine.js';
 import { sessionHistory, sessionState, sessionViolations, type ProtocolDeps, type StateView } from './operations.js';
 import { readProtocolState } from './store.js';
-import { resolveWorkspace } from '../workspace.js';
+import type { Workspace } from '../workspace.js';
 
 /**
  * The four `session://` resources of seed 004, as documents that never fail for an ordinary reason:
- * without a session or a protocol run they say so and what to call next.
+ * without a session or a protocol run they say so and what to call next. Each takes the workspace the
+ * caller already resolved and validated (the MCP connection caches it), so a read starts no git process
+ * of its own.
  */
 type Choice = { session_id: string | null; run: boolean };
 
 /** `sessionId`: the session the caller chose (the MCP connection's), or null when none fits. */
-function choose(working_dir: string, id: string | null): Choice {
-  const { paths } = resolveWorkspace(working_dir);
+function choose({ paths }: Workspace, id: string | null): Choice {
   return { session_id: id, run: id !== null && readProtocolState(paths, id) !== null };
 }
 
@@ -23,38 +24,38 @@ const hint = (c: Choice) =>
 
 /** `session://state`: objective, branch, starting commit, current phase, phases completed, checklist, evidence, violations. */
 export async function stateResource(
-  working_dir: string,
+  workspace: Workspace,
   sessionId: string | null,
   deps: ProtocolDeps,
 ): Promise<StateView | { session_id: string | null; current_phase: null; hint: string }> {
-  const c = choose(working_dir, sessionId);
+  const c = choose(workspace, sessionId);
   if (!c.run) return { session_id: c.session_id, current_phase: null, hint: hint(c) };
-  return sessionState({ working_dir, session_id: c.session_id! }, deps);
+  return sessionState({ working_dir: workspace.root, session_id: c.session_id! }, deps);
 }
 
 /** `session://checklist`: the RFC 2119 start and end lists with status and evidence (the protocol's, all pending, without a run). */
 export async function checklistResource(
-  working_dir: string,
+  workspace: Workspace,
   sessionId: string | null,
   deps: ProtocolDeps,
 ): Promise<Record<string, unknown>> {
-  const c = choose(working_dir, sessionId);
+  const c = choose(workspace, sessionId);
   if (c.run)
     return {
       session_id: c.session_id,
-      ...(await sessionState({ working_dir, session_id: c.session_id! }, deps)).checklist,
+      ...(await sessionState({ working_dir: workspace.root, session_id: c.session_id! }, deps)).checklist,
     };
-  const loaded = await loadProtocol(resolveWorkspace(working_dir).paths);
+  const loaded = await loadProtocol(workspace.paths);
   const empty = loaded ? buildChecklist(loaded.protocol, []) : { start: [], work: [], end: [] };
   return { session_id: c.session_id, ...empty, hint: loaded ? hint(c) : 'No .hestai/protocol.yaml: run hestai init.' };
 }
 
 /** `session://history`: the last 5 completed runs, newest first. */
-export function historyResource(working_dir: string): ReturnType<typeof sessionHistory> {
-  return sessionHistory(working_dir, 5);
+export function historyResource(workspace: Workspace): ReturnType<typeof sessionHistory> {
+  return sessionHistory(workspace, 5);
 }
 
 /** `session://violations`: every forced skip, oldest first. */
-export function violationsResource(working_dir: string): ReturnType<typeof sessionViolations> {
-  return sessionViolations(working_dir);
+export function violationsResource(workspace: Workspace): ReturnType<typeof sessionViolations> {
+  return sessionViolations(workspace);
 }

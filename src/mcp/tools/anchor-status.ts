@@ -85,7 +85,9 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
           ].join('\n'),
         );
       }
-      const choice = deps.connection.chooseSession(paths, session_id);
+      // Several candidates: the refusal listing them (an isError result).
+      const choice =
+        resolution.kind === 'chosen' ? resolution.choice : deps.connection.chooseSession(paths, session_id);
       const id = choice.session_id;
       const selectedBy = choice.source;
       const check = hasValidAnchor(paths, id);
