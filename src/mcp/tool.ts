@@ -6,9 +6,11 @@ import { errorResult, type ToolResult } from './result.js';
 import { advertised } from './schemas.js';
 import { mcpWorded } from './wording.js';
 
-/** How one tool is declared: zod schemas with described fields, and annotations that are true. */
+/**
+ * How one tool is declared: zod schemas with described fields, and annotations that are true. No `title`:
+ * its name says as much, and tools/list stays within 10 KB.
+ */
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
-  title: string;
   description: string;
   input: I;
   output: O;
@@ -31,7 +33,6 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   server.registerTool(
     name,
     {
-      title: spec.title,
       description: spec.description,
       inputSchema: advertised(spec.input, 'input'),
       outputSchema: advertised(spec.output, 'output'),

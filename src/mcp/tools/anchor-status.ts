@@ -51,7 +51,6 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
     deps,
     'anchor_status',
     {
-      title: 'Anchor status',
       description:
         'Is your session anchored (commits unlocked)? Returns code, reason, remedy. TERMINAL: retry limit exceeded; stop, a human resets it.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),

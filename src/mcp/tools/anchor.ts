@@ -51,7 +51,6 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
     deps,
     'anchor',
     {
-      title: 'Anchor handshake',
       description:
         'Step 2, in order: stage identity {role} returns the BIND template; context {payload: the ## BIND section} returns the ARM; ' +
         'proof {payload: ## TENSION and ## COMMIT} writes the anchor that unlocks commits. ' +

@@ -23,7 +23,6 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     deps,
     'clock_in',
     {
-      title: 'Clock in',
       description:
         'Step 1: register your session (pinned to this connection), refresh the context, report live neighbours. Next: anchor.',
       input: strictInput({

@@ -20,7 +20,6 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
     deps,
     'clock_out',
     {
-      title: 'Clock out',
       description:
         "Last step: archive and close your session, whatever its state. Another agent's is refused (NOT_YOUR_SESSION).",
       input: strictInput({
@@ -31,7 +30,7 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
           .array(z.string().max(LIMITS.summary))
           .max(50)
           .optional()
-          .describe('Checklist items to carry forward (exact texts); the rest are marked DONE.'),
+          .describe('Checklist items to carry (exact texts); the rest become DONE.'),
         carry_all: z.boolean().optional().describe('Carry all your checklist items.'),
       }),
       output,

@@ -23,7 +23,6 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
     deps,
     'odyssean_anchor',
     {
-      title: 'One-shot anchor',
       description:
         'Alternative to anchor: a whole RAPH v4.0 vector (BIND, ARM, TENSION, COMMIT) at once; same rules, retry limit and anchor.',
       input: strictInput({

@@ -75,7 +75,6 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'session_start',
     {
-      title: 'Start protocol',
       description:
         "Start your session's protocol run (.hestai/protocol.yaml), once, before the other protocol tools; returns the checklist.",
       input: strictInput({
@@ -113,7 +112,6 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'validate_gate',
     {
-      title: 'Validate gates',
       description:
         "Check and record a phase's gates (or one step) against machine checks and evidence: PASS, FAIL or SKIPPED per gate.",
       input: strictInput({
@@ -150,7 +148,6 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'advance_phase',
     {
-      title: 'Advance phase',
       description:
         'Move to the next phase (or target_phase). Refused (isError, blocked_by) while a blocking gate on the way is unmet, unless force: each skip is a logged violation.',
       input: strictInput({
@@ -187,10 +184,9 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'record_evidence',
     {
-      title: 'Record evidence',
       description:
-        "Store evidence for a gate and re-validate it: file_path an existing file, commit_sha a commit, content_hash the sha256 of the gate's file; " +
-        "tool_output and manual what you observed (never TODO, TBD, N/A or the step's words).",
+        "Store evidence for a gate and re-validate it: file_path an existing file, commit_sha a commit, content_hash the sha256 of the gate's file, " +
+        "tool_output/manual what you saw (never TODO, TBD, N/A or the step's words).",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -224,7 +220,6 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'get_blocked_reason',
     {
-      title: 'Blocked reason',
       description: 'The unmet blocking gates of the current phase and the tool calls that satisfy them.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output: z.looseObject({
@@ -264,7 +259,6 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'session_end',
     {
-      title: 'End protocol',
       description:
         'End the protocol run: INCOMPLETE (isError, nothing written) while a MUST gate is unmet, else it records the history and clears the run. Then clock_out.',
       input: strictInput({
