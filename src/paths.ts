@@ -23,6 +23,8 @@ export interface WorkspacePaths {
   audit: string;
   auditLog: string;
   locks: string;
+  /** `.hestai/sessions/terminal/{role}.json`: roles locked after a terminal handshake, until `hestai anchor reset`. */
+  terminal: string;
   /** `.hestai/sessions/bindings/{runtime}/`: which hestai session each agent-runtime session is bound to. */
   bindings: string;
   protocol: string;
@@ -59,6 +61,7 @@ export function workspacePaths(root: string): WorkspacePaths {
     audit,
     auditLog: path.join(audit, 'audit.jsonl'),
     locks: path.join(sessions, '.locks'),
+    terminal: path.join(sessions, 'terminal'),
     bindings: path.join(sessions, 'bindings'),
     protocol: path.join(hestai, 'protocol.yaml'),
     hestaiSys,

@@ -33,6 +33,8 @@ import {
 } from '../records/handshake.js';
 import { parseMode, parsePayload, parseStage, parseStrictness, parseToken, parseTopic } from './inputs.js';
 import { promoteAnchor } from './promote.js';
+import { readTerminalLock, terminalLockFile, terminalState, writeTerminalLock } from '../records/terminal.js';
+import { relativeToRoot } from '../paths.js';
 import { hasValidAnchor, type Strictness } from '../records/anchor.js';
 import type { AnchorHandshakeResult, AnchorMode, AnchorStage } from './results.js';
 import { computeServerArm } from './server-arm.js';
@@ -190,18 +192,8 @@ function gate(
       'Start with --stage identity (passing the session id from clock-in as --token).',
     );
   }
-  if (hs.terminal) {
-    return {
-      ...refuse(
-        result,
-        'TERMINAL',
-        `the handshake for ${token} is terminal after ${MAX_RETRIES + 1} failed ${hs.terminal_stage ?? ''} submissions`,
-        `A human must run "hestai anchor reset --token ${token}" to reopen it.`,
-      ),
-      terminal: true,
-      retries_left: 0,
-    };
-  }
+  const locked = terminalRefusal(result, paths, token, hs.role);
+  if (locked) return locked;
   if (hs.stage === 'BOUND')
     return refuse(
       result,
@@ -236,6 +228,36 @@ function gate(
   return null;
 }
 
+/**
+ * The TERMINAL refusal when the session's handshake is terminal or its role is locked in this worktree
+ * (src/records/terminal.ts); null when it is not. Only `hestai anchor reset` lifts it.
+ */
+export function terminalRefusal(
+  result: AnchorHandshakeResult,
+  paths: WorkspacePaths,
+  token: string,
+  role: string | null,
+): AnchorHandshakeResult | null {
+  const state = terminalState(paths, token, role);
+  if (state === null) return null;
+  const what =
+    state.source === 'handshake' || state.session_id === token
+      ? `the handshake for ${token} is terminal after ${MAX_RETRIES + 1} failed ${state.stage ?? ''} submissions`
+      : state.session_id === null
+        ? `role "${state.role}" is locked in this worktree (${state.file} is unreadable)`
+        : `role "${state.role}" is locked in this worktree: the handshake of session ${state.session_id} went terminal at ${state.at} (${state.file})`;
+  return {
+    ...refuse(
+      result,
+      'TERMINAL',
+      what,
+      `A human must review it and run "hestai anchor reset --token ${token} --reason ..." (audited) to reopen it; clocking in again does not.`,
+    ),
+    terminal: true,
+    retries_left: 0,
+  };
+}
+
 /** Counts a failed submission in the pending state; the third failure of a stage makes it terminal. */
 export function recordFailure(
   paths: WorkspacePaths,
@@ -252,8 +274,26 @@ export function recordFailure(
     terminal_stage: terminal ? stage : null,
     updated_at: now.toISOString(),
   });
-  if (terminal)
-    appendAudit(paths, { event: 'anchor_terminal', session_id: hs.token, stage, failures, at: now.toISOString() });
+  if (terminal) {
+    // Durable: the role stays locked in this worktree even if the pending directory goes or the role clocks in again.
+    writeTerminalLock(paths, {
+      version: 1,
+      role: hs.role,
+      session_id: hs.token,
+      stage,
+      failures,
+      at: now.toISOString(),
+    });
+    appendAudit(paths, {
+      event: 'anchor_terminal',
+      session_id: hs.token,
+      role: hs.role,
+      stage,
+      failures,
+      at: now.toISOString(),
+      lock: relativeToRoot(paths, terminalLockFile(paths, hs.role)),
+    });
+  }
   return { failures, terminal };
 }
 
@@ -314,6 +354,20 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
     if (problem) return refuse({ ...withConstitution, token: explicitToken }, ...problem);
     token = explicitToken;
   } else {
+    // A locked role is refused before a new session is made for it (clocking in again does not lift the lock).
+    const lock = readTerminalLock(ctx.paths, role);
+    if (lock !== null) {
+      return {
+        ...refuse(
+          withConstitution,
+          'TERMINAL',
+          `role "${role}" is locked in this worktree: the handshake of session ${lock.session_id} went terminal at ${lock.at}`,
+          `A human must review it and run "hestai anchor reset --token ${lock.session_id} --reason ..." (audited) to reopen it; clocking in again does not.`,
+        ),
+        terminal: true,
+        retries_left: 0,
+      };
+    }
     // CI-I1: every session starts with clock_in, run through the caller's port.
     if (deps.clockIn === undefined) {
       throw usageError('the identity stage needs a session: clock in first and pass its session_id as the token', {
@@ -336,7 +390,8 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
   return withHandshakeLock(ctx.paths, token, () => {
     const existing = readHandshake(ctx.paths, token);
     const tokened = { ...withConstitution, token };
-    if (existing?.terminal) return gate(tokened, ctx.paths, token, existing, 'context', ctx.now)!;
+    const locked = terminalRefusal(tokened, ctx.paths, token, role);
+    if (locked) return locked;
     writeHandshake(ctx.paths, {
       version: 1,
       token,

@@ -13,6 +13,7 @@ import { context, recordFailure, sessionProblem, type AnchorDeps } from './hands
 import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
 import { parsePayload, parseStrictness, parseToken } from './inputs.js';
 import { promoteAnchor } from './promote.js';
+import { terminalState } from '../records/terminal.js';
 import { hasValidAnchor, type Strictness } from '../records/anchor.js';
 import type { OdysseanAnchorResult } from './results.js';
 import { computeServerArm } from './server-arm.js';
@@ -67,14 +68,17 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
   const now = ctx.now.toISOString();
   return withHandshakeLock(ctx.paths, token, () => {
     const existing = readHandshake(ctx.paths, token);
-    if (existing?.terminal) {
+    const lock = terminalState(ctx.paths, token, role);
+    if (lock !== null) {
       return refusal(
         'TERMINAL',
-        `session ${token} is terminal after ${MAX_RETRIES + 1} failed ${existing.terminal_stage ?? ''} submissions`,
+        lock.source === 'handshake' || lock.session_id === token
+          ? `session ${token} is terminal after ${MAX_RETRIES + 1} failed ${lock.stage ?? ''} submissions`
+          : `role "${role}" is locked in this worktree: the handshake of session ${lock.session_id ?? '(unreadable lock)'} went terminal (${lock.file})`,
         `A human must run "hestai anchor reset --token ${token}" to reopen it.`,
         {
           terminal: true,
-          retry_count: existing.retries.vector,
+          retry_count: existing?.retries.vector ?? 0,
         },
       );
     }

@@ -1,16 +1,12 @@
-import path from 'node:path';
-import { pendingDir, type WorkspacePaths } from '../paths.js';
-import { parseJsonState, readTextIfExists } from '../state/store.js';
+import type { WorkspacePaths } from '../paths.js';
+import { terminalState } from '../records/terminal.js';
 
 /**
- * True when the pending handshake of `token` is terminal (locked after too many failed retries until a
- * human runs `hestai anchor reset`). Reads `pending/{token}/handshake.json`'s `terminal` field.
- * TODO(lead): replace with `readHandshake(paths, token)?.terminal` from src/anchor/handshake-store.ts.
+ * True when the session may not anchor or commit because a handshake went terminal: its own pending
+ * handshake says so, or its role is locked in this worktree (`.hestai/sessions/terminal/{role}.json`,
+ * which outlives the pending directory and new sessions of the role) until a human runs
+ * `hestai anchor reset`. See src/records/terminal.ts.
  */
-export function handshakeIsTerminal(paths: WorkspacePaths, token: string): boolean {
-  const file = path.join(pendingDir(paths, token), 'handshake.json');
-  const text = readTextIfExists(file);
-  if (text === null) return false;
-  const value = parseJsonState(file, text) as { terminal?: unknown } | null;
-  return value !== null && typeof value === 'object' && value.terminal === true;
+export function handshakeIsTerminal(paths: WorkspacePaths, token: string, role?: string | null): boolean {
+  return terminalState(paths, token, role) !== null;
 }

@@ -19,8 +19,9 @@ export type SessionVerdict =
  * (PreToolUse, `hestai check tool-use`) both ask here and only word the answer. Reads state, writes nothing.
  */
 export function judgeSession(paths: WorkspacePaths, session: SessionRecord, anchor: AnchorCheck, config: WorkspaceConfig, now: Date): SessionVerdict {
+  // Terminal first: a fresh session of a locked role has no anchor, and anchoring is not what it needs.
+  if (handshakeIsTerminal(paths, session.session_id, session.role)) return { ok: false, code: 'TERMINAL' };
   if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };
-  if (handshakeIsTerminal(paths, session.session_id)) return { ok: false, code: 'TERMINAL' };
   const limitHours = config.freshness.max_age_hours;
   const ageHours = contextAgeHours(session, now);
   if (isContextStale(session, now, limitHours)) return { ok: false, code: 'STALE', ageHours, limitHours };

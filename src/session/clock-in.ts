@@ -27,6 +27,7 @@ import {
 import { sessionsToMarkStale } from '../records/freshness.js';
 import type { ResolvedFocus } from './rules/focus.js';
 import { sessionsLock } from '../records/activity.js';
+import { readTerminalLock } from '../records/terminal.js';
 
 export interface ClockInInput {
   /** Absolute path inside the repository (resolved to its worktree root). */
@@ -102,6 +103,16 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   assertNoSymlinkEscape(paths);
   const { config } = await loadConfig(workspace.root);
   const warnings: string[] = [];
+  let lock: ReturnType<typeof readTerminalLock> | { session_id: string; at: string } = null;
+  try {
+    lock = readTerminalLock(paths, role);
+  } catch {
+    lock = { session_id: '(unreadable lock file)', at: 'an unknown time' };
+  }
+  if (lock !== null)
+    warnings.push(
+      `role ${role} is locked in this worktree: the anchor handshake of session ${lock.session_id} went terminal at ${lock.at}. This session cannot anchor or commit until a person runs "hestai anchor reset --token <session_id> --reason ..." (audited); clocking in again does not lift it.`,
+    );
   const generated = await generateContext({ workspace, config, env, role, explicitFocus, model, warnings });
   const focus = generated.gathered.focus;
   const at = clock().toISOString();

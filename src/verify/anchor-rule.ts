@@ -176,10 +176,21 @@ export function checkAnchor(
       );
     }
   }
+  // Every anchor reset of the session up to the commit (a person lifted a terminal handshake): named, never hidden.
+  const resets = new Map<string, string | null>();
+  for (const x of [...r.resets, ...events.filter((ev) => ev.event === 'reset')])
+    if (seconds(x.at) <= committed) resets.set(x.at, x.reason ?? resets.get(x.at) ?? null);
+  const resetNote =
+    resets.size === 0
+      ? ''
+      : `; after ${resets.size} anchor reset${resets.size === 1 ? '' : 's'} (${[...resets]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([at, reason]) => `${at}: ${reason ?? 'no reason given'}`)
+          .join('; ')})`;
   return {
     rule: 'anchor',
     clause: 'verify.anchors',
     status: 'pass',
-    message: `anchor ${trailer.slice(0, 19)}… of session ${r.session_id} (${r.role}, ${r.tier}) re-validated at ${r.head?.slice(0, 7)}`,
+    message: `anchor ${trailer.slice(0, 19)}… of session ${r.session_id} (${r.role}, ${r.tier}) re-validated at ${r.head?.slice(0, 7)}${resetNote}`,
   };
 }

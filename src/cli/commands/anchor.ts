@@ -50,6 +50,7 @@ interface AnchorFlags {
   focus?: string;
   payloadFile?: string;
   reason?: string;
+  yes?: boolean;
 }
 
 export function registerAnchor(program: Command): void {
@@ -57,7 +58,7 @@ export function registerAnchor(program: Command): void {
     .command('anchor')
     .argument(
       '[action]',
-      '"reset" reopens a terminal handshake (human only, audited): hestai anchor reset --token T [--reason X]',
+      '"reset" reopens a terminal handshake (human only, audited): hestai anchor reset --token T [--reason X] [--yes]',
     )
     .description('the Odyssean Anchor handshake: --stage identity, then context (BIND), then proof (TENSION + COMMIT)')
     .option('--stage <stage>', 'identity | context | proof')
@@ -74,6 +75,7 @@ export function registerAnchor(program: Command): void {
       'the stage payload (context: ## BIND; proof: ## TENSION and ## COMMIT); - reads stdin',
     )
     .option('--reason <text>', 'reset: why the handshake is reset (recorded in .hestai/audit/audit.jsonl)')
+    .option('--yes', 'reset: confirm when stdin is not a terminal (a person approved it; recorded all the same)')
     .action(
       action(async (ctx, verb: string | undefined, given: AnchorFlags) => {
         // One name per concept (session, tier, focus); the older names stay accepted.
@@ -137,6 +139,12 @@ async function reset(ctx: CommandContext, flags: AnchorFlags): Promise<CommandRe
       code: 'USAGE',
       remedy: 'Run "hestai anchor reset --token T [--reason X]".',
     });
+  // A person resets: at a terminal, or approving it explicitly. An agent's piped shell gets exit 2.
+  if (flags.yes !== true && process.stdin.isTTY !== true)
+    throw usageError('anchor reset is for a person, and stdin is not a terminal', {
+      code: 'RESET_NEEDS_PERSON',
+      remedy: `Review the failed submissions, then run it yourself in a terminal, or confirm it explicitly: hestai anchor reset --token ${flags.token} --reason "..." --yes`,
+    });
   const { resetAnchor } = await import('../../anchor/reset.js');
   const result = await resetAnchor(
     {
@@ -146,10 +154,18 @@ async function reset(ctx: CommandContext, flags: AnchorFlags): Promise<CommandRe
     },
     { clock: ctx.clock },
   );
-  const was = `was ${result.previous.stage}${result.previous.terminal ? `, terminal after ${result.previous.terminal_stage} failures` : ''}`;
+  const p = result.previous;
+  const handshake =
+    p === null
+      ? 'no pending handshake'
+      : `handshake was ${p.stage}${p.terminal ? `, terminal after ${p.terminal_stage} failures` : ''}; retries cleared, expires ${result.expires_at}`;
+  const lock =
+    result.role_lock === null
+      ? ''
+      : `; role ${result.role_lock.role} unlocked (terminal since ${result.role_lock.at}, session ${result.role_lock.session_id})`;
   return {
     exitCode: ExitCode.Ok,
     json: result,
-    text: `reset handshake ${result.token} (${was}); retries cleared, expires ${result.expires_at}; recorded in ${result.audit_log}`,
+    text: `reset ${result.token} (${handshake}${lock}); recorded in ${result.audit_log} and published to hestai/anchors with the next push`,
   };
 }

@@ -103,7 +103,7 @@ describe('hestai anchor (CLI)', () => {
         input: 'ROLE::x',
       });
     expect(json(last!.stdout)).toMatchObject({ terminal: true, retries_left: 0 });
-    const reset = repo.hestai(['anchor', 'reset', '--token', token, '--reason', 'human review', '--json'], {
+    const reset = repo.hestai(['anchor', 'reset', '--token', token, '--reason', 'human review', '--yes', '--json'], {
       env: ENV,
     });
     expect(reset.status).toBe(0);

@@ -1,0 +1,144 @@
+/**
+ * Terminal handshakes need a person (seed 001 HARD_FAIL; issue 12 item 8). When the last allowed retry of a
+ * stage fails, the pending handshake says `terminal: true` AND a durable lock is written for the role in
+ * this worktree: `.hestai/sessions/terminal/{role}.json`. The lock outlives the pending directory (deleted by
+ * hand, or by cleanup after a clock-out) and every new session of the role: while it exists, no session of
+ * that role in this worktree may run the handshake, commit, or pass MCP gating. Only `hestai anchor reset`
+ * (audited, published to `hestai/anchors`) removes it. Hand-written validation: the hooks read it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkspacePaths } from '../paths.js';
+import { isHestaiError } from '../errors.js';
+import {
+  parseJsonState,
+  readJsonIfExists,
+  readTextIfExists,
+  removeStatePath,
+  writeJsonAtomic,
+  type Validate,
+} from '../state/store.js';
+import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import { handshakeFile, RETRY_STAGES, type RetryStage } from './handshake.js';
+import { readSession, ROLE_PATTERN } from './session.js';
+
+export interface TerminalLock {
+  version: 1;
+  role: string;
+  /** The session whose handshake went terminal. */
+  session_id: string;
+  stage: RetryStage;
+  failures: number;
+  at: string;
+}
+
+/** Why a session is locked: its own handshake, or its role's durable lock (possibly left by another session). */
+export interface TerminalState {
+  role: string | null;
+  /** The session whose handshake went terminal (null when the lock file is unreadable). */
+  session_id: string | null;
+  stage: RetryStage | null;
+  at: string | null;
+  source: 'handshake' | 'role';
+  /** Workspace-relative path of the lock file (or the handshake) that says so. */
+  file: string;
+}
+
+export function terminalLockFile(paths: WorkspacePaths, role: string): string {
+  return path.join(paths.terminal, `${role}.json`);
+}
+
+export const validateTerminalLock: Validate<TerminalLock> = (value) => {
+  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
+  const problems: Problems = [];
+  if (value['version'] !== 1) problems.push('version: expected 1');
+  expectString(value, 'role', problems, { pattern: ROLE_PATTERN });
+  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
+  expectOneOf(value, 'stage', RETRY_STAGES, problems);
+  if (!Number.isInteger(value['failures'])) problems.push('failures: expected an integer');
+  expectIsoDate(value, 'at', problems);
+  return problems.length === 0
+    ? { ok: true, value: value as unknown as TerminalLock }
+    : { ok: false, errors: problems };
+};
+
+/** The lock of a role, or null. A corrupt file throws (exit 2, names the file). */
+export function readTerminalLock(paths: WorkspacePaths, role: string): TerminalLock | null {
+  if (!ROLE_PATTERN.test(role)) return null;
+  return readJsonIfExists(terminalLockFile(paths, role), validateTerminalLock);
+}
+
+/** Writes (atomically) the lock of a role. */
+export function writeTerminalLock(paths: WorkspacePaths, lock: TerminalLock): void {
+  writeJsonAtomic(terminalLockFile(paths, lock.role), lock);
+}
+
+/** Removes the lock of a role (`hestai anchor reset` only). */
+export function removeTerminalLock(paths: WorkspacePaths, role: string): void {
+  if (ROLE_PATTERN.test(role)) removeStatePath(terminalLockFile(paths, role));
+}
+
+/** Every role lock of this worktree (unreadable files are skipped: `terminalState` fails closed on them). */
+export function listTerminalLocks(paths: WorkspacePaths): TerminalLock[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(paths.terminal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const locks: TerminalLock[] = [];
+  for (const name of names.sort()) {
+    const role = name.endsWith('.json') ? name.slice(0, -5) : '';
+    try {
+      const lock = readTerminalLock(paths, role);
+      if (lock) locks.push(lock);
+    } catch {
+      /* corrupt: reported where it is judged */
+    }
+  }
+  return locks;
+}
+
+const rel = (paths: WorkspacePaths, file: string) => path.relative(paths.root, file).split(path.sep).join('/');
+
+/**
+ * Is this session locked by a terminal handshake? Its own pending handshake says terminal, or its role
+ * (`role`, else the session's, else the handshake's) has a durable lock in this worktree. A lock file that
+ * cannot be read locks too (fail closed). Reads state, writes nothing; null when not locked.
+ */
+export function terminalState(paths: WorkspacePaths, sessionId: string, role?: string | null): TerminalState | null {
+  // Read leniently: only `terminal` matters here, and a partly written record that says terminal still locks.
+  const hsFile = handshakeFile(paths, sessionId);
+  const text = UUID_V4.test(sessionId) ? readTextIfExists(hsFile) : null;
+  const hs = text === null ? null : parseJsonState(hsFile, text);
+  const field = (key: string) => (isRecord(hs) && typeof hs[key] === 'string' ? (hs[key] as string) : null);
+  if (isRecord(hs) && hs['terminal'] === true)
+    return {
+      role: field('role'),
+      session_id: sessionId,
+      stage: RETRY_STAGES.find((s) => s === hs['terminal_stage']) ?? null,
+      at: field('updated_at'),
+      source: 'handshake',
+      file: rel(paths, hsFile),
+    };
+  const who = role ?? (UUID_V4.test(sessionId) ? readSession(paths, sessionId)?.role : null) ?? field('role');
+  if (who === null || !ROLE_PATTERN.test(who)) return null;
+  const file = terminalLockFile(paths, who);
+  let lock: TerminalLock | null;
+  try {
+    lock = readTerminalLock(paths, who);
+  } catch (error) {
+    if (!isHestaiError(error)) throw error;
+    return { role: who, session_id: null, stage: null, at: null, source: 'role', file: rel(paths, file) };
+  }
+  if (lock === null) return null;
+  return {
+    role: who,
+    session_id: lock.session_id,
+    stage: lock.stage,
+    at: lock.at,
+    source: 'role',
+    file: rel(paths, file),
+  };
+}
