@@ -7,7 +7,7 @@ import { markSessionWorking } from '../../src/records/activity.js';
 import { trustWorkspace } from '../../src/trust/index.js';
 import { workspacePaths } from '../../src/paths.js';
 import { listActiveSessions, readSession, sessionFile } from '../../src/records/session.js';
-import { parseOctave, toObject, writeOctave, octaveDocument } from '../../src/octave/index.js';
+import { parseOctave, toObject, validateOctave, writeOctave, octaveDocument } from '../../src/octave/index.js';
 import { readJsonl } from '../../src/state/store.js';
 import { UUID_V4 } from '../../src/util/validate.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
@@ -404,6 +404,56 @@ describe('clockIn: fresh context (CI-I2, CI-I3)', () => {
     expect(selected).toContain('src/other.ts');
     expect(res.context_paths.project_context).toBe('.hestai/context/PROJECT-CONTEXT.oct.md');
     expect(readFast(repo, 'current-focus.oct.md')['SELECTED_CONTEXT']).toEqual(selected);
+  });
+
+  it('summarises the working-tree diff against HEAD: files, hunks, lines, binary; the largest files first', async () => {
+    const repo = makeRepo();
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+    const files: Record<string, string> = { 'src/big.ts': `${lines.join('\n')}\n`, 'img.bin': 'a\0b' };
+    for (let i = 0; i < 25; i++) files[`src/f${i}.ts`] = 'x\n';
+    repo.commit('feat: files', files);
+    const edited = [...lines];
+    edited[2] = 'changed 2';
+    edited[30] = 'changed 30';
+    repo.write('src/big.ts', `${edited.join('\n')}\nappended\n`);
+    repo.write('img.bin', 'c\0d');
+    for (let i = 0; i < 25; i++) repo.write(`src/f${i}.ts`, 'y\n');
+    repo.git(['add', 'src/f0.ts']);
+    repo.write('new-untracked.ts', 'not in the diff\n');
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    const diff = res.context.git.diff;
+    expect(diff).toMatchObject({ available: true, files: 27, binary: 1, truncated: false });
+    expect(diff.hunks).toBe(3 + 25);
+    expect(diff.added).toBe(3 + 25);
+    expect(diff.removed).toBe(2 + 25);
+    expect(diff.top).toHaveLength(20);
+    expect(diff.top[0]).toEqual({ path: 'src/big.ts', hunks: 3, added: 3, removed: 2, binary: false });
+    expect(diff.top.map((f) => f.path)).not.toContain('new-untracked.ts');
+  });
+
+  it('writes current-state.oct.md (OCTAVE, validated) from the gathered context, so context_paths.current_state is set', async () => {
+    const repo = makeRepo();
+    repo.commit('feat: login', { 'src/login.ts': 'a\n' });
+    repo.write('src/login.ts', 'b\n');
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester', focus: 'login' }, deps(repo));
+    expect(res.context_paths.current_state).toBe('.hestai/context/state/current-state.oct.md');
+    const text = fs.readFileSync(path.join(repo.dir, '.hestai/context/state/current-state.oct.md'), 'utf8');
+    expect(validateOctave(text)).toEqual([]);
+    const doc = toObject(parseOctave(text)) as Record<string, Record<string, unknown>>;
+    expect(doc).toMatchObject({
+      SESSION_ID: res.session_id,
+      GENERATED_AT: NOW,
+      ROLE: 'tester',
+      FOCUS: 'login',
+      GIT: { BRANCH: 'main', HEAD: res.context.git.head, MODIFIED: '1', CHANGED_FILES: ['src/login.ts'] },
+      DIFF: { FILES: '1', HUNKS: '1', ADDED: '1', REMOVED: '1', TRUNCATED: 'false' },
+      SELECTION: 'deterministic',
+    });
+    expect(doc['GIT']!['RECENT_COMMITS']).toEqual([
+      expect.stringMatching(/^[0-9a-f]{7,} feat: login$/),
+      expect.any(String),
+    ]);
+    expect(res.fast_layer.written).toContain(path.join(repo.dir, '.hestai/context/state/current-state.oct.md'));
   });
 
   it('works in a repository without commits', async () => {

@@ -108,6 +108,9 @@ describe('refreshSession and acknowledgeStale (CI-I2)', () => {
       parseOctave(fs.readFileSync(path.join(repo.dir, '.hestai/context/state/current-focus.oct.md'), 'utf8')),
     );
     expect(focus['CONTEXT_GENERATED_AT']).toBe(generatedAt);
+    const state = toObject(parseOctave(fs.readFileSync(workspacePaths(repo.dir).currentState, 'utf8')));
+    expect(state).toMatchObject({ GENERATED_AT: generatedAt, SESSION_ID: session_id });
+    expect(res.context_paths.current_state).toBe('.hestai/context/state/current-state.oct.md');
   });
 
   it('records an acknowledgment for the current generation, audited; an empty reason is exit 2', async () => {
