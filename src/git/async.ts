@@ -3,6 +3,7 @@ import { usageError } from '../errors.js';
 import { GitError, type GitResult } from './exec.js';
 import { LOG_FORMAT, parseLog, splitNul, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
+import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
 
 /**
  * Asynchronous git calls, so that clock-in can read status, log and the file list concurrently (one
@@ -118,4 +119,75 @@ export async function trackedFilesAsync(cwd: string): Promise<string[]> {
 /** The hooks directory git uses in this worktree (honours core.hooksPath). */
 export async function hooksDirAsync(cwd: string): Promise<string> {
   return (await runGitAsync(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd })).stdout.trim();
+}
+
+/**
+ * Like `runGitAsync`, but reads at most `maxBytes` of stdout: past that the process is stopped and the
+ * result says `truncated` (a huge diff costs a bounded amount of memory and time).
+ */
+export function runGitBoundedAsync(
+  args: readonly string[],
+  options: { cwd: string; maxBytes: number; env?: NodeJS.ProcessEnv },
+): Promise<{ stdout: string; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd: options.cwd,
+      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (truncated) return;
+      const room = options.maxBytes - size;
+      out.push(chunk.subarray(0, room));
+      size += Math.min(room, chunk.length);
+      if (chunk.length >= room) {
+        truncated = true;
+        child.kill();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error: NodeJS.ErrnoException) => reject(new GitError(args, null, error.message)));
+    child.on('close', (code) => {
+      if (!truncated && code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')));
+      else resolve({ stdout: Buffer.concat(out).toString('utf8'), truncated });
+    });
+  });
+}
+
+/** Most diff output read for a summary (512 KiB), and most files listed by name. */
+export const DIFF_SUMMARY_MAX_BYTES = 512 * 1024;
+export const DIFF_SUMMARY_TOP = 20;
+
+/**
+ * A bounded summary of the working tree against HEAD (staged and unstaged; untracked files are not in
+ * it): one `git diff HEAD -U0` process, limited to `paths` when given (literal pathspecs), with external
+ * diff drivers and textconv filters off (a repository cannot make the summary run a command) and fixed
+ * prefixes whatever the user's diff config says.
+ */
+export async function diffSummaryAsync(cwd: string, paths: readonly string[] | null): Promise<DiffSummary> {
+  const args = [
+    '-c',
+    'core.quotePath=true',
+    'diff',
+    'HEAD',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-renames',
+    '-U0',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    '--',
+    ...(paths ?? []).map((p) => `:(literal)${p}`),
+  ];
+  const { stdout, truncated } = await runGitBoundedAsync(args, {
+    cwd,
+    maxBytes: DIFF_SUMMARY_MAX_BYTES,
+    env: { GIT_OPTIONAL_LOCKS: '0' },
+  });
+  return parseDiffSummary(stdout, { truncated, top: DIFF_SUMMARY_TOP });
 }

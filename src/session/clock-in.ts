@@ -164,6 +164,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
           selected: generated.selection.selected.map((s) => s.path),
           selection: generated.selection.selection.method,
           checklistItems: generated.selection.checklist,
+          gathered: generated.gathered,
           live: new Set(
             listed.sessions
               .filter((s) => isLive(s) && !staleIds.has(s.session_id))

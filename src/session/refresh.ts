@@ -69,6 +69,7 @@ export async function refreshSession(
         selected: generated.selection.selected.map((s) => s.path),
         selection: generated.selection.selection.method,
         checklistItems: generated.selection.checklist,
+        gathered: generated.gathered,
         live: new Set(
           listActiveSessions(paths)
             .sessions.filter(isLive)

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceConfig } from '../../config/schema.js';
-import { branchStatusAsync, recentCommitsAsync, trackedFilesAsync } from '../../git/async.js';
+import { branchStatusAsync, diffSummaryAsync, recentCommitsAsync, trackedFilesAsync } from '../../git/async.js';
+import type { BranchStatus } from '../../git/parse-status-v2.js';
+import type { DiffSummary } from '../../git/parse-diff.js';
 import { relativeToRoot } from '../../paths.js';
 import type { Workspace } from '../../workspace.js';
 import { resolveFocus, focusFromBranch, type ResolvedFocus } from '../rules/focus.js';
@@ -20,6 +22,8 @@ export interface GitContext {
   behind: number | null;
   changes: { staged: number; modified: number; untracked: number; conflicted: number; files: string[] };
   recent_commits: { sha: string; header: string; date: string }[];
+  /** The working tree against HEAD, bounded (STEP_5; see `workingTreeDiff`). */
+  diff: DiffSummary;
 }
 
 /** Everything gathered for one clock-in or refresh. */
@@ -52,6 +56,28 @@ function readSmall(file: string, max = 64 * 1024): string | null {
     }
   } catch {
     return null;
+  }
+}
+
+const DIFF_PATHSPEC_LIMIT = 100;
+
+function emptyDiff(available: boolean, reason: string | null): DiffSummary {
+  return { available, reason, files: 0, hunks: 0, added: 0, removed: 0, binary: 0, truncated: false, top: [] };
+}
+
+/**
+ * STEP_5's diff, costing a process only when there is something to read: nothing when status shows no
+ * tracked change, else `git diff HEAD` over the changed paths (or the whole tree past 100 of them). A
+ * failing diff is reported in the summary, never fatal.
+ */
+async function workingTreeDiff(root: string, status: BranchStatus): Promise<DiffSummary> {
+  if (status.head === null) return emptyDiff(false, 'no commits yet');
+  const changed = status.entries.filter((e) => e.code !== '??' && e.code !== '!!').map((e) => e.path);
+  if (changed.length === 0) return emptyDiff(true, null);
+  try {
+    return await diffSummaryAsync(root, changed.length <= DIFF_PATHSPEC_LIMIT ? changed : null);
+  } catch (error) {
+    return emptyDiff(false, `git diff failed: ${(error as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -96,8 +122,10 @@ export async function gatherContext(input: {
   const gh = config.github;
   const ghTimeout = gh.timeout_ms;
   const wantGh = gh.issue_search || gh.pr_context;
-  const [status, commits, tracked, probe, gates] = await Promise.all([
-    branchStatusAsync(root),
+  const statusRead = branchStatusAsync(root);
+  const [status, diff, commits, tracked, probe, gates] = await Promise.all([
+    statusRead,
+    statusRead.then((st) => workingTreeDiff(root, st)),
     recentCommitsAsync(root, RECENT_COMMITS),
     trackedFilesAsync(root),
     wantGh
@@ -180,6 +208,7 @@ export async function gatherContext(input: {
       behind: status.behind,
       changes,
       recent_commits: commits.map((c) => ({ sha: c.sha, header: c.message.split('\n')[0] ?? '', date: c.authorDate })),
+      diff,
     },
     focus,
     human_context: human,

@@ -3,6 +3,8 @@ import type { SessionRecord } from '../../records/session.js';
 import { CHECKLIST_PENDING_CAP } from '../rules/checklist.js';
 import { buildBlockers, buildCurrentFocus, checklistDocument, planChecklist } from './build.js';
 import { readFastDoc, writeFastDocs } from './io.js';
+import { buildCurrentState } from './current-state.js';
+import type { GatheredContext } from '../context/gather.js';
 
 export interface FastLayerUpdate {
   written: string[];
@@ -12,7 +14,7 @@ export interface FastLayerUpdate {
 }
 
 /**
- * CI-I4: rewrites current-focus, checklist (see rules/checklist.ts: owned items, carried forward for the
+ * CI-I4 and STEP_8: rewrites current-focus, current-state (the gathered context), checklist (see rules/checklist.ts: owned items, carried forward for the
  * focus, capped) and blockers (unresolved kept) for a session. Seed §8's "OCTAVE validation fails → retry
  * with simpler content" is met before writing rather than after: every value is reduced to one line
  * (`oneLine`), so a generated document is always valid OCTAVE (a property test holds this for any text),
@@ -28,6 +30,8 @@ export function updateFastLayer(
     checklistItems: readonly string[];
     /** Ids of the other live sessions of the worktree (their checklist items stay theirs). */
     live: ReadonlySet<string>;
+    /** The gathered context, written as `current-state.oct.md` (STEP_8). */
+    gathered: GatheredContext;
   },
   warnings: string[],
 ): FastLayerUpdate {
@@ -50,6 +54,15 @@ export function updateFastLayer(
     },
     { file: paths.checklist, doc: checklistDocument(checklist) },
     { file: paths.blockers, doc: buildBlockers({ previous: previousBlockers, session }) },
+    {
+      file: paths.currentState,
+      doc: buildCurrentState({
+        session,
+        gathered: input.gathered,
+        selected: input.selected,
+        selection: input.selection,
+      }),
+    },
   ];
   writeFastDocs(docs);
   return {
