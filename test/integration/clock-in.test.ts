@@ -640,6 +640,34 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
       'Pick files. Reply with JSON {"selected": [...]}.',
     );
     expect(readSession(workspacePaths(repo.dir), res.session_id)!.model).toBe('flag-model');
+    // SS-I5: the prompt version used is recorded in session.json and in the audit line.
+    const prompt = { name: 'clock_in_synthesis', version: '9-local', source: 'user' };
+    expect(readSession(workspacePaths(repo.dir), res.session_id)!.prompts).toContainEqual(prompt);
+    expect(readJsonl(workspacePaths(repo.dir).auditLog)).toContainEqual(
+      expect.objectContaining({
+        event: 'clock_in',
+        session_id: res.session_id,
+        prompts: expect.arrayContaining([prompt]),
+      }),
+    );
+  });
+
+  it('records the prompt version even when the reply was unusable, and none without a provider', async () => {
+    const repo = makeRepo();
+    const server = await chatServer(() => completion('not json'));
+    aiWorkspace(repo, server.url);
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    expect(readSession(workspacePaths(repo.dir), res.session_id)!.prompts).toContainEqual({
+      name: 'clock_in_synthesis',
+      version: '1',
+      source: 'package',
+    });
+    const plain = makeRepo();
+    const none = await clockIn({ working_dir: plain.dir, role: 'tester' }, deps(plain));
+    expect(readSession(workspacePaths(plain.dir), none.session_id)!.prompts).toEqual([]);
+    expect(readJsonl(workspacePaths(plain.dir).auditLog)).toContainEqual(
+      expect.objectContaining({ event: 'clock_in', session_id: none.session_id, prompts: [] }),
+    );
   });
 
   it('reads the provider from the worktree .env file', async () => {
