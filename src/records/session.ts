@@ -62,6 +62,15 @@ export interface SessionRecord {
    * named (HESTAI_SESSION, --session, session_id, its MCP connection), never picked implicitly. Absent: false.
    */
   pinned?: boolean;
+  /** SS-I5: the versioned prompts this session's clock-in sent to the AI provider (empty without one). */
+  prompts?: PromptUse[];
+}
+
+/** One versioned prompt, as used (`source`: shipped with the package, or the user's override). */
+export interface PromptUse {
+  name: string;
+  version: string;
+  source: 'package' | 'user';
 }
 
 export const SESSION_FILE = 'session.json';
@@ -86,6 +95,12 @@ export const validateSessionRecord: Validate<SessionRecord> = (value) => {
   expectArray(value, 'ownership_log', problems);
   if (value['pinned'] !== undefined && typeof value['pinned'] !== 'boolean')
     problems.push('pinned: expected true or false');
+  if (value['prompts'] !== undefined)
+    for (const [i, p] of expectArray(value, 'prompts', problems).entries()) {
+      if (!isRecord(p) || typeof p['name'] !== 'string' || typeof p['version'] !== 'string')
+        problems.push(`prompts.${i}: expected {name, version, source}`);
+      else expectOneOf(p, 'source', ['package', 'user'], problems);
+    }
   for (const [i, ack] of expectArray(value, 'acknowledgments', problems).entries()) {
     if (!isRecord(ack)) {
       problems.push(`acknowledgments.${i}: expected an object`);

@@ -150,6 +150,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
           : [],
       acknowledgments: [],
       ...(input.pinned === true ? { pinned: true } : {}),
+      prompts: generated.prompts,
     };
 
     // Stage the session directory, write the FAST layer, then publish the directory with one rename.
@@ -220,6 +221,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       focus: focus.value,
       focus_source: focus.source,
       selection: generated.selection.selection.method,
+      prompts: generated.prompts,
     });
 
     const first = conflicts[0];

@@ -6,12 +6,15 @@ import type { Workspace } from '../workspace.js';
 import { gatherContext, type GatheredContext } from './context/gather.js';
 import { selectContext, type ContextSelection } from './context/select.js';
 import type { ResolvedFocus } from './rules/focus.js';
+import type { PromptUse } from '../records/session.js';
 
 export interface GeneratedContext {
   gathered: GatheredContext;
   selection: ContextSelection;
   /** The model the session records: --model, else the configured provider's model, else null. */
   model: string | null;
+  /** SS-I5: the versioned prompts sent to the provider (recorded in session.json and the audit line). */
+  prompts: PromptUse[];
 }
 
 /** Gathers fresh context and selects from it (AI when configured, deterministic otherwise). */
@@ -54,5 +57,11 @@ export async function generateContext(input: {
     home: input.env['HOME'],
     warnings: input.warnings,
   });
-  return { gathered, selection, model: input.model ?? ai?.model ?? input.config.ai.model_override ?? null };
+  const prompt = selection.selection.prompt;
+  return {
+    gathered,
+    selection,
+    model: input.model ?? ai?.model ?? input.config.ai.model_override ?? null,
+    prompts: prompt === null ? [] : [{ name: prompt.name, version: prompt.version, source: prompt.source }],
+  };
 }
