@@ -11,13 +11,28 @@ import { parseOctave, toObject, validateOctave, writeOctave, octaveDocument } fr
 import { readJsonl } from '../../src/state/store.js';
 import { UUID_V4 } from '../../src/util/validate.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
-import { chatServer, completion, fakeBin, fixedClock, pathWithoutGh, rejection } from '../helpers/session-fixtures.js';
+import {
+  chatServer,
+  completion,
+  type ChatServer,
+  fakeBin,
+  fixedClock,
+  pathWithoutGh,
+  rejection,
+} from '../helpers/session-fixtures.js';
 
 const NOW = '2026-01-10T12:00:00.000Z';
 const clock = fixedClock(NOW);
 
 function deps(repo: TempRepo, env: NodeJS.ProcessEnv = {}) {
   return { clock, env: { ...repo.env, PATH: pathWithoutGh(), ...env } };
+}
+
+/** The provider request that selected the context (the other one synthesised the FAST layer). */
+function selectionRequest(server: ChatServer): ChatServer['requests'][number] {
+  return server.requests.find(
+    (r) => !(r.body['messages'] as { content: string }[])[0]!.content.includes('FAST layer'),
+  )!;
 }
 
 function readFast(repo: TempRepo, name: string): Record<string, unknown> {
@@ -571,8 +586,9 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
     });
     expect(res.context.selected.map((s) => s.path)).toEqual(['src/logout.ts']);
     expect(res.context.selected[0]!.reasons).toContain('ai: the focus');
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0]!;
+    // One request selects the context, one synthesises the FAST layer (fast-synthesis.test.ts).
+    expect(server.requests).toHaveLength(2);
+    const request = selectionRequest(server);
     expect(request.url).toBe('/v1/chat/completions');
     expect(request.body['model']).toBe('test-model');
     const messages = request.body['messages'] as { role: string; content: string }[];
@@ -635,8 +651,8 @@ describe('clockIn: AI-assisted selection over an OpenAI-compatible endpoint', ()
       model: 'flag-model',
       prompt: { version: '9-local', source: 'user' },
     });
-    expect(server.requests[0]!.headers['authorization']).toBe('Bearer sk-home');
-    expect((server.requests[0]!.body['messages'] as { content: string }[])[0]!.content).toBe(
+    expect(selectionRequest(server).headers['authorization']).toBe('Bearer sk-home');
+    expect((selectionRequest(server).body['messages'] as { content: string }[])[0]!.content).toBe(
       'Pick files. Reply with JSON {"selected": [...]}.',
     );
     expect(readSession(workspacePaths(repo.dir), res.session_id)!.model).toBe('flag-model');

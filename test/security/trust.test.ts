@@ -197,7 +197,11 @@ describe('trust: a repository cannot send data or a key to a server it names', (
       expect(hestai(repo, ['trust']).status).toBe(0);
       const result = await hestaiAsync(repo, ['clock-in', '--role', 'implementation-lead'], { TEAM_AI_KEY: 'sk-team' });
       expect(result.status).toBe(0);
-      expect(server.seen).toEqual([{ url: '/v1/chat/completions', authorization: 'Bearer sk-team' }]);
+      // Two calls (context selection and FAST-layer synthesis), both to the trusted endpoint with its key.
+      expect(server.seen).toEqual([
+        { url: '/v1/chat/completions', authorization: 'Bearer sk-team' },
+        { url: '/v1/chat/completions', authorization: 'Bearer sk-team' },
+      ]);
     } finally {
       await server.close();
     }
