@@ -166,6 +166,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
           selection: generated.selection.selection.method,
           checklistItems: generated.selection.checklist,
           gathered: generated.gathered,
+          fast: generated.fast,
           live: new Set(
             listed.sessions
               .filter((s) => isLive(s) && !staleIds.has(s.session_id))
@@ -222,6 +223,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       focus_source: focus.source,
       selection: generated.selection.selection.method,
       prompts: generated.prompts,
+      fast_synthesis: generated.fast.synthesis.method,
     });
 
     const first = conflicts[0];

@@ -5,6 +5,8 @@ import { withoutRepositoryPowers } from '../trust/settings.js';
 import type { Workspace } from '../workspace.js';
 import { gatherContext, type GatheredContext } from './context/gather.js';
 import { selectContext, type ContextSelection } from './context/select.js';
+import { synthesizeFast, type FastSynthesis } from './context/fast-synth.js';
+import type { FastExtras } from './context/fast-reply.js';
 import type { ResolvedFocus } from './rules/focus.js';
 import type { PromptUse } from '../records/session.js';
 
@@ -15,6 +17,8 @@ export interface GeneratedContext {
   model: string | null;
   /** SS-I5: the versioned prompts sent to the provider (recorded in session.json and the audit line). */
   prompts: PromptUse[];
+  /** STEP_6: how the FAST layer is synthesised, and what the provider added (null: deterministic). */
+  fast: { synthesis: FastSynthesis; extras: FastExtras | null };
 }
 
 /** Gathers fresh context and selects from it (AI when configured, deterministic otherwise). */
@@ -50,18 +54,16 @@ export async function generateContext(input: {
       ignoreDotenv: trust.dotenv_committed && !trusted,
     }),
   ]);
-  const selection = await selectContext({
-    role: input.role,
-    gathered,
-    ai,
-    home: input.env['HOME'],
-    warnings: input.warnings,
-  });
-  const prompt = selection.selection.prompt;
+  const [selection, fast] = await Promise.all([
+    selectContext({ role: input.role, gathered, ai, home: input.env['HOME'], warnings: input.warnings }),
+    synthesizeFast({ role: input.role, gathered, ai, home: input.env['HOME'], warnings: input.warnings }),
+  ]);
+  const used = [selection.selection.prompt, fast.synthesis.prompt].filter((p) => p !== null);
   return {
     gathered,
     selection,
     model: input.model ?? ai?.model ?? input.config.ai.model_override ?? null,
-    prompts: prompt === null ? [] : [{ name: prompt.name, version: prompt.version, source: prompt.source }],
+    prompts: used.map((p) => ({ name: p.name, version: p.version, source: p.source })),
+    fast,
   };
 }

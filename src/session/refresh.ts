@@ -70,6 +70,7 @@ export async function refreshSession(
         selection: generated.selection.selection.method,
         checklistItems: generated.selection.checklist,
         gathered: generated.gathered,
+        fast: generated.fast,
         live: new Set(
           listActiveSessions(paths)
             .sessions.filter(isLive)

@@ -8,6 +8,7 @@ import {
   type OctaveValue,
 } from '../../octave/index.js';
 import type { SessionRecord } from '../../records/session.js';
+import type { FastExtras } from '../context/fast-reply.js';
 import {
   CHECKLIST_PENDING_CAP,
   planClockInChecklist,
@@ -39,6 +40,9 @@ export function buildCurrentFocus(input: {
   session: SessionRecord;
   selected: readonly string[];
   selection: 'ai' | 'deterministic';
+  /** STEP_6: how the layer was synthesised, and what the provider added (validated, one line each). */
+  synthesis?: 'ai' | 'deterministic';
+  extras?: FastExtras['focus'] | undefined;
 }): OctaveDocument {
   const s = input.session;
   return octaveDocument('CURRENT_FOCUS', {
@@ -53,6 +57,10 @@ export function buildCurrentFocus(input: {
     STATUS: 'ACTIVE',
     SELECTION: input.selection,
     SELECTED_CONTEXT: input.selected.map(oneLine),
+    SYNTHESIS: input.synthesis ?? 'deterministic',
+    ...(input.extras?.SUMMARY ? { SUMMARY: oneLine(input.extras.SUMMARY) } : {}),
+    ...(input.extras?.NEXT_STEPS ? { NEXT_STEPS: input.extras.NEXT_STEPS.map(oneLine) } : {}),
+    ...(input.extras?.RISKS ? { RISKS: input.extras.RISKS.map(oneLine) } : {}),
   });
 }
 
@@ -147,7 +155,12 @@ export function planChecklist(input: {
 }
 
 /** `blockers.oct.md`: unresolved blockers kept, resolved ones dropped, the session's context added. */
-export function buildBlockers(input: { previous: OctaveDocument | null; session: SessionRecord }): OctaveDocument {
+export function buildBlockers(input: {
+  previous: OctaveDocument | null;
+  session: SessionRecord;
+  /** STEP_6: possible blockers the provider named (never replaces ACTIVE). */
+  potential?: readonly string[] | undefined;
+}): OctaveDocument {
   const s = input.session;
   return octaveDocument('BLOCKERS', {
     META: meta('blockers'),
@@ -160,6 +173,7 @@ export function buildBlockers(input: { previous: OctaveDocument | null; session:
       BRANCH: s.branch === null ? '(detached)' : oneLine(s.branch),
       AT: oneLine(s.context_generated_at),
     },
+    ...(input.potential ? { POTENTIAL: input.potential.map(oneLine) } : {}),
   });
 }
 

@@ -5,10 +5,14 @@ import { buildBlockers, buildCurrentFocus, checklistDocument, planChecklist } fr
 import { readFastDoc, writeFastDocs } from './io.js';
 import { buildCurrentState } from './current-state.js';
 import type { GatheredContext } from '../context/gather.js';
+import type { FastSynthesis } from '../context/fast-synth.js';
+import type { FastExtras } from '../context/fast-reply.js';
 
 export interface FastLayerUpdate {
   written: string[];
   carried_forward: number;
+  /** STEP_6: `ai` when the provider's validated reply was used, else `deterministic` with the reason. */
+  synthesis: FastSynthesis;
   /** The checklist after this clock-in: pending count, the cap, items adopted for the focus, items the cap dropped. */
   checklist: { pending: number; cap: number; carried_forward: string[]; dropped: string[] };
 }
@@ -32,6 +36,8 @@ export function updateFastLayer(
     live: ReadonlySet<string>;
     /** The gathered context, written as `current-state.oct.md` (STEP_8). */
     gathered: GatheredContext;
+    /** STEP_6: how the layer was synthesised and what the provider added. */
+    fast: { synthesis: FastSynthesis; extras: FastExtras | null };
   },
   warnings: string[],
 ): FastLayerUpdate {
@@ -50,10 +56,19 @@ export function updateFastLayer(
   const docs = [
     {
       file: paths.currentFocus,
-      doc: buildCurrentFocus({ session, selected: input.selected, selection: input.selection }),
+      doc: buildCurrentFocus({
+        session,
+        selected: input.selected,
+        selection: input.selection,
+        synthesis: input.fast.synthesis.method,
+        extras: input.fast.extras?.focus,
+      }),
     },
     { file: paths.checklist, doc: checklistDocument(checklist) },
-    { file: paths.blockers, doc: buildBlockers({ previous: previousBlockers, session }) },
+    {
+      file: paths.blockers,
+      doc: buildBlockers({ previous: previousBlockers, session, potential: input.fast.extras?.blockers.POTENTIAL }),
+    },
     {
       file: paths.currentState,
       doc: buildCurrentState({
@@ -68,6 +83,7 @@ export function updateFastLayer(
   return {
     written: docs.map((d) => d.file),
     carried_forward: checklist.carried.length,
+    synthesis: input.fast.synthesis,
     checklist: {
       pending: checklist.state.pending.length,
       cap: CHECKLIST_PENDING_CAP,
