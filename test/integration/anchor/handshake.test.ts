@@ -99,7 +99,11 @@ describe('anchor: identity stage', () => {
 
   it('says to run hestai init when no constitutions are installed', async () => {
     const repo = makeRepo();
-    const result = await anchor({ stage: 'identity', working_dir: repo.dir, role: ROLE, mode: 'untracked' }, { clock });
+    // A role with no packaged default (a packaged one is installed instead: constitution-install.test.ts).
+    const result = await anchor(
+      { stage: 'identity', working_dir: repo.dir, role: 'poet', mode: 'untracked' },
+      { clock },
+    );
     expect(result.errors[0]).toMatch(/^NO_CONSTITUTION: /);
     expect(result.guidance).toContain('hestai init');
     expect(fs.existsSync(path.join(repo.dir, '.hestai'))).toBe(false);
