@@ -82,6 +82,30 @@ export function readConstitution(paths: WorkspacePaths, role: string): Constitut
   return { role, file, relative: relativeToRoot(paths, file), text, cognition: declaredCognition(text) };
 }
 
+/** The packaged default constitution of a role (`templates/agents/{role}.oct.md`), or null when none ships. */
+export function packagedConstitution(role: string, source: string = TEMPLATE_AGENTS_DIR): string | null {
+  return readTextIfExists(path.join(source, `${assertRoleName(role)}${SUFFIX}`));
+}
+
+/**
+ * Seed 001 STAGE_IDENTITY "Ensure .hestai-sys injection is present": the role's constitution, installing
+ * the packaged default first when the file is missing and `policy` is `install`. Never overwrites a file
+ * that exists. The write goes through src/state (atomic; refuses a symlinked `.hestai-sys/` or `agents/`).
+ */
+export function ensureConstitution(
+  paths: WorkspacePaths,
+  role: string,
+  policy: 'install' | 'strict',
+  source: string = TEMPLATE_AGENTS_DIR,
+): { constitution: Constitution | null; installed: boolean } {
+  const existing = readConstitution(paths, role);
+  if (existing !== null || policy === 'strict') return { constitution: existing, installed: false };
+  const text = packagedConstitution(role, source);
+  if (text === null) return { constitution: null, installed: false };
+  writeFileAtomic(constitutionFile(paths, role), text);
+  return { constitution: readConstitution(paths, role), installed: true };
+}
+
 /** The excerpt returned by the identity stage: the constitution up to a size limit. */
 export function constitutionExcerpt(text: string, maxLines = 60): string {
   const lines = text.split('\n');

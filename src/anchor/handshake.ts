@@ -20,6 +20,8 @@ import {
   availableRoles,
   assertRoleName,
   constitutionExcerpt,
+  ensureConstitution,
+  packagedConstitution,
   readConstitution,
   type Constitution,
 } from './constitution.js';
@@ -76,6 +78,8 @@ export interface Ctx {
   now: Date;
   ttlMinutes: number;
   defaultStrictness: Strictness;
+  /** `anchor.constitutions`: install a missing role constitution from the packaged defaults, or refuse. */
+  constitutions: 'install' | 'strict';
 }
 
 function baseResult(
@@ -124,21 +128,59 @@ export async function context(workingDir: string, deps: AnchorDeps): Promise<Ctx
     now: (deps.clock ?? systemClock)(),
     ttlMinutes: config.anchor.handshake_ttl_minutes,
     defaultStrictness: config.anchor.strictness,
+    constitutions: config.anchor.constitutions,
   };
 }
 
-function noConstitution(result: AnchorHandshakeResult, paths: WorkspacePaths, role: string): AnchorHandshakeResult {
+function noConstitution(
+  result: AnchorHandshakeResult,
+  paths: WorkspacePaths,
+  role: string,
+  policy: Ctx['constitutions'],
+): AnchorHandshakeResult {
   const roles = availableRoles(paths);
+  const strict =
+    policy === 'strict' && packagedConstitution(role) !== null
+      ? `anchor.constitutions is strict, so the packaged default is not installed: add the file (or run "hestai init", which installs the defaults and keeps existing files). `
+      : '';
   return {
     ...refuse(
       result,
       'NO_CONSTITUTION',
       `role "${role}" has no constitution at .hestai-sys/agents/${role}.oct.md`,
       roles.length > 0
-        ? `Available roles: ${roles.join(', ')}. Bind as one of them, or add the file.`
-        : 'No constitutions are installed: run "hestai init" to install the defaults.',
+        ? `${strict}Available roles: ${roles.join(', ')}. Bind as one of them, or add the file.`
+        : `${strict}No constitutions are installed: run "hestai init" to install the defaults.`,
     ),
     available_roles: roles,
+  };
+}
+
+/**
+ * The role's constitution, installed from the packaged defaults when missing (seed 001 STAGE_IDENTITY
+ * "ensure the .hestai-sys injection is present") unless `anchor.constitutions` is strict; an install is
+ * audited and reported as a warning.
+ */
+export function constitutionFor(
+  ctx: Ctx,
+  role: string,
+  sessionId: string | null,
+): { constitution: Constitution | null; warnings: string[]; note: string } {
+  const { constitution, installed } = ensureConstitution(ctx.paths, role, ctx.constitutions);
+  if (!installed || constitution === null) return { constitution, warnings: [], note: '' };
+  appendAudit(ctx.paths, {
+    event: 'constitution_installed',
+    session_id: sessionId,
+    role,
+    file: constitution.relative,
+    at: ctx.now.toISOString(),
+  });
+  return {
+    constitution,
+    warnings: [
+      `CONSTITUTION_INSTALLED: ${constitution.relative} was missing: the packaged default for ${role} was installed (commit it: hestai verify checks it at the anchored commit; pin anchor.constitutions: strict to refuse instead)`,
+    ],
+    note: ` It had no constitution: installed the packaged default constitution at ${constitution.relative} (commit it).`,
   };
 }
 
@@ -332,10 +374,11 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
   const ctx = await context(input.working_dir, deps);
   const strictness = input.strictness === undefined ? ctx.defaultStrictness : parseStrictness(input.strictness);
   const result = baseResult('identity', mode, strictness, null);
-  const constitution = readConstitution(ctx.paths, role);
-  if (constitution === null) return noConstitution(result, ctx.paths, role);
+  const { constitution, warnings, note } = constitutionFor(ctx, role, explicitToken);
+  if (constitution === null) return noConstitution(result, ctx.paths, role, ctx.constitutions);
   const withConstitution: AnchorHandshakeResult = {
     ...result,
+    warnings,
     constitution_path: constitution.relative,
     constitution_excerpt: mode === 'lite' ? null : constitutionExcerpt(constitution.text),
     template: bindTemplate(role),
@@ -345,7 +388,7 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
       ...withConstitution,
       success: true,
       next_step: `Untracked: nothing was written and nothing will be unlocked. Read the constitution at ${constitution.relative}, then submit the BIND section with --stage context --mode untracked --role ${role}.`,
-      guidance: 'Identity accepted (untracked).',
+      guidance: `Identity accepted (untracked).${note}`,
     };
   }
   let token: string;
@@ -414,7 +457,7 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
     return {
       ...tokened,
       success: true,
-      guidance: `Identity accepted for ${role}. Read the constitution, then prove you extracted your identity: submit the BIND section.`,
+      guidance: `Identity accepted for ${role}.${note} Read the constitution, then prove you extracted your identity: submit the BIND section.`,
       next_step: `Read ${constitution.relative}, then submit the BIND section: hestai anchor --stage context --token ${token} --payload-file FILE (template below). The handshake expires in ${ctx.ttlMinutes} minutes.`,
     };
   });
@@ -437,9 +480,10 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
     const role = untrackedRole(input);
     const ctx = await context(input.working_dir, deps);
     const strictness = input.strictness === undefined ? ctx.defaultStrictness : parseStrictness(input.strictness);
-    const result = baseResult('context', 'untracked', strictness, null);
-    const constitution = readConstitution(ctx.paths, role);
-    if (constitution === null) return noConstitution(result, ctx.paths, role);
+    const result = { ...baseResult('context', 'untracked', strictness, null) };
+    const { constitution, warnings } = constitutionFor(ctx, role, null);
+    if (constitution === null) return noConstitution(result, ctx.paths, role, ctx.constitutions);
+    result.warnings = warnings;
     const v = validateVector(payload, {
       part: 'bind',
       role,

@@ -7,9 +7,9 @@ import { usageError } from '../errors.js';
 import { readSession } from '../records/session.js';
 import { sessionLookup } from '../records/known-session.js';
 import { MAX_RETRIES } from './constants.js';
-import { assertRoleName, readConstitution } from './constitution.js';
+import { assertRoleName } from './constitution.js';
 import { makeCtxProbe } from './ctx-probe.js';
-import { context, recordFailure, sessionProblem, type AnchorDeps } from './handshake.js';
+import { constitutionFor, context, recordFailure, sessionProblem, type AnchorDeps } from './handshake.js';
 import { readHandshake, withHandshakeLock, writeHandshake, type HandshakeRecord } from '../records/handshake.js';
 import { parsePayload, parseStrictness, parseToken } from './inputs.js';
 import { promoteAnchor } from './promote.js';
@@ -64,7 +64,7 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
     const [code, message, next] = problem!;
     return refusal(code === 'UNKNOWN_TOKEN' ? 'UNKNOWN_SESSION' : code, message, next);
   }
-  const constitution = readConstitution(ctx.paths, role);
+  const { constitution, warnings: installed } = constitutionFor(ctx, role, token);
   const now = ctx.now.toISOString();
   return withHandshakeLock(ctx.paths, token, () => {
     const existing = readHandshake(ctx.paths, token);
@@ -133,7 +133,7 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
         ),
         retry_count: retry.failures,
         terminal: retry.terminal,
-        warnings: v.warnings,
+        warnings: [...installed, ...v.warnings],
       };
     }
     const canonical = canonicalFromValidation(v, arm)!;
@@ -168,7 +168,7 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
       },
       retry_count: existing?.retries.vector ?? 0,
       terminal: false,
-      warnings: v.warnings,
+      warnings: [...installed, ...v.warnings],
     };
   });
 }

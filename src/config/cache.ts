@@ -5,7 +5,7 @@ import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 
 /** Bumped whenever the schema or its defaults change, so an old cache is never trusted. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 /** The cache key of a workspace file's text. */
 export function configTextHash(text: string): string {
@@ -34,6 +34,7 @@ export function configCacheFile(text: string, env: NodeJS.ProcessEnv = process.e
 const ENUMS: Record<string, readonly string[]> = {
   'tdd.policy': ['paired', 'scoped', 'any'],
   'anchor.strictness': ['quick', 'default', 'deep'],
+  'anchor.constitutions': ['install', 'strict'],
   'verify.trailers': ['off', 'warn', 'error'],
   'verify.bypass': ['warn', 'error'],
 };

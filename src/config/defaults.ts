@@ -40,7 +40,12 @@ export const DEFAULTS = {
     type_case: 'insensitive' as 'insensitive' | 'lower',
     body_separator: 'error' as 'error' | 'warn' | 'off',
   },
-  anchor: { required: true, strictness: 'default' as 'quick' | 'default' | 'deep', handshake_ttl_minutes: 60 },
+  anchor: {
+    required: true,
+    strictness: 'default' as 'quick' | 'default' | 'deep',
+    handshake_ttl_minutes: 60,
+    constitutions: 'install' as 'install' | 'strict',
+  },
   hooks: { pre_commit: true, commit_msg: true, trailers: true },
   verify: {
     trailers: 'warn' as 'off' | 'warn' | 'error',

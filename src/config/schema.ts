@@ -143,6 +143,13 @@ export const configSchema = z.strictObject({
         .positive()
         .max(24 * 60)
         .default(DEFAULTS.anchor.handshake_ttl_minutes),
+      constitutions: z
+        .enum(['install', 'strict'], {
+          error:
+            'expected "install" (a missing role constitution is installed from the packaged defaults) or "strict" (it is refused)',
+        })
+        .default(DEFAULTS.anchor.constitutions)
+        .describe('What the identity stage does when a role has no constitution in .hestai-sys/agents/'),
     })
     .default(() => structuredClone(DEFAULTS.anchor)),
   hooks: z
