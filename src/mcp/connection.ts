@@ -7,6 +7,7 @@ import {
   type SessionResolution,
 } from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { WatchedMemo } from './watched-memo.js';
 
 /**
  * What one MCP connection knows about itself (one `createServer` per connection; over stdio, one per
@@ -18,7 +19,9 @@ import { resolveWorkspace, type Workspace } from '../workspace.js';
  * - `current`: its default session, the last one it clocked in or anchored (else `pinned`).
  *
  * It also caches the workspace of every `working_dir` it was given (one `git rev-parse` per directory and
- * connection, not per call), and remembers the repository it works in, which the resources follow.
+ * connection, not per call), remembers the repository it works in, which the resources follow, and keeps
+ * the values warm calls compute from state files in a {@link WatchedMemo} (`memo`), forgotten on every
+ * change the file system reports and after every tool call of this connection that writes.
  */
 export class Connection {
   private readonly started = new Set<string>();
@@ -27,6 +30,7 @@ export class Connection {
   private currentSession: { session_id: string; root: string } | null = null;
   private lastRoot: string | null = null;
   readonly pinned: string | null;
+  readonly memo = new WatchedMemo<unknown>();
 
   constructor(
     /** The directory the server was started in (or `hestai mcp --cwd DIR`). */

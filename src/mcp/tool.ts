@@ -1,6 +1,6 @@
 import type { McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { McpDeps } from './deps.js';
+import type { McpContext } from './deps.js';
 import { auditPathTraversal } from '../security.js';
 import { errorResult, type ToolResult } from './result.js';
 import { advertised } from './schemas.js';
@@ -21,11 +21,12 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
  * Registers a tool whose handler returns a `ToolResult` or throws. Whatever it throws becomes an
  * `isError` result (a `HestaiError` keeps its remedy; anything else is logged to stderr), so one failing
  * call never takes the server down. A refused path traversal is also recorded as a security event in the
- * audit log of the server's workspace (`auditPathTraversal`).
+ * audit log of the server's workspace (`auditPathTraversal`). After a tool that is not read-only, the
+ * connection forgets the values it remembered (see `Connection.memo`).
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
-  deps: McpDeps,
+  deps: McpContext,
   name: string,
   spec: ToolSpec<I, O>,
   handler: (args: z.infer<I>) => Promise<ToolResult>,
@@ -46,6 +47,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
         if (audited.auditLog !== null)
           deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
         return mcpWorded(errorResult(audited.error, deps.log));
+      } finally {
+        // What this connection wrote is never answered from what it remembered before.
+        if (!spec.annotations.readOnlyHint) deps.connection.memo.invalidate();
       }
     }) as never,
   );

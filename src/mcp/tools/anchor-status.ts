@@ -4,6 +4,8 @@ import type { McpContext as McpDeps } from '../deps.js';
 import { optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
+import { activeDir, pendingDir } from '../../paths.js';
+import type { AnchorCheck } from '../../records/anchor.js';
 
 /**
  * The MCP tools that refuse until the session is anchored (seed 001 tool gating). None of today's: the
@@ -89,9 +91,23 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
         resolution.kind === 'chosen' ? resolution.choice : deps.connection.chooseSession(paths, session_id);
       const id = choice.session_id;
       const selectedBy = choice.source;
-      const check = hasValidAnchor(paths, id);
+      // Remembered by the connection until the file system reports a change in the directories these reads
+      // depend on (see WatchedMemo): a warm call reads no file.
+      const { check, terminal } = (await deps.connection.memo.get(
+        `anchor_status\0${paths.root}\0${id}`,
+        [
+          paths.root,
+          paths.hestai,
+          paths.sessions,
+          paths.active,
+          activeDir(paths, id),
+          paths.pending,
+          pendingDir(paths, id),
+        ],
+        () => ({ check: hasValidAnchor(paths, id), terminal: handshakeIsTerminal(paths, id) }),
+      )) as { check: AnchorCheck; terminal: boolean };
       const decision = {
-        ...gateDecision(id, check, handshakeIsTerminal(paths, id)),
+        ...gateDecision(id, check, terminal),
         session_id: id,
         selected_by: selectedBy,
       };
