@@ -20,6 +20,7 @@ const globs = [
   'a,b.js',
   'a[b.js',
   'x/[a!]*.py',
+  'x][ab].js',
 ];
 const paths = [
   'test/a.ts',
@@ -74,6 +75,8 @@ const paths = [
   'x/[1.py',
   'x//1.py',
   'a[b.js',
+  'x]a.js',
+  'x]c.js',
 ];
 
 describe('globToRegExp', () => {

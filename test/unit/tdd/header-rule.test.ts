@@ -19,9 +19,12 @@ describe('checkHeader messages', () => {
   });
 
   it('skips say why the commit is not judged', () => {
-    expect(checkHeader(facts('Merge a, b and c', ['p', 'q', 'r'])).message).toBe(
-      'merge commit (3 parents): header not judged',
-    );
+    expect(checkHeader(facts('Merge a, b and c', ['p', 'q', 'r']))).toEqual({
+      rule: 'header',
+      status: 'skip',
+      message: 'merge commit (3 parents): header not judged',
+      clause: 'real merge (2+ parents)',
+    });
     expect(checkHeader(facts('Revert "x"', ['p'], '0123456789abcdef')).message).toBe(
       'revert of 0123456, which is in this repository: header not judged',
     );

@@ -119,6 +119,7 @@ describe('headerProblem: what is wrong with a header that is not a Conventional 
     ['feat:\tadd', 'the colon is not followed by one space', 'CC 1.0.0 §1'],
     ['feat:  add', 'the description must follow ": " immediately', 'CC 1.0.0 §5'],
     ['feat(x)!: \tadd', 'the description must follow ": " immediately', 'CC 1.0.0 §5'],
+    ['feat(cli):  add', 'the description must follow ": " immediately', 'CC 1.0.0 §5'],
     ['add a feature', 'it has no "type: " prefix', 'CC 1.0.0 §1'],
     ['feat(cli) : x', 'it has no "type: " prefix', 'CC 1.0.0 §1'],
     ['see feat(): x', 'it has no "type: " prefix', 'CC 1.0.0 §1'],
