@@ -4,6 +4,7 @@ import {
   normalizeFocus,
   normalizeSummary,
   validateOnConflict,
+  validateCarry,
   validateModel,
   validateRole,
 } from '../../../src/session/rules/input.js';
@@ -156,5 +157,37 @@ describe('input errors say what is wrong and what to do', () => {
       message: 'invalid model name "a\\u0007"',
     });
     expect(errorOf(() => validateModel(3))).toMatchObject({ code: 'MODEL_INVALID', message: 'model must be a string' });
+  });
+});
+
+describe('validateCarry (clock-out checklist choice)', () => {
+  it('nothing named: everything is DONE; named items are trimmed; --carry-all carries all', () => {
+    expect(validateCarry(undefined, undefined)).toEqual([]);
+    expect(validateCarry(null, false)).toEqual([]);
+    expect(validateCarry(['  write the test ', 'docs'], undefined)).toEqual(['write the test', 'docs']);
+    expect(validateCarry(undefined, true)).toBe('all');
+    expect(validateCarry([], true)).toBe('all');
+    expect(validateCarry(['x'], 'yes')).toEqual(['x']);
+  });
+
+  it.each([
+    ['a string', 'write the test'],
+    ['a number in the list', ['a', 3]],
+    ['an empty item', ['a', '   ']],
+    ['an item with a line break', ['a\nb']],
+  ])('refuses %s with what to write instead', (_, carry) => {
+    expect(errorOf(() => validateCarry(carry, undefined))).toEqual({
+      code: 'CARRY_INVALID',
+      message: 'carry must be a list of checklist item texts (one line each, not empty)',
+      remedy: 'Name each item exactly as it appears in PENDING of .hestai/context/state/checklist.oct.md.',
+    });
+  });
+
+  it('refuses --carry-all together with named items', () => {
+    expect(errorOf(() => validateCarry(['x'], true))).toEqual({
+      code: 'CARRY_INVALID',
+      message: '--carry-all and --carry ITEM cannot be combined',
+      remedy: 'Use --carry-all to carry every item of the session forward, or --carry ITEM for named ones.',
+    });
   });
 });

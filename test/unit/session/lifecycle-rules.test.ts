@@ -8,7 +8,7 @@ import {
   isInactive,
   sessionsToMarkStale,
 } from '../../../src/records/freshness.js';
-import { detectConflicts } from '../../../src/session/rules/conflict.js';
+import { conflictError, detectConflicts } from '../../../src/session/rules/conflict.js';
 import { sessionRecord } from '../../helpers/records.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
@@ -103,5 +103,27 @@ describe('detectConflicts (CI-I5)', () => {
 
   it('is empty without live neighbours', () => {
     expect(detectConflicts([session('x', { state: 'STALE' })], 'general')).toEqual([]);
+  });
+});
+
+describe('conflictError (on_conflict: abort)', () => {
+  it('blocks (exit 1) naming the most recent neighbour, listing every one, and saying how to proceed', () => {
+    const list = [
+      session('a', { started_at: new Date(T0 - 2 * H).toISOString(), focus: 'login', role: 'dev' }),
+      session('b', { started_at: new Date(T0 - H).toISOString(), focus: 'other', role: 'tester' }),
+    ];
+    const error = conflictError(detectConflicts(list, 'login'));
+    expect(error.exitCode).toBe(1);
+    expect(error.code).toBe('SESSION_CONFLICT');
+    expect(error.message).toBe(
+      `another session is active in this worktree: b (tester, focus "other", started ${new Date(T0 - H).toISOString()}); no session was created`,
+    );
+    expect(error.details).toEqual([
+      `b: tester, "other", started ${new Date(T0 - H).toISOString()}`,
+      `a: dev, "login", started ${new Date(T0 - 2 * H).toISOString()}`,
+    ]);
+    expect(error.remedy).toBe(
+      'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
+    );
   });
 });

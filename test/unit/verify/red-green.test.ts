@@ -40,13 +40,18 @@ describe('redGreenVerdict (pure)', () => {
   });
 
   it('fails when the test already passes before the implementation, or the feat does not pass', () => {
-    expect(redGreenVerdict(TEST, FEAT, run(0), run(0), 'npm test')).toMatchObject({
+    expect(redGreenVerdict(TEST, FEAT, run(0), run(0), 'npm test')).toEqual({
+      rule: 'red-green',
+      clause: 'docs/design.md §6 (--red-green, tdd.test_command)',
       status: 'fail',
-      message: expect.stringContaining('RED expected at test commit aaaaaaa'),
+      message:
+        'RED expected at test commit aaaaaaa, but `npm test` passed there: the test did not fail before the implementation',
     });
-    expect(redGreenVerdict(TEST, FEAT, run(1), run(2), 'npm test')).toMatchObject({
+    expect(redGreenVerdict(TEST, FEAT, run(1), run(2), 'npm test')).toEqual({
+      rule: 'red-green',
+      clause: 'docs/design.md §6 (--red-green, tdd.test_command)',
       status: 'fail',
-      message: expect.stringContaining('GREEN expected at bbbbbbb'),
+      message: 'GREEN expected at bbbbbbb, but `npm test` failed (exit 2): tail',
     });
   });
 });
