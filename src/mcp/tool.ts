@@ -5,6 +5,7 @@ import { auditPathTraversal } from '../security.js';
 import { errorResult, type ToolResult } from './result.js';
 import { advertised } from './schemas.js';
 import { mcpWorded } from './wording.js';
+import { requireProtocolStartGates } from './protocol-gate.js';
 
 /**
  * How one tool is declared: zod schemas with described fields, and annotations that are true. No `title`:
@@ -21,8 +22,9 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
  * Registers a tool whose handler returns a `ToolResult` or throws. Whatever it throws becomes an
  * `isError` result (a `HestaiError` keeps its remedy; anything else is logged to stderr), so one failing
  * call never takes the server down. A refused path traversal is also recorded as a security event in the
- * audit log of the server's workspace (`auditPathTraversal`). After a tool that is not read-only, the
- * connection forgets the values it remembered (see `Connection.memo`).
+ * audit log of the server's workspace (`auditPathTraversal`). Before the handler, a tool the protocol holds
+ * waits for the blocking start gates of the session protocol (`requireProtocolStartGates`, protocol.enforce).
+ * After a tool that is not read-only, the connection forgets the values it remembered (see `Connection.memo`).
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
@@ -41,6 +43,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     },
     (async (args: z.infer<I>) => {
       try {
+        await requireProtocolStartGates(deps, name, args);
         return mcpWorded(await handler(args));
       } catch (error) {
         const audited = auditPathTraversal(error, () => deps.cwd, `mcp:${name}`, deps.clock);

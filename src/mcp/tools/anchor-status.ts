@@ -33,17 +33,20 @@ const output = z.object({
     })
     .nullable(),
   privileged_tools: z.array(z.string()),
+  // The session protocol's verdict (protocol.enforce): unlocked, code, reason, unmet gates with their tool calls.
+  protocol_gate: z.looseObject({ unlocked: z.boolean(), code: z.string() }).nullable(),
 });
 
 /** The modules a status call needs, imported once per process (not on every warm call). */
 async function loadStatusModules() {
-  const [record, gate, handshake, resolve] = await Promise.all([
+  const [record, gate, handshake, resolve, protocol] = await Promise.all([
     import('../../records/anchor.js'),
     import('../gate.js'),
     import('../../hooks/handshake.js'),
     import('../../records/resolve.js'),
+    import('../protocol-gate.js'),
   ]);
-  return { ...record, ...gate, ...handshake, ...resolve };
+  return { ...record, ...gate, ...handshake, ...resolve, ...protocol };
 }
 let statusModules: ReturnType<typeof loadStatusModules> | undefined;
 
@@ -61,7 +64,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
     },
     async ({ working_dir, session_id }) => {
       statusModules ??= loadStatusModules();
-      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, describeRefusal } = await statusModules;
+      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, describeRefusal, protocolGate } =
+        await statusModules;
       const { paths } = deps.connection.workspace(working_dir);
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {
@@ -76,6 +80,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
           remedy: refusal.remedy,
           anchor: null,
           privileged_tools: [...PRIVILEGED_TOOLS],
+          protocol_gate: null,
         };
         return okResult(
           noSession,
@@ -123,10 +128,23 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
             }
           : null;
       const who = `session ${id}`;
-      const text = decision.unlocked
-        ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
-        : `${who}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`;
-      return okResult({ ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS] }, text);
+      const protocol = await protocolGate(deps, paths, id);
+      const lines = [
+        decision.unlocked
+          ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
+          : `${who}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`,
+      ];
+      if (protocol !== null && !protocol.unlocked) {
+        lines.push(
+          `session protocol: tools other than the ceremony's and the protocol's wait (${protocol.code}): ${protocol.reason}`,
+        );
+        for (const u of protocol.unmet) lines.push(`  - ${u.gate} (${u.level}: ${u.step}) → ${u.call}`);
+        if (protocol.remedy !== null) lines.push(`hint: ${protocol.remedy}`);
+      }
+      return okResult(
+        { ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS], protocol_gate: protocol },
+        lines.join('\n'),
+      );
     },
   );
 }

@@ -1,0 +1,138 @@
+import { blockedError } from '../errors.js';
+import type { WorkspacePaths } from '../paths.js';
+import type { McpContext } from './deps.js';
+
+/**
+ * The tools an agent needs to meet the protocol's start gates, or that only tell it where it stands: never
+ * held by the protocol (issue 15, item 5). Every other tool, including any added later, waits for the
+ * blocking start gates when the workspace sets `protocol.enforce`.
+ */
+export const PROTOCOL_OPEN_TOOLS: ReadonlySet<string> = new Set([
+  // the binding ceremony (the default protocol's clock_in, anchor gates; clock_in also renews a stale context)
+  'clock_in',
+  'anchor',
+  'odyssean_anchor',
+  // where the session stands
+  'anchor_status',
+  // the protocol's own tools (session_start opens the run, record_evidence meets evidence gates)
+  'session_start',
+  'validate_gate',
+  'advance_phase',
+  'record_evidence',
+  'get_blocked_reason',
+  'session_end',
+]);
+
+/**
+ * Gated tools that still serve a session whose handshake is terminal: no tool call can meet its anchor gate
+ * then (a human must reset it), so the agent can at least close it (issue 14: clock_out closes a terminal
+ * session as unanchored).
+ */
+const OPEN_WHEN_TERMINAL: ReadonlySet<string> = new Set(['clock_out']);
+
+/** The protocol's verdict on a session's tools (`anchor_status.protocol_gate`). */
+export interface ProtocolGate {
+  /** Whether `protocol.enforce` is set in the workspace. */
+  enforced: boolean;
+  /** True when gated tools may run: enforcement off, or every blocking start gate met. */
+  unlocked: boolean;
+  code: 'OFF' | 'UNLOCKED' | 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET';
+  reason: string;
+  /** Each unmet blocking start gate and the tool call that satisfies it. */
+  unmet: Array<{ gate: string; level: string; step: string; message: string; call: string }>;
+  remedy: string | null;
+}
+
+/**
+ * The protocol gate for one session, judged by the protocol's own rule for agents (`judgeAgentProtocol`,
+ * moment `edit`: the blocking gates of the start-stage phases). Reads, writes nothing; a corrupt protocol
+ * state or file throws (the call fails closed), never a pass.
+ */
+export async function protocolGate(
+  deps: Pick<McpContext, 'env' | 'clock'>,
+  paths: WorkspacePaths,
+  sessionId: string,
+): Promise<ProtocolGate | null> {
+  const { loadConfig } = await import('../config/load.js');
+  const { config } = await loadConfig(paths.root, deps.env);
+  if (!config.protocol.enforce)
+    return {
+      enforced: false,
+      unlocked: true,
+      code: 'OFF',
+      reason: 'protocol.enforce is off',
+      unmet: [],
+      remedy: null,
+    };
+  const [{ readSession }, { judgeAgentProtocol }] = await Promise.all([
+    import('../records/session.js'),
+    import('../protocol/agent-gate.js'),
+  ]);
+  const session = readSession(paths, sessionId);
+  if (session === null) return null;
+  const verdict = await judgeAgentProtocol(paths, config, session, deps.env, deps.clock(), 'edit');
+  if (verdict.ok)
+    return { enforced: true, unlocked: true, code: 'UNLOCKED', reason: verdict.reason, unmet: [], remedy: null };
+  if (verdict.code === 'NOT_STARTED') {
+    const call = `session_start(${JSON.stringify({ objective: '<your objective>' })})`;
+    return {
+      enforced: true,
+      unlocked: false,
+      code: 'NOT_STARTED',
+      reason: verdict.reason,
+      unmet: [],
+      remedy: `start the session protocol: ${call}, then meet its start gates (get_blocked_reason lists them)`,
+    };
+  }
+  return {
+    enforced: true,
+    unlocked: false,
+    code: verdict.code,
+    reason: verdict.reason,
+    unmet: verdict.unmet.map(({ result, mcp }) => ({
+      gate: `${result.phase}/${result.gate}`,
+      level: result.requirement_level,
+      step: result.step,
+      message: result.message,
+      call: mcp,
+    })),
+    remedy:
+      verdict.code === 'NO_PROTOCOL'
+        ? verdict.remedy
+        : 'meet each gate with the tool call named (those tools are never refused), then call the tool again; get_blocked_reason lists the gates',
+  };
+}
+
+/**
+ * The dispatch-path check every tool not in {@link PROTOCOL_OPEN_TOOLS} runs first: refuse (exit 1, code
+ * `PROTOCOL_GATE`) while a blocking start gate of the session protocol is unmet, naming each gate and the
+ * tool call that satisfies it. Without a session to judge (none chosen, or not active) the tool itself
+ * answers, with its own error.
+ */
+export async function requireProtocolStartGates(
+  deps: McpContext,
+  tool: string,
+  args: { working_dir?: unknown; session_id?: unknown },
+): Promise<void> {
+  if (PROTOCOL_OPEN_TOOLS.has(tool) || typeof args.working_dir !== 'string') return;
+  const { paths } = deps.connection.workspace(args.working_dir);
+  const explicit = typeof args.session_id === 'string' ? args.session_id : undefined;
+  const resolution = deps.connection.resolveSession(paths, explicit);
+  if (resolution.kind !== 'chosen') return;
+  const id = resolution.choice.session_id;
+  const gate = await protocolGate(deps, paths, id);
+  if (gate === null || gate.unlocked) return;
+  if (OPEN_WHEN_TERMINAL.has(tool)) {
+    const { handshakeIsTerminal } = await import('../hooks/handshake.js');
+    if (handshakeIsTerminal(paths, id)) return;
+  }
+  const details =
+    gate.code === 'NOT_STARTED'
+      ? [`${gate.code}: ${gate.reason}`]
+      : gate.unmet.map((u) => `${u.gate} (${u.level}: ${u.step}): ${u.message} → ${u.call}`);
+  throw blockedError(`${tool} is refused for session ${id}: ${gate.reason} (protocol.enforce)`, {
+    code: 'PROTOCOL_GATE',
+    details: details.length > 0 ? details : [`${gate.code}: ${gate.reason}`],
+    ...(gate.remedy === null ? {} : { remedy: gate.remedy }),
+  });
+}
