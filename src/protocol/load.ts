@@ -1,13 +1,14 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { userCacheDir } from '../config/cache.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
+import { isProtocol } from './shape.js';
 import type { Protocol } from './types.js';
 
 /** Bumped whenever the schema or its defaults change, so an old cache is never trusted. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 export interface LoadedProtocol {
   protocol: Protocol;
@@ -16,26 +17,43 @@ export interface LoadedProtocol {
   sha256: string;
 }
 
-export function protocolCacheFile(paths: WorkspacePaths): string {
-  return path.join(paths.cache, 'protocol.json');
-}
-
-function cacheKey(text: string): string {
+/** The cache key of a protocol file's text. */
+export function protocolTextHash(text: string): string {
   return sha256Hex(`hestai-protocol-cache:${CACHE_FORMAT}\n${text}`);
 }
 
-function readCached(paths: WorkspacePaths, text: string): Protocol | null {
+/**
+ * Where the validated protocol for this exact text is cached: the user cache directory (content-addressed,
+ * `~/.cache/hestai/protocol/<hash>.json`), never the worktree, which a repository or an agent can write
+ * (as the config cache, src/config/cache.ts). Null without a cache directory.
+ */
+export function protocolCacheFile(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const dir = userCacheDir(env);
+  return dir === null ? null : path.join(dir, 'protocol', `${protocolTextHash(text)}.json`);
+}
+
+/** The cached protocol for `text`, or null when missing, for another text or not of a protocol's shape. */
+function readCached(text: string, env: NodeJS.ProcessEnv): Protocol | null {
   try {
-    const raw = readTextIfExists(protocolCacheFile(paths));
+    const file = protocolCacheFile(text, env);
+    if (file === null) return null;
+    const raw = readTextIfExists(file);
     if (raw === null) return null;
-    const cached = JSON.parse(raw) as { sha256?: unknown; protocol?: unknown };
-    if (cached.sha256 !== cacheKey(text)) return null;
-    const protocol = cached.protocol as Protocol | null;
-    if (protocol === null || typeof protocol !== 'object' || protocol.version !== 1 || !Array.isArray(protocol.phases))
-      return null;
-    return protocol;
+    const cached = JSON.parse(raw) as { sha256?: unknown; protocol?: unknown } | null;
+    if (cached === null || typeof cached !== 'object' || cached.sha256 !== protocolTextHash(text)) return null;
+    return isProtocol(cached.protocol) ? cached.protocol : null;
   } catch {
     return null;
+  }
+}
+
+function writeCached(text: string, protocol: Protocol, env: NodeJS.ProcessEnv): void {
+  const file = protocolCacheFile(text, env);
+  if (file === null) return;
+  try {
+    writeJsonAtomic(file, { sha256: protocolTextHash(text), protocol }, { within: path.dirname(path.dirname(file)) });
+  } catch {
+    /* caching is an optimisation only */
   }
 }
 
@@ -58,32 +76,33 @@ export function protocolError(
 
 /**
  * Loads and validates `.hestai/protocol.yaml`; null when the workspace has none. The text is the only
- * source of phases, gates and levels (never the session state). A valid file is cached in
- * `.hestai/cache/protocol.json` keyed by its text, so the pre-commit hook reads it without yaml or zod.
+ * source of phases, gates and levels (never the session state). A valid file is cached in the user cache
+ * directory keyed by its text (`protocolCacheFile`) and validated on read (`isProtocol`), so the hooks read
+ * it without yaml or zod; a cache that disagrees or is malformed is ignored and rewritten.
  */
-export async function loadProtocol(paths: WorkspacePaths): Promise<LoadedProtocol | null> {
+export async function loadProtocol(
+  paths: WorkspacePaths,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LoadedProtocol | null> {
   const file = paths.protocol;
   const text = readTextIfExists(file);
   if (text === null) return null;
   const sha256 = sha256Hex(text);
-  const cached = readCached(paths, text);
+  const cached = readCached(text, env);
   if (cached !== null) return { protocol: cached, file, sha256 };
   const { validateProtocolText } = await import('./validate.js');
   const { protocol, errors } = validateProtocolText(text);
   if (protocol === null) throw protocolError(file, errors);
-  if (existsSync(paths.cache)) {
-    try {
-      writeJsonAtomic(protocolCacheFile(paths), { sha256: cacheKey(text), protocol });
-    } catch {
-      /* caching is an optimisation only */
-    }
-  }
+  writeCached(text, protocol, env);
   return { protocol, file, sha256 };
 }
 
 /** Like {@link loadProtocol}, but a missing file is a usage error with the remedy. */
-export async function requireProtocol(paths: WorkspacePaths): Promise<LoadedProtocol> {
-  const loaded = await loadProtocol(paths);
+export async function requireProtocol(
+  paths: WorkspacePaths,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LoadedProtocol> {
+  const loaded = await loadProtocol(paths, env);
   if (loaded === null) {
     throw usageError(`no session protocol: ${paths.protocol} does not exist`, {
       file: paths.protocol,
