@@ -158,6 +158,15 @@ describe('hestai session (the protocol state machine)', () => {
     ]);
   });
 
+  it('right after clock-in the tree is clean: the FAST layer clock-in writes is git-ignored by init', () => {
+    const { repo, run } = setup();
+    expect(fs.readdirSync(path.join(repo.dir, '.hestai/context/state')).length).toBeGreaterThan(0);
+    expect(run(['session', 'start', '--objective', 'a clean start']).status).toBe(0);
+    expect(repo.git(['status', '--porcelain', '--untracked-files=all']).stdout).toBe('');
+    const gate = run(['session', 'gate', 'END', '--step', 'clean_tree', '--json']);
+    expect(json(gate.stdout)).toMatchObject({ step: 'clean_tree', status: 'PASS' });
+  });
+
   it('force advances once per limit and appends exactly one violation per skipped requirement', () => {
     const { run, repo } = setup({ config: 'protocol:\n  force_limit: 1\n' });
     run(['session', 'start', '--objective', 'forcing']);
