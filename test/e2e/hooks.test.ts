@@ -43,7 +43,7 @@ describe('hestai init --no-husky', () => {
       expect(fs.readFileSync(path.join(paths.agents, `${role}.oct.md`), 'utf8')).toMatch(/^===/);
     }
     const gitignore = fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8');
-    for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/'])
+    for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/', '.hestai/context/state/'])
       expect(gitignore.split('\n')).toContain(line);
     const hook = fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8');
     expect(hook).toContain(path.join(PROJECT_ROOT, 'hooks/pre-commit'));
