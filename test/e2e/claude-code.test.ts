@@ -400,6 +400,55 @@ describe('Claude Code hooks with the session protocol enforced (protocol.enforce
     expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false }).status).toBe(0);
   });
 
+  it('an agent can satisfy the default protocol end to end: the context docs are the one thing under .hestai/ it may edit', () => {
+    const { repo, command, agent, token } = enforced();
+    const session = (...args: string[]) => repo.hestai(['session', '--session', token, ...args]);
+    expect(session('start', '--objective', 'the whole protocol').status).toBe(0);
+    const contextDoc = '.hestai/context/PROJECT-CONTEXT.oct.md';
+    const hash = createHash('sha256')
+      .update(fs.readFileSync(path.join(repo.dir, contextDoc)))
+      .digest('hex');
+    expect(session('evidence', 'BINDING', '--type', 'content_hash', '--value', hash).status).toBe(0);
+    expect(session('advance').status).toBe(0);
+    expect(session('advance').status).toBe(0);
+
+    // The END gate context_docs asks for an edit of .hestai/context/*.oct.md: the hook lets the agent make it.
+    const docEdit = claude(repo, command, agent, edit(repo, contextDoc));
+    expect(docEdit.status, docEdit.stderr).toBe(0);
+    expect(claude(repo, command, agent, bash(`echo 'NOTE::"x"' >> ${contextDoc}`)).status).toBe(0);
+    // Everything else under .hestai/ stays refused: the protocol, the generated FAST layer, state.
+    for (const file of [
+      '.hestai/protocol.yaml',
+      '.hestai/context/state/current-focus.oct.md',
+      '.hestai/context/notes/deeper.oct.md',
+      '.hestai/context/PROJECT-CONTEXT.md',
+      `.hestai/sessions/active/${token}/protocol.json`,
+    ]) {
+      const refused = claude(repo, command, agent, edit(repo, file));
+      expect(refused.status, file).toBe(2);
+      expect(refused.stderr, file).toContain('which agents never write');
+    }
+
+    // The agent does the work as its hooks allow: the context doc, a test commit, then the feature.
+    fs.appendFileSync(path.join(repo.dir, contextDoc), 'NOTE::"the feature landed"\n');
+    const shell = (script: string) =>
+      spawnSync('sh', ['-c', `. "$CLAUDE_ENV_FILE" && ${script}`], {
+        cwd: repo.dir,
+        env: { ...repo.env, CLAUDE_ENV_FILE: agent.envFile },
+        encoding: 'utf8',
+      });
+    repo.write('test/app.test.ts', 'test\n');
+    const test = shell('git add test && git commit -q -m "test(app): the failing test"');
+    expect(test.status, test.stderr).toBe(0);
+    repo.write('src/app.ts', 'export const app = 2;\n');
+    const feat = shell(`git add src ${contextDoc} && git commit -q -m "feat(app): the feature"`);
+    expect(feat.status, feat.stderr).toBe(0);
+    expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false }).status).toBe(0);
+    const end = repo.hestai(['session', '--session', token, 'end', '--summary', 'done', '--json']);
+    expect(end.status, end.stdout + end.stderr).toBe(0);
+    expect(JSON.parse(end.stdout)).toMatchObject({ status: 'COMPLETE' });
+  });
+
   it('without protocol.enforce, Stop never holds the agent', () => {
     const repo = makeRepo();
     const { command } = adopt(repo);
