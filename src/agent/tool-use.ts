@@ -46,8 +46,9 @@ export function classifyToolUse(use: ToolUse): ToolClass {
 
 /**
  * Paths hestai never lets an agent's tools write, relative to the worktree root: its own state (`.hestai/`:
- * sessions, anchors, audit, protocol, context) and what only humans author or that turns the gate off
- * (`.hestai_workspace.yaml`, the Claude Code settings holding these hooks).
+ * sessions, anchors, audit, protocol, the generated FAST layer) and what only humans author or that turns
+ * the gate off (`.hestai_workspace.yaml`, the Claude Code settings holding these hooks). One exception,
+ * {@link AGENT_WRITABLE}: the project's context documents.
  */
 export const PROTECTED_PATHS = [
   '.hestai/',
@@ -56,9 +57,18 @@ export const PROTECTED_PATHS = [
   '.claude/settings.local.json',
 ] as const;
 
+/**
+ * Under `.hestai/`, the one kind of file an agent may write: a context document directly in
+ * `.hestai/context/` (`*.oct.md`, not the FAST layer in `state/`, nothing deeper). The default protocol's
+ * END gate `context_docs` asks the agent to update them (the seed's documentation duty), and they are
+ * project documents reviewed in git like code, not state hestai keeps about the agent (issue 15).
+ */
+export const AGENT_WRITABLE = /^\.hestai\/context\/[^/]+\.oct\.md$/;
+
 /** Pure: the protected entry a worktree-relative path (forward slashes) falls under, or null. */
 export function protectedEntry(relative: string): string | null {
   const rel = relative.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  if (AGENT_WRITABLE.test(rel)) return null;
   for (const entry of PROTECTED_PATHS) {
     if (entry.endsWith('/') ? rel === entry.slice(0, -1) || rel.startsWith(entry) : rel === entry) return entry;
   }

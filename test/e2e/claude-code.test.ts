@@ -403,6 +403,7 @@ describe('Claude Code hooks with the session protocol enforced (protocol.enforce
   it('an agent can satisfy the default protocol end to end: the context docs are the one thing under .hestai/ it may edit', () => {
     const { repo, command, agent, token } = enforced();
     const session = (...args: string[]) => repo.hestai(['session', '--session', token, ...args]);
+    repo.git(['commit', '-q', '--no-verify', '-am', 'chore: enforce the session protocol']); // a human's change
     expect(session('start', '--objective', 'the whole protocol').status).toBe(0);
     const contextDoc = '.hestai/context/PROJECT-CONTEXT.oct.md';
     const hash = createHash('sha256')
@@ -443,7 +444,8 @@ describe('Claude Code hooks with the session protocol enforced (protocol.enforce
     repo.write('src/app.ts', 'export const app = 2;\n');
     const feat = shell(`git add src ${contextDoc} && git commit -q -m "feat(app): the feature"`);
     expect(feat.status, feat.stderr).toBe(0);
-    expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false }).status).toBe(0);
+    const stop = claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false });
+    expect(stop.status, stop.stderr).toBe(0);
     const end = repo.hestai(['session', '--session', token, 'end', '--summary', 'done', '--json']);
     expect(end.status, end.stdout + end.stderr).toBe(0);
     expect(JSON.parse(end.stdout)).toMatchObject({ status: 'COMPLETE' });

@@ -55,6 +55,13 @@ describe('protected paths', () => {
     expect(protectedEntry('.hestai_workspace.yaml')).toBe('.hestai_workspace.yaml');
     expect(protectedEntry('.claude/settings.json')).toBe('.claude/settings.json');
     expect(protectedEntry('.hestai-notes.md')).toBeNull();
+    // The context documents the default protocol's END gate asks the agent to update (issue 15), nothing else.
+    expect(protectedEntry('.hestai/context/PROJECT-CONTEXT.oct.md')).toBeNull();
+    expect(protectedEntry('./.hestai/context/decisions.oct.md')).toBeNull();
+    expect(protectedEntry('.hestai/context/state/current-focus.oct.md')).toBe('.hestai/');
+    expect(protectedEntry('.hestai/context/a/b.oct.md')).toBe('.hestai/');
+    expect(protectedEntry('.hestai/context/PROJECT-CONTEXT.md')).toBe('.hestai/');
+    expect(protectedEntry('.hestai/context')).toBe('.hestai/');
     expect(protectedEntry('docs/.hestai/x')).toBeNull();
     expect(protectedEntry('src/a.ts')).toBeNull();
   });
