@@ -33,8 +33,9 @@ const output = z.object({
     })
     .nullable(),
   privileged_tools: z.array(z.string()),
-  // The session protocol's verdict (protocol.enforce): unlocked, code, reason, unmet gates with their tool calls.
-  protocol_gate: z.looseObject({ unlocked: z.boolean(), code: z.string() }).nullable(),
+  // The session protocol's verdict (src/mcp/protocol-gate.ts ProtocolGate, or null without a session; fields in
+  // docs/mcp.md "Protocol gating"): untyped here so the ceremony tools stay within 10 KB of tools/list.
+  protocol_gate: z.unknown(),
 });
 
 /** The modules a status call needs, imported once per process (not on every warm call). */
