@@ -1,4 +1,5 @@
 import { blockedError } from '../errors.js';
+import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { McpContext } from './deps.js';
 
@@ -52,9 +53,10 @@ export async function protocolGate(
   deps: Pick<McpContext, 'env' | 'clock'>,
   paths: WorkspacePaths,
   sessionId: string,
+  /** The workspace config when the caller already holds it (anchor_status remembers it per connection). */
+  loaded?: WorkspaceConfig,
 ): Promise<ProtocolGate | null> {
-  const { loadConfig } = await import('../config/load.js');
-  const { config } = await loadConfig(paths.root, deps.env);
+  const config = loaded ?? (await (await import('../config/load.js')).loadConfig(paths.root, deps.env)).config;
   if (!config.protocol.enforce)
     return {
       enforced: false,

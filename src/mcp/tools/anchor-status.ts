@@ -6,6 +6,7 @@ import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
 import { activeDir, pendingDir } from '../../paths.js';
 import type { AnchorCheck } from '../../records/anchor.js';
+import type { LoadedConfig } from '../../config/load.js';
 
 /**
  * The MCP tools that refuse until the session is anchored (seed 001 tool gating). None of today's: the
@@ -40,14 +41,15 @@ const output = z.object({
 
 /** The modules a status call needs, imported once per process (not on every warm call). */
 async function loadStatusModules() {
-  const [record, gate, handshake, resolve, protocol] = await Promise.all([
+  const [record, gate, handshake, resolve, protocol, config] = await Promise.all([
     import('../../records/anchor.js'),
     import('../gate.js'),
     import('../../hooks/handshake.js'),
     import('../../records/resolve.js'),
     import('../protocol-gate.js'),
+    import('../../config/load.js'),
   ]);
-  return { ...record, ...gate, ...handshake, ...resolve, ...protocol };
+  return { ...record, ...gate, ...handshake, ...resolve, ...protocol, ...config };
 }
 let statusModules: ReturnType<typeof loadStatusModules> | undefined;
 
@@ -65,8 +67,15 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
     },
     async ({ working_dir, session_id }) => {
       statusModules ??= loadStatusModules();
-      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, describeRefusal, protocolGate } =
-        await statusModules;
+      const {
+        hasValidAnchor,
+        anchorDigest,
+        gateDecision,
+        handshakeIsTerminal,
+        describeRefusal,
+        protocolGate,
+        loadConfig,
+      } = await statusModules;
       const { paths } = deps.connection.workspace(working_dir);
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {
@@ -129,7 +138,12 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
             }
           : null;
       const who = `session ${id}`;
-      const protocol = await protocolGate(deps, paths, id);
+      // The workspace config is remembered like the anchor check (its file lives in the root directory), so a
+      // warm call without protocol.enforce still reads no file.
+      const { config } = await (deps.connection.memo.get(`workspace_config\0${paths.root}`, [paths.root], () =>
+        loadConfig(paths.root, deps.env),
+      ) as Promise<Promise<LoadedConfig>>);
+      const protocol = await protocolGate(deps, paths, id, config);
       const lines = [
         decision.unlocked
           ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
