@@ -71,8 +71,14 @@ describe('session records', () => {
         { at: '2026-11-22T11:00:00.000Z', context_generated_at: '2026-11-21T00:00:00.000Z', reason: 'old' },
       ],
     });
-    expect(isAcknowledged(s)).toBe(false);
-    expect(isAcknowledged({ ...s, context_generated_at: '2026-11-21T00:00:00.000Z' })).toBe(true);
+    const noon = new Date('2026-11-22T12:00:00.000Z');
+    expect(isAcknowledged(s, noon, 24)).toBe(false);
+    const current = { ...s, context_generated_at: '2026-11-21T00:00:00.000Z' };
+    expect(isAcknowledged(current, noon, 24)).toBe(true);
+    // One freshness period from when it was made, not forever; never before it was made.
+    expect(isAcknowledged(current, new Date('2026-11-23T11:00:00.000Z'), 24)).toBe(true);
+    expect(isAcknowledged(current, new Date('2026-11-23T11:00:01.000Z'), 24)).toBe(false);
+    expect(isAcknowledged(current, new Date('2026-11-22T10:59:59.000Z'), 24)).toBe(false);
   });
 });
 

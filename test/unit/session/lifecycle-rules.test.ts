@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../src/records/session.js';
 import {
+  anchoredAndFresh,
   contextAgeHours,
   isArchiveExpired,
   isContextOld,
@@ -39,6 +40,20 @@ describe('72 h inactivity', () => {
     ];
     expect(sessionsToMarkStale(list, now, 72).map((s) => s.session_id)).toEqual(['old', 'created']);
   });
+
+  it('never marks STALE a neighbour still within its own validity (anchored, context fresh or acknowledged)', () => {
+    const now = new Date(T0 + 100 * H);
+    const list = [session('anchored'), session('unanchored'), session('anchored-but-old')];
+    const anchored = new Set(['anchored', 'anchored-but-old']);
+    const within = anchoredAndFresh((id) => anchored.has(id), now, 200);
+    expect(sessionsToMarkStale(list, now, 72, within).map((s) => s.session_id)).toEqual(['unanchored']);
+    const tight = anchoredAndFresh((id) => anchored.has(id), now, 24);
+    expect(sessionsToMarkStale(list, now, 72, tight).map((s) => s.session_id)).toEqual([
+      'anchored',
+      'unanchored',
+      'anchored-but-old',
+    ]);
+  });
 });
 
 describe('30-day archive retention', () => {
@@ -62,10 +77,13 @@ describe('24 h context freshness', () => {
     expect(isContextStale(s, new Date(T0 + 24 * H + 1), 24)).toBe(true);
   });
 
-  it('is not stale once the current generation is acknowledged', () => {
+  it('is not stale once the current generation is acknowledged, for one freshness period from the acknowledgment', () => {
     const at = new Date(T0).toISOString();
-    const acked = session('a', { acknowledgments: [{ at, context_generated_at: at, reason: 'long review' }] });
+    const ackAt = new Date(T0 + 25 * H).toISOString();
+    const acked = session('a', { acknowledgments: [{ at: ackAt, context_generated_at: at, reason: 'long review' }] });
     expect(isContextStale(acked, new Date(T0 + 48 * H), 24)).toBe(false);
+    expect(isContextStale(acked, new Date(T0 + 49 * H), 24)).toBe(false);
+    expect(isContextStale(acked, new Date(T0 + 49 * H + 1000), 24)).toBe(true);
     const oldAck = session('a', {
       acknowledgments: [{ at, context_generated_at: new Date(T0 - H).toISOString(), reason: 'earlier generation' }],
     });
