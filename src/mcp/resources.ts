@@ -83,7 +83,7 @@ export async function sessionState(
       age_hours: ageHours,
       max_age_hours: maxAge,
       stale: isContextOld(session, now, maxAge),
-      acknowledged: isAcknowledged(session),
+      acknowledged: isAcknowledged(session, now, maxAge),
     },
     active_sessions,
     problems,

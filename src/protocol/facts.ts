@@ -142,7 +142,7 @@ export function gatherFactsSync(input: GatherInput): Facts {
       const limit = config.freshness.max_age_hours;
       facts.context = !isContextOld(session, input.now, limit)
         ? { fresh: true, reason: `context generated ${Math.floor(hours)} h ago (limit ${limit} h)` }
-        : isAcknowledged(session)
+        : isAcknowledged(session, input.now, limit)
           ? { fresh: true, reason: `context ${Math.floor(hours)} h old, acknowledged` }
           : {
               fresh: false,

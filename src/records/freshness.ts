@@ -9,13 +9,30 @@ export function isInactive(session: SessionRecord, now: Date, staleHours: number
   return !Number.isNaN(last) && now.getTime() - last > staleHours * HOUR_MS;
 }
 
-/** Pure: the live sessions that must be marked STALE now. */
+/**
+ * Pure: the live sessions that must be marked STALE now: inactive for more than `staleHours`, unless
+ * `stillValid` says the session could still commit (a valid anchor, context fresh or acknowledged now):
+ * one clock-in after a long absence never marks a neighbour STALE within its own validity.
+ */
 export function sessionsToMarkStale(
   sessions: readonly SessionRecord[],
   now: Date,
   staleHours: number,
+  stillValid: (session: SessionRecord) => boolean = () => false,
 ): SessionRecord[] {
-  return sessions.filter((s) => isLive(s) && isInactive(s, now, staleHours));
+  return sessions.filter((s) => isLive(s) && isInactive(s, now, staleHours) && !stillValid(s));
+}
+
+/**
+ * The `stillValid` of `sessionsToMarkStale` for a worktree: the session holds a valid anchor and its context
+ * is fresh or acknowledged at `now` under `freshness.max_age_hours`.
+ */
+export function anchoredAndFresh(
+  hasValidAnchor: (sessionId: string) => boolean,
+  now: Date,
+  maxAgeHours: number,
+): (session: SessionRecord) => boolean {
+  return (s) => !isContextStale(s, now, maxAgeHours) && hasValidAnchor(s.session_id);
 }
 
 /** Pure: is an archive that ended at `endedAt` older than `retentionDays`? Unreadable dates never expire. */
@@ -34,7 +51,10 @@ export function isContextOld(session: SessionRecord, now: Date, maxAgeHours: num
   return now.getTime() - Date.parse(session.context_generated_at) > maxAgeHours * HOUR_MS;
 }
 
-/** Pure (CI-I2): is the context older than `maxAgeHours` with no acknowledgment of this generation? */
+/**
+ * Pure (CI-I2): is the context older than `maxAgeHours` with no acknowledgment covering this generation now
+ * (one acknowledgment covers one period: `ackCovers`)?
+ */
 export function isContextStale(session: SessionRecord, now: Date, maxAgeHours: number): boolean {
-  return isContextOld(session, now, maxAgeHours) && !isAcknowledged(session);
+  return isContextOld(session, now, maxAgeHours) && !isAcknowledged(session, now, maxAgeHours);
 }

@@ -163,9 +163,28 @@ export function listActiveSessions(paths: WorkspacePaths): ActiveSessions {
   return result;
 }
 
-/** Pure: is there an acknowledgment covering the session's current context generation? */
-export function isAcknowledged(session: SessionRecord): boolean {
-  return session.acknowledgments.some((ack) => ack.context_generated_at === session.context_generated_at);
+/**
+ * Pure (CI-I2): does `ack` cover context generation `generation` at instant `atMs`? An acknowledgment covers
+ * the generation it names, from when it was made, for one freshness period (`maxAgeHours`): after that the
+ * context is stale again and needs a new acknowledgment or a refresh. Compared in whole seconds (git's
+ * granularity), so `hestai verify` judges a commit date with the same rule as the hooks judge the clock.
+ */
+export function ackCovers(
+  ack: Pick<Acknowledgment, 'at' | 'context_generated_at'>,
+  generation: string,
+  atMs: number,
+  maxAgeHours: number,
+): boolean {
+  const made = Math.floor(Date.parse(ack.at) / 1000);
+  const at = Math.floor(atMs / 1000);
+  return ack.context_generated_at === generation && made <= at && at - made <= maxAgeHours * 3600;
+}
+
+/** Pure: does an acknowledgment cover the session's current context generation at `now` (see `ackCovers`)? */
+export function isAcknowledged(session: SessionRecord, now: Date, maxAgeHours: number): boolean {
+  return session.acknowledgments.some((ack) =>
+    ackCovers(ack, session.context_generated_at, now.getTime(), maxAgeHours),
+  );
 }
 
 const LIVE_STATES: ReadonlySet<string> = new Set(['CREATED', 'ACTIVE']);

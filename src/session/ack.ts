@@ -1,13 +1,14 @@
 import { appendAudit } from '../audit.js';
 import { publishProofEvent } from '../records/proof-publish.js';
 import { loadConfig } from '../config/load.js';
-import { usageError } from '../errors.js';
+import { blockedError, usageError } from '../errors.js';
+import { HOUR_MS } from '../clock.js';
 import { withLock } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { oneLine } from './fast-layer/build.js';
 import { openSession } from './open.js';
-import { writeSession } from '../records/session.js';
+import { ackCovers, writeSession } from '../records/session.js';
 import { contextAgeHours, isContextStale } from '../records/freshness.js';
 import { sessionsLock } from '../records/activity.js';
 
@@ -16,14 +17,15 @@ export interface AcknowledgeResponse {
   /** The context generation this acknowledgment covers (a refresh makes a new one, needing a new ack). */
   context_generated_at: string;
   context_age_hours: number;
-  /** Whether the context was stale (and unacknowledged) before this acknowledgment. */
+  /** Whether the context was stale (and unacknowledged) before this acknowledgment: always true (else refused). */
   was_stale: boolean;
   reason: string;
 }
 
 /**
  * `hestai ack --reason`: records, in the session and the audit log, that a human or agent accepts the
- * current context generation although it is older than the freshness threshold (CI-I2).
+ * current context generation although it is older than the freshness threshold (CI-I2). Refused (exit 1)
+ * unless the context is stale now; the acknowledgment covers it for one period (`freshness.max_age_hours`).
  */
 export async function acknowledgeStale(
   input: { working_dir: string; session_id?: string | undefined; reason: string },
@@ -47,7 +49,26 @@ export async function acknowledgeStale(
   return withLock(sessionsLock(paths), () => {
     const session = openSession(paths, input.session_id, env, { live: true });
     const age = contextAgeHours(session, now);
-    const wasStale = isContextStale(session, now, config.freshness.max_age_hours);
+    const limit = config.freshness.max_age_hours;
+    const wasStale = isContextStale(session, now, limit);
+    // An acknowledgment is for context that is stale now, and covers it for one period (records/session.ts).
+    if (!wasStale) {
+      const covering = session.acknowledgments.find((a) =>
+        ackCovers(a, session.context_generated_at, now.getTime(), limit),
+      );
+      const until = covering && new Date(Date.parse(covering.at) + limit * HOUR_MS).toISOString();
+      throw blockedError(
+        `the context of session ${session.session_id} is not stale: ${
+          covering
+            ? `an acknowledgment made at ${covering.at} covers it until ${until}`
+            : `generated ${Math.max(0, Math.floor(age))} h ago (${session.context_generated_at}), within freshness.max_age_hours (${limit} h)`
+        }; nothing to acknowledge`,
+        {
+          code: 'ACK_NOT_STALE',
+          remedy: `Acknowledge only context older than freshness.max_age_hours; one acknowledgment covers it for ${limit} h, then it is stale again (or regenerate it: hestai refresh --session ${session.session_id}).`,
+        },
+      );
+    }
     writeSession(paths, {
       ...session,
       state: 'ACTIVE',

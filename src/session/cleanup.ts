@@ -7,7 +7,8 @@ import { removeGoneHandshakes, sweepSessions } from './sweep.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { listActiveSessions } from '../records/session.js';
-import { sessionsToMarkStale } from '../records/freshness.js';
+import { anchoredAndFresh, sessionsToMarkStale } from '../records/freshness.js';
+import { hasValidAnchor } from '../records/anchor.js';
 import { sessionsLock } from '../records/activity.js';
 import { recoverLeftovers } from './recover.js';
 
@@ -63,7 +64,14 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
     const swept = sweepSessions({
       paths,
       sessions: listed.sessions,
-      toStale: new Set(sessionsToMarkStale(listed.sessions, now, stale_session_hours).map((s) => s.session_id)),
+      toStale: new Set(
+        sessionsToMarkStale(
+          listed.sessions,
+          now,
+          stale_session_hours,
+          anchoredAndFresh((id) => hasValidAnchor(paths, id).valid, now, config.freshness.max_age_hours),
+        ).map((s) => s.session_id),
+      ),
       now,
       retentionDays: archive_retention_days,
     });

@@ -24,7 +24,8 @@ import {
   validateRole,
   type ConflictResolution,
 } from './rules/input.js';
-import { sessionsToMarkStale } from '../records/freshness.js';
+import { anchoredAndFresh, sessionsToMarkStale } from '../records/freshness.js';
+import { hasValidAnchor } from '../records/anchor.js';
 import type { ResolvedFocus } from './rules/focus.js';
 import { sessionsLock } from '../records/activity.js';
 import { readTerminalLock } from '../records/terminal.js';
@@ -122,7 +123,12 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   const response = withLock(sessionsLock(paths), (): ClockInResponse => {
     recoverLeftovers(paths, at);
     const listed = listActiveSessions(paths);
-    const toStale = sessionsToMarkStale(listed.sessions, now, config.cleanup.stale_session_hours);
+    const toStale = sessionsToMarkStale(
+      listed.sessions,
+      now,
+      config.cleanup.stale_session_hours,
+      anchoredAndFresh((id) => hasValidAnchor(paths, id).valid, now, config.freshness.max_age_hours),
+    );
     const staleIds = new Set(toStale.map((s) => s.session_id));
     const conflicts = detectConflicts(
       listed.sessions.filter((s) => !staleIds.has(s.session_id)),

@@ -76,7 +76,7 @@ export async function sessionStatus(input: { working_dir: string }, deps?: Sessi
         context_generated_at: s.context_generated_at,
         context_age_hours: Math.round(contextAgeHours(s, now) * 100) / 100,
         context_stale: isContextStale(s, now, config.freshness.max_age_hours),
-        acknowledged: isAcknowledged(s),
+        acknowledged: isAcknowledged(s, now, config.freshness.max_age_hours),
         binding: check.valid
           ? { valid: true, validated_at: check.anchor.validated_at, anchor_digest: anchorDigest(check.anchor) }
           : { valid: false, code: check.code, reason: check.reason },

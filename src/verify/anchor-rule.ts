@@ -7,6 +7,7 @@ import type { CommitFacts } from '../tdd/commit.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
+import { ackCovers } from '../records/session.js';
 
 /** What verify learned about one digest. */
 export interface RecordEvidence {
@@ -167,11 +168,12 @@ export function checkAnchor(
         .filter((ev) => ev.event === 'ack')
         .map((ev) => ({ at: ev.at, context_generated_at: ev.context_generated_at ?? '', reason: ev.reason ?? '' })),
     ];
-    const ack = acks.find((a) => a.context_generated_at === generation && seconds(a.at) <= committed);
+    // One acknowledgment covers one freshness period from when it was made (the hooks' rule: ackCovers).
+    const ack = acks.find((a) => ackCovers(a, generation, committed * 1000, policy.maxAgeHours));
     if (!ack) {
       return bad(
         trailer,
-        `the session's context (generated ${generation}) was ${ageHours.toFixed(1)} h old when committed, over freshness.max_age_hours ${policy.maxAgeHours}, and no acknowledgment in the record covers it`,
+        `the session's context (generated ${generation}) was ${ageHours.toFixed(1)} h old when committed, over freshness.max_age_hours ${policy.maxAgeHours}, and no acknowledgment made within the ${policy.maxAgeHours} h before the commit covers it`,
         'run hestai refresh or hestai ack --reason in that session before committing, then push (the pre-push hook publishes it)',
       );
     }

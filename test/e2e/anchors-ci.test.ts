@@ -61,7 +61,9 @@ describe('anchors that CI can verify', () => {
     expect(
       repo.git(['merge-base', '--is-ancestor', head, 'refs/heads/hestai/anchors'], { allowFail: true }).status,
     ).toBe(0);
-    expect(repo.hestai(['ack', '--reason', 'reviewed: still accurate']).status).toBe(0);
+    // An acknowledgment is accepted only for stale context: a day later.
+    const dayLater = { HESTAI_NOW: new Date(Date.now() + 25 * 3_600_000).toISOString() };
+    expect(repo.hestai(['ack', '--reason', 'reviewed: still accurate'], { env: dayLater }).status).toBe(0);
     expect(repo.hestai(['refresh']).status).toBe(0);
     const events = repo
       .git(['ls-tree', '-r', '--name-only', 'refs/heads/hestai/anchors', `events/${token}`])
