@@ -30,5 +30,14 @@ export function clockFromEnv(env: NodeJS.ProcessEnv = process.env): Clock {
   return () => new Date(ms);
 }
 
+/**
+ * The `HESTAI_NOW` value when it pins the clock, else null. The git hooks honour it only loudly (a warning,
+ * and a `HestAI-Clock` trailer that `hestai verify` lists); the agent-runtime hooks ignore it.
+ */
+export function pinnedClock(env: NodeJS.ProcessEnv = process.env): string | null {
+  const pinned = env['HESTAI_NOW'];
+  return pinned === undefined || pinned === '' ? null : pinned;
+}
+
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;

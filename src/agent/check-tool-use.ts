@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { clockFromEnv } from '../clock.js';
+import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { isHestaiError, usageError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
@@ -113,7 +113,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
         sessionId: parsed.hestaiSession ?? (pinned && UUID_V4.test(pinned) ? pinned : null),
         noSessionFix: `clock in (${cli} clock-in --role <role> --json) and pass its session_id as "hestai_session" in the input, or set HESTAI_SESSION for the runtime`,
         config,
-        now: clockFromEnv(io.env)(),
+        now: systemClock(), // agent-runtime hooks ignore HESTAI_NOW (docs/configuration.md)
         cli,
         env: io.env,
       });

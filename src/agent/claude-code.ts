@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { appendAudit } from '../audit.js';
-import { clockFromEnv } from '../clock.js';
+import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
@@ -140,7 +140,7 @@ async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, to
   const pinned = io.env['HESTAI_SESSION']?.trim();
   const sessionId = binding?.session_id ?? (pinned && UUID_V4.test(pinned) ? pinned : null);
   const { config } = await loadConfig(root);
-  const clock = clockFromEnv(io.env);
+  const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
   const cli = cliCommandFor(root, io.packageRoot);
   const rebind = `printf '%s' ${shellQuote(JSON.stringify({ hook_event_name: 'SessionStart', session_id: runtimeId, source: 'startup', cwd: root }))} | ${hookCommandFor(io.packageRoot)}`;
   const decision = await decideToolUse({
@@ -184,7 +184,7 @@ async function stop(io: ClaudeHookIo, payload: Record<string, unknown>): Promise
   const session = binding === null ? null : readSession(paths, binding.session_id);
   if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return 0;
   const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
-  const verdict = await judgeAgentProtocol(paths, config, session, io.env, clockFromEnv(io.env)(), 'stop');
+  const verdict = await judgeAgentProtocol(paths, config, session, io.env, systemClock(), 'stop');
   if (verdict.ok || verdict.code === 'NO_PROTOCOL') return 0;
   const lines = [`hestai: not done yet: ${verdict.reason}.`];
   for (const u of verdict.unmet)

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { hasValidAnchor } from '../records/anchor.js';
-import { clockFromEnv } from '../clock.js';
+import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
 import { judgeSession } from '../hooks/session-verdict.js';
@@ -38,7 +38,7 @@ const live = (s: SessionRecord | null): s is SessionRecord => s !== null && isLi
 export async function sessionStart(input: SessionStartInput): Promise<number> {
   const { root, env } = input;
   const paths = workspacePaths(root);
-  const clock = clockFromEnv(env);
+  const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
   const runtimeId = checkRuntimeSessionId(input.payload['session_id']);
   const binding = readBinding(paths, 'claude-code', runtimeId);
   let session = binding ? readSession(paths, binding.session_id) : null;

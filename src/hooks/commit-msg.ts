@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { anchorDigest } from '../records/anchor.js';
-import type { Clock } from '../clock.js';
+import { pinnedClock, type Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
 import { readMergeHeads } from '../git/head.js';
@@ -73,6 +73,9 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   if (config.hooks.trailers && anchored?.anchor.valid) {
     trailers.push({ key: 'HestAI-Session', value: anchored.session.session_id }, { key: 'HestAI-Anchor', value: anchorDigest(anchored.anchor.anchor) });
   }
+  // HESTAI_NOW is never honoured silently: the commit says the hooks judged it at a pinned clock (verify lists it).
+  const pinned = pinnedClock(env);
+  if (pinned !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
   const withTrailers = (outcome: HookOutcome): HookOutcome =>
     trailers.length === 0 ? outcome : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
   const previous = () => branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, env);

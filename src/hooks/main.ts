@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { clockFromEnv, type Clock } from '../clock.js';
+import { clockFromEnv, pinnedClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
@@ -32,6 +32,11 @@ export async function executeHook(
   const write = (text: string) => process.stderr.write(text);
   try {
     const clock = clockFromEnv(env);
+    const pinned = pinnedClock(env);
+    if (pinned !== null)
+      write(
+        `hestai: WARNING: HESTAI_NOW=${clock().toISOString()} pins the clock of the ${name} hook (a testing aid); ${name === 'pre-push' ? 'the events it publishes are dated by it' : 'the commit records it in a HestAI-Clock trailer, which hestai verify reports'}.\n`,
+      );
     const { config } = await loadConfig(root);
     return applyHookOutcome(await decide({ root, args, config, env, clock }), workspacePaths(root), clock, write);
   } catch (error) {

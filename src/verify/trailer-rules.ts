@@ -47,3 +47,19 @@ export function bypassLine(message: string): string | null {
   const m = /^HestAI-Bypass:[ \t]*(.*)$/im.exec(message);
   return m ? m[1]!.trim() || '(no reason)' : null;
 }
+
+/**
+ * Pure: a `HestAI-Clock` trailer (the hooks ran with `HESTAI_NOW` pinning their clock) is listed as a
+ * warning: the local freshness and anchor checks ran at that instant, not the real one. The anchor verdict
+ * re-checks freshness against the commit date whatever the trailer says. Null when absent.
+ */
+export function checkClock(commit: CommitFacts): Verdict | null {
+  const pinned = lastTrailer(commit.trailers, 'HestAI-Clock');
+  if (pinned === null) return null;
+  return {
+    rule: 'clock',
+    status: 'warn',
+    clause: 'docs/configuration.md (HESTAI_NOW)',
+    message: `the hooks judged this commit with the clock pinned to ${pinned} (HESTAI_NOW), not the real time; the anchor verdict re-checks freshness at the commit date`,
+  };
+}

@@ -12,7 +12,7 @@ import { resolveWorkspace } from '../workspace.js';
 import { resolveRange, shallowRangeError } from './range.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import { logFacts } from './log-facts.js';
-import { bypassLine, checkBypass, checkTrailers } from './trailer-rules.js';
+import { bypassLine, checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
 import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReader } from './anchor-rule.js';
 import { checkMerge, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths } from '../git/merge.js';
@@ -151,6 +151,8 @@ export async function verifyRange(
     if (parents.length > 1) verdicts.push(checkMerge(f.sha, mergeEvidence(workspace.root, f.sha, parents)));
     const bypass = checkBypass(f, config.verify.bypass, result.commits[i]!.message);
     if (bypass) verdicts.push(bypass);
+    const clock = checkClock(f);
+    if (clock) verdicts.push(clock);
     if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
       const testSha = t.pairedWith[t.pairedWith.length - 1]!;
       const command = config.tdd.test_command;

@@ -193,15 +193,17 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
     const token = shellSession(agent);
     anchor(repo, token);
-    const later = { HESTAI_NOW: new Date(Date.now() + 25 * 3_600_000).toISOString() };
-    const stale = claude(repo, command, agent, edit(repo, 'src/app.ts'), later);
+    // The agent-runtime hooks judge at the system clock (they ignore HESTAI_NOW), so the context is made a
+    // day old instead: a refresh run with the CLI's clock pinned 25 h back.
+    const earlier = { HESTAI_NOW: new Date(Date.now() - 25 * 3_600_000).toISOString() };
+    expect(repo.hestai(['refresh', '--session', token], { env: earlier }).status).toBe(0);
+    const stale = claude(repo, command, agent, edit(repo, 'src/app.ts'));
     expect(stale.status).toBe(2);
     expect(stale.stderr).toMatch(new RegExp(`the context of session ${token} was generated 2[45] h ago`));
     expect(stale.stderr).toContain(`refresh --session ${token}`);
-    expect(repo.hestai(['ack', '--session', token, '--reason', 'reviewed: still right'], { env: later }).status).toBe(
-      0,
-    );
-    expect(claude(repo, command, agent, edit(repo, 'src/app.ts'), later).status).toBe(0);
+    expect(claude(repo, command, agent, edit(repo, 'src/app.ts'), { HESTAI_NOW: earlier.HESTAI_NOW }).status).toBe(2);
+    expect(repo.hestai(['ack', '--session', token, '--reason', 'reviewed: still right']).status).toBe(0);
+    expect(claude(repo, command, agent, edit(repo, 'src/app.ts')).status).toBe(0);
   });
 
   it('refuses writes under .hestai/ whatever the session: edit tools, shell redirections and symlinks', () => {
