@@ -27,6 +27,7 @@ import {
 } from './constitution.js';
 import { makeCtxProbe } from './ctx-probe.js';
 import {
+  handshakeNow,
   readHandshake,
   withHandshakeLock,
   writeHandshake,
@@ -207,6 +208,42 @@ export function sessionProblem(
     ];
   }
   return null;
+}
+
+/** `handshakeNow` for a token: the session's recorded times count too (a new handshake has only those). */
+function handshakeTime(
+  paths: WorkspacePaths,
+  token: string,
+  hs: Pick<HandshakeRecord, 'updated_at' | 'seen_at' | 'seen_real_at'> | null,
+  now: Date,
+): Date {
+  let session: SessionRecord | null = null;
+  try {
+    session = readSession(paths, token);
+  } catch {
+    /* a corrupt session is refused where it is read for the stage */
+  }
+  return handshakeNow(hs ?? { updated_at: now.toISOString() }, now, Date.now(), [
+    session?.last_activity,
+    session?.context_generated_at,
+  ]);
+}
+
+/**
+ * Judges a handshake's time (`handshakeNow`: never before a recorded time, real time passing counts) and
+ * records the instant, so that a clock set backwards later cannot revive what was seen expired. Returns
+ * the record as written and the instant to judge expiry at.
+ */
+export function observeHandshake(
+  paths: WorkspacePaths,
+  hs: HandshakeRecord,
+  now: Date,
+): { hs: HandshakeRecord; at: Date } {
+  const at = handshakeTime(paths, hs.token, hs, now);
+  if (hs.seen_at === at.toISOString() && hs.seen_real_at !== undefined) return { hs, at };
+  const seen: HandshakeRecord = { ...hs, seen_at: at.toISOString(), seen_real_at: new Date().toISOString() };
+  writeHandshake(paths, seen);
+  return { hs: seen, at };
 }
 
 /** Refuses a handshake that cannot take `stage` now; null when it can. */
@@ -429,12 +466,16 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
     );
     token = clocked.session_id;
   }
-  const now = ctx.now.toISOString();
   return withHandshakeLock(ctx.paths, token, () => {
-    const existing = readHandshake(ctx.paths, token);
+    const read = readHandshake(ctx.paths, token);
     const tokened = { ...withConstitution, token };
     const locked = terminalRefusal(tokened, ctx.paths, token, role);
     if (locked) return locked;
+    // A renewal starts at the handshake's own time: a clock set backwards cannot make it last longer.
+    const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
+    const existing = seen?.hs ?? null;
+    const start = seen?.at ?? handshakeTime(ctx.paths, token, null, ctx.now);
+    const now = start.toISOString();
     writeHandshake(ctx.paths, {
       version: 1,
       token,
@@ -447,12 +488,14 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
       constitution_path: constitution.relative,
       created_at: now,
       updated_at: now,
-      expires_at: new Date(ctx.now.getTime() + ctx.ttlMinutes * 60_000).toISOString(),
+      expires_at: new Date(start.getTime() + ctx.ttlMinutes * 60_000).toISOString(),
       server_arm: null,
       bind: null,
       retries: existing?.retries ?? { context: 0, proof: 0, vector: 0 },
       terminal: false,
       terminal_stage: null,
+      seen_at: now,
+      seen_real_at: new Date().toISOString(),
     });
     return {
       ...tokened,
@@ -513,9 +556,11 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
   const token = parseToken(input.token);
   const ctx = await context(input.working_dir, deps);
   return withHandshakeLock(ctx.paths, token, () => {
-    const hs = readHandshake(ctx.paths, token);
+    const read = readHandshake(ctx.paths, token);
+    const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
+    const hs = seen?.hs ?? null;
     const result = baseResult('context', hs?.mode ?? 'full', hs?.strictness ?? ctx.defaultStrictness, token);
-    const refused = gate(result, ctx.paths, token, hs, 'context', ctx.now);
+    const refused = gate(result, ctx.paths, token, hs, 'context', seen?.at ?? ctx.now);
     if (refused || hs === null) return refused!;
     const constitution: Constitution | null = readConstitution(ctx.paths, hs.role);
     const withPath = { ...result, constitution_path: hs.constitution_path };
@@ -574,9 +619,11 @@ async function proofStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorH
   const token = parseToken(input.token);
   const ctx = await context(input.working_dir, deps);
   return withHandshakeLock(ctx.paths, token, () => {
-    const hs = readHandshake(ctx.paths, token);
+    const read = readHandshake(ctx.paths, token);
+    const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
+    const hs = seen?.hs ?? null;
     const result = baseResult('proof', hs?.mode ?? 'full', hs?.strictness ?? ctx.defaultStrictness, token);
-    const refused = gate(result, ctx.paths, token, hs, 'proof', ctx.now);
+    const refused = gate(result, ctx.paths, token, hs, 'proof', seen?.at ?? ctx.now);
     if (refused || hs === null) return refused!;
     const withPath = {
       ...result,

@@ -46,6 +46,12 @@ export interface HandshakeRecord {
   /** True after the last allowed retry failed: every submission is refused until `hestai anchor reset`. */
   terminal: boolean;
   terminal_stage: RetryStage | null;
+  /**
+   * The latest instant this handshake was judged at (`handshakeNow`), and the real time (system clock) when
+   * that was recorded: time never runs backwards for a handshake. Absent in records written before 0.1.
+   */
+  seen_at?: string;
+  seen_real_at?: string;
 }
 
 export const HANDSHAKE_FILE = 'handshake.json';
@@ -76,12 +82,39 @@ export const validateHandshakeRecord: Validate<HandshakeRecord> = (value) => {
     problems.push('retries: expected {context, proof, vector} non-negative integers');
   }
   if (typeof value['terminal'] !== 'boolean') problems.push('terminal: expected a boolean');
+  for (const key of ['seen_at', 'seen_real_at']) if (value[key] !== undefined) expectIsoDate(value, key, problems);
   if (value['terminal_stage'] !== null && !RETRY_STAGES.includes(value['terminal_stage'] as RetryStage))
     problems.push('terminal_stage: expected context, proof, vector or null');
   return problems.length === 0
     ? { ok: true, value: value as unknown as HandshakeRecord }
     : { ok: false, errors: problems };
 };
+
+/**
+ * Pure: the instant a handshake is judged at (expiry). The clock reading, but never earlier than a time
+ * already recorded for it (`recorded`: its last update, the latest instant it was judged at, the session's
+ * last activity and context generation), and advanced by the real time (system clock) that passed since
+ * it was last judged. So a clock set backwards, by `HESTAI_NOW` or on the system, cannot bring an expired
+ * handshake back: what was seen expired stays expired, and a pinned clock cannot hide real hours passing.
+ */
+export function handshakeNow(
+  hs: Pick<HandshakeRecord, 'updated_at' | 'seen_at' | 'seen_real_at'>,
+  now: Date,
+  realNowMs: number,
+  recorded: readonly (string | null | undefined)[] = [],
+): Date {
+  let t = now.getTime();
+  for (const r of [hs.updated_at, hs.seen_at, ...recorded]) {
+    const ms = typeof r === 'string' ? Date.parse(r) : Number.NaN;
+    if (ms > t) t = ms;
+  }
+  if (hs.seen_at !== undefined && hs.seen_real_at !== undefined) {
+    const elapsed = realNowMs - Date.parse(hs.seen_real_at);
+    const seen = Date.parse(hs.seen_at);
+    if (elapsed > 0 && seen + elapsed > t) t = seen + elapsed;
+  }
+  return new Date(t);
+}
 
 /** The pending handshake of a token, or null. A corrupt file throws (exit 2, names the file). */
 export function readHandshake(paths: WorkspacePaths, token: string): HandshakeRecord | null {
