@@ -4,7 +4,7 @@ import type { Clock } from './clock.js';
 import { isHestaiError, usageError } from './errors.js';
 import { repoInfo } from './git/repo.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
-import { symlinkEscape } from './session/guard.js';
+import { isSafeStatePath } from './state/safe-path.js';
 import { hasControl } from './util/text.js';
 
 /** What `auditPathTraversal` did: the error to report, and the audit log it wrote to (null: none). */
@@ -21,9 +21,9 @@ export interface SecurityAudit {
  * directory), and
  * returns the error with a detail naming that log. The refused path itself is never a place to write.
  *
- * Nothing is written when the caller is not in a workspace that adopted hestai (no `.hestai/`), when its
- * `.hestai/` or audit directory leads outside the worktree, or when `audit.jsonl` is anything but a regular
- * file (a symlink in a cloned repository could aim it at ~/.bashrc). Recording never masks the refusal:
+ * Nothing is written when the caller is not in a workspace that adopted hestai (no `.hestai/`), or when any
+ * component on the way to `audit.jsonl` is a symlink (wherever it points) or `audit.jsonl` is anything but
+ * a regular file (a symlink in a cloned repository could aim it at ~/.bashrc): the same rule as every write. Recording never masks the refusal:
  * any failure here leaves the original error as it was.
  */
 export function auditPathTraversal(error: unknown, callerDir: () => string, via: string, clock: Clock): SecurityAudit {
@@ -59,9 +59,7 @@ function adoptedWorkspace(dir: string): WorkspacePaths | null {
   const root = repoInfo(real)?.root ?? real;
   const paths = workspacePaths(root);
   if (!fs.existsSync(paths.hestai)) return null;
-  const realRoot = fs.realpathSync(root);
-  if (symlinkEscape(realRoot, paths.hestai) !== null || symlinkEscape(realRoot, paths.audit) !== null) return null;
-  const log = fs.lstatSync(paths.auditLog, { throwIfNoEntry: false });
-  if (log !== undefined && !log.isFile()) return null;
-  return paths;
+  // The guard of every state write decides (src/state/safe-path.ts): no symlink on the way to audit.jsonl,
+  // wherever it points (inside the worktree too), and audit.jsonl a regular file when it exists.
+  return isSafeStatePath(paths.auditLog, 'file') ? paths : null;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { usageError, type HestaiError } from '../errors.js';
+import { isHestaiError, usageError, type HestaiError } from '../errors.js';
 
 /**
  * The guard of every write under a worktree's state directories (issue 12, item 1). A repository someone
@@ -121,5 +121,20 @@ export function assertSafeStatePath(target: string, expected: StateEntryKind, wi
     } else if (expected === 'any' && !stat.isDirectory() && !stat.isFile()) {
       throw refuse(stat, component, `is ${describe(stat)}, not a regular file or directory`, abs);
     }
+  }
+}
+
+/**
+ * `assertSafeStatePath` as a question, for readers that must decide without failing (the security audit of
+ * a refused request): false wherever a write would be refused (any symlink on the way, wherever it points;
+ * the wrong kind of entry). Other failures (permissions) still throw.
+ */
+export function isSafeStatePath(target: string, expected: StateEntryKind, within?: string): boolean {
+  try {
+    assertSafeStatePath(target, expected, within);
+    return true;
+  } catch (error) {
+    if (isHestaiError(error)) return false;
+    throw error;
   }
 }

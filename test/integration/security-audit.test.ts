@@ -88,6 +88,18 @@ describe('path traversal attempts are blocked and logged as security events', ()
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 
+  it('never writes through an audit directory symlinked inside the worktree (the same guard as every write)', () => {
+    const repo = adopted();
+    fs.mkdirSync(path.join(repo.dir, 'docs'));
+    fs.writeFileSync(path.join(repo.dir, 'docs/keep.md'), 'keep\n');
+    fs.rmSync(workspacePaths(repo.dir).audit, { recursive: true, force: true });
+    fs.symlinkSync('../docs', workspacePaths(repo.dir).audit);
+    const result = repo.hestai(['--cwd', `${repo.dir}/a\u0007b`, 'status']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).not.toContain('recorded as a security event');
+    expect(fs.readdirSync(path.join(repo.dir, 'docs'))).toEqual(['keep.md']);
+  });
+
   it('never appends through an audit.jsonl that is a symlink (a cloned repository could point it at ~/.bashrc)', () => {
     const repo = adopted();
     const outside = path.join(tempDir(), 'bashrc');
