@@ -228,7 +228,7 @@ describe('clockIn: conflicts (CI-I5)', () => {
     await clockOut({ working_dir: repo.dir, session_id: done.session_id }, at('2025-12-09T00:00:00.000Z'));
     const recent = await clockIn({ working_dir: repo.dir, role: 'reviewer' }, at('2026-01-06T00:00:00.000Z'));
     const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, at('2026-01-07T11:00:00.000Z'));
-    markSessionWorking(paths, recent.session_id, '2026-01-10T11:00:00.000Z');
+    await markSessionWorking(paths, recent.session_id, '2026-01-10T11:00:00.000Z');
     const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
     expect(res.stale_sessions).toEqual([
       expect.objectContaining({

@@ -343,19 +343,19 @@ describe('sessionStatus (the dashboard data)', () => {
 });
 
 describe('markSessionWorking (a bound session is ACTIVE)', () => {
-  it('moves CREATED to ACTIVE without moving last_activity backwards, and leaves closed sessions alone', () => {
+  it('moves CREATED to ACTIVE without moving last_activity backwards, and leaves closed sessions alone', async () => {
     const repo = makeRepo();
     const paths = workspacePaths(repo.dir);
     const created = seedSession(repo.dir, { state: 'CREATED', last_activity: '2026-11-22T12:00:00.000Z' });
-    markSessionWorking(paths, created.session_id, '2026-11-22T11:00:00.000Z');
+    await markSessionWorking(paths, created.session_id, '2026-11-22T11:00:00.000Z');
     expect(readSession(paths, created.session_id)).toMatchObject({
       state: 'ACTIVE',
       last_activity: '2026-11-22T12:00:00.000Z',
     });
-    markSessionWorking(paths, created.session_id, '2026-11-22T13:00:00.000Z');
+    await markSessionWorking(paths, created.session_id, '2026-11-22T13:00:00.000Z');
     expect(readSession(paths, created.session_id)!.last_activity).toBe('2026-11-22T13:00:00.000Z');
     const stale = seedSession(repo.dir, { state: 'STALE' });
-    markSessionWorking(paths, stale.session_id, '2026-11-22T13:00:00.000Z');
+    await markSessionWorking(paths, stale.session_id, '2026-11-22T13:00:00.000Z');
     expect(readSession(paths, stale.session_id)).toEqual(stale);
   });
 });

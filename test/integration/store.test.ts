@@ -20,6 +20,16 @@ const counter: Validate<{ n: number }> = (value) =>
     ? { ok: true, value: value as { n: number } }
     : { ok: false, errors: ['n: expected a number'] };
 
+async function rejection(promise: Promise<unknown>): Promise<HestaiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HestaiError) return error;
+    throw error;
+  }
+  throw new Error('expected a HestaiError');
+}
+
 function thrown(fn: () => unknown): HestaiError {
   try {
     fn();
@@ -96,7 +106,7 @@ describe('state store', () => {
       const { withLock, readJson, writeJsonAtomic } = await import(${JSON.stringify(storeModule)});
       const v = (x) => ({ ok: true, value: x });
       for (let i = 0; i < 25; i++) {
-        withLock(${JSON.stringify(path.join(dir, 'counter.lock'))}, () => {
+        await withLock(${JSON.stringify(path.join(dir, 'counter.lock'))}, () => {
           const { n } = readJson(${JSON.stringify(file)}, v);
           writeJsonAtomic(${JSON.stringify(file)}, { n: n + 1 });
         });
@@ -114,22 +124,62 @@ describe('state store', () => {
     expect(fs.existsSync(path.join(dir, 'counter.lock'))).toBe(false);
   });
 
-  it('breaks a stale lock left by a process that is gone', () => {
+  it('breaks a stale lock left by a process that is gone', async () => {
     const dir = tempDir();
     const lock = path.join(dir, 'x.lock');
     fs.mkdirSync(lock);
     fs.writeFileSync(path.join(lock, 'owner'), '999999999\n');
     const old = new Date(Date.now() - 120_000);
     fs.utimesSync(lock, old, old);
-    expect(withLock(lock, () => 'ran', { staleMs: 1_000, timeoutMs: 2_000 })).toBe('ran');
+    expect(await withLock(lock, () => 'ran', { staleMs: 1_000, timeoutMs: 2_000 })).toBe('ran');
   });
 
-  it('times out with a clear error when the lock stays held', () => {
+  it('times out with a clear error when the lock stays held', async () => {
     const dir = tempDir();
     const lock = path.join(dir, 'y.lock');
     fs.mkdirSync(lock);
     fs.writeFileSync(path.join(lock, 'owner'), `${process.pid}\n`);
-    const error = thrown(() => withLock(lock, () => 'never', { timeoutMs: 100 }));
+    const error = await rejection(withLock(lock, () => 'never', { timeoutMs: 100 }));
     expect(error.code).toBe('LOCK_TIMEOUT');
+    expect(error.remedy).toMatch(/remove the lock directory/);
+    expect(fs.existsSync(lock)).toBe(true);
+  });
+
+  it('waits for a held lock without blocking the event loop, then runs once it is released', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'z.lock');
+    fs.mkdirSync(lock);
+    fs.writeFileSync(path.join(lock, 'owner'), `${process.pid}\n`);
+    const events: string[] = [];
+    const waiting = withLock(lock, () => {
+      events.push('locked');
+      return 'ran';
+    });
+    // Timers and I/O callbacks keep running while the lock is awaited.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+    events.push('event loop turned');
+    fs.rmSync(lock, { recursive: true });
+    expect(await waiting).toBe('ran');
+    expect(events).toEqual(['event loop turned', 'locked']);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('holds the lock across an asynchronous critical section and releases it when that rejects', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'a.lock');
+    const events: string[] = [];
+    const first = withLock(lock, async () => {
+      events.push('first in');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      events.push('first out');
+      throw new Error('boom');
+    });
+    const second = withLock(lock, () => {
+      events.push('second');
+    });
+    await expect(first).rejects.toThrow('boom');
+    await second;
+    expect(events).toEqual(['first in', 'first out', 'second']);
+    expect(fs.existsSync(lock)).toBe(false);
   });
 });

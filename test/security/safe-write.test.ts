@@ -125,14 +125,14 @@ describe('safe writes: committed symlinks under .hestai/ never lead a writer out
 });
 
 describe('safe writes: the store primitive itself', () => {
-  it('refuses every symlinked component between the worktree and the file, and the file itself', () => {
+  it('refuses every symlinked component between the worktree and the file, and the file itself', async () => {
     const root = tempDir();
     const outside = outsideDir();
     fs.mkdirSync(path.join(root, '.hestai'));
     fs.symlinkSync(outside.dir, path.join(root, '.hestai', 'cache'));
     expect(() => writeFileAtomic(path.join(root, '.hestai', 'cache', 'x.json'), '{}')).toThrow(/symlink/);
     expect(() => appendJsonl(path.join(root, '.hestai', 'cache', 'a.jsonl'), {})).toThrow(/symlink/);
-    expect(() => withLock(path.join(root, '.hestai', 'cache', 'lock'), () => 1)).toThrow(/symlink/);
+    await expect(withLock(path.join(root, '.hestai', 'cache', 'lock'), () => 1)).rejects.toThrow(/symlink/);
     expect(() => removeStatePath(path.join(root, '.hestai', 'cache', 'bashrc'))).toThrow(/symlink/);
     fs.mkdirSync(path.join(root, '.hestai', 'audit'));
     fs.symlinkSync(outside.sentinel, path.join(root, '.hestai', 'audit', 'audit.jsonl'));
