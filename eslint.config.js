@@ -9,6 +9,15 @@ const focusedTests = ['describe', 'it', 'test'].map((object) => ({
   property: 'only',
   message: 'A focused test skips the rest of the suite: remove .only.',
 }));
+// Issue 17, item 8: nothing in src/ waits by blocking its thread. The MCP server shares src/ with the CLI, and a
+// blocking wait there stops it answering every other request; wait with timers (state/store.ts `withLock`).
+const blockingWaits = [
+  {
+    object: 'Atomics',
+    property: 'wait',
+    message: 'Atomics.wait blocks the event loop (the MCP server stops answering): await a timer instead.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -59,6 +68,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...focusedTests, ...blockingWaits] } },
   { files: ['test/**', 'bench/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['**/*.cjs', 'hooks/**'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

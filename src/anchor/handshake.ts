@@ -618,7 +618,7 @@ async function proofStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorH
   }
   const token = parseToken(input.token);
   const ctx = await context(input.working_dir, deps);
-  return withHandshakeLock(ctx.paths, token, () => {
+  return withHandshakeLock(ctx.paths, token, async () => {
     const read = readHandshake(ctx.paths, token);
     const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
     const hs = seen?.hs ?? null;
@@ -650,7 +650,7 @@ async function proofStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorH
     }
     const validatedAt = ctx.now.toISOString();
     const canonical = renderCanonicalAnchor(hs.bind, hs.server_arm, v.tensions!, v.commit!);
-    const { permit } = promoteAnchor(
+    const { permit } = await promoteAnchor(
       ctx.paths,
       {
         version: 1,

@@ -66,7 +66,7 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
   }
   const { constitution, warnings: installed } = constitutionFor(ctx, role, token);
   const now = ctx.now.toISOString();
-  return withHandshakeLock(ctx.paths, token, () => {
+  return withHandshakeLock(ctx.paths, token, async () => {
     const existing = readHandshake(ctx.paths, token);
     const lock = terminalState(ctx.paths, token, role);
     if (lock !== null) {
@@ -137,7 +137,7 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
       };
     }
     const canonical = canonicalFromValidation(v, arm)!;
-    const { permit } = promoteAnchor(
+    const { permit } = await promoteAnchor(
       ctx.paths,
       {
         version: 1,

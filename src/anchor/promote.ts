@@ -28,12 +28,12 @@ import type { WorkPermit } from './results.js';
  * Moves the session CREATED → ACTIVE, then seals, writes and promotes the anchor; marks the handshake
  * BOUND and removes the pending directory.
  */
-export function promoteAnchor(
+export async function promoteAnchor(
   paths: WorkspacePaths,
   unsealed: UnsealedAnchor,
   handshake: HandshakeRecord | null,
   now: string,
-): { anchor: AnchorRecord; permit: WorkPermit } {
+): Promise<{ anchor: AnchorRecord; permit: WorkPermit }> {
   // The proof record goes into git first (before the commit point): a record nobody names is harmless,
   // an anchor whose record is missing would fail in CI.
   const session = readSession(paths, unsealed.token);
@@ -60,7 +60,7 @@ export function promoteAnchor(
   const anchor = sealAnchor(digest === null ? unsealed : { ...unsealed, record_digest: digest });
   // Before the commit point (the rename): if this bookkeeping fails, the proof fails whole and can be sent
   // again; an ACTIVE session without an anchor is what refresh and ack leave too.
-  markSessionWorking(paths, anchor.token, anchor.validated_at);
+  await markSessionWorking(paths, anchor.token, anchor.validated_at);
   const staged = path.join(pendingDir(paths, anchor.token), ANCHOR_FILE);
   const target = anchorFile(paths, anchor.token);
   writeJsonAtomic(staged, anchor);

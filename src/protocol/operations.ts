@@ -181,8 +181,8 @@ export async function evaluateGates(
   );
 }
 
-function recordResults(run: Run, results: readonly GateResult[], at: string): void {
-  updateProtocolState(run.paths, run.session.session_id, (state) => {
+async function recordResults(run: Run, results: readonly GateResult[], at: string): Promise<void> {
+  await updateProtocolState(run.paths, run.session.session_id, (state) => {
     if (state === null) return { result: undefined };
     const next = { ...state.results };
     for (const r of results)
@@ -256,7 +256,7 @@ export async function sessionStart(
       ),
     ),
   };
-  const created = updateProtocolState(run.paths, fresh.session_id, (existing) =>
+  const created = await updateProtocolState(run.paths, fresh.session_id, (existing) =>
     existing === null ? { state: fresh, result: true } : { result: false },
   );
   if (!created) {
@@ -340,7 +340,7 @@ export async function validateGate(
   const phase = findPhase(run.protocol, input.phase);
   const gates = input.step !== undefined ? [{ phase: phase.id, gate: findGate(phase, input.step) }] : gatesOf([phase]);
   const results = await evaluateGates(run, state, gates, deps, { runCommands: true });
-  recordResults(run, results, deps.clock().toISOString());
+  await recordResults(run, results, deps.clock().toISOString());
   if (input.step !== undefined) {
     const r = results[0]!;
     const status = r.status === 'PENDING' ? 'FAIL' : r.status;
@@ -401,7 +401,7 @@ export async function advancePhase(
       { session_id: state.session_id, role: run.session.role, trusted },
     );
   };
-  const outcome = updateProtocolState(run.paths, state.session_id, (current) => {
+  const outcome = await updateProtocolState(run.paths, state.session_id, (current) => {
     if (current === null || current.current_phase !== state.current_phase) {
       throw blockedError('the protocol run changed while the gates were checked (another agent advanced or ended it)', {
         code: 'PROTOCOL_CONFLICT',
@@ -509,7 +509,7 @@ export async function recordEvidence(
     value: input.evidence,
     recorded_at: deps.clock().toISOString(),
   };
-  const state = updateProtocolState(run.paths, run.session.session_id, (current) => {
+  const state = await updateProtocolState(run.paths, run.session.session_id, (current) => {
     if (current === null)
       throw usageError('the protocol run ended meanwhile', {
         code: 'PROTOCOL_NOT_STARTED',
@@ -529,7 +529,7 @@ export async function recordEvidence(
     };
   }
   const [result] = await evaluateGates(run, state, [{ phase: phase.id, gate }], deps, { runCommands: false });
-  recordResults(run, [result!], deps.clock().toISOString());
+  await recordResults(run, [result!], deps.clock().toISOString());
   const gate_status = result!.status === 'PASS' ? 'PASS' : result!.status === 'PENDING' ? 'PENDING' : 'FAIL';
   return {
     phase: phase.id,
@@ -600,7 +600,7 @@ export async function sessionEnd(
   const checklist = buildChecklist(run.protocol, [...passedResults(run.protocol, state, remaining), ...results]);
   const missing = results.filter((r) => r.requirement_level === 'MUST' && unmet(r));
   if (missing.length > 0) {
-    recordResults(run, results, now);
+    await recordResults(run, results, now);
     return {
       session_id: state.session_id,
       status: 'INCOMPLETE',
@@ -624,7 +624,7 @@ export async function sessionEnd(
     ended_at: now,
     violations: state.violations.length,
   };
-  const ended = updateProtocolState(run.paths, state.session_id, (current) =>
+  const ended = await updateProtocolState(run.paths, state.session_id, (current) =>
     current === null ? { result: false } : { state: null, result: true },
   );
   if (!ended)
@@ -632,7 +632,7 @@ export async function sessionEnd(
       code: 'PROTOCOL_CONFLICT',
       remedy: 'Read session://history (hestai session show --history).',
     });
-  appendHistory(run.paths, record, run.config.protocol.history_limit);
+  await appendHistory(run.paths, record, run.config.protocol.history_limit);
   return {
     session_id: state.session_id,
     status: 'COMPLETE',

@@ -143,7 +143,7 @@ export function updateProtocolState<T>(
   paths: WorkspacePaths,
   sessionId: string,
   fn: (state: ProtocolState | null) => { state?: ProtocolState | null; result: T },
-): T {
+): Promise<T> {
   return withLock(protocolFiles(paths).lock(sessionId), () => {
     const current = readProtocolState(paths, sessionId);
     const { state, result } = fn(current);
@@ -164,9 +164,9 @@ export function readHistory(paths: WorkspacePaths): HistoryRecord[] {
 }
 
 /** Appends one record, keeping only the newest `limit` (locked, atomic). */
-export function appendHistory(paths: WorkspacePaths, record: HistoryRecord, limit: number): void {
+export async function appendHistory(paths: WorkspacePaths, record: HistoryRecord, limit: number): Promise<void> {
   const files = protocolFiles(paths);
-  withLock(files.historyLock, () => {
+  await withLock(files.historyLock, () => {
     const sessions = [...readHistory(paths), record].slice(-limit);
     writeJsonAtomic(files.history, { sessions });
   });

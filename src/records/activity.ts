@@ -13,8 +13,8 @@ export function sessionsLock(paths: WorkspacePaths): string {
  * `last_activity` at that instant (or later). A session that is no longer live (STALE, COMPLETED) is left
  * alone.
  */
-export function markSessionWorking(paths: WorkspacePaths, sessionId: string, at: string): void {
-  withLock(sessionsLock(paths), () => {
+export async function markSessionWorking(paths: WorkspacePaths, sessionId: string, at: string): Promise<void> {
+  await withLock(sessionsLock(paths), () => {
     const session = readSession(paths, sessionId);
     if (session === null || !isLive(session)) return;
     // Never backwards: a refresh or an acknowledgment may have recorded a later instant meanwhile.

@@ -132,8 +132,11 @@ export function removePending(paths: WorkspacePaths, token: string): void {
   removeStatePath(pendingDir(paths, token));
 }
 
-/** Runs `fn` holding the token's handshake lock: every read-modify-write of a handshake goes through here. */
-export function withHandshakeLock<T>(paths: WorkspacePaths, token: string, fn: () => T): T {
+/**
+ * Runs `fn` holding the token's handshake lock: every read-modify-write of a handshake goes through here.
+ * Waiting for it (up to 30 s) never blocks the event loop (store.ts `withLock`).
+ */
+export function withHandshakeLock<T>(paths: WorkspacePaths, token: string, fn: () => T | Promise<T>): Promise<T> {
   return withLock(path.join(paths.locks, `anchor-${token}`), fn, { timeoutMs: 30_000 });
 }
 
@@ -143,10 +146,10 @@ export function withHandshakeLock<T>(paths: WorkspacePaths, token: string, fn: (
  * and the terminal state, which only a human reset may clear. Each removal holds the token's lock.
  * Returns the removed tokens with the stage each was in (`unreadable` for a corrupt file).
  */
-export function removeOrphanedHandshakes(
+export async function removeOrphanedHandshakes(
   paths: WorkspacePaths,
   isLive: (token: string) => boolean,
-): { token: string; stage: string }[] {
+): Promise<{ token: string; stage: string }[]> {
   let names: string[];
   try {
     names = fs.readdirSync(paths.pending).filter((name) => UUID_V4.test(name));
@@ -157,7 +160,7 @@ export function removeOrphanedHandshakes(
   const removed: { token: string; stage: string }[] = [];
   for (const token of names.sort()) {
     if (isLive(token)) continue;
-    withHandshakeLock(paths, token, () => {
+    await withHandshakeLock(paths, token, () => {
       if (!fs.existsSync(pendingDir(paths, token))) return; // removed meanwhile (a second cleanup)
       let stage: string;
       try {

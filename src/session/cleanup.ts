@@ -47,7 +47,7 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
   const now = clock();
   const at = now.toISOString();
   const { stale_session_hours, archive_retention_days } = config.cleanup;
-  const result = withLock(sessionsLock(paths), () => {
+  const result = await withLock(sessionsLock(paths), () => {
     recoverLeftovers(paths, at);
     const result: CleanupResponse = {
       marked_stale: [],
@@ -80,6 +80,6 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
     result.problems.push(...problems);
     return result;
   });
-  result.removed_handshakes.push(...removeGoneHandshakes(paths, at));
+  result.removed_handshakes.push(...(await removeGoneHandshakes(paths, at)));
   return result;
 }

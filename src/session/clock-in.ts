@@ -120,7 +120,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   const now = new Date(at);
 
   ensureDir(paths.active);
-  const response = withLock(sessionsLock(paths), (): ClockInResponse => {
+  const response = await withLock(sessionsLock(paths), (): ClockInResponse => {
     recoverLeftovers(paths, at);
     const listed = listActiveSessions(paths);
     const toStale = sessionsToMarkStale(
@@ -280,7 +280,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       warnings,
     };
   });
-  response.cleanup.removed_handshakes = removeGoneHandshakes(paths, at);
+  response.cleanup.removed_handshakes = await removeGoneHandshakes(paths, at);
   return response;
 }
 

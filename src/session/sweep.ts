@@ -123,9 +123,9 @@ export function sweepSessions(input: {
  * A session is gone when its directory under active/ is: one with an unreadable record still counts, and
  * its handshake stays until the record is fixed.
  */
-export function removeGoneHandshakes(paths: WorkspacePaths, at: string): string[] {
+export async function removeGoneHandshakes(paths: WorkspacePaths, at: string): Promise<string[]> {
   const removed: string[] = [];
-  for (const { token, stage } of removeOrphanedHandshakes(paths, (id) => fs.existsSync(activeDir(paths, id)))) {
+  for (const { token, stage } of await removeOrphanedHandshakes(paths, (id) => fs.existsSync(activeDir(paths, id)))) {
     removed.push(token);
     appendAudit(paths, {
       event: 'handshake_removed',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { usageError, HestaiError } from '../errors.js';
 import { assertSafeStatePath, unsafeStatePath } from './safe-path.js';
 
@@ -13,7 +14,8 @@ export { assertSafeStatePath, stateBoundary } from './safe-path.js';
  *   target, fsync the directory. A crash at any instant leaves the old file or the new one.
  * - Reads never treat a corrupt or truncated file as valid: they throw a `HestaiError` (exit 2) that
  *   names the file and says what to do.
- * - `withLock` serialises read-modify-write across processes with an exclusive `mkdir` lock.
+ * - `withLock` serialises read-modify-write across processes with an exclusive `mkdir` lock; it waits
+ *   with timers, never blocking the event loop.
  * - Every write, append, mkdir, rename and removal goes through `assertSafeStatePath` first (safe-path.ts):
  *   no symlink and nothing but real directories between the worktree root and the file, and the file
  *   itself never a symlink, FIFO or device. No writer outside this module touches state paths with `fs`.
@@ -238,11 +240,6 @@ export function readJsonl(file: string): unknown[] {
   return records;
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleepMs(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
-}
-
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -262,42 +259,51 @@ export interface LockOptions {
 /**
  * Runs `fn` while holding an exclusive inter-process lock named by `lockPath` (a directory created with
  * mkdir(2), which is atomic). A lock left by a crashed process is broken once it is stale and its owner
- * is no longer running.
+ * is no longer running. `fn` may be asynchronous: the lock is held until its promise settles.
+ *
+ * Waiting never blocks the event loop (issue 17, item 8): a held lock is polled with timers (2 ms, doubling
+ * to 50 ms), so the MCP server keeps answering other requests while one of its calls waits. There is no
+ * synchronous variant on purpose: every caller is an async use case, and a blocking wait (Atomics.wait)
+ * is refused by the linter. An uncontended lock is taken without yielding.
  */
-export function withLock<T>(lockPath: string, fn: () => T, options: LockOptions = {}): T {
+export async function withLock<T>(lockPath: string, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 15 * 60_000;
   const deadline = Date.now() + timeoutMs;
   assertSafeStatePath(lockPath, 'dir');
   ensureStateDir(path.dirname(lockPath));
   let wait = 2;
+  while (!tryAcquire(lockPath, staleMs)) {
+    if (Date.now() > deadline) {
+      throw usageError(`timed out waiting for the lock ${lockPath}`, {
+        file: lockPath,
+        code: 'LOCK_TIMEOUT',
+        remedy:
+          'Another hestai process is working on this state. Wait for it; if none is running, remove the lock directory.',
+      });
+    }
+    await sleep(wait);
+    wait = Math.min(wait * 2, 50);
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lockPath, { recursive: true, force: true });
+  }
+}
+
+/** One attempt to take the lock: true when taken, false when another live owner holds it (a stale one is broken). */
+function tryAcquire(lockPath: string, staleMs: number): boolean {
   for (;;) {
     try {
       fs.mkdirSync(lockPath);
       fs.writeFileSync(path.join(lockPath, 'owner'), ownerLine(process.pid));
-      break;
+      return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(lockPath, error);
-      if (isStaleLock(lockPath, staleMs)) {
-        fs.rmSync(lockPath, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw usageError(`timed out waiting for the lock ${lockPath}`, {
-          file: lockPath,
-          code: 'LOCK_TIMEOUT',
-          remedy:
-            'Another hestai process is working on this state. Wait for it; if none is running, remove the lock directory.',
-        });
-      }
-      sleepMs(wait);
-      wait = Math.min(wait * 2, 50);
+      if (!isStaleLock(lockPath, staleMs)) return false;
+      fs.rmSync(lockPath, { recursive: true, force: true });
     }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lockPath, { recursive: true, force: true });
   }
 }
 
