@@ -33,7 +33,7 @@ describe('MCP speaks MCP', () => {
   it('keeps the whole tools/list response within 10 KB and describes the ceremony order, the retry limit and what terminal means', async () => {
     const repo = initRepo();
     const mcp = await connectStdio(repo.dir, repo.env);
-    // The bytes an agent reads: the whole JSON-RPC response to tools/list as it came over stdio (all eleven
+    // The bytes an agent reads: the whole JSON-RPC response to tools/list as it came over stdio (all twelve
     // tools, the ceremony's and the session protocol's, with their input and output schemas).
     const transport = mcp.client.transport!;
     const deliver = transport.onmessage!;
@@ -52,6 +52,7 @@ describe('MCP speaks MCP', () => {
         'odyssean_anchor',
         'anchor_status',
         'clock_out',
+        'resolve_conflict',
         'session_start',
         'validate_gate',
         'advance_phase',

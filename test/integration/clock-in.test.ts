@@ -168,7 +168,7 @@ describe('clockIn: conflicts (CI-I5)', () => {
       existing_role: 'planner',
       existing_focus: 'login',
       started_at: NOW,
-      same_focus: true,
+      relation: 'same',
       resolution: 'continue',
       other_live_sessions: 1,
     });

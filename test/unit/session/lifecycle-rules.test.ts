@@ -9,7 +9,7 @@ import {
   isInactive,
   sessionsToMarkStale,
 } from '../../../src/records/freshness.js';
-import { conflictError, detectConflicts } from '../../../src/session/rules/conflict.js';
+import { conflictError, conflictsOf, detectConflicts, focusRelation } from '../../../src/session/rules/conflict.js';
 import { sessionRecord } from '../../helpers/records.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
@@ -99,24 +99,44 @@ describe('24 h context freshness', () => {
   });
 });
 
+describe('focusRelation (CI-I5: a conflict is a conflicting focus)', () => {
+  it('is "same" for the same focus, whatever the case and spacing', () => {
+    expect(focusRelation('  Fix Login ', 'fix   login\t')).toBe('same');
+    expect(focusRelation('general', 'general')).toBe('same');
+  });
+
+  it('is "related" when the foci share a significant word or an issue number', () => {
+    expect(focusRelation('login page', 'login api')).toBe('related');
+    expect(focusRelation('feat: session cleanup', 'document the sessions')).toBe('related');
+    expect(focusRelation('#42: parser crash', 'GitHub issue #42')).toBe('related');
+    expect(focusRelation('issue-42 docs', '#42: parser crash')).toBe('related');
+    expect(focusRelation('the anchor handshake', 'anchor')).toBe('related');
+  });
+
+  it('is "unrelated" otherwise: generic verbs, commit types and short words do not relate two foci', () => {
+    expect(focusRelation('fix login', 'fix logout')).toBe('unrelated');
+    expect(focusRelation('general', 'login page')).toBe('unrelated');
+    expect(focusRelation('implement the parser', 'implement a cache')).toBe('unrelated');
+    expect(focusRelation('feat: ui for db', 'feat: ui for api')).toBe('unrelated');
+    expect(focusRelation('#42: parser', '#43: parser')).toBe('related');
+    expect(focusRelation('#42: lexer', '#43: parser')).toBe('unrelated');
+  });
+});
+
 describe('detectConflicts (CI-I5)', () => {
-  it('reports live sessions of the worktree, most recent first, with whether the focus is the same', () => {
+  it('lists every live neighbour, most recent first, with how its focus relates to ours', () => {
     const list = [
       session('a', { started_at: new Date(T0 - 2 * H).toISOString(), focus: 'login' }),
       session('b', { started_at: new Date(T0 - H).toISOString(), focus: 'other', role: 'tester' }),
       session('c', { state: 'STALE' }),
       session('d', { state: 'COMPLETED' }),
+      session('e', { started_at: new Date(T0 - 3 * H).toISOString(), focus: 'login form' }),
     ];
-    const conflicts = detectConflicts(list, 'login');
-    expect(conflicts.map((c) => c.existing_session_id)).toEqual(['b', 'a']);
-    expect(conflicts[0]).toMatchObject({ existing_role: 'tester', existing_focus: 'other', same_focus: false });
-    expect(conflicts[1]).toMatchObject({ same_focus: true, started_at: new Date(T0 - 2 * H).toISOString() });
-  });
-
-  it('compares foci without case or surrounding whitespace', () => {
-    const [c] = detectConflicts([session('a', { focus: '  Fix Login ' })], 'fix login\t');
-    expect(c!.same_focus).toBe(true);
-    expect(detectConflicts([session('a', { focus: 'fix login' })], 'fix logout')[0]!.same_focus).toBe(false);
+    const neighbours = detectConflicts(list, 'login');
+    expect(neighbours.map((c) => c.existing_session_id)).toEqual(['b', 'a', 'e']);
+    expect(neighbours[0]).toMatchObject({ existing_role: 'tester', existing_focus: 'other', relation: 'unrelated' });
+    expect(neighbours[1]).toMatchObject({ relation: 'same', started_at: new Date(T0 - 2 * H).toISOString() });
+    expect(neighbours[2]).toMatchObject({ relation: 'related' });
   });
 
   it('is empty without live neighbours', () => {
@@ -124,24 +144,38 @@ describe('detectConflicts (CI-I5)', () => {
   });
 });
 
+describe('conflictsOf (CI-I5)', () => {
+  it('keeps the neighbours whose focus conflicts: the same focus first, then related ones, most recent first', () => {
+    const list = [
+      session('a', { started_at: new Date(T0 - 3 * H).toISOString(), focus: 'login' }),
+      session('b', { started_at: new Date(T0 - H).toISOString(), focus: 'login form' }),
+      session('c', { started_at: new Date(T0 - 2 * H).toISOString(), focus: 'billing' }),
+      session('d', { started_at: new Date(T0 - 4 * H).toISOString(), focus: 'Login' }),
+    ];
+    expect(conflictsOf(detectConflicts(list, 'login')).map((c) => c.existing_session_id)).toEqual(['a', 'd', 'b']);
+    expect(conflictsOf(detectConflicts(list, 'payroll'))).toEqual([]);
+  });
+});
+
 describe('conflictError (on_conflict: abort)', () => {
   it('blocks (exit 1) naming the most recent neighbour, listing every one, and saying how to proceed', () => {
     const list = [
       session('a', { started_at: new Date(T0 - 2 * H).toISOString(), focus: 'login', role: 'dev' }),
-      session('b', { started_at: new Date(T0 - H).toISOString(), focus: 'other', role: 'tester' }),
+      session('b', { started_at: new Date(T0 - H).toISOString(), focus: 'login page', role: 'tester' }),
+      session('c', { started_at: new Date(T0 - H).toISOString(), focus: 'billing', role: 'tester' }),
     ];
-    const error = conflictError(detectConflicts(list, 'login'));
+    const error = conflictError(conflictsOf(detectConflicts(list, 'login')));
     expect(error.exitCode).toBe(1);
     expect(error.code).toBe('SESSION_CONFLICT');
     expect(error.message).toBe(
-      `another session is active in this worktree: b (tester, focus "other", started ${new Date(T0 - H).toISOString()}); no session was created`,
+      `another session works on the same focus in this worktree: a (dev, focus "login", started ${new Date(T0 - 2 * H).toISOString()}); no session was created`,
     );
     expect(error.details).toEqual([
-      `b: tester, "other", started ${new Date(T0 - H).toISOString()}`,
-      `a: dev, "login", started ${new Date(T0 - 2 * H).toISOString()}`,
+      `a: dev, "login" (same focus), started ${new Date(T0 - 2 * H).toISOString()}`,
+      `b: tester, "login page" (related focus), started ${new Date(T0 - H).toISOString()}`,
     ]);
     expect(error.remedy).toBe(
-      'Clock in with --on-conflict continue to work alongside it, or --on-conflict takeover to mark it STALE and take over.',
+      'Clock in with --on-conflict continue to work alongside it (and decide later with "hestai conflict takeover" or "hestai conflict abort"), or with --on-conflict takeover to mark it STALE and take over.',
     );
   });
 });
