@@ -11,6 +11,8 @@ import type { McpContext } from './deps.js';
 export const PROTOCOL_OPEN_TOOLS: ReadonlySet<string> = new Set([
   // the binding ceremony (the default protocol's clock_in, anchor gates; clock_in also renews a stale context)
   'clock_in',
+  // the decision on a conflict clock_in reported (CI-I5), before anchoring
+  'resolve_conflict',
   'anchor',
   'odyssean_anchor',
   // where the session stands

@@ -20,11 +20,11 @@ export const LIMITS = {
   vector: 128 * 1024,
 } as const;
 
-export const workingDir = z.string().max(LIMITS.path).describe('Absolute path in your repository.');
+export const workingDir = z.string().max(LIMITS.path).describe('Absolute path in your repo.');
 
 export const sessionId = z.string().max(LIMITS.id).describe('The session_id clock_in returned.');
 
-export const optionalSessionId = sessionId.optional().describe('Default: your session.');
+export const optionalSessionId = sessionId.optional().describe('Default: yours.');
 
 export const role = z.string().max(LIMITS.role);
 

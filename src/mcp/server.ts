@@ -7,6 +7,7 @@ import { registerAnchor } from './tools/anchor.js';
 import { registerAnchorStatus } from './tools/anchor-status.js';
 import { registerClockIn } from './tools/clock-in.js';
 import { registerClockOut } from './tools/clock-out.js';
+import { registerResolveConflict } from './tools/resolve-conflict.js';
 import { registerOdysseanAnchor } from './tools/odyssean-anchor.js';
 import { registerProtocolTools } from './tools/protocol.js';
 
@@ -35,6 +36,7 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
   registerOdysseanAnchor(server, resolved);
   registerAnchorStatus(server, resolved);
   registerClockOut(server, resolved);
+  registerResolveConflict(server, resolved);
   registerProtocolTools(server, resolved);
   registerResources(server, resolved);
   return server;

@@ -77,6 +77,10 @@ export function toMcpWords(text: string): string {
     (_m, flags: string | undefined) => `clock_in ${flags ? argumentsOf(flags) : '{role}'}`,
   );
   out = out.replace(
+    /"?hestai conflict (takeover|abort)"?/g,
+    (_m, decision: string) => `resolve_conflict {action: "${decision}"}`,
+  );
+  out = out.replace(
     new RegExp(`"?hestai clock-out(${FLAGS})?"?`, 'g'),
     (_m, flags: string | undefined) => `clock_out ${flags ? argumentsOf(flags) : '{}'}`,
   );

@@ -7,7 +7,8 @@ export interface ArchiveFacts {
   summary: string;
   commits: readonly { sha: string; header: string }[];
   anchor_digest: string | null;
-  final_state: SessionState;
+  /** The session's final state; `ABORTED` only in an archive (a session withdrawn after a focus conflict, CI-I5). */
+  final_state: SessionState | 'ABORTED';
 }
 
 /** Pure: `1h 30m 5s` (leading zero units left out). */

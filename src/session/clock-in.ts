@@ -13,9 +13,10 @@ import { resolveDeps, type SessionDeps } from './deps.js';
 import { updateFastLayer, type FastLayerUpdate } from './fast-layer/update.js';
 import { generateContext } from './generate.js';
 import { assertNoSymlinkEscape, ensureDir } from './guard.js';
-import { isLive, listActiveSessions, SESSION_FILE, writeSession, type SessionRecord } from '../records/session.js';
+import { isLive, listActiveSessions, SESSION_FILE, type SessionRecord } from '../records/session.js';
 import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
-import { conflictError, detectConflicts, type SessionConflict } from './rules/conflict.js';
+import { conflictError, conflictsFirst, conflictsOf, detectConflicts, type SessionConflict } from './rules/conflict.js';
+import { markTakenOver, tookOver } from './takeover.js';
 import { removeGoneHandshakes, sweepSessions, type SweepResult } from './sweep.js';
 import {
   normalizeFocus,
@@ -45,7 +46,10 @@ export interface ClockInInput {
   pinned?: boolean | undefined;
 }
 
-/** Seed 000 §4 `conflict`, plus the resolution applied and how many live neighbours there were. */
+/**
+ * Seed 000 §4 `conflict`: the first conflicting neighbour (same focus before related, most recent first),
+ * its `relation`, the resolution applied and how many live neighbours conflict.
+ */
 export interface ClockInConflict extends SessionConflict {
   resolution: ConflictResolution;
   other_live_sessions: number;
@@ -56,6 +60,8 @@ export interface ClockInResponse {
   session_id: string;
   context_paths: ContextPaths;
   conflict: ClockInConflict | null;
+  /** Every live neighbour of the worktree with how its focus relates to this one (unrelated ones included). */
+  neighbours: SessionConflict[];
   focus_resolved: ResolvedFocus;
   github_context: GithubContext;
   instruction: string;
@@ -130,10 +136,11 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       anchoredAndFresh((id) => hasValidAnchor(paths, id).valid, now, config.freshness.max_age_hours),
     );
     const staleIds = new Set(toStale.map((s) => s.session_id));
-    const conflicts = detectConflicts(
+    const neighbours = detectConflicts(
       listed.sessions.filter((s) => !staleIds.has(s.session_id)),
       focus.value,
     );
+    const conflicts = conflictsOf(neighbours);
     if (conflicts.length > 0 && onConflict === 'abort') throw conflictError(conflicts);
     const sessionId = randomUUID();
     const record: SessionRecord = {
@@ -150,10 +157,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       last_activity: at,
       state: 'CREATED',
       starting_commit: generated.gathered.git.head,
-      ownership_log:
-        onConflict === 'takeover'
-          ? conflicts.map((c) => ({ at, event: 'took_over' as const, other_session_id: c.existing_session_id }))
-          : [],
+      ownership_log: onConflict === 'takeover' ? tookOver(conflicts, at) : [],
       acknowledgments: [],
       ...(input.pinned === true ? { pinned: true } : {}),
       prompts: generated.prompts,
@@ -204,21 +208,12 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       by: sessionId,
     });
     if (onConflict === 'takeover') {
-      for (const c of conflicts) {
-        const old = listed.sessions.find((s) => s.session_id === c.existing_session_id)!;
-        writeSession(paths, {
-          ...old,
-          state: 'STALE',
-          ownership_log: [...old.ownership_log, { at, event: 'taken_over', other_session_id: sessionId }],
-        });
-        appendAudit(paths, {
-          event: 'session_takeover',
-          session_id: sessionId,
-          at,
-          previous_session_id: old.session_id,
-          previous_role: old.role,
-        });
-      }
+      markTakenOver(paths, {
+        takerId: sessionId,
+        taken: conflicts.map((c) => listed.sessions.find((s) => s.session_id === c.existing_session_id)!),
+        at,
+        decided: 'at_clock_in',
+      });
     }
     appendAudit(paths, {
       event: 'clock_in',
@@ -239,9 +234,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
     const missing = missingStructure(paths, role);
     const instruction = [
       CLOCK_IN_INSTRUCTION,
-      conflict && onConflict === 'continue'
-        ? `Another session (${conflict.existing_session_id}, ${conflict.existing_role}) is active in this worktree; coordinate before changing shared files.`
-        : '',
+      conflictNotice(conflict, neighbours),
       swept.archived.length > 0
         ? `${swept.archived.length} stale session(s) were archived (see cleanup.archived).`
         : '',
@@ -252,6 +245,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       session_id: sessionId,
       context_paths: contextPaths(paths, config),
       conflict,
+      neighbours: conflictsFirst(neighbours),
       focus_resolved: focus,
       github_context: generated.gathered.github,
       instruction,
@@ -298,4 +292,17 @@ function sweepNotice(
       : '',
   ].filter((p) => p !== '');
   return parts.length > 0 ? `cleanup: ${parts.join('; ')}.` : null;
+}
+
+/** Pure: what the instruction says about neighbours: a conflict to decide, or an unrelated neighbour to know of. */
+function conflictNotice(conflict: ClockInConflict | null, neighbours: readonly SessionConflict[]): string {
+  if (conflict !== null && conflict.resolution === 'continue') {
+    return `Session ${conflict.existing_session_id} (${conflict.existing_role}) works on ${conflict.relation === 'same' ? 'the same' : 'a related'} focus ("${conflict.existing_focus}") in this worktree: coordinate before changing shared files, or decide now with "hestai conflict takeover" or "hestai conflict abort".`;
+  }
+  const unrelated = neighbours.filter((n) => n.relation === 'unrelated');
+  if (conflict === null && unrelated.length > 0) {
+    const n = unrelated[0]!;
+    return `Session ${n.existing_session_id} (${n.existing_role}) works here on an unrelated focus ("${n.existing_focus}"); no conflict, but the FAST layer is shared.`;
+  }
+  return '';
 }

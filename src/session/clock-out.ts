@@ -50,6 +50,8 @@ export async function clockOut(
     carry_all?: boolean | undefined;
   },
   deps?: SessionDeps,
+  /** `ABORTED`: the session is withdrawn after a focus conflict (`resolveConflict`); default `COMPLETED`. */
+  outcome: { final_state: 'COMPLETED' | 'ABORTED' } = { final_state: 'COMPLETED' },
 ): Promise<ClockOutResponse> {
   const { clock, env } = resolveDeps(deps);
   const summary = normalizeSummary(input.summary);
@@ -97,7 +99,7 @@ export async function clockOut(
         summary,
         commits,
         anchor_digest: anchor,
-        final_state: 'COMPLETED',
+        final_state: outcome.final_state,
       });
     }
     let fastUpdated = false;

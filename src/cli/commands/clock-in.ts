@@ -10,7 +10,11 @@ export function registerClockIn(program: Command): void {
     .description('register a session: resolve its focus, gather fresh context, update the FAST layer')
     .requiredOption('--role <role>', 'agent role, e.g. implementation-lead (a-z, 0-9, "-")')
     .option('--focus <text>', 'work focus (default: from the branch, else "general")')
-    .option('--on-conflict <mode>', 'when another session is active here: continue, abort or takeover', 'continue')
+    .option(
+      '--on-conflict <mode>',
+      'when a live session works on the same or a related focus: continue (decide later with "hestai conflict"), abort or takeover',
+      'continue',
+    )
     .option('--model <name>', 'AI model for context selection (overrides the configuration)')
     .option(
       '--print-env',
@@ -42,10 +46,18 @@ export function registerClockIn(program: Command): void {
               paint(
                 ctx.out,
                 'yellow',
-                `conflict: session ${res.conflict.existing_session_id} (${res.conflict.existing_role}, "${res.conflict.existing_focus}") is active here; resolution: ${res.conflict.resolution}`,
+                `conflict: session ${res.conflict.existing_session_id} (${res.conflict.existing_role}, "${res.conflict.existing_focus}", ${res.conflict.relation} focus) is active here; resolution: ${res.conflict.resolution}`,
               ),
             );
           }
+          for (const n of res.neighbours.filter((x) => x.relation === 'unrelated'))
+            lines.push(
+              paint(
+                ctx.out,
+                'dim',
+                `neighbour: session ${n.existing_session_id} (${n.existing_role}, "${n.existing_focus}"): unrelated focus, no conflict`,
+              ),
+            );
           if (res.stale_offer) lines.push(paint(ctx.out, 'yellow', res.stale_offer));
           for (const c of res.corrupt_sessions)
             lines.push(paint(ctx.out, 'yellow', `unreadable session ${c.session_id}: ${c.error}`));

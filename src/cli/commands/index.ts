@@ -3,6 +3,7 @@ import { registerAnchor } from './anchor.js';
 import { registerDoctor } from './doctor.js';
 import { registerClockIn } from './clock-in.js';
 import { registerClockOut } from './clock-out.js';
+import { registerConflict } from './conflict.js';
 import { registerRefresh } from './refresh.js';
 import { registerAck } from './ack.js';
 import { registerCleanup } from './cleanup.js';
@@ -23,6 +24,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerDoctor,
   registerClockIn,
   registerClockOut,
+  registerConflict,
   registerRefresh,
   registerAck,
   registerCleanup,

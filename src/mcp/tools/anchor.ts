@@ -54,7 +54,7 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
       description:
         'Step 2, in order: stage identity {role} returns the BIND template; context {payload: the ## BIND section} returns the ARM; ' +
         'proof {payload: ## TENSION and ## COMMIT} writes the anchor that unlocks commits. ' +
-        `A failed stage is isError with errors, guidance and a template; ${MAX_RETRIES} retries per stage (${MAX_RETRIES + 1} failures), ` +
+        `A failed stage is isError with guidance; ${MAX_RETRIES} retries per stage (${MAX_RETRIES + 1} failures), ` +
         'then TERMINAL: stop retrying, only a human can reset it; clock_out still works.',
       input: strictInput({
         stage: z.enum(['identity', 'context', 'proof']).describe('identity, then context, then proof.'),

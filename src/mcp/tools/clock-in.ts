@@ -30,10 +30,7 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
         role: role.describe('e.g. implementation-lead.'),
         focus: z.string().max(LIMITS.text).optional().describe('Default: from the branch.'),
         model: z.string().max(LIMITS.model).optional().describe('AI model, for context selection.'),
-        on_conflict: z
-          .enum(['continue', 'abort', 'takeover'])
-          .optional()
-          .describe('With a live neighbour (default continue; takeover is audited).'),
+        on_conflict: z.enum(['continue', 'abort', 'takeover']).optional().describe('On a conflict (default continue).'),
       }),
       output,
       // Creates a session and regenerates the FAST layer (generated files); a take-over only on explicit request.
@@ -49,7 +46,7 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
         `clocked in: session ${result.session_id} (${args.role}, focus "${result.focus_resolved.value}" from ${result.focus_resolved.source})`,
         ...(result.conflict
           ? [
-              `conflict: live session ${result.conflict.existing_session_id} (${result.conflict.existing_role}) — ${result.conflict.resolution}`,
+              `conflict: live session ${result.conflict.existing_session_id} (${result.conflict.existing_role}, ${result.conflict.relation} focus "${result.conflict.existing_focus}") — ${result.conflict.resolution}`,
             ]
           : []),
         ...result.warnings.map((w) => `warning: ${w}`),

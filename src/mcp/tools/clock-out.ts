@@ -20,8 +20,7 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
     deps,
     'clock_out',
     {
-      description:
-        "Last step: archive and close your session, whatever its state. Another agent's is refused (NOT_YOUR_SESSION).",
+      description: "Last step: archive and close your session, whatever its state; never another agent's.",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,

@@ -75,8 +75,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'session_start',
     {
-      description:
-        "Start your session's protocol run (.hestai/protocol.yaml), once, before the other protocol tools; returns the checklist.",
+      description: "Start your session's protocol run (.hestai/protocol.yaml) once, first; returns the checklist.",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -112,8 +111,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'validate_gate',
     {
-      description:
-        "Check and record a phase's gates (or one step) against machine checks and evidence: PASS, FAIL or SKIPPED per gate.",
+      description: "Check and record a phase's gates (or one step): PASS, FAIL or SKIPPED each.",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -149,7 +147,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     'advance_phase',
     {
       description:
-        'Move to the next phase (or target_phase). Refused (isError, blocked_by) while a blocking gate on the way is unmet, unless force: each skip is a logged violation.',
+        'Move to the next phase (or target_phase); refused (blocked_by) at an unmet blocking gate unless force, which logs a violation per skip.',
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -185,8 +183,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     'record_evidence',
     {
       description:
-        "Store evidence for a gate and re-validate it: file_path an existing file, commit_sha a commit, content_hash the sha256 of the gate's file, " +
-        "tool_output/manual what you saw (never TODO, TBD, N/A or the step's words).",
+        "Store typed evidence for a gate and re-validate it (a file_path, commit_sha or content_hash is checked); never TODO, TBD, N/A or the step's words.",
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
@@ -220,7 +217,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     deps,
     'get_blocked_reason',
     {
-      description: 'The unmet blocking gates of the current phase and the tool calls that satisfy them.',
+      description: 'Unmet blocking gates of the current phase and the calls that meet them.',
       input: strictInput({ working_dir: workingDir, session_id: optionalSessionId }),
       output: z.looseObject({
         is_blocked: z.boolean().describe('Whether the current phase has an unmet blocking gate.'),
@@ -260,7 +257,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     'session_end',
     {
       description:
-        'End the protocol run: INCOMPLETE (isError, nothing written) while a MUST gate is unmet, else it records the history and clears the run. Then clock_out.',
+        'End the protocol run: INCOMPLETE (isError, nothing written) while a MUST gate is unmet, else history is recorded. Then clock_out.',
       input: strictInput({
         working_dir: workingDir,
         session_id: optionalSessionId,
