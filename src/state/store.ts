@@ -330,14 +330,16 @@ const OWNERLESS_MS = 2_000;
 
 /**
  * Whether a lock may be taken over (issue 12, item 6): its owner process is gone (pid not running, or the
- * pid now belongs to a process with another start time), or it has no readable owner and is older than
+ * pid now belongs to a process with another start time), or its `owner` was planted (not a regular file,
+ * see readOwner; issue 17, item 8), or it has no readable owner and is older than
  * OWNERLESS_MS, or it is older than `staleMs` whatever the owner says (a holder never keeps these locks
  * that long; this bounds a pid check that cannot see the owner, e.g. another pid namespace).
  */
 function isStaleLock(lockPath: string, staleMs: number): boolean {
   try {
     const age = Date.now() - fs.statSync(lockPath).mtimeMs;
-    const text = readTextIfExists(path.join(lockPath, 'owner'));
+    const text = readOwner(path.join(lockPath, 'owner'));
+    if (text === PLANTED) return true;
     const m = /^(\d+)(?: start:(\S+))?\s*$/.exec(text ?? '');
     if (m === null) return age > OWNERLESS_MS;
     const pid = Number(m[1]);
@@ -350,6 +352,35 @@ function isStaleLock(lockPath: string, staleMs: number): boolean {
     return age > staleMs;
   } catch {
     return false;
+  }
+}
+
+/** What `readOwner` says of an `owner` that no hestai process wrote (not a regular file). */
+const PLANTED = Symbol('planted');
+const OWNER_READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * The owner line of a lock (its first 256 bytes), null when it has none yet, or PLANTED when `owner` is a
+ * symlink, FIFO, device or directory: `withLock` only ever writes a small regular file there, and reading
+ * anything else could block forever (a FIFO) or never end (a link to /dev/zero). Opened without following a
+ * link and without blocking; a FIFO is never read.
+ */
+function readOwner(file: string): string | null | typeof PLANTED {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, OWNER_READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') return PLANTED;
+    throw error;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return PLANTED;
+    const buffer = Buffer.alloc(256);
+    return buffer.toString('utf8', 0, fs.readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
