@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { usageError, HestaiError } from '../errors.js';
 import { assertSafeStatePath, unsafeStatePath } from './safe-path.js';
 
@@ -238,6 +237,11 @@ export function readJsonl(file: string): unknown[] {
     }
   }
   return records;
+}
+
+/** Resolves after `ms` (the global timer: no module to load on the hook path, unlike node:timers/promises). */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function processAlive(pid: number): boolean {
