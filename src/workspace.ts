@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from './errors.js';
+import { repoInfoFromFiles } from './git/refs.js';
 import { repoInfo, type RepoInfo } from './git/repo.js';
 import { hasControl } from './util/text.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
@@ -21,7 +22,10 @@ export interface Workspace {
  * does not exist or is not a directory, and a directory that is neither inside a git work tree nor holds
  * a `.hestai/` directory. Any path inside a repository resolves to the root of its worktree.
  */
-export function resolveWorkspace(dir: string, options: { requireAbsolute?: boolean } = {}): Workspace {
+export function resolveWorkspace(
+  dir: string,
+  options: { requireAbsolute?: boolean; fromFiles?: boolean } = {},
+): Workspace {
   if (typeof dir !== 'string' || dir === '') {
     throw usageError('working directory is empty', {
       code: 'WORKDIR_INVALID',
@@ -63,7 +67,8 @@ export function resolveWorkspace(dir: string, options: { requireAbsolute?: boole
     });
   }
   const real = fs.realpathSync(absolute);
-  const repo = repoInfo(real);
+  // `fromFiles`: read the repository from its files where git would answer the same (src/git/refs.ts).
+  const repo = (options.fromFiles ? repoInfoFromFiles(real) : null) ?? repoInfo(real);
   if (repo) return { root: repo.root, repo, paths: workspacePaths(repo.root) };
   if (fs.existsSync(path.join(real, '.hestai'))) return { root: real, repo: null, paths: workspacePaths(real) };
   throw usageError(`${absolute} is not inside a git work tree`, {

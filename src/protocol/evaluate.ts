@@ -25,11 +25,14 @@ export interface EvaluateOptions {
 
 const isGlob = (p: string) => /[*?[\]{}]/.test(p);
 
+/** Compiled globs: a gate's pattern is matched against every file of the work tree. */
+const globs = new Map<string, RegExp>();
+
 /** Pure: does `pattern` (a path or a glob) match `file`? */
 export function pathMatches(pattern: string, file: string): boolean {
-  return isGlob(pattern)
-    ? globToRegExp(pattern).test(file)
-    : file === pattern || file.startsWith(`${pattern.replace(/\/$/, '')}/`);
+  let re = globs.get(pattern);
+  if (re === undefined && isGlob(pattern)) globs.set(pattern, (re = globToRegExp(pattern)));
+  return re !== undefined ? re.test(file) : file === pattern || file.startsWith(`${pattern.replace(/\/$/, '')}/`);
 }
 
 /**

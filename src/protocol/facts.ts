@@ -3,9 +3,10 @@ import path from 'node:path';
 import { hasValidAnchor } from '../records/anchor.js';
 import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { changedSince, commitCountSince, commitOfSha, workTreeFiles } from '../git/changes.js';
-import { history } from '../git/history.js';
+import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
+import { readHead } from '../git/refs.js';
 import { currentBranch, status } from '../git/repo.js';
+import { rangeFacts, workTreeSnapshot, type WorkTreeSnapshot } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isAcknowledged, readSession } from '../records/session.js';
 import { commitFacts } from '../tdd/commit.js';
@@ -35,6 +36,12 @@ export interface GatherInput {
   recorded: Readonly<Record<string, RecordedResult>>;
   /** sha256 of the files file_modified_since_start watches, taken when the run started. */
   baseline?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The git facts cache (src/git/snapshot.ts) in `dir` (the user cache directory): the commits since the
+   * start always, the work tree's files and status only with `worktree` (the hooks leave it off: the index
+   * changes before every commit, so it would only cost). Absent: every fact from git.
+   */
+  gitCache?: { dir: string | null; worktree: boolean } | undefined;
 }
 
 /**
@@ -42,10 +49,14 @@ export interface GatherInput {
  * patterns, taken at `session start`. A file counts as modified when its content differs from it (so a
  * file that was merely untracked or dirty before the run started does not count).
  */
-export function takeBaseline(root: string, patterns: readonly string[]): Record<string, string> {
+export function takeBaseline(
+  root: string,
+  patterns: readonly string[],
+  files: () => readonly string[] = () => workTreeFiles(root),
+): Record<string, string> {
   const baseline: Record<string, string> = {};
   if (patterns.length === 0) return baseline;
-  for (const f of workTreeFiles(root)) {
+  for (const f of files()) {
     if (!patterns.some((p) => pathMatches(p, f))) continue;
     const hash = sha256OfFile(root, f);
     if (hash !== null) baseline[f] = hash;
@@ -99,8 +110,13 @@ export function gatherFactsSync(input: GatherInput): Facts {
   const root = paths.root;
   const facts = emptyFacts(input.session_id, input.started_at, input.starting_commit);
   const types = new Set(input.gates.map((g) => g.gate.check.type));
+  const cache = input.gitCache;
+  const cachedTree = cache?.worktree === true;
+  let tree: WorkTreeSnapshot | null = null;
   let files: string[] | null = null;
-  const allFiles = () => (files ??= workTreeFiles(root));
+  // Cached: one snapshot for the file list and the status (git_clean), taken when the first is needed.
+  const snapshot = () => (tree ??= workTreeSnapshot(root, { dirty: types.has('git_clean') }, { cacheDir: cache!.dir }));
+  const allFiles = () => (cachedTree ? snapshot().files : (files ??= workTreeFiles(root)));
 
   for (const { gate } of input.gates) {
     const check = gate.check;
@@ -125,9 +141,17 @@ export function gatherFactsSync(input: GatherInput): Facts {
       facts.changed = [...candidates].filter((f) => sha256OfFile(root, f) !== (baseline[f] ?? null));
     }
   }
-  if (types.has('git_commit_since_start')) facts.commits_since_start = commitCountSince(root, input.starting_commit);
-  if (types.has('git_clean')) facts.dirty = status(root).map((e) => e.path);
-  if (types.has('branch_not')) facts.branch = currentBranch(root);
+  const needsCommits = types.has('tests_first');
+  const range =
+    needsCommits || types.has('git_commit_since_start')
+      ? rangeFacts(root, input.starting_commit, { commits: needsCommits }, { cacheDir: cache?.dir ?? null })
+      : null;
+  if (types.has('git_commit_since_start')) facts.commits_since_start = range!.count;
+  if (types.has('git_clean')) facts.dirty = cachedTree ? snapshot().dirty! : status(root).map((e) => e.path);
+  if (types.has('branch_not')) {
+    const head = readHead(root);
+    facts.branch = head === null ? currentBranch(root) : head.branch;
+  }
   if (types.has('anchor_valid')) {
     const check = hasValidAnchor(paths, input.session_id);
     facts.anchor = check.valid
@@ -151,10 +175,7 @@ export function gatherFactsSync(input: GatherInput): Facts {
     }
   }
   if (types.has('tests_first')) {
-    const result = history(root, {
-      revisions: ['HEAD', ...(input.starting_commit ? [`^${input.starting_commit}`] : [])],
-    });
-    const commits = 'commits' in result ? result.commits : [];
+    const commits = range!.commits ?? [];
     const isTest = testFileMatcher(config.tdd.test_globs);
     const verdicts = evaluateTestFirst(
       commits.map((c) =>

@@ -1,3 +1,4 @@
+import { userCacheDir } from '../config/cache.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
@@ -64,5 +65,8 @@ export function hookFacts(
     runCommands: false,
     recorded: state.results,
     baseline: state.baseline,
+    // The commits since the start are cached by HEAD; the work tree is not (the index changes before
+    // every commit, so its snapshot would never be reused).
+    gitCache: { dir: userCacheDir(input.env), worktree: false },
   });
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { userCacheDir } from '../config/cache.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
@@ -66,7 +67,8 @@ interface Run {
 }
 
 async function open(working_dir: string, session_id: string | undefined, env: NodeJS.ProcessEnv): Promise<Run> {
-  const { paths, root } = resolveWorkspace(working_dir);
+  // The repository from its files where git would answer the same (src/git/refs.ts), else from git.
+  const { paths, root } = resolveWorkspace(working_dir, { fromFiles: true });
   const { config } = await loadConfig(root);
   const loaded = await requireProtocol(paths);
   // The one session rule (src/session/resolve.ts): explicit, else HESTAI_SESSION, else the only live one;
@@ -175,19 +177,44 @@ export async function evaluateGates(
     runCommands: options.runCommands,
     recorded: state.results,
     baseline: state.baseline,
+    gitCache: { dir: userCacheDir(deps.env), worktree: true },
   });
   return gates.map(({ phase, gate }) =>
     evaluateGate(phase, gate, facts, state.evidence, { preCommit: options.preCommit ?? false }),
   );
 }
 
-async function recordResults(run: Run, results: readonly GateResult[], at: string): Promise<void> {
-  await updateProtocolState(run.paths, run.session.session_id, (state) => {
-    if (state === null) return { result: undefined };
-    const next = { ...state.results };
+/** Whether `state` already records each of `results` (status, message and evidence). */
+function alreadyRecorded(state: ProtocolState, results: readonly GateResult[]): boolean {
+  return results.every((r) => {
+    const recorded = state.results[gateKey(r.phase, r.gate)];
+    return (
+      recorded !== undefined &&
+      recorded.status === r.status &&
+      recorded.message === r.message &&
+      recorded.evidence === r.evidence
+    );
+  });
+}
+
+/**
+ * Records the results of a check. A result the state already holds is not written again (no lock, no
+ * write: a repeated check that changes nothing costs a read), so `checked_at` is when the gate last got
+ * this result; `state` is the run as read before the check.
+ */
+async function recordResults(
+  run: Run,
+  results: readonly GateResult[],
+  at: string,
+  state: ProtocolState | null,
+): Promise<void> {
+  if (state !== null && alreadyRecorded(state, results)) return;
+  await updateProtocolState(run.paths, run.session.session_id, (current) => {
+    if (current === null || alreadyRecorded(current, results)) return { result: undefined };
+    const next = { ...current.results };
     for (const r of results)
       next[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: at };
-    return { state: { ...state, results: next }, result: undefined };
+    return { state: { ...current, results: next }, result: undefined };
   });
 }
 
@@ -340,7 +367,7 @@ export async function validateGate(
   const phase = findPhase(run.protocol, input.phase);
   const gates = input.step !== undefined ? [{ phase: phase.id, gate: findGate(phase, input.step) }] : gatesOf([phase]);
   const results = await evaluateGates(run, state, gates, deps, { runCommands: true });
-  await recordResults(run, results, deps.clock().toISOString());
+  await recordResults(run, results, deps.clock().toISOString(), state);
   if (input.step !== undefined) {
     const r = results[0]!;
     const status = r.status === 'PENDING' ? 'FAIL' : r.status;
@@ -529,7 +556,7 @@ export async function recordEvidence(
     };
   }
   const [result] = await evaluateGates(run, state, [{ phase: phase.id, gate }], deps, { runCommands: false });
-  await recordResults(run, [result!], deps.clock().toISOString());
+  await recordResults(run, [result!], deps.clock().toISOString(), state);
   const gate_status = result!.status === 'PASS' ? 'PASS' : result!.status === 'PENDING' ? 'PENDING' : 'FAIL';
   return {
     phase: phase.id,
@@ -600,7 +627,7 @@ export async function sessionEnd(
   const checklist = buildChecklist(run.protocol, [...passedResults(run.protocol, state, remaining), ...results]);
   const missing = results.filter((r) => r.requirement_level === 'MUST' && unmet(r));
   if (missing.length > 0) {
-    await recordResults(run, results, now);
+    await recordResults(run, results, now, state);
     return {
       session_id: state.session_id,
       status: 'INCOMPLETE',

@@ -72,11 +72,15 @@ export function storageError(file: string, error: unknown): HestaiError {
   });
 }
 
-/** Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories. */
+/**
+ * Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories.
+ * `durable: false` skips both fsyncs, for caches only: readers still see the old or the new file whole,
+ * but a crash may lose the write.
+ */
 export function writeFileAtomic(
   file: string,
   data: string | Uint8Array,
-  options: { mode?: number; within?: string } = {},
+  options: { mode?: number; within?: string; durable?: boolean } = {},
 ): void {
   assertSafeStatePath(file, 'file', options.within);
   const dir = path.dirname(file);
@@ -86,12 +90,12 @@ export function writeFileAtomic(
     const fd = fs.openSync(tmp, 'wx', options.mode ?? 0o644);
     try {
       fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
+      if (options.durable !== false) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, file);
-    fsyncDir(dir);
+    if (options.durable !== false) fsyncDir(dir);
   } catch (error) {
     try {
       fs.rmSync(tmp, { force: true });
@@ -103,7 +107,11 @@ export function writeFileAtomic(
 }
 
 /** Writes a JSON document atomically, pretty-printed with a trailing newline. */
-export function writeJsonAtomic(file: string, value: unknown, options: { within?: string } = {}): void {
+export function writeJsonAtomic(
+  file: string,
+  value: unknown,
+  options: { within?: string; durable?: boolean } = {},
+): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);
 }
 
