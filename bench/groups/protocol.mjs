@@ -1,7 +1,9 @@
 // The session protocol (seed 004): `git commit` through the hestai hooks with protocol.enforce on (a run
-// in its first phase, every blocking gate met) against two `node -e 0` hooks; the CLI protocol commands
-// against `node -e 0`; and validate_gate over a 10-gate phase (no command gates) as an in-process library
-// call. Each iteration of the commit cases first makes a `test` commit (untimed).
+// in its first phase, every blocking gate met) against two `node -e 0` hooks; every CLI protocol command
+// (start, gate, advance, evidence, blocked, end, show) against `node -e 0`; and validate_gate over a
+// 10-gate phase (no command gates) as an in-process library call. Each iteration of the commit cases first
+// makes a `test` commit (untimed); each CLI case first restores the run as prepared (untimed), so the
+// commands that change it (start, advance, evidence, end) measure the same work every time.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,7 +33,7 @@ phases:
 `;
 
 /** A repository with the 10-gate protocol, an anchored session, a started run and its evidence recorded. */
-async function protocolRepo(hooks, enforce) {
+export async function protocolRepo(hooks, enforce) {
   const repo = makeRepo(hooks);
   fs.writeFileSync(path.join(repo.repo, '.hestai/protocol.yaml'), TEN_GATES);
   fs.appendFileSync(path.join(repo.repo, '.hestai_workspace.yaml'), `protocol:\n  enforce: ${enforce}\n`);
@@ -86,26 +88,60 @@ function commitMember(id, label, kind, hooks, skip) {
   };
 }
 
+/** The run's state file of the repository's session (the bench restores it between iterations). */
+function stateFile(repo) {
+  return path.join(repo.repo, '.hestai/sessions/active', repo.env.HESTAI_SESSION, 'protocol.json');
+}
+
 export default function protocolGroup() {
   let cliRepo;
+  let snapshot;
   let lib;
   let libRepo;
   const cliSkip = () => missing(['session', 'show']) ?? anchorMissing();
-  const cli = (id, args) => ({
+  /** `expect`: the exit code the command must end with (a failed command would measure an error path). */
+  const cli = (id, args, { fresh = false, expect = 0 } = {}) => ({
     id,
     label: `hestai ${args.join(' ')}`,
     kind: 'case',
     skip: cliSkip,
     async prepare() {
-      cliRepo ??= await protocolRepo('hestai', false);
+      if (cliRepo === undefined) {
+        cliRepo = await protocolRepo('hestai', false);
+        snapshot = fs.readFileSync(stateFile(cliRepo));
+      }
     },
-    measure: () =>
-      measureSpawn(process.execPath, [CLI, ...args], { cwd: cliRepo.repo, env: cliRepo.env, expect: null }),
+    // Untimed: the run as prepared (phase CHECK, its evidence recorded), or none for `session start`.
+    setup() {
+      if (fresh) fs.rmSync(stateFile(cliRepo), { force: true });
+      else fs.writeFileSync(stateFile(cliRepo), snapshot);
+    },
+    measure: () => measureSpawn(process.execPath, [CLI, ...args], { cwd: cliRepo.repo, env: cliRepo.env, expect }),
     cleanup() {
       if (cliRepo) fs.rmSync(cliRepo.base, { recursive: true, force: true });
       cliRepo = undefined;
     },
   });
+  const cliCases = [
+    cli('protocol-start', ['session', 'start', '--objective', 'bench the protocol', '--json'], { fresh: true }),
+    cli('protocol-show', ['session', 'show', '--json']),
+    cli('protocol-blocked', ['session', 'blocked', '--json']),
+    cli('protocol-gate', ['session', 'gate', 'CHECK', '--json']),
+    cli('protocol-evidence', [
+      'session',
+      'evidence',
+      'CHECK',
+      '--step',
+      'notes',
+      '--type',
+      'manual',
+      '--value',
+      'plan: bench',
+      '--json',
+    ]),
+    cli('protocol-advance', ['session', 'advance', '--json']),
+    cli('protocol-end', ['session', 'end', '--summary', 'measured the protocol commands', '--json']),
+  ];
   return {
     id: 'protocol',
     title: 'session protocol (seed 004)',
@@ -119,9 +155,7 @@ export default function protocolGroup() {
         'hestai',
         () => missingHooks() ?? cliSkip(),
       ),
-      cli('protocol-show', ['session', 'show', '--json']),
-      cli('protocol-blocked', ['session', 'blocked', '--json']),
-      cli('protocol-gate', ['session', 'gate', 'CHECK', '--json']),
+      ...cliCases,
       {
         id: 'protocol-lib-validate',
         label: 'validateGate over 10 gates, library call in-process',
@@ -154,9 +188,7 @@ export default function protocolGroup() {
         metric: 'wall',
         budget: { op: '<=', limit: 1.3 },
       },
-      { case: 'protocol-show', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } },
-      { case: 'protocol-blocked', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } },
-      { case: 'protocol-gate', baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } },
+      ...cliCases.map((c) => ({ case: c.id, baseline: 'node-e-0', metric: 'wall', budget: { op: '<', limit: 2 } })),
     ],
     absolute: [{ case: 'protocol-lib-validate', metric: 'wall', budget: { op: '<', limit: 5 } }],
   };
