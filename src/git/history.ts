@@ -48,6 +48,13 @@ export interface HistoryOptions {
  */
 export function history(cwd: string, options: HistoryOptions): { commits: LogCommit[] } | { error: string } {
   const nonce = logNonce();
+  const result = runGit(historyArgs(options, nonce), { cwd, okCodes: [128] });
+  if (result.status !== 0) return { error: result.stderr.trim() };
+  return { commits: parseLog(result.stdout, true, nonce) };
+}
+
+/** The `git log` arguments of {@link history} (`nonce` marks its records; see `logFormat`). */
+export function historyArgs(options: HistoryOptions, nonce: string): string[] {
   const args = [
     'log',
     `--format=${logFormat(nonce)}`,
@@ -61,9 +68,7 @@ export function history(cwd: string, options: HistoryOptions): { commits: LogCom
   if (options.noMerges) args.push('--no-merges');
   if (options.topoOrder) args.push('--topo-order');
   args.push(...options.revisions, '--');
-  const result = runGit(args, { cwd, okCodes: [128] });
-  if (result.status !== 0) return { error: result.stderr.trim() };
-  return { commits: parseLog(result.stdout, true, nonce) };
+  return args;
 }
 
 /**

@@ -4,8 +4,9 @@ import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
 import { git, runGit } from './exec.js';
 import { gitDirOf } from './head.js';
-import { history } from './history.js';
-import { parseStatusZ, splitNul, type LogCommit } from './parse.js';
+import { runGitAsync } from './async.js';
+import { historyArgs } from './history.js';
+import { logNonce, parseLog, parseStatusZ, splitNul, type LogCommit } from './parse.js';
 import { commonDirOf, readHead, type HeadState } from './refs.js';
 
 /**
@@ -281,17 +282,62 @@ function historyRewritten(commonDir: string): boolean {
   return /\srefs\/replace\//.test(readTextIfExists(path.join(commonDir, 'packed-refs')) ?? '');
 }
 
-function countFromGit(root: string, head: string, base: string | null): number {
-  const result = runGit(['rev-list', '--count', head, ...(base ? [`^${base}`] : []), '--'], {
-    cwd: root,
-    okCodes: [128],
-  });
-  return result.status === 0 ? Number(result.stdout.trim()) || 0 : 0;
+function countArgs(head: string, base: string | null): string[] {
+  return ['rev-list', '--count', head, ...(base ? [`^${base}`] : []), '--'];
 }
 
-function commitsFromGit(root: string, head: string, base: string | null): LogCommit[] | null {
-  const result = history(root, { revisions: [head, ...(base ? [`^${base}`] : [])] });
-  return 'commits' in result ? result.commits : null;
+const countOf = (r: { status: number; stdout: string }) => (r.status === 0 ? Number(r.stdout.trim()) || 0 : 0);
+const commitsOf = (r: { status: number; stdout: string }, nonce: string) =>
+  r.status === 0 ? parseLog(r.stdout, true, nonce) : null;
+const logArgs = (head: string, base: string | null, nonce: string) =>
+  historyArgs({ revisions: [head, ...(base ? [`^${base}`] : [])] }, nonce);
+
+type RangeEntry = { format: number; key: string; count: number; commits: LogCommit[] | null };
+
+/** Where a range's answer comes from: the cache, or git (the HEAD sha to ask about and where to record it). */
+type RangePlan =
+  | { kind: 'answer'; facts: RangeFacts }
+  | { kind: 'git'; head: string; store: ((entry: Omit<RangeEntry, 'format' | 'key'>) => void) | null };
+
+function planRange(
+  root: string,
+  base: string | null,
+  needs: { commits: boolean },
+  options: Pick<SnapshotOptions, 'cacheDir'>,
+): RangePlan {
+  const head = readHead(root);
+  const gitDir = head === null ? null : gitDirOf(root);
+  // Unreadable without git: HEAD is resolved by git, as before, and nothing is cached.
+  if (head === null || gitDir === null) return { kind: 'git', head: 'HEAD', store: null };
+  if (head.sha === null)
+    return { kind: 'answer', facts: { count: 0, commits: needs.commits ? [] : null, cached: false } };
+  const commonDir = commonDirOf(gitDir);
+  if (options.cacheDir === null || historyRewritten(commonDir)) return { kind: 'git', head: head.sha, store: null };
+  const cacheDir = options.cacheDir;
+  const shallow = readTextIfExists(path.join(commonDir, 'shallow')) ?? '';
+  const key = sha256Hex(JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]));
+  const file = path.join(cacheDir, 'git', `${key}.json`);
+  try {
+    const raw = readTextIfExists(file);
+    const e = raw === null ? null : (JSON.parse(raw) as RangeEntry | null);
+    if (
+      e !== null &&
+      typeof e === 'object' &&
+      e.format === FORMAT &&
+      e.key === key &&
+      Number.isInteger(e.count) &&
+      (e.commits === null || Array.isArray(e.commits)) &&
+      (!needs.commits || e.commits !== null)
+    )
+      return { kind: 'answer', facts: { count: e.count, commits: needs.commits ? e.commits : null, cached: true } };
+  } catch {
+    /* a miss */
+  }
+  return {
+    kind: 'git',
+    head: head.sha,
+    store: (entry) => writeEntry(cacheDir, file, { format: FORMAT, key, ...entry }),
+  };
 }
 
 /**
@@ -304,43 +350,42 @@ export function rangeFacts(
   needs: { commits: boolean },
   options: Pick<SnapshotOptions, 'cacheDir'>,
 ): RangeFacts {
-  const head = readHead(root);
-  const gitDir = head === null ? null : gitDirOf(root);
-  if (head === null || gitDir === null) {
-    // Unreadable without git: as before (HEAD resolved by git).
-    const count = countFromGit(root, 'HEAD', base);
-    return { count, commits: needs.commits ? commitsFromGit(root, 'HEAD', base) : null, cached: false };
-  }
-  if (head.sha === null) return { count: 0, commits: needs.commits ? [] : null, cached: false };
-  const commonDir = commonDirOf(gitDir);
-  const cacheable = options.cacheDir !== null && !historyRewritten(commonDir);
-  const shallow = readTextIfExists(path.join(commonDir, 'shallow')) ?? '';
-  const key = sha256Hex(JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]));
-  const file = cacheable ? path.join(options.cacheDir!, 'git', `${key}.json`) : null;
-  type RangeEntry = { format: number; key: string; count: number; commits: LogCommit[] | null };
-  let entry: RangeEntry | null = null;
-  if (file !== null) {
-    try {
-      const raw = readTextIfExists(file);
-      const e = raw === null ? null : (JSON.parse(raw) as RangeEntry | null);
-      if (
-        e !== null &&
-        typeof e === 'object' &&
-        e.format === FORMAT &&
-        e.key === key &&
-        Number.isInteger(e.count) &&
-        (e.commits === null || Array.isArray(e.commits))
-      )
-        entry = e;
-    } catch {
-      entry = null;
-    }
-  }
-  if (entry !== null && (!needs.commits || entry.commits !== null))
-    return { count: entry.count, commits: needs.commits ? entry.commits : null, cached: true };
-  const commits = needs.commits ? commitsFromGit(root, head.sha, base) : null;
-  const count = commits !== null ? commits.length : countFromGit(root, head.sha, base);
-  if (file !== null && (!needs.commits || commits !== null))
-    writeEntry(options.cacheDir!, file, { format: FORMAT, key, count, commits });
+  const plan = planRange(root, base, needs, options);
+  if (plan.kind === 'answer') return plan.facts;
+  const nonce = logNonce();
+  const commits = needs.commits
+    ? commitsOf(runGit(logArgs(plan.head, base, nonce), { cwd: root, okCodes: [128] }), nonce)
+    : null;
+  const count =
+    commits !== null ? commits.length : countOf(runGit(countArgs(plan.head, base), { cwd: root, okCodes: [128] }));
+  if (!needs.commits || commits !== null) plan.store?.({ count, commits });
   return { count, commits, cached: false };
+}
+
+/** {@link rangeFacts} with an asynchronous git process, to run beside the other git calls of a hook. */
+export async function rangeFactsAsync(
+  root: string,
+  base: string | null,
+  needs: { commits: boolean },
+  options: Pick<SnapshotOptions, 'cacheDir'>,
+): Promise<RangeFacts> {
+  const plan = planRange(root, base, needs, options);
+  if (plan.kind === 'answer') return plan.facts;
+  const nonce = logNonce();
+  const commits = needs.commits
+    ? commitsOf(await runGitAsync(logArgs(plan.head, base, nonce), { cwd: root, okCodes: [128] }), nonce)
+    : null;
+  const count =
+    commits !== null
+      ? commits.length
+      : countOf(await runGitAsync(countArgs(plan.head, base), { cwd: root, okCodes: [128] }));
+  if (!needs.commits || commits !== null) plan.store?.({ count, commits });
+  return { count, commits, cached: false };
+}
+
+/** The work tree's files (tracked, and untracked not ignored) from an asynchronous git process. */
+export async function workTreeFilesAsync(root: string): Promise<string[]> {
+  return splitNul(
+    (await runGitAsync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root })).stdout,
+  );
 }

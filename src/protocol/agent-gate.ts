@@ -63,7 +63,7 @@ export async function judgeAgentProtocol(
   const gates = agentGates(protocol, moment).map(({ phase, gate }) => ({ phase: phase.id, gate }));
   if (gates.length === 0)
     return { ok: true, reason: `protocol phase ${state.current_phase}: nothing to hold the agent to` };
-  const facts = hookFacts({ paths, config, env, now }, state, gates);
+  const facts = await hookFacts({ paths, config, env, now }, state, gates);
   const results = gates.map(({ phase, gate }) => ({
     gate,
     result: evaluateGate(phase, gate, facts, state.evidence, { preCommit: moment === 'edit' }),

@@ -46,7 +46,7 @@ export async function judgeCommitProtocol(
   // A phase the protocol no longer has: judge from the first phase (the file is the only source).
   const current = phase ?? protocol.phases[0]!;
   const gates = current.gates.map((gate) => ({ phase: current.id, gate }));
-  const facts = hookFacts(
+  const facts = await hookFacts(
     { paths, config, env, now },
     state,
     gates.filter(({ gate }) => gate.pre_commit),

@@ -6,7 +6,14 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
 import { readHead } from '../git/refs.js';
 import { currentBranch, status } from '../git/repo.js';
-import { rangeFacts, workTreeSnapshot, type WorkTreeSnapshot } from '../git/snapshot.js';
+import {
+  rangeFacts,
+  rangeFactsAsync,
+  workTreeFilesAsync,
+  workTreeSnapshot,
+  type RangeFacts,
+  type WorkTreeSnapshot,
+} from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isAcknowledged, readSession } from '../records/session.js';
 import { commitFacts } from '../tdd/commit.js';
@@ -42,6 +49,52 @@ export interface GatherInput {
    * changes before every commit, so it would only cost). Absent: every fact from git.
    */
   gitCache?: { dir: string | null; worktree: boolean } | undefined;
+  /** Git facts already gathered ({@link prefetchGitFacts}): used instead of asking git again. */
+  prefetched?: GitPrefetch | undefined;
+}
+
+/** Git facts gathered ahead, concurrently (the hooks: a commit waits on the slowest git process, not the sum). */
+export interface GitPrefetch {
+  files?: string[];
+  range?: RangeFacts;
+}
+
+/** The git facts the gates need, as {@link gatherFactsSync} would ask for them. */
+function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>): {
+  files: boolean;
+  range: boolean;
+  commits: boolean;
+} {
+  const types = new Set(input.gates.map((g) => g.gate.check.type));
+  const globExists = input.gates.some(({ gate }) => gate.check.type === 'file_exists' && isGlob(gate.check.path));
+  return {
+    files: globExists || (types.has('file_modified_since_start') && input.baseline !== undefined),
+    range: types.has('tests_first') || types.has('git_commit_since_start'),
+    commits: types.has('tests_first'),
+  };
+}
+
+/**
+ * Starts the git processes the gates need at once (the file list, the commits since the start) and waits
+ * for all of them. For the hooks, whose work tree is not cached (see `gitCache`).
+ */
+export async function prefetchGitFacts(
+  input: Pick<GatherInput, 'paths' | 'gates' | 'baseline' | 'starting_commit' | 'gitCache'>,
+): Promise<GitPrefetch> {
+  const needs = gitNeeds(input);
+  const root = input.paths.root;
+  const [files, range] = await Promise.all([
+    needs.files ? workTreeFilesAsync(root) : undefined,
+    needs.range
+      ? rangeFactsAsync(
+          root,
+          input.starting_commit,
+          { commits: needs.commits },
+          { cacheDir: input.gitCache?.dir ?? null },
+        )
+      : undefined,
+  ]);
+  return { ...(files ? { files } : {}), ...(range ? { range } : {}) };
 }
 
 /**
@@ -116,7 +169,7 @@ export function gatherFactsSync(input: GatherInput): Facts {
   let files: string[] | null = null;
   // Cached: one snapshot for the file list and the status (git_clean), taken when the first is needed.
   const snapshot = () => (tree ??= workTreeSnapshot(root, { dirty: types.has('git_clean') }, { cacheDir: cache!.dir }));
-  const allFiles = () => (cachedTree ? snapshot().files : (files ??= workTreeFiles(root)));
+  const allFiles = () => (cachedTree ? snapshot().files : (files ??= input.prefetched?.files ?? workTreeFiles(root)));
 
   for (const { gate } of input.gates) {
     const check = gate.check;
@@ -144,7 +197,8 @@ export function gatherFactsSync(input: GatherInput): Facts {
   const needsCommits = types.has('tests_first');
   const range =
     needsCommits || types.has('git_commit_since_start')
-      ? rangeFacts(root, input.starting_commit, { commits: needsCommits }, { cacheDir: cache?.dir ?? null })
+      ? (input.prefetched?.range ??
+        rangeFacts(root, input.starting_commit, { commits: needsCommits }, { cacheDir: cache?.dir ?? null }))
       : null;
   if (types.has('git_commit_since_start')) facts.commits_since_start = range!.count;
   if (types.has('git_clean')) facts.dirty = cachedTree ? snapshot().dirty! : status(root).map((e) => e.path);

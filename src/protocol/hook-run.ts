@@ -2,7 +2,7 @@ import { userCacheDir } from '../config/cache.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { gatherFactsSync } from './facts.js';
+import { gatherFactsSync, prefetchGitFacts } from './facts.js';
 import { loadProtocol } from './load.js';
 import { readProtocolState, type ProtocolState } from './store.js';
 import type { Gate, Protocol } from './types.js';
@@ -49,13 +49,16 @@ export async function openHookRun(
   return { ok: true, protocol: loaded.protocol, state };
 }
 
-/** The facts of `gates` for a hook: command checks are never run there (their recorded results count). */
-export function hookFacts(
+/**
+ * The facts of `gates` for a hook: command checks are never run there (their recorded results count); the
+ * git processes the gates need run concurrently.
+ */
+export async function hookFacts(
   input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
   state: ProtocolState,
   gates: ReadonlyArray<{ phase: string; gate: Gate }>,
-): ReturnType<typeof gatherFactsSync> {
-  return gatherFactsSync({
+): Promise<ReturnType<typeof gatherFactsSync>> {
+  const gather = {
     ...input,
     session_id: state.session_id,
     started_at: state.started_at,
@@ -68,5 +71,6 @@ export function hookFacts(
     // The commits since the start are cached by HEAD; the work tree is not (the index changes before
     // every commit, so its snapshot would never be reused).
     gitCache: { dir: userCacheDir(input.env), worktree: false },
-  });
+  };
+  return gatherFactsSync({ ...gather, prefetched: await prefetchGitFacts(gather) });
 }
