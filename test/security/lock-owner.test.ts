@@ -41,3 +41,31 @@ describe('a planted lock owner never blocks a command or the MCP server', () => 
     expect(outside.snapshot()).toEqual({ bashrc: 'export PS1=original\n', pipe: '<fifo>' });
   });
 });
+
+// A lock committed to a cloned repository names a process of another machine: pid 1 is always alive here,
+// and its start time is easy to guess. Whatever the owner line says, a lock written on another machine (or
+// before this boot) has no live holder here and is broken at once.
+describe('a committed lock never holds a command', () => {
+  const pid1Start = (() => {
+    try {
+      const stat = fs.readFileSync('/proc/1/stat', 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+    } catch {
+      return '1';
+    }
+  })();
+
+  it.each([
+    ['pid 1 without a start time', '1\n'],
+    ["pid 1 with this machine's start time of pid 1", `1 start:${pid1Start}\n`],
+    ['pid 1 with a guessed boot', `1 start:${pid1Start} boot:00000000-0000-0000-0000-000000000000\n`],
+  ])('%s: clock-in breaks it and completes (no LOCK_TIMEOUT)', (_name, owner) => {
+    const repo = makeRepo();
+    repo.commit('chore: a lock in the repository', { [`${SESSIONS_LOCK}/owner`]: owner });
+    const result = hestai(repo, ['clock-in', '--role', 'implementation-lead']);
+    noStack(result);
+    expect(result.stderr).not.toContain('LOCK_TIMEOUT');
+    expect(result.status, result.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo.dir, SESSIONS_LOCK))).toBe(false);
+  });
+});
