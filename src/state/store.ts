@@ -309,7 +309,7 @@ function tryAcquire(lockPath: string, staleMs: number): boolean {
   for (;;) {
     try {
       fs.mkdirSync(lockPath);
-      fs.writeFileSync(path.join(lockPath, 'owner'), ownerLine(process.pid));
+      fs.writeFileSync(path.join(lockPath, 'owner'), lockOwnerLine(process.pid));
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(lockPath, error);
@@ -332,17 +332,36 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-function ownerLine(pid: number): string {
+let cachedBootId: string | null | undefined;
+/**
+ * This machine's boot (Linux: `/proc/sys/kernel/random/boot_id`, random per boot and the same in every
+ * container on the kernel), or null where the platform has none. Read once per process.
+ */
+function bootId(): string | null {
+  if (cachedBootId === undefined) {
+    try {
+      cachedBootId = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      cachedBootId = null;
+    }
+  }
+  return cachedBootId;
+}
+
+/** The `owner` line of a lock held by `pid` (pid, start time, boot; what `isStaleLock` judges). */
+export function lockOwnerLine(pid: number): string {
   const start = processStartTime(pid);
-  return `${pid}${start === null ? '' : ` start:${start}`}\n`;
+  const boot = bootId();
+  return `${pid}${start === null ? '' : ` start:${start}`}${boot === null ? '' : ` boot:${boot}`}\n`;
 }
 
 /** A lock directory without an owner file (killed between mkdir and write) is broken after this long. */
 const OWNERLESS_MS = 2_000;
 
 /**
- * Whether a lock may be taken over (issue 12, item 6): its owner process is gone (pid not running, or the
- * pid now belongs to a process with another start time), or its `owner` was planted (not a regular file,
+ * Whether a lock may be taken over (issue 12, item 6): its owner line was written on another machine or
+ * before this boot (where the platform tells the boot apart), or its owner process is gone (pid not
+ * running, or the pid now belongs to a process with another start time), or its `owner` was planted (not a regular file,
  * see readOwner; issue 17, item 8), or it has no readable owner and is older than
  * OWNERLESS_MS, or it is older than `staleMs` whatever the owner says (a holder never keeps these locks
  * that long; this bounds a pid check that cannot see the owner, e.g. another pid namespace).
@@ -352,8 +371,12 @@ function isStaleLock(lockPath: string, staleMs: number): boolean {
     const age = Date.now() - fs.statSync(lockPath).mtimeMs;
     const text = readOwner(path.join(lockPath, 'owner'));
     if (text === PLANTED) return true;
-    const m = /^(\d+)(?: start:(\S+))?\s*$/.exec(text ?? '');
+    const m = /^(\d+)(?: start:(\S+))?(?: boot:(\S+))?\s*$/.exec(text ?? '');
     if (m === null) return age > OWNERLESS_MS;
+    // Written on another machine or before this boot (a lock committed to a cloned repository names pid 1,
+    // always alive here, with a guessable start time): no holder of it runs here.
+    const boot = bootId();
+    if (boot !== null && m[3] !== boot) return true;
     const pid = Number(m[1]);
     if (!processAlive(pid)) return true;
     const recorded = m[2];

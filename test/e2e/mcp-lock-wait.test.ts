@@ -12,7 +12,7 @@ import { CEREMONY_FILES, CEREMONY_ROLE, connectStdio, textOf, type ToolResult } 
 
 /**
  * Another process holding a lock of the state store, as store.ts takes one: the lock directory made with
- * mkdir(2) and an `owner` file naming a live process (pid and start time). Released on `release()`.
+ * mkdir(2) and an `owner` file naming a live process (pid, start time and this machine's boot). Released on `release()`.
  */
 async function holdLock(lockPath: string): Promise<{ release: () => Promise<void> }> {
   const script = `
@@ -23,7 +23,9 @@ async function holdLock(lockPath: string): Promise<{ release: () => Promise<void
     fs.mkdirSync(lock);
     const stat = fs.readFileSync('/proc/self/stat', 'utf8');
     const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    fs.writeFileSync(path.join(lock, 'owner'), process.pid + (start ? ' start:' + start : '') + '\\n');
+    let boot = '';
+    try { boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(); } catch {}
+    fs.writeFileSync(path.join(lock, 'owner'), process.pid + (start ? ' start:' + start : '') + (boot ? ' boot:' + boot : '') + '\\n');
     process.stdout.write('held\\n');
     process.stdin.once('data', () => {
       fs.rmSync(lock, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { HestaiError } from '../../src/errors.js';
 import {
   appendJsonl,
   readJson,
+  lockOwnerLine,
   readJsonIfExists,
   readJsonl,
   withLock,
@@ -138,7 +139,7 @@ describe('state store', () => {
     const dir = tempDir();
     const lock = path.join(dir, 'y.lock');
     fs.mkdirSync(lock);
-    fs.writeFileSync(path.join(lock, 'owner'), `${process.pid}\n`);
+    fs.writeFileSync(path.join(lock, 'owner'), lockOwnerLine(process.pid));
     const error = await rejection(withLock(lock, () => 'never', { timeoutMs: 100 }));
     expect(error.code).toBe('LOCK_TIMEOUT');
     expect(error.remedy).toMatch(/remove the lock directory/);
@@ -149,7 +150,7 @@ describe('state store', () => {
     const dir = tempDir();
     const lock = path.join(dir, 'z.lock');
     fs.mkdirSync(lock);
-    fs.writeFileSync(path.join(lock, 'owner'), `${process.pid}\n`);
+    fs.writeFileSync(path.join(lock, 'owner'), lockOwnerLine(process.pid));
     const events: string[] = [];
     const waiting = withLock(lock, () => {
       events.push('locked');

@@ -36,7 +36,11 @@ describe('recovery: locks', () => {
     const repo = makeRepo();
     const lock = sessionsLock(workspacePaths(repo.dir));
     fs.mkdirSync(lock, { recursive: true });
-    fs.writeFileSync(path.join(lock, 'owner'), `${process.pid} start:1\n`);
+    // This machine's boot, so only the start time tells the holder is gone (a foreign boot alone would).
+    const boot = fs.existsSync('/proc/sys/kernel/random/boot_id')
+      ? ` boot:${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`
+      : '';
+    fs.writeFileSync(path.join(lock, 'owner'), `${process.pid} start:1${boot}\n`);
     const result = hestai(repo, ['clock-in', '--role', 'implementation-lead']);
     expect(result.status, result.stderr).toBe(0);
   });
