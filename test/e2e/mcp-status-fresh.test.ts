@@ -8,7 +8,7 @@ import { CEREMONY_FILES, CEREMONY_ROLE, connectStdio, type ToolResult } from '..
 // A warm anchor_status answers from what this connection already knows (issue 14, speed), yet every change
 // another process makes to the session's state shows in the very next call on the same connection: a
 // clock-in, a written anchor, an anchor edited in place (same size, same inode), a handshake gone terminal
-// through the CLI, the active directory swapped for another, a session closed.
+// through the CLI, the active directory swapped for another, the workspace config edited, a session closed.
 
 const BIND = [
   '## BIND (Identity Lock)',
@@ -95,6 +95,18 @@ describe('MCP anchor_status on a warm connection', () => {
       await status(second);
     }
     expect(await status(second)).toMatchObject({ code: 'TERMINAL', unlocked: false });
+
+    // The workspace config edited by another process (protocol.enforce turned on, then off again): a warm
+    // connection keeps its answers only while the config it read is unchanged.
+    const enforced = async (id: string) =>
+      ((await status(id)) as unknown as { protocol_gate: { enforced: boolean } | null }).protocol_gate?.enforced;
+    expect(await enforced(id)).toBe(false);
+    const configFile = path.join(repo.dir, '.hestai_workspace.yaml');
+    const config = fs.readFileSync(configFile, 'utf8');
+    fs.writeFileSync(configFile, `${config}\nprotocol:\n  enforce: true\n`);
+    expect(await enforced(id)).toBe(true);
+    fs.writeFileSync(configFile, config);
+    expect(await enforced(id)).toBe(false);
 
     // The first session closed by the CLI: no longer active.
     expect(repo.hestai(['clock-out', '--session', id]).status).toBe(0);
