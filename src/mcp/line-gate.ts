@@ -13,7 +13,8 @@
  * Pure of I/O: the adapter (stdio.ts) feeds chunks and acts on the callbacks.
  */
 export interface LineGateEvents {
-  line(line: Buffer): void;
+  /** A JSON line, and what `JSON.parse` made of it (an object or an array), so nobody parses it again. */
+  line(line: Buffer, parsed: object): void;
   notJson(preview: string, bytes: number, reason: string): void;
   oversized(bytes: number, id: string | number | null): void;
 }
@@ -112,7 +113,7 @@ export class LineGate {
       this.events.notJson(preview(text), line.length, 'a JSON-RPC message is an object (or a batch array)');
       return;
     }
-    this.events.line(line);
+    this.events.line(line, parsed);
   }
 }
 

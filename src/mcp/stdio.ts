@@ -1,8 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { format } from 'node:util';
-import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { resolveDeps, type McpDeps } from './deps.js';
-import { LineGate, MAX_LINE_BYTES } from './line-gate.js';
+import { GatedStdioTransport } from './stdio-transport.js';
 import { createServer } from './server.js';
 
 /** One diagnostic line for stderr: SDK errors (e.g. a zod dump for a malformed message) can be huge. */
@@ -16,10 +15,10 @@ function oneLine(text: string, max = 400): string {
  * stderr, and `console.log` (which writes to stdout) is redirected there too, so a stray log line from
  * any module cannot corrupt the stream. The process exits when the client closes stdin.
  *
- * stdin is read by a {@link LineGate} first: a line that is not JSON is reported on stderr (one line) and
- * answered with `-32700` (id null); a line over 10 MiB is dropped as it streams in (never buffered whole),
- * reported, and answered with `-32600` (with the request id when its edges show one); the server keeps
- * serving either way. Only JSON lines reach the SDK's transport.
+ * stdin is read by a `LineGate` first (in {@link GatedStdioTransport}): a line that is not JSON is reported on
+ * stderr (one line) and answered with `-32700` (id null); a line over 10 MiB is dropped as it streams in (never
+ * buffered whole), reported, and answered with `-32600` (with the request id when its edges show one); the
+ * server keeps serving either way. Only JSON lines become messages, each parsed once.
  *
  * `serveStdio` (rather than a hand-wired `server.connect(new StdioServerTransport())`) answers both
  * the 2025 `initialize` opening that today's clients send and the 2026-07-28 `server/discover` opening.
@@ -33,20 +32,14 @@ export function serveMcpStdio(
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
-  const stdin = io.stdin ?? process.stdin;
+  const stdin = (io.stdin ?? process.stdin) as NodeJS.ReadableStream & { pause(): unknown };
   const stdout = (io.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
-  const lines = new PassThrough();
-  const transport = new StdioServerTransport(lines, stdout, { maxBufferSize: MAX_LINE_BYTES + 64 * 1024 });
   const answer = (id: string | number | null, code: number, message: string) => {
     transport
       .send({ jsonrpc: '2.0', id, error: { code, message } } as never)
       .catch((error: Error) => resolved.log(`hestai mcp: ${oneLine(error.message)}`));
   };
-  const gate = new LineGate({
-    line: (line) => {
-      lines.write(line);
-      lines.write('\n');
-    },
+  const transport = new GatedStdioTransport(stdin, stdout, {
     notJson: (preview, bytes, reason) => {
       resolved.log(`hestai mcp: ignored a line that is not JSON (${bytes} bytes, ${oneLine(reason, 120)}): ${preview}`);
       answer(null, -32700, `Parse error: the line is not a JSON-RPC message (${oneLine(reason, 120)})`);
@@ -62,12 +55,6 @@ export function serveMcpStdio(
       );
     },
   });
-  stdin.on('data', (chunk: Buffer | string) => gate.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-  stdin.on('end', () => {
-    gate.end();
-    lines.end();
-  });
-  stdin.on('close', () => lines.end());
   return serveStdio(() => createServer(resolved), {
     transport,
     onerror: (error) => resolved.log(`hestai mcp: ${oneLine(error.message)}`),

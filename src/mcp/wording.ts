@@ -107,8 +107,20 @@ const WORDED = new Set([
   'hint',
 ]);
 
+/** Results {@link mcpWorded} made (a tool may word its result itself, to keep it: it is not worded twice). */
+const worded = new WeakSet<object>();
+
 /** A tool result with its wording translated: every text block and the worded structured fields. */
 export function mcpWorded<
+  R extends { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown> },
+>(result: R): R {
+  if (worded.has(result)) return result;
+  const out = wordedCopy(result);
+  worded.add(out);
+  return out;
+}
+
+function wordedCopy<
   R extends { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown> },
 >(result: R): R {
   const content = result.content.map((block) => ({ ...block, text: toMcpWords(block.text) }));

@@ -3,10 +3,12 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
 import { optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { okResult } from '../result.js';
+import { okResult, type ToolResult } from '../result.js';
+import { mcpWorded } from '../wording.js';
 import { activeDir, pendingDir } from '../../paths.js';
 import type { AnchorCheck } from '../../records/anchor.js';
 import type { LoadedConfig } from '../../config/load.js';
+import { describeRefusal } from '../../records/resolve.js';
 
 /**
  * The MCP tools that refuse until the session is anchored (seed 001 tool gating). None of today's: the
@@ -41,17 +43,24 @@ const output = z.object({
 
 /** The modules a status call needs, imported once per process (not on every warm call). */
 async function loadStatusModules() {
-  const [record, gate, handshake, resolve, protocol, config] = await Promise.all([
+  const [record, gate, handshake, protocol, config] = await Promise.all([
     import('../../records/anchor.js'),
     import('../gate.js'),
     import('../../hooks/handshake.js'),
-    import('../../records/resolve.js'),
     import('../protocol-gate.js'),
     import('../../config/load.js'),
   ]);
-  return { ...record, ...gate, ...handshake, ...resolve, ...protocol, ...config };
+  return { ...record, ...gate, ...handshake, ...protocol, ...config };
 }
 let statusModules: ReturnType<typeof loadStatusModules> | undefined;
+
+/** What a connection remembers per session (see the handler): state read from files, and answers built from it. */
+interface StatusState {
+  check: AnchorCheck;
+  terminal: boolean;
+  config: Promise<LoadedConfig>;
+  answers: Map<string, ToolResult>;
+}
 
 export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
   defineTool(
@@ -66,16 +75,6 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ working_dir, session_id }) => {
-      statusModules ??= loadStatusModules();
-      const {
-        hasValidAnchor,
-        anchorDigest,
-        gateDecision,
-        handshakeIsTerminal,
-        describeRefusal,
-        protocolGate,
-        loadConfig,
-      } = await statusModules;
       const { paths } = deps.connection.workspace(working_dir);
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {
@@ -101,14 +100,21 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
           ].join('\n'),
         );
       }
+      // The modules a status check needs: imported on the first call that has a session to check (an agent's
+      // first call, before clock_in, answers NO_SESSION without them: part of the cold start, issue 14).
+      statusModules ??= loadStatusModules();
+      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, protocolGate, loadConfig } =
+        await statusModules;
       // Several candidates: the refusal listing them (an isError result).
       const choice =
         resolution.kind === 'chosen' ? resolution.choice : deps.connection.chooseSession(paths, session_id);
       const id = choice.session_id;
       const selectedBy = choice.source;
       // Remembered by the connection until the file system reports a change in the directories these reads
-      // depend on (see WatchedMemo): a warm call reads no file.
-      const { check, terminal } = (await deps.connection.memo.get(
+      // depend on (see WatchedMemo): a warm call reads no file. The workspace config is read with them (its file
+      // lives in the root directory), and the answer itself is kept with them, per selected_by, while it depends
+      // on nothing else (protocol.enforce off): a warm call then builds nothing either.
+      const state = (await deps.connection.memo.get(
         `anchor_status\0${paths.root}\0${id}`,
         [
           paths.root,
@@ -119,8 +125,20 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
           paths.pending,
           pendingDir(paths, id),
         ],
-        () => ({ check: hasValidAnchor(paths, id), terminal: handshakeIsTerminal(paths, id) }),
-      )) as { check: AnchorCheck; terminal: boolean };
+        (): StatusState => {
+          const loaded = loadConfig(paths.root, deps.env);
+          loaded.catch(() => {}); // awaited below by each call that needs it (a bad config fails that call)
+          return {
+            check: hasValidAnchor(paths, id),
+            terminal: handshakeIsTerminal(paths, id),
+            config: loaded,
+            answers: new Map(),
+          };
+        },
+      )) as StatusState;
+      const kept = state.answers.get(selectedBy);
+      if (kept !== undefined) return kept;
+      const { check, terminal } = state;
       const decision = {
         ...gateDecision(id, check, terminal),
         session_id: id,
@@ -138,11 +156,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
             }
           : null;
       const who = `session ${id}`;
-      // The workspace config is remembered like the anchor check (its file lives in the root directory), so a
-      // warm call without protocol.enforce still reads no file.
-      const { config } = await (deps.connection.memo.get(`workspace_config\0${paths.root}`, [paths.root], () =>
-        loadConfig(paths.root, deps.env),
-      ) as Promise<Promise<LoadedConfig>>);
+      const { config } = await state.config;
       const protocol = await protocolGate(deps, paths, id, config);
       const lines = [
         decision.unlocked
@@ -156,10 +170,14 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
         for (const u of protocol.unmet) lines.push(`  - ${u.gate} (${u.level}: ${u.step}) → ${u.call}`);
         if (protocol.remedy !== null) lines.push(`hint: ${protocol.remedy}`);
       }
-      return okResult(
-        { ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS], protocol_gate: protocol },
-        lines.join('\n'),
+      const answer = mcpWorded(
+        okResult(
+          { ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS], protocol_gate: protocol },
+          lines.join('\n'),
+        ),
       );
+      if (!config.protocol.enforce) state.answers.set(selectedBy, answer);
+      return answer;
     },
   );
 }
