@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -30,6 +31,24 @@ const inlineVersion = {
     }));
   },
 };
+// zod exports its ~40 translations of error messages (`z.locales`, ~350 KB: a quarter of what `hestai mcp` parses
+// at start) from one index module; hestai speaks English only (zod's default, `en`, set by zod's schemas module
+// itself), so the CLI bundle keeps only that one and `z.locales` holds `en` alone.
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? { path: 'zod-locales-en', namespace: 'hestai-zod' }
+        : undefined,
+    );
+    build.onLoad({ filter: /^zod-locales-en$/, namespace: 'hestai-zod' }, () => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: path.dirname(require.resolve('zod/v4/locales/en.js')),
+      loader: 'js',
+    }));
+  },
+};
 await esbuild.build({
   entryPoints: { 'cli/bin': 'src/cli/bin.ts' },
   outdir: 'dist',
@@ -46,7 +65,7 @@ await esbuild.build({
   banner: {
     js: "import { createRequire as __hestaiRequire } from 'node:module';\nconst require = __hestaiRequire(import.meta.url);",
   },
-  plugins: [inlineVersion],
+  plugins: [inlineVersion, englishOnlyZod],
   logLevel: 'warning',
 });
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);

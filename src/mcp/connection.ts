@@ -18,8 +18,9 @@ import { WatchedMemo } from './watched-memo.js';
  * - `pinned`: the session the agent runtime pinned for the server (`HESTAI_SESSION` in its environment);
  * - `current`: its default session, the last one it clocked in or anchored (else `pinned`).
  *
- * It also caches the workspace of every `working_dir` it was given (one `git rev-parse` per directory and
- * connection, not per call), remembers the repository it works in, which the resources follow, and keeps
+ * It also caches the workspace of every `working_dir` it was given (resolved once per directory and
+ * connection, not per call; from the repository's files where git would answer the same, so no git process
+ * on a cold start, see `repoInfoFromFiles` in src/git/refs.ts), remembers the repository it works in, which the resources follow, and keeps
  * the values warm calls compute from state files in a {@link WatchedMemo} (`memo`), forgotten on every
  * change the file system reports and after every tool call of this connection that writes.
  */
@@ -45,7 +46,7 @@ export class Connection {
   workspace(workingDir: string): Workspace {
     let workspace = this.workspaces.get(workingDir);
     if (workspace === undefined) {
-      workspace = resolveWorkspace(workingDir, { requireAbsolute: true });
+      workspace = resolveWorkspace(workingDir, { requireAbsolute: true, fromFiles: true });
       this.workspaces.set(workingDir, workspace);
     }
     this.lastRoot = workspace.root;
@@ -134,7 +135,7 @@ export class Connection {
     const dir = this.resourceDir();
     let workspace = this.workspaces.get(dir);
     if (workspace === undefined) {
-      workspace = resolveWorkspace(dir);
+      workspace = resolveWorkspace(dir, { fromFiles: true });
       this.workspaces.set(dir, workspace);
     }
     return workspace;

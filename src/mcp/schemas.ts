@@ -71,8 +71,8 @@ type Json = Record<string, unknown>;
  * Validation is zod's, unchanged: arguments are parsed by the full input schema, and every successful
  * result is checked by the SDK against the full output schema before it is sent. The advertised output
  * schema is never stricter than that zod schema, so whatever passes the server's check conforms to what
- * `tools/list` declared (what a validating client, such as the TypeScript SDK v1, checks). The JSON is
- * built once, on the first `tools/list`.
+ * `tools/list` declared (what a validating client, such as the TypeScript SDK v1, checks). The input JSON is
+ * built once, on the first `tools/list`; the output JSON is never converted from zod (see `build`).
  */
 export function advertised<S extends z.ZodObject>(
   schema: S,
@@ -80,8 +80,11 @@ export function advertised<S extends z.ZodObject>(
 ): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
   let json: Json | undefined;
   const build = (): Json => {
+    // An output schema is advertised as what every zod object converts to at its top, without converting it:
+    // the SDK asks for it on a tool's first call, where converting the whole schema cost ~5 ms (cold start).
+    if (io === 'output') return { type: 'object' };
     const { $schema: _dialect, ...full } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Json;
-    return io === 'input' ? full : { type: full['type'] };
+    return full;
   };
   const standard = schema['~standard'];
   const emit = () => (json ??= build());
