@@ -247,3 +247,45 @@ describe('the commit-range cache', () => {
     expect(rangeFacts(repo.dir, base, { commits: false }, options).cached).toBe(false);
   });
 });
+
+describe('content hashes of the protocol gates (src/protocol/facts.ts)', () => {
+  it('hashes a binary file and a file larger than 64 KB exactly as node:crypto does', async () => {
+    const { createHash } = await import('node:crypto');
+    const { gatherFactsSync } = await import('../../src/protocol/facts.js');
+    const { DEFAULTS } = await import('../../src/config/defaults.js');
+    const { workspacePaths } = await import('../../src/paths.js');
+    const repo = makeRepo();
+    const binary = Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28, 0x0a]);
+    const large = Buffer.alloc(200 * 1024, 'x');
+    fs.writeFileSync(path.join(repo.dir, 'bin.dat'), binary);
+    fs.writeFileSync(path.join(repo.dir, 'large.txt'), large);
+    const gate = (id: string, file: string) => ({
+      phase: 'P',
+      gate: {
+        id,
+        step: id,
+        level: 'MUST' as const,
+        blocking: true,
+        pre_commit: true,
+        check: { type: 'evidence' as const, accepts: ['content_hash' as const], path: file },
+      },
+    });
+    const facts = gatherFactsSync({
+      paths: workspacePaths(repo.dir),
+      config: DEFAULTS as never,
+      env: repo.env,
+      now: new Date(),
+      session_id: '00000000-0000-4000-8000-000000000000',
+      started_at: new Date().toISOString(),
+      starting_commit: null,
+      gates: [gate('bin', 'bin.dat'), gate('large', 'large.txt')],
+      evidence: [],
+      runCommands: false,
+      recorded: {},
+    });
+    expect(facts.hashes).toEqual({
+      'bin.dat': createHash('sha256').update(binary).digest('hex'),
+      'large.txt': createHash('sha256').update(large).digest('hex'),
+    });
+  });
+});

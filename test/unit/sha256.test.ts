@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/util/sha256.js';
+import { sha256Hex, sha256HexBytes } from '../../src/util/sha256.js';
 
 const reference = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -21,5 +21,18 @@ describe('sha256Hex (pure JS, for the hook path)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => sha256Hex(text) === reference(text)),
     );
+  });
+});
+
+describe("sha256HexBytes (a file's bytes, for the protocol's content_hash gates)", () => {
+  it('matches node:crypto for any bytes, including ones that are not UTF-8', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        (bytes) => sha256HexBytes(bytes) === createHash('sha256').update(bytes).digest('hex'),
+      ),
+    );
+    const invalid = Uint8Array.from([0xff, 0xfe, 0x00, 0xc3, 0x28]);
+    expect(sha256HexBytes(invalid)).toBe(createHash('sha256').update(invalid).digest('hex'));
   });
 });
