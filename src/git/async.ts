@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { usageError } from '../errors.js';
 import { GitError, type GitResult } from './exec.js';
 import { LOG_FORMAT, parseLog, splitNul, type LogCommit } from './parse.js';
@@ -14,7 +13,8 @@ export function runGitAsync(
   options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv },
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+    // Loaded on the first call (see exec.ts).
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
       cwd: options.cwd,
       env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
       windowsHide: true,
@@ -130,7 +130,8 @@ export function runGitBoundedAsync(
   options: { cwd: string; maxBytes: number; env?: NodeJS.ProcessEnv },
 ): Promise<{ stdout: string; truncated: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+    // Loaded on the first call (see exec.ts).
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
       cwd: options.cwd,
       env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
       windowsHide: true,

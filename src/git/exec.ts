@@ -1,5 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { usageError } from '../errors.js';
+
+/**
+ * node:child_process, loaded on the first git call: a hook or command that reads every git fact from files
+ * (src/git/refs.ts, snapshot.ts) never pays for loading it.
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 /**
  * The one place that starts git (STYLE.md §2): argument arrays, never shell strings. Every other module
@@ -42,7 +47,7 @@ function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 
 /** Runs git and returns its output; throws `GitError` on an exit code that is not in `okCodes`. */
 export function runGit(args: readonly string[], options: GitOptions): GitResult {
-  const result = spawnSync('git', args, {
+  const result = childProcess().spawnSync('git', args, {
     cwd: options.cwd,
     input: options.input,
     env: gitEnv(options.env),
@@ -77,7 +82,7 @@ export function runGitBuffer(
   args: readonly string[],
   options: GitOptions,
 ): { stdout: Buffer; stderr: string; status: number } {
-  const result = spawnSync('git', args, {
+  const result = childProcess().spawnSync('git', args, {
     cwd: options.cwd,
     input: options.input,
     env: gitEnv(options.env),

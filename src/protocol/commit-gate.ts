@@ -45,14 +45,15 @@ export async function judgeCommitProtocol(
   const phase = protocol.phases.find((p) => p.id === state.current_phase);
   // A phase the protocol no longer has: judge from the first phase (the file is the only source).
   const current = phase ?? protocol.phases[0]!;
-  const gates = current.gates.map((gate) => ({ phase: current.id, gate }));
+  // Only a blocking gate can refuse the commit: the others are neither gathered nor judged here.
+  const gates = current.gates.filter((gate) => gate.blocking).map((gate) => ({ phase: current.id, gate }));
   const facts = await hookFacts(
     { paths, config, env, now },
     state,
     gates.filter(({ gate }) => gate.pre_commit),
   );
   const results = gates.map(({ phase: p, gate }) => evaluateGate(p, gate, facts, state.evidence, { preCommit: true }));
-  const blocking = results.filter((r) => r.blocking && unmet(r));
+  const blocking = results.filter((r) => unmet(r));
   if (blocking.length === 0) return { ok: true, reason: `protocol phase ${current.id}: no blocking gate unmet` };
   const trusted = commandTrust(paths.root, env).trusted;
   const ctx = { session_id: id, role: session.role, trusted };

@@ -20,6 +20,7 @@ import { commitFacts } from '../tdd/commit.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { testFileMatcher } from '../tdd/test-files.js';
 import { runProcess } from '../util/run-process.js';
+import { sha256HexBytes } from '../util/sha256.js';
 import { commitShaOf, evidencePathOf, type EvidenceRecord } from './evidence.js';
 import { pathMatches } from './evaluate.js';
 import { emptyFacts, type CommandOutcome, type Facts } from './facts-types.js';
@@ -131,13 +132,16 @@ function existsInside(root: string, rel: string): boolean {
   }
 }
 
-/** sha256 of a file's bytes; node:crypto is loaded only when a gate hashes a file (not on every commit). */
+/** Files up to this size are hashed in plain JavaScript: loading node:crypto costs more (see util/sha256.ts). */
+const SMALL_FILE = 64 * 1024;
+
+/** sha256 of a file's bytes; node:crypto is loaded only for a large file (not on every commit). */
 function sha256OfFile(root: string, rel: string): string | null {
   if (!existsInside(root, rel)) return null;
+  const bytes = fs.readFileSync(path.join(root, rel));
+  if (bytes.length <= SMALL_FILE) return sha256HexBytes(bytes);
   const { createHash } = process.getBuiltinModule('node:crypto');
-  return createHash('sha256')
-    .update(fs.readFileSync(path.join(root, rel)))
-    .digest('hex');
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,7 +27,8 @@ export function runProcess(
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
-    const child = spawn(command, args, {
+    // node:child_process is loaded on the first call: the hooks bundle this module but rarely run it.
+    const child = process.getBuiltinModule('node:child_process').spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,

@@ -16,7 +16,11 @@ const K = new Uint32Array([
 
 /** The hex SHA-256 of `text` encoded as UTF-8. */
 export function sha256Hex(text: string): string {
-  const bytes = new TextEncoder().encode(text);
+  return sha256HexBytes(new TextEncoder().encode(text));
+}
+
+/** The hex SHA-256 of `bytes` (a file's content: the protocol's content_hash gates). */
+export function sha256HexBytes(bytes: Uint8Array): string {
   const bitLength = bytes.length * 8;
   const blocks = Math.ceil((bytes.length + 9) / 64);
   const data = new Uint8Array(blocks * 64);
