@@ -76,6 +76,19 @@ describe('the packed CLI runs without node_modules', () => {
     expect(commit.status).toBe(1);
     expect(commit.stderr).toMatch(/anchor/i);
     expect(commit.stderr).not.toMatch(/MODULE_NOT_FOUND|internal error/);
+
+    // The protocol commands run from their own bundle (the `hestai session` fast path), which validates
+    // protocol.yaml and the workspace file from theirs on a cache miss.
+    const cache = path.join(repo.home, '.cache');
+    fs.rmSync(cache, { recursive: true, force: true });
+    const start = packed(['session', 'start', '--objective', 'packed', '--json'], repo.dir, repo.env);
+    expect(start.status, start.stderr).toBe(0);
+    expect(JSON.parse(start.stdout)).toMatchObject({ session_id: response.session_id, phase: 'BINDING' });
+    const show = packed(['session', 'show', '--json'], repo.dir, repo.env);
+    expect(show.status, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({ objective: 'packed', current_phase: 'BINDING' });
+    const bundle = fs.readFileSync(path.join(packageDir, 'dist/hooks/cli-session.cjs'), 'utf8');
+    expect(bundle.includes('ZodError') || bundle.includes('LineCounter') || bundle.includes('commander')).toBe(false);
   });
 
   it('keeps yaml and zod out of the hook bundles, and still validates a changed workspace file on a cache miss', () => {
