@@ -177,3 +177,16 @@ await esbuild.build({
   banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [keepConfigValidationOut, keepProtocolOut, inlineVersion],
 });
+
+// `hestai session start|gate|advance|evidence|blocked|end|show` (the protocol commands an agent runs on every
+// gate check) take the CLI's fast path (src/cli/session-argv.ts) and run from one CommonJS bundle instead of
+// ~35 ES-module chunks: no commander, yaml, zod or MCP SDK (protocol.yaml and the workspace config are
+// validated from their own bundles on a cache miss, as in the hooks). Same file-URL stand-in as above.
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/cli/session-main.ts'],
+  outfile: 'dist/hooks/cli-session.cjs',
+  define: { 'import.meta.url': '__hestaiFileUrl' },
+  banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [keepConfigValidationOut, inlineVersion],
+});

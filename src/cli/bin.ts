@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { mcpArgv } from './mcp-argv.js';
+import { sessionArgv } from './session-argv.js';
 import { toolUseArgv } from './tool-use-argv.js';
 
 function internalError(error: unknown): void {
@@ -15,10 +16,13 @@ function internalError(error: unknown): void {
 // Fast paths that skip the commander CLI parser (see README "Speed"):
 // - `hestai check pre-commit` / `hestai check commit-msg FILE` started in a worktree root run the bundled hook;
 // - `hestai check tool-use [--json] [--deny-exit 1|2] [--cwd DIR]` runs the agent hook bundle;
-// - `hestai mcp [--cwd DIR]` goes straight to the stdio server.
+// - `hestai mcp [--cwd DIR]` goes straight to the stdio server;
+// - `hestai session start|gate|advance|evidence|blocked|end|show` in its plain forms (session-argv.ts) runs
+//   the protocol command's handler without commander.
 const [command, hook, ...rest] = process.argv.slice(2);
 const mcp = mcpArgv(process.argv.slice(2));
 const toolUse = toolUseArgv(process.argv.slice(2));
+const session = mcp || toolUse ? null : sessionArgv(process.argv.slice(2));
 if (toolUse) {
   const bundle = createRequire(import.meta.url)(
     '../hooks/claude-code.cjs',
@@ -37,6 +41,13 @@ if (toolUse) {
   process.exitCode = await bundle.run(rest);
 } else if (mcp) {
   import('./mcp-main.js').then(({ runMcp }) => runMcp(mcp.cwd), internalError);
+} else if (session) {
+  // One CommonJS bundle (scripts/build.mjs), like the hooks: loading it beats resolving ~35 chunks.
+  const bundle = createRequire(import.meta.url)('../hooks/cli-session.cjs') as typeof import('./session-main.js');
+  process.exitCode = await bundle.runSession(session).catch((error: unknown) => {
+    internalError(error);
+    return 2;
+  });
 } else {
   import('./main.js')
     .then(

@@ -67,30 +67,37 @@ function formatUserError(out: Output, error: HestaiError): string {
 }
 
 /**
- * Wraps a handler as a commander action: builds the context, prints the result, maps errors (a refused
- * path traversal is also recorded as a security event in the current directory's audit log).
+ * Runs one command: builds the context, prints the result, maps errors (a refused path traversal is also
+ * recorded as a security event in the current directory's audit log). `name` is the command's name.
  */
+export async function runHandler(
+  name: string,
+  context: () => CommandContext,
+  jsonRequested: () => boolean,
+  handler: (ctx: CommandContext) => Promise<CommandResult> | CommandResult,
+): Promise<void> {
+  let ctx: CommandContext | undefined;
+  try {
+    ctx = context();
+    const result = await handler(ctx);
+    emit(ctx, result);
+  } catch (error) {
+    const audited = auditPathTraversal(error, () => process.cwd(), `cli:${name}`, ctx?.clock ?? systemClock);
+    process.exitCode = reportError(ctx?.out ?? createOutput(jsonRequested()), audited.error);
+  }
+}
+
+/** Wraps a handler as a commander action (see {@link runHandler}). */
 export function action<A extends unknown[]>(
   handler: (ctx: CommandContext, ...args: A) => Promise<CommandResult> | CommandResult,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    let ctx: CommandContext | undefined;
-    try {
-      ctx = contextFrom(command);
-      const result = await handler(ctx, ...(args.slice(0, -1) as A));
-      emit(ctx, result);
-    } catch (error) {
-      const audited = auditPathTraversal(
-        error,
-        () => process.cwd(),
-        `cli:${command.name()}`,
-        ctx?.clock ?? systemClock,
-      );
-      process.exitCode = reportError(
-        ctx?.out ?? createOutput(command.optsWithGlobals<{ json?: boolean }>().json === true),
-        audited.error,
-      );
-    }
+    await runHandler(
+      command.name(),
+      () => contextFrom(command),
+      () => command.optsWithGlobals<{ json?: boolean }>().json === true,
+      (ctx) => handler(ctx, ...(args.slice(0, -1) as A)),
+    );
   };
 }
