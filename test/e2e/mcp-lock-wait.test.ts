@@ -4,7 +4,15 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { CEREMONY_FILES, CEREMONY_ROLE, connectStdio, textOf, type ToolResult } from '../helpers/mcp.js';
+import {
+  CEREMONY_BIND,
+  CEREMONY_PROOF,
+  CEREMONY_ROLE,
+  ceremonyRepo,
+  connectStdio,
+  textOf,
+  type ToolResult,
+} from '../helpers/mcp.js';
 
 // Issue 17, item 8: a lock another process holds never stops the MCP server from answering. The server
 // waits for the lock without blocking its event loop: a request sent after the lock-taking call is
@@ -104,13 +112,7 @@ describe('locks taken inside the MCP server never block its event loop', () => {
   });
 
   it('the anchor proof waits for the sessions lock (the session becomes ACTIVE) while the server answers', async () => {
-    const repo = makeRepo();
-    const init = repo.hestai(['init', '--no-husky']);
-    expect(init.status, init.stderr).toBe(0);
-    repo.commit('chore: hestai init and the app', {
-      ...CEREMONY_FILES,
-      '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
-    });
+    const repo = ceremonyRepo();
     const mcp = await connectStdio(repo.dir, repo.env);
     const clocked = await mcp.call('clock_in', { working_dir: repo.dir, role: CEREMONY_ROLE, focus: 'locks' });
     expect(clocked.isError, textOf(clocked)).toBeFalsy();
@@ -122,27 +124,13 @@ describe('locks taken inside the MCP server never block its event loop', () => {
       session_id: token,
     });
     expect(identity.isError, textOf(identity)).toBeFalsy();
-    const bind = [
-      '## BIND (Identity Lock)',
-      `ROLE::${CEREMONY_ROLE}`,
-      'COGNITION::LOGOS::ATHENA',
-      'AUTHORITY::RESPONSIBLE[the app module]',
-    ].join('\n');
     const context = await mcp.call('anchor', {
       stage: 'context',
       working_dir: repo.dir,
       session_id: token,
-      payload: bind,
+      payload: CEREMONY_BIND,
     });
     expect(context.isError, textOf(context)).toBeFalsy();
-    const proof = [
-      '## TENSION (Cognitive Proof - AGENT GENERATED)',
-      'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-3[no failing test yet]->TRIGGER[write the failing test first]',
-      'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
-      '## COMMIT (Falsifiable Contract)',
-      'ARTIFACT::src/app.ts',
-      'GATE::npm test',
-    ].join('\n');
 
     const tipBefore = anchorsTip(repo);
     const holder = await holdLock(sessionsLock(repo));
@@ -150,7 +138,7 @@ describe('locks taken inside the MCP server never block its event loop', () => {
     const anchored = answered(
       order,
       'anchor',
-      mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: token, payload: proof }),
+      mcp.call('anchor', { stage: 'proof', working_dir: repo.dir, session_id: token, payload: CEREMONY_PROOF }),
     );
     // The proof record is written to hestai/anchors, then (synchronously) the session is marked working
     // under the sessions lock: once the branch moved, the server is at that lock.

@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { anchorOverMcp, CEREMONY_FILES, CEREMONY_ROLE, connectStdio, textOf } from '../helpers/mcp.js';
+import type { TempRepo } from '../helpers/git-repo.js';
+import { anchorOverMcp, CEREMONY_ROLE, ceremonyRepo, connectStdio, textOf } from '../helpers/mcp.js';
 
 // An MCP connection owns what it started (issue 14, item 2): two agents side by side in one worktree,
 // each its own `hestai mcp` process started by the SDK's stdio client.
 
-function agentRepo(): TempRepo {
-  const repo = makeRepo();
-  const init = repo.hestai(['init', '--no-husky']);
-  expect(init.status, init.stderr).toBe(0);
-  repo.commit('chore: hestai init and the app', {
-    ...CEREMONY_FILES,
-    '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
-  });
-  return repo;
-}
+const agentRepo = ceremonyRepo;
 const activeDir = (repo: TempRepo, id: string) => path.join(repo.dir, '.hestai/sessions/active', id);
 const activeIds = (repo: TempRepo) =>
   fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active')).filter((n) => /^[0-9a-f-]{36}$/.test(n));

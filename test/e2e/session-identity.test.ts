@@ -1,24 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { anchorOverMcp, CEREMONY_FILES, CEREMONY_ROLE, connectStdio, textOf } from '../helpers/mcp.js';
+import type { TempRepo } from '../helpers/git-repo.js';
+import { anchorOverMcp, CEREMONY_ROLE, ceremonyRepo, connectStdio, textOf } from '../helpers/mcp.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 // Several agents, one worktree (issue 14, item 1): nothing picks a session on an agent's behalf unless
 // exactly one fits. Real hooks installed by `hestai init`, real `git commit`s, real MCP servers over stdio.
 
-/** A repository with the hooks installed and the files the ceremony cites. */
-function agentRepo(): TempRepo {
-  const repo = makeRepo();
-  const init = repo.hestai(['init', '--no-husky']);
-  expect(init.status, init.stderr).toBe(0);
-  repo.commit('chore: hestai init and the app', {
-    ...CEREMONY_FILES,
-    '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
-  });
-  return repo;
-}
+const agentRepo = ceremonyRepo;
 
 /** A real `git commit` through the installed hooks, with `env` added to the repository's environment. */
 function commit(repo: TempRepo, message: string, env: NodeJS.ProcessEnv = {}) {

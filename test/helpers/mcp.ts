@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { createServer, type McpDeps } from '../../src/mcp/server.js';
-import { CLI } from './git-repo.js';
+import { CLI, makeRepo, type TempRepo } from './git-repo.js';
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -100,13 +100,15 @@ export function textOf(result: ToolResult): string {
 }
 
 export const CEREMONY_ROLE = 'implementation-lead';
-const CEREMONY_BIND = [
+/** The BIND section the ceremony submits at the context stage. */
+export const CEREMONY_BIND = [
   '## BIND (Identity Lock)',
   `ROLE::${CEREMONY_ROLE}`,
   'COGNITION::LOGOS::ATHENA',
   'AUTHORITY::RESPONSIBLE[the app module]',
 ].join('\n');
-const CEREMONY_PROOF = [
+/** The TENSION and COMMIT sections the ceremony submits at the proof stage (they cite CEREMONY_FILES). */
+export const CEREMONY_PROOF = [
   '## TENSION (Cognitive Proof - AGENT GENERATED)',
   'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-3[no failing test yet]->TRIGGER[write the failing test first]',
   'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
@@ -121,6 +123,18 @@ export const CEREMONY_FILES: Record<string, string> = {
   'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
   'README.md': '# demo\n\nadds numbers\n',
 };
+
+/** A repository adopted with `hestai init --no-husky`, with the files the ceremony cites committed. */
+export function ceremonyRepo(): TempRepo {
+  const repo = makeRepo();
+  const init = repo.hestai(['init', '--no-husky']);
+  expect(init.status, init.stderr).toBe(0);
+  repo.commit('chore: hestai init and the app', {
+    ...CEREMONY_FILES,
+    '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
+  });
+  return repo;
+}
 
 /**
  * Runs the whole staged handshake (identity → context → proof) for `token` over `mcp`, as an agent
