@@ -90,7 +90,7 @@ export class LineGate {
   private finish(): void {
     const head = this.head;
     const size = this.size;
-    const line = head === null ? Buffer.concat(this.parts) : null;
+    const line = head !== null ? null : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     const tail = this.tail;
     this.parts = [];
     this.size = 0;

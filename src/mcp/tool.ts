@@ -5,7 +5,7 @@ import { auditPathTraversal } from '../security.js';
 import { errorResult, type ToolResult } from './result.js';
 import { advertised } from './schemas.js';
 import { mcpWorded } from './wording.js';
-import { requireProtocolStartGates } from './protocol-gate.js';
+import { PROTOCOL_OPEN_TOOLS, requireProtocolStartGates } from './protocol-gate.js';
 
 /**
  * How one tool is declared: zod schemas with described fields, and annotations that are true. No `title`:
@@ -43,7 +43,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     },
     (async (args: z.infer<I>) => {
       try {
-        await requireProtocolStartGates(deps, name, args);
+        if (!PROTOCOL_OPEN_TOOLS.has(name)) await requireProtocolStartGates(deps, name, args);
         return mcpWorded(await handler(args));
       } catch (error) {
         const audited = auditPathTraversal(error, () => deps.cwd, `mcp:${name}`, deps.clock);

@@ -31,16 +31,17 @@ export class WatchedMemo<V> {
   }
 
   /**
-   * The value for `key`: the remembered one while nothing under `dirs` changed, else `compute()`'s. Yields
+   * The value for `key`: the remembered one while nothing under `dirs` (a list, or a function that makes it
+   * on a miss) changed, else `compute()`'s. Yields
    * to the event loop first, so a change notification that arrived together with this request is handled
    * before the remembered value is trusted.
    */
-  async get(key: string, dirs: readonly string[], compute: () => V): Promise<V> {
+  async get(key: string, dirs: readonly string[] | (() => readonly string[]), compute: () => V): Promise<V> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const hit = this.values.get(key);
     if (hit !== undefined && this.now() - hit.at < this.maxAgeMs) return hit.value;
     // Watch first, then read: a change after this point is reported; one before it is read.
-    const watched = this.watch(dirs);
+    const watched = this.watch(typeof dirs === 'function' ? dirs() : dirs);
     const at = this.now();
     const value = compute();
     if (watched) this.values.set(key, { value, at });

@@ -53,6 +53,7 @@ async function loadStatusModules() {
   return { ...record, ...gate, ...handshake, ...protocol, ...config };
 }
 let statusModules: ReturnType<typeof loadStatusModules> | undefined;
+let statusLoaded: Awaited<ReturnType<typeof loadStatusModules>> | undefined;
 
 /** What a connection remembers per session (see the handler): state read from files, and answers built from it. */
 interface StatusState {
@@ -102,9 +103,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       }
       // The modules a status check needs: imported on the first call that has a session to check (an agent's
       // first call, before clock_in, answers NO_SESSION without them: part of the cold start, issue 14).
-      statusModules ??= loadStatusModules();
       const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, protocolGate, loadConfig } =
-        await statusModules;
+        statusLoaded ?? (statusLoaded = await (statusModules ??= loadStatusModules()));
       // Several candidates: the refusal listing them (an isError result).
       const choice =
         resolution.kind === 'chosen' ? resolution.choice : deps.connection.chooseSession(paths, session_id);
@@ -116,7 +116,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       // on nothing else (protocol.enforce off): a warm call then builds nothing either.
       const state = (await deps.connection.memo.get(
         `anchor_status\0${paths.root}\0${id}`,
-        [
+        () => [
           paths.root,
           paths.hestai,
           paths.sessions,
