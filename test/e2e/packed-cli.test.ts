@@ -121,4 +121,30 @@ describe('the packed CLI runs without node_modules', () => {
     );
     expect(client.getServerVersion()?.name).toBe('hestai');
   });
+
+  it("leaves ajv and zod's translations out of the CLI chunks, and still validates a JSON Schema with the SDK's validator", () => {
+    // Cold start (issue 14): the chunks `hestai mcp` loads hold neither ajv (the SDK's JSON Schema validator,
+    // used only for fromJsonSchema and form elicitations) nor zod's ~40 translations of its messages.
+    const bundleDir = path.join(packageDir, 'dist/cli');
+    const chunks = fs.readdirSync(bundleDir).filter((f) => f.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      const text = fs.readFileSync(path.join(bundleDir, chunk), 'utf8');
+      expect(text, chunk).not.toContain('Ajv2020');
+      expect(text, chunk).not.toContain('Nieprawidłow'); // zod's Polish messages
+    }
+    // The validator the SDK's shim requires on first use, from its own bundle beside the chunks.
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const { AjvJsonSchemaValidator } = require(${JSON.stringify(path.join(bundleDir, 'mcp-ajv.cjs'))});
+         const check = new AjvJsonSchemaValidator().getValidator({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+         process.stdout.write(JSON.stringify([check({ a: 'x' }).valid, check({ a: 1 }).valid]));`,
+      ],
+      { cwd: work, encoding: 'utf8' },
+    );
+    expect(probe.status, probe.stderr).toBe(0);
+    expect(JSON.parse(probe.stdout)).toEqual([true, false]);
+  });
 });
