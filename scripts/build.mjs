@@ -49,6 +49,37 @@ const englishOnlyZod = {
     }));
   },
 };
+// The MCP SDK's Node shim (`@modelcontextprotocol/server/_shims`) imports ajv and ajv-formats (~270 KB, evaluated
+// at import: ~10% of `hestai mcp`'s cold start) for its default JSON Schema validator, which a server uses only
+// for fromJsonSchema and the answers to form elicitations: hestai calls neither. In the CLI bundle the shim's
+// validator requires ajv on its first use instead, from its own bundle dist/cli/mcp-ajv.cjs (the SDK's own
+// AjvJsonSchemaValidator: same behaviour), so the server neither evaluates nor parses it at start.
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: 'mcp-shims',
+      namespace: 'hestai-mcp',
+    }));
+    build.onResolve({ filter: /^\.\/mcp-ajv\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /^mcp-shims$/, namespace: 'hestai-mcp' }, () => ({
+      contents: [
+        "import process from 'node:process';",
+        'export class DefaultJsonSchemaValidator {',
+        '  constructor(ajv) { this.ajv = ajv; this.validator = undefined; }',
+        '  getValidator(schema) {',
+        "    const { AjvJsonSchemaValidator } = require('./mcp-ajv.cjs');",
+        '    this.validator ??= new AjvJsonSchemaValidator(this.ajv);',
+        '    return this.validator.getValidator(schema);',
+        '  }',
+        '}',
+        'export { process };',
+      ].join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
 await esbuild.build({
   entryPoints: { 'cli/bin': 'src/cli/bin.ts' },
   outdir: 'dist',
@@ -65,10 +96,21 @@ await esbuild.build({
   banner: {
     js: "import { createRequire as __hestaiRequire } from 'node:module';\nconst require = __hestaiRequire(import.meta.url);",
   },
-  plugins: [inlineVersion, englishOnlyZod],
+  plugins: [inlineVersion, englishOnlyZod, lazyAjv],
   logLevel: 'warning',
 });
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
+await esbuild.build({
+  entryPoints: ['node_modules/@modelcontextprotocol/server/dist/validators/ajv.cjs'],
+  outfile: 'dist/cli/mcp-ajv.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 
 // The hooks bundle everything they run on every commit, but not the full config validation (yaml + zod,
 // ~700 KB): load.ts imports ./validate.js lazily, only when the workspace file changed since it was last
