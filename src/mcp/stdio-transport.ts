@@ -95,7 +95,12 @@ export class GatedStdioTransport implements Transport {
       this.onerror?.(error as Error);
       return;
     }
-    this.onmessage?.(message);
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // As the SDK's transport does: reported, and the next line is read (never an uncaught exception).
+      this.onerror?.(error as Error);
+    }
   }
 
   private readonly ondata = (chunk: Buffer | string): void => {
