@@ -86,9 +86,10 @@ export function stagedFiles(cwd: string): string[] {
   return splitNul(git(['diff', '--cached', '--name-only', '-z'], { cwd }));
 }
 
-/** Staged changes with their status (`git diff --cached --name-status -M -z`), renames with their similarity. */
-export function stagedChanges(cwd: string): FileChange[] {
-  return parseNameStatus(splitNul(git(['diff', '--cached', '--name-status', '-M', '-z'], { cwd })));
+/** Staged changes with their status (`git diff --cached --name-status -M -z [base]`: against HEAD, or `base`), renames with their similarity. */
+export function stagedChanges(cwd: string, base?: string): FileChange[] {
+  const against = base === undefined ? [] : [base];
+  return parseNameStatus(splitNul(git(['diff', '--cached', '--name-status', '-M', '-z', ...against, '--'], { cwd })));
 }
 
 export interface LogOptions {

@@ -5,7 +5,9 @@ import { pinnedClock, type Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
 import { readMergeHeads } from '../git/head.js';
-import { commitMessageConfig, resolveCommits } from '../git/history.js';
+import { commitMessageConfig, history as gitHistory, resolveCommits } from '../git/history.js';
+import { readCommitInvocation, replacesHead, type InvocationLookup } from '../git/invocation.js';
+import type { LogCommit } from '../git/parse.js';
 import { stagedChanges } from '../git/repo.js';
 import { workspacePaths } from '../paths.js';
 import { commitFacts, revertedSha } from '../tdd/commit.js';
@@ -32,6 +34,10 @@ export interface CommitMsgInput {
 
 /** The commit being made has no sha yet; verdicts name it like this. */
 const THIS_COMMIT = '(this commit)';
+
+/** The empty tree (sha1 and sha256 repositories): what an amended root commit's changes are taken against. */
+const EMPTY_TREE = (sha: string) =>
+  sha.length === 64 ? '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /**
  * How git will clean this message: `commit.cleanup` and `core.commentChar` (one git process), and
@@ -85,6 +91,22 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
   const newCommit = (parents: string[]) => commitFacts({ sha: THIS_COMMIT, message, files: [], parents, reverts }, () => false, { ignore });
   const facts = newCommit(['HEAD', ...mergeHeads]);
+  // `git commit --amend` replaces HEAD: the commit is judged as a new commit on HEAD's parents with HEAD left
+  // out of the history, exactly as strict as committing it fresh there (src/git/invocation.ts, docs/enforcement.md).
+  let lookup: InvocationLookup | undefined;
+  const invocation = () => (lookup ??= readCommitInvocation());
+  const replaced = (head: LogCommit | undefined): LogCommit | null => {
+    if (head === undefined) return null;
+    const found = invocation();
+    return found.kind === 'found' && replacesHead(found.invocation, env, head.authorDate) ? head : null;
+  };
+  /** HEAD, when this commit amends it; starts a git process only when git's command line says --amend. */
+  const amendedHead = (): LogCommit | null => {
+    const found = invocation();
+    if (found.kind !== 'found' || !found.invocation?.amend) return null;
+    const head = gitHistory(root, { revisions: ['HEAD', '-n', '1'] });
+    return 'commits' in head ? replaced(head.commits[0]) : null;
+  };
 
   if (bypass.kind === 'reason') {
     trailers.push({ key: 'HestAI-Bypass', value: bypass.reason });
@@ -104,7 +126,9 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
 
   const { type } = facts.conventional;
   if (type === 'test') {
-    const staged = commitFacts({ sha: THIS_COMMIT, message, files: [], changes: stagedChanges(root), parents: ['HEAD'] }, testFileMatcher(config.tdd.test_globs));
+    const amended = amendedHead();
+    const base = amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha));
+    const staged = commitFacts({ sha: THIS_COMMIT, message, files: [], changes: stagedChanges(root, base), parents: ['HEAD'] }, testFileMatcher(config.tdd.test_globs));
     const later = `it will not count as the test for a later ${config.tdd.types.join('/')} commit`;
     const lines =
       staged.testFiles.length > 0
@@ -117,14 +141,24 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(notes), session_id });
 
   const branch = previous();
-  const history = logFacts(root, branch, config);
+  const amended = replaced(branch.at(-1));
+  const judged = amended === null ? branch : branch.filter((c) => c.sha !== amended.sha);
+  const history = logFacts(root, judged, config);
   const head = branch.at(-1)?.sha;
-  const verdict = evaluateTestFirst([...history, newCommit(head === undefined ? [] : [head, ...mergeHeads])], config.tdd).at(-1)!;
+  const parents = amended !== null ? [...amended.parents, ...mergeHeads] : head === undefined ? [] : [head, ...mergeHeads];
+  const verdict = evaluateTestFirst([...history, newCommit(parents)], config.tdd).at(-1)!;
   if (verdict.status === 'fail') {
+    const amendNote =
+      amended !== null
+        ? [`hestai: judged as git commit --amend: this commit replaces ${amended.sha.slice(0, 7)} "${amended.message.split('\n')[0]}", so it is judged as a new commit on that commit's parent, without it.`]
+        : head !== undefined && invocation().kind === 'unavailable'
+          ? ['hestai: note: amending? This platform gives the hook no sign of git commit --amend (it reads /proc on Linux), so the commit was judged as a child of HEAD; replace HEAD in two steps instead: git reset --soft HEAD^ && git commit -c ORIG_HEAD']
+          : [];
     return {
       exitCode: 1,
       lines: [
         `hestai: commit blocked by the test-first rule (tdd.policy ${config.tdd.policy}): ${verdict.message}`,
+        ...amendNote,
         `hint: keep your work: unstage the implementation (git restore --staged <files>), commit the failing test as "test${facts.conventional.scope ? `(${facts.conventional.scope})` : ''}: ...", then commit this ${type} again. ` +
           'On purpose? Add a "TDD-Exempt: <reason>" trailer (listed by hestai verify) or set HESTAI_BYPASS="<reason>" (audited).',
       ],
