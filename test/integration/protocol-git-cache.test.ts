@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionState, validateGate, type StateView } from '../../src/protocol/operations.js';
+import { sessionEnd, sessionStart, sessionState, validateGate, type StateView } from '../../src/protocol/operations.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 import { seedAnchor } from '../helpers/session-fixture.js';
 import { pathWithoutGh } from '../helpers/session-fixtures.js';
@@ -118,5 +118,20 @@ describe('the protocol reads git facts without git while nothing changed', () =>
     };
     expect(state.results['CHECK/src']!.status).toBe('PASS');
     expect(fs.statSync(statePath).ino).not.toBe(written);
+  }, 30_000);
+
+  it('session start and end read HEAD, the branch and the file list without git in a quiet repository', async () => {
+    const { repo, deps, input } = await startedRun();
+    const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    await sessionState(input, deps); // the file list is recorded
+    await quiet();
+    await sessionState(input, deps);
+    const ended = await withoutGit(() => sessionEnd({ ...input, summary: 'first run' }, deps));
+    expect(ended).toMatchObject({ status: 'COMPLETE', commit_sha: head });
+    const started = await withoutGit(() => sessionStart({ ...input, objective: 'second run' }, deps));
+    expect(started).toMatchObject({ branch: 'feat/work', starting_commit: head });
+    // The baseline was taken from the recorded file list: a changed source file counts.
+    sh(repo, 'echo "export const a = 2;" > src/app.ts');
+    expect(statuses(await sessionState(input, deps))).toMatchObject({ src: 'PASS' });
   }, 30_000);
 });
