@@ -3,7 +3,9 @@ import { userCacheDir } from '../config/cache.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
+import { readHead } from '../git/refs.js';
 import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
+import { workTreeSnapshot } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
@@ -252,7 +254,8 @@ export async function sessionStart(
     });
   const run = await open(input.working_dir, input.session_id, deps.env);
   const root = run.paths.root;
-  let starting_commit = run.session.starting_commit ?? headCommit(root);
+  const head = readHead(root);
+  let starting_commit = run.session.starting_commit ?? (head === null ? headCommit(root) : head.sha);
   if (input.starting_commit !== undefined) {
     starting_commit = resolveCommit(root, input.starting_commit);
     if (starting_commit === null)
@@ -266,7 +269,7 @@ export async function sessionStart(
     version: 1,
     session_id: run.session.session_id,
     objective,
-    branch: input.branch ?? currentBranch(root),
+    branch: input.branch ?? (head === null ? currentBranch(root) : head.branch),
     starting_commit,
     started_at: now,
     protocol_sha256: run.loaded.sha256,
@@ -281,6 +284,7 @@ export async function sessionStart(
       run.protocol.phases.flatMap((p) =>
         p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : [])),
       ),
+      () => workTreeSnapshot(root, { dirty: false }, { cacheDir: userCacheDir(deps.env) }).files,
     ),
   };
   const created = await updateProtocolState(run.paths, fresh.session_id, (existing) =>
@@ -638,7 +642,8 @@ export async function sessionEnd(
       message: `${missing.length} MUST gate(s) unmet; no history written, the run stays open`,
     };
   }
-  const commit_sha = headCommit(run.paths.root);
+  const endHead = readHead(run.paths.root);
+  const commit_sha = endHead === null ? headCommit(run.paths.root) : endHead.sha;
   const record: HistoryRecord = {
     session_id: state.session_id,
     objective: state.objective,
