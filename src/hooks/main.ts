@@ -5,7 +5,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
-import { checkProtocolGate } from './protocol-gate.js';
+import { checkProtocolGate, startProtocolFacts } from './protocol-gate.js';
 
 export type HookName = 'pre-commit' | 'commit-msg' | 'pre-push';
 
@@ -51,7 +51,11 @@ export async function executeHook(
 
 /** The pre-commit decision as a hook. */
 export function decidePreCommit(check: typeof import('./pre-commit.js').checkPreCommit): (ctx: HookContext) => Promise<HookOutcome> {
-  return (ctx) => checkProtocolGate(ctx, check(ctx));
+  return (ctx) => {
+    // The protocol's git processes (protocol.enforce) start first and run while the session is checked.
+    const early = startProtocolFacts(ctx);
+    return checkProtocolGate(ctx, check(ctx), early);
+  };
 }
 
 /** The commit-msg decision as a hook: the message file is the first argument. */

@@ -1,5 +1,8 @@
 import type { HookOutcome } from './outcome.js';
 import type { PreCommitInput } from './pre-commit.js';
+import { workspacePaths } from '../paths.js';
+import { judgeCommitProtocol, startCommitFacts, type EarlyCommitFacts } from '../protocol/commit-gate.js';
+import { readBypass } from './bypass.js';
 import { resolveCommitSession } from './session.js';
 
 /**
@@ -7,15 +10,30 @@ import { resolveCommitSession } from './session.js';
  * the commit through (a bypass skips it too). The rule is the protocol's (`judgeCommitProtocol`); this
  * only words it: each unmet gate with the command and the MCP tool call that satisfies it.
  */
-export async function checkProtocolGate(input: PreCommitInput, prior: HookOutcome): Promise<HookOutcome> {
+/**
+ * Starts the protocol check's git processes before the anchor and freshness checks run (see
+ * `startCommitFacts`), when the protocol is enforced, nothing bypasses it and the committing session is
+ * known; null otherwise. Synchronous: git runs while the other checks do.
+ */
+export function startProtocolFacts(input: PreCommitInput): EarlyCommitFacts | null {
+  const { config, env } = input;
+  if (!config.hooks.pre_commit || !config.protocol.enforce || readBypass(env).kind !== 'none') return null;
+  const paths = workspacePaths(input.root);
+  const resolved = resolveCommitSession(paths, env);
+  return resolved.found ? startCommitFacts(paths, config, resolved.session, env, input.clock()) : null;
+}
+
+export async function checkProtocolGate(
+  input: PreCommitInput,
+  prior: HookOutcome,
+  early: EarlyCommitFacts | null = null,
+): Promise<HookOutcome> {
   const { config } = input;
   if (prior.exitCode !== 0 || !config.hooks.pre_commit || !config.protocol.enforce || prior.audit.some((a) => a.event === 'bypass')) return prior;
-  const { workspacePaths } = await import('../paths.js');
   const paths = workspacePaths(input.root);
   const resolved = resolveCommitSession(paths, input.env);
   if (!resolved.found) return { ...prior, exitCode: 1, lines: [...prior.lines, `hestai: commit blocked: ${resolved.reason}.`, `hint: ${resolved.remedy}`] };
-  const { judgeCommitProtocol } = await import('../protocol/commit-gate.js');
-  const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock());
+  const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock(), early);
   if (verdict.ok) return { ...prior, lines: [...prior.lines, `hestai: ${verdict.reason}: ok`] };
   const lines = [...prior.lines, `hestai: commit blocked: ${verdict.reason}.`];
   for (const u of verdict.unmet) {

@@ -2,11 +2,14 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
 import { evaluateGate, type GateResult } from './evaluate.js';
-import { hookFacts, openHookRun } from './hook-run.js';
+import type { GitPrefetch } from './facts.js';
+import { hookFacts, openHookRun, startHookFacts } from './hook-run.js';
+import { loadCachedProtocol } from './load.js';
 import { unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
 import { commandTrust } from './trust.js';
-import { COMPLETE } from './types.js';
+import { readProtocolState, type ProtocolState } from './store.js';
+import { COMPLETE, type Gate, type Protocol } from './types.js';
 
 export type CommitGateVerdict =
   | { ok: true; reason: string }
@@ -17,6 +20,49 @@ export type CommitGateVerdict =
       unmet: Array<{ result: GateResult; cli: string; mcp: string }>;
       remedy: string;
     };
+
+/** The current phase and its gates that can refuse a commit (only blocking ones: the others are not judged here). */
+function commitGates(protocol: Protocol, state: ProtocolState) {
+  // A phase the protocol no longer has: judge from the first phase (the file is the only source).
+  const current = protocol.phases.find((p) => p.id === state.current_phase) ?? protocol.phases[0]!;
+  return { current, gates: current.gates.filter((gate) => gate.blocking).map((gate) => ({ phase: current.id, gate })) };
+}
+
+const prefetchKey = (state: ProtocolState, gates: ReadonlyArray<{ phase: string; gate: Gate }>) =>
+  JSON.stringify([state.session_id, state.starting_commit, state.current_phase, gates.map((g) => g.gate)]);
+
+/** The git facts of the commit's protocol check, started early (see {@link startCommitFacts}). */
+export interface EarlyCommitFacts {
+  key: string;
+  facts: Promise<GitPrefetch>;
+}
+
+/**
+ * Starts the git processes the protocol check will need, before the hook's anchor and freshness checks, so
+ * git runs while they do. Only from cached files (no validation, no await): null whenever that is not
+ * possible, and the check then starts them itself. {@link judgeCommitProtocol} uses them only if the run
+ * and its gates are still the ones they were started for.
+ */
+export function startCommitFacts(
+  paths: WorkspacePaths,
+  config: WorkspaceConfig,
+  session: SessionRecord,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): EarlyCommitFacts | null {
+  try {
+    const loaded = loadCachedProtocol(paths, env);
+    const state = loaded === null ? null : readProtocolState(paths, session.session_id);
+    if (loaded === null || state === null || state.current_phase === COMPLETE) return null;
+    const judged = commitGates(loaded.protocol, state).gates.filter(({ gate }) => gate.pre_commit);
+    return {
+      key: prefetchKey(state, judged),
+      facts: startHookFacts({ paths, config, env, now }, state, judged),
+    };
+  } catch {
+    return null; // the check itself reports what is wrong
+  }
+}
 
 /**
  * The protocol's pre-commit rule (`protocol.enforce`): the committing session must have a protocol run,
@@ -31,6 +77,7 @@ export async function judgeCommitProtocol(
   session: SessionRecord,
   env: NodeJS.ProcessEnv,
   now: Date,
+  early: EarlyCommitFacts | null = null,
 ): Promise<CommitGateVerdict> {
   const run = await openHookRun(paths, session, {
     noProtocol:
@@ -42,15 +89,13 @@ export async function judgeCommitProtocol(
   const { protocol, state } = run;
   const id = session.session_id;
   if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
-  const phase = protocol.phases.find((p) => p.id === state.current_phase);
-  // A phase the protocol no longer has: judge from the first phase (the file is the only source).
-  const current = phase ?? protocol.phases[0]!;
-  // Only a blocking gate can refuse the commit: the others are neither gathered nor judged here.
-  const gates = current.gates.filter((gate) => gate.blocking).map((gate) => ({ phase: current.id, gate }));
+  const { current, gates } = commitGates(protocol, state);
+  const judged = gates.filter(({ gate }) => gate.pre_commit);
   const facts = await hookFacts(
     { paths, config, env, now },
     state,
-    gates.filter(({ gate }) => gate.pre_commit),
+    judged,
+    early !== null && early.key === prefetchKey(state, judged) ? early.facts : undefined,
   );
   const results = gates.map(({ phase: p, gate }) => evaluateGate(p, gate, facts, state.evidence, { preCommit: true }));
   const blocking = results.filter((r) => unmet(r));

@@ -2,7 +2,7 @@ import { userCacheDir } from '../config/cache.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { gatherFactsSync, prefetchGitFacts } from './facts.js';
+import { gatherFactsSync, prefetchGitFacts, type GitPrefetch } from './facts.js';
 import { loadProtocol } from './load.js';
 import { readProtocolState, type ProtocolState } from './store.js';
 import type { Gate, Protocol } from './types.js';
@@ -57,8 +57,29 @@ export async function hookFacts(
   input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
   state: ProtocolState,
   gates: ReadonlyArray<{ phase: string; gate: Gate }>,
+  early?: Promise<GitPrefetch>,
 ): Promise<ReturnType<typeof gatherFactsSync>> {
-  const gather = {
+  const gather = hookGather(input, state, gates);
+  return gatherFactsSync({ ...gather, prefetched: await (early ?? prefetchGitFacts(gather)) });
+}
+
+/** Starts the git processes `gates` need now (see {@link hookFacts}); the promise never rejects unobserved. */
+export function startHookFacts(
+  input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
+  state: ProtocolState,
+  gates: ReadonlyArray<{ phase: string; gate: Gate }>,
+): Promise<GitPrefetch> {
+  const started = prefetchGitFacts(hookGather(input, state, gates));
+  started.catch(() => {}); // observed here; whoever awaits it still gets the rejection
+  return started;
+}
+
+function hookGather(
+  input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
+  state: ProtocolState,
+  gates: ReadonlyArray<{ phase: string; gate: Gate }>,
+) {
+  return {
     ...input,
     session_id: state.session_id,
     started_at: state.started_at,
@@ -72,5 +93,4 @@ export async function hookFacts(
     // every commit, so its snapshot would never be reused).
     gitCache: { dir: userCacheDir(input.env), worktree: false },
   };
-  return gatherFactsSync({ ...gather, prefetched: await prefetchGitFacts(gather) });
 }

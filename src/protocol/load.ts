@@ -97,6 +97,17 @@ export async function loadProtocol(
   return { protocol, file, sha256 };
 }
 
+/**
+ * The protocol when its validated form is cached ({@link loadProtocol} without the validation fallback,
+ * synchronously): null when the file is missing or not cached yet.
+ */
+export function loadCachedProtocol(paths: WorkspacePaths, env: NodeJS.ProcessEnv = process.env): LoadedProtocol | null {
+  const text = readTextIfExists(paths.protocol);
+  if (text === null) return null;
+  const cached = readCached(text, env);
+  return cached === null ? null : { protocol: cached, file: paths.protocol, sha256: sha256Hex(text) };
+}
+
 /** Like {@link loadProtocol}, but a missing file is a usage error with the remedy. */
 export async function requireProtocol(
   paths: WorkspacePaths,
