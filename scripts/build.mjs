@@ -137,12 +137,31 @@ const hookBundle = {
   legalComments: 'none',
   logLevel: 'warning',
 };
+// node:crypto costs ~7 ms to load and the hook paths rarely call it (a state write names its temporary
+// file with randomBytes; the protocol's trust check hashes the trusted files only when a gate is unmet): the bundle gets a stand-in that loads it on first use (as `crypto`,
+// which this plugin does not catch).
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(build) {
+    build.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'lazy-crypto', namespace: 'hestai-lazy' }));
+    build.onLoad({ filter: /^lazy-crypto$/, namespace: 'hestai-lazy' }, async () => ({
+      contents: Object.keys(await import('node:crypto'))
+        .filter((key) => key !== 'default')
+        .map(
+          (key) =>
+            `Object.defineProperty(exports, ${JSON.stringify(key)}, { enumerable: true, get: () => require('crypto')[${JSON.stringify(key)}] });`,
+        )
+        .join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
   await esbuild.build({
     ...hookBundle,
     entryPoints: [`src/hooks/entry/${hook}.ts`],
     outfile: `dist/hooks/${hook}.cjs`,
-    plugins: [keepConfigValidationOut],
+    plugins: [keepConfigValidationOut, lazyCrypto],
   });
 }
 await esbuild.build({
@@ -169,25 +188,6 @@ const keepSessionStartOut = {
     );
   },
 };
-// node:crypto costs ~7 ms to load and the PreToolUse path rarely calls it (only a state write names its
-// temporary file with randomBytes): the bundle gets a stand-in that loads it on first use (as `crypto`,
-// which this plugin does not catch).
-const lazyCrypto = {
-  name: 'lazy-crypto',
-  setup(build) {
-    build.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'lazy-crypto', namespace: 'hestai-lazy' }));
-    build.onLoad({ filter: /^lazy-crypto$/, namespace: 'hestai-lazy' }, async () => ({
-      contents: Object.keys(await import('node:crypto'))
-        .filter((key) => key !== 'default')
-        .map(
-          (key) =>
-            `Object.defineProperty(exports, ${JSON.stringify(key)}, { enumerable: true, get: () => require('crypto')[${JSON.stringify(key)}] });`,
-        )
-        .join('\n'),
-      loader: 'js',
-    }));
-  },
-};
 // The session protocol (protocol.enforce only; it starts git for its facts) is its own bundle too.
 const keepProtocolOut = {
   name: 'keep-protocol-out',
@@ -207,7 +207,7 @@ await esbuild.build({
   ...hookBundle,
   entryPoints: ['src/protocol/agent-gate.ts'],
   outfile: 'dist/hooks/agent-protocol.cjs',
-  plugins: [keepConfigValidationOut],
+  plugins: [keepConfigValidationOut, lazyCrypto],
 });
 // It sits two levels under the package root like tsc's files, so modules finding prompts/ from their URL
 // resolve the same; CommonJS has no import.meta, so the bundle's own file URL stands in for it.
@@ -230,5 +230,5 @@ await esbuild.build({
   outfile: 'dist/hooks/cli-session.cjs',
   define: { 'import.meta.url': '__hestaiFileUrl' },
   banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [keepConfigValidationOut, inlineVersion],
+  plugins: [keepConfigValidationOut, inlineVersion, lazyCrypto],
 });

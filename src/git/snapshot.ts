@@ -33,6 +33,8 @@ const DEFAULT_RACY_MARGIN_MS = 2000;
 export interface SnapshotOptions {
   /** Directory for the cache files (the user cache directory); null: never cache. */
   cacheDir: string | null;
+  /** Read the cache but never write it (the hooks: writing costs more than it saves there). */
+  readOnly?: boolean;
   /** Entries changed this recently when a snapshot is taken make it uncacheable (default 2 s). */
   racyMarginMs?: number;
   /** Real time in ms (not the injectable clock: this is compared with file timestamps). */
@@ -303,7 +305,7 @@ function planRange(
   root: string,
   base: string | null,
   needs: { commits: boolean },
-  options: Pick<SnapshotOptions, 'cacheDir'>,
+  options: Pick<SnapshotOptions, 'cacheDir' | 'readOnly'>,
 ): RangePlan {
   const head = readHead(root);
   const gitDir = head === null ? null : gitDirOf(root);
@@ -336,7 +338,7 @@ function planRange(
   return {
     kind: 'git',
     head: head.sha,
-    store: (entry) => writeEntry(cacheDir, file, { format: FORMAT, key, ...entry }),
+    store: options.readOnly === true ? null : (entry) => writeEntry(cacheDir, file, { format: FORMAT, key, ...entry }),
   };
 }
 
@@ -348,7 +350,7 @@ export function rangeFacts(
   root: string,
   base: string | null,
   needs: { commits: boolean },
-  options: Pick<SnapshotOptions, 'cacheDir'>,
+  options: Pick<SnapshotOptions, 'cacheDir' | 'readOnly'>,
 ): RangeFacts {
   const plan = planRange(root, base, needs, options);
   if (plan.kind === 'answer') return plan.facts;
@@ -367,7 +369,7 @@ export async function rangeFactsAsync(
   root: string,
   base: string | null,
   needs: { commits: boolean },
-  options: Pick<SnapshotOptions, 'cacheDir'>,
+  options: Pick<SnapshotOptions, 'cacheDir' | 'readOnly'>,
 ): Promise<RangeFacts> {
   const plan = planRange(root, base, needs, options);
   if (plan.kind === 'answer') return plan.facts;

@@ -49,7 +49,7 @@ export interface GatherInput {
    * start always, the work tree's files and status only with `worktree` (the hooks leave it off: the index
    * changes before every commit, so it would only cost). Absent: every fact from git.
    */
-  gitCache?: { dir: string | null; worktree: boolean } | undefined;
+  gitCache?: { dir: string | null; worktree: boolean; readOnly?: boolean } | undefined;
   /** Git facts already gathered ({@link prefetchGitFacts}): used instead of asking git again. */
   prefetched?: GitPrefetch | undefined;
 }
@@ -91,7 +91,7 @@ export async function prefetchGitFacts(
           root,
           input.starting_commit,
           { commits: needs.commits },
-          { cacheDir: input.gitCache?.dir ?? null },
+          { cacheDir: input.gitCache?.dir ?? null, readOnly: input.gitCache?.readOnly === true },
         )
       : undefined,
   ]);
@@ -202,7 +202,12 @@ export function gatherFactsSync(input: GatherInput): Facts {
   const range =
     needsCommits || types.has('git_commit_since_start')
       ? (input.prefetched?.range ??
-        rangeFacts(root, input.starting_commit, { commits: needsCommits }, { cacheDir: cache?.dir ?? null }))
+        rangeFacts(
+          root,
+          input.starting_commit,
+          { commits: needsCommits },
+          { cacheDir: cache?.dir ?? null, readOnly: cache?.readOnly === true },
+        ))
       : null;
   if (types.has('git_commit_since_start')) facts.commits_since_start = range!.count;
   if (types.has('git_clean')) facts.dirty = cachedTree ? snapshot().dirty! : status(root).map((e) => e.path);

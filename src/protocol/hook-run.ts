@@ -89,8 +89,9 @@ function hookGather(
     runCommands: false,
     recorded: state.results,
     baseline: state.baseline,
-    // The commits since the start are cached by HEAD; the work tree is not (the index changes before
-    // every commit, so its snapshot would never be reused).
-    gitCache: { dir: userCacheDir(input.env), worktree: false },
+    // The commits since the start are read from the cache when the CLI or the MCP server recorded them
+    // for this HEAD; the hook writes no cache (HEAD moves with every commit, so its entry would rarely be
+    // reused), and the work tree is not cached (the index changes before every commit).
+    gitCache: { dir: userCacheDir(input.env), worktree: false, readOnly: true },
   };
 }
