@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 // `git commit --amend` through the real installed hooks (real git, real `git commit`): the amended commit
@@ -85,6 +86,25 @@ describe.runIf(linux)('commit-msg hook: git commit --amend (real commits, instal
     ]);
     expect(reset.status, reset.stderr).toBe(0);
     expect(subject(repo)).toBe('feat(x): via an alias');
+  });
+
+  it("through husky (git runs the hook through husky's shell wrappers) an amend is recognised too", () => {
+    const repo = makeRepo();
+    repo.write('package.json', JSON.stringify({ name: 'app', private: true, devDependencies: { husky: '^9.1.7' } }));
+    repo.write('.gitignore', 'node_modules/\n');
+    const husky = path.join(PROJECT_ROOT, 'node_modules/husky/bin.js');
+    const installed = repo.git(['-c', `alias.husky=!node ${JSON.stringify(husky)}`, 'husky'], { allowFail: true });
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(repo.hestai(['init']).status).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai with husky']);
+    makeSession(repo.dir);
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    testThenFeat(repo);
+    const amended = gitCommit(repo, ['commit', '-q', '--amend', '-m', 'feat(x): reworded under husky']);
+    expect(amended.status, amended.stderr).toBe(0);
+    expect(subject(repo)).toBe('feat(x): reworded under husky');
+    expect(trailerCount(message(repo), 'HestAI-Session')).toBe(1); // a new message: the commit-msg hook ran
   });
 
   it('the same holds under tdd.policy scoped', () => {
