@@ -29,6 +29,12 @@ import { commonDirOf, readHead, type HeadState } from './refs.js';
 
 const FORMAT = 1;
 const DEFAULT_RACY_MARGIN_MS = 2000;
+/**
+ * A snapshot whose check would stat more entries than this is not cached: beyond it, stat-ing every entry
+ * in JavaScript costs about what git's own scan does, so git answers (large repositories, mostly with
+ * git_clean, which needs every file).
+ */
+const MAX_ENTRIES = 20_000;
 
 export interface SnapshotOptions {
   /** Directory for the cache files (the user cache directory); null: never cache. */
@@ -245,6 +251,7 @@ export function workTreeSnapshot(root: string, needs: { dirty: boolean }, option
         keys.push(k);
       }
     }
+    if (keys.length > MAX_ENTRIES) return snapshot;
     const stats: Record<string, string> = {};
     for (const k of keys) stats[k] = signature(k);
     const limit = started - (options.racyMarginMs ?? DEFAULT_RACY_MARGIN_MS);

@@ -12,7 +12,7 @@ import { requireSessionChoice } from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
-import { gatherFacts, takeBaseline } from './facts.js';
+import { gatherFacts, takeBaseline, type GatherInput } from './facts.js';
 import { requireProtocol, type LoadedProtocol } from './load.js';
 import {
   applyAdvance,
@@ -158,15 +158,20 @@ function passedResults(protocol: Protocol, state: ProtocolState, remaining: read
 const gatesOf = (phases: readonly Phase[]): PhaseGate[] =>
   phases.flatMap((p) => p.gates.map((gate) => ({ phase: p.id, gate })));
 
-/** Gathers the facts for `gates` and evaluates each (pure rules over the facts and the recorded evidence). */
-export async function evaluateGates(
+type FactsState = Pick<
+  ProtocolState,
+  'session_id' | 'started_at' | 'starting_commit' | 'evidence' | 'results' | 'baseline'
+>;
+
+/** What {@link gatherFacts} needs for `gates` of the run in `state` (git facts through the cache). */
+function factsInput(
   run: { paths: WorkspacePaths; config: WorkspaceConfig },
-  state: Pick<ProtocolState, 'session_id' | 'started_at' | 'starting_commit' | 'evidence' | 'results' | 'baseline'>,
+  state: FactsState,
   gates: readonly PhaseGate[],
   deps: ProtocolDeps,
-  options: { runCommands: boolean; preCommit?: boolean },
-): Promise<GateResult[]> {
-  const facts = await gatherFacts({
+  options: { runCommands: boolean },
+): GatherInput {
+  return {
     paths: run.paths,
     config: run.config,
     env: deps.env,
@@ -180,7 +185,18 @@ export async function evaluateGates(
     recorded: state.results,
     baseline: state.baseline,
     gitCache: { dir: userCacheDir(deps.env), worktree: true },
-  });
+  };
+}
+
+/** Gathers the facts for `gates` and evaluates each (pure rules over the facts and the recorded evidence). */
+export async function evaluateGates(
+  run: { paths: WorkspacePaths; config: WorkspaceConfig },
+  state: FactsState,
+  gates: readonly PhaseGate[],
+  deps: ProtocolDeps,
+  options: { runCommands: boolean; preCommit?: boolean },
+): Promise<GateResult[]> {
+  const facts = await gatherFacts(factsInput(run, state, gates, deps, options));
   return gates.map(({ phase, gate }) =>
     evaluateGate(phase, gate, facts, state.evidence, { preCommit: options.preCommit ?? false }),
   );
@@ -530,7 +546,7 @@ export async function recordEvidence(
   }
   const type = input.evidence_type as EvidenceType;
   const run = await open(input.working_dir, input.session_id, deps.env);
-  requireState(run);
+  const before = requireState(run);
   const phase = findPhase(run.protocol, input.phase);
   const gate = pickStep(phase, type, input.step);
   const record: EvidenceRecord = {
@@ -540,15 +556,47 @@ export async function recordEvidence(
     value: input.evidence,
     recorded_at: deps.clock().toISOString(),
   };
-  const state = await updateProtocolState(run.paths, run.session.session_id, (current) => {
-    if (current === null)
-      throw usageError('the protocol run ended meanwhile', {
-        code: 'PROTOCOL_NOT_STARTED',
-        remedy: 'Start a new run: hestai session start.',
-      });
-    const next = { ...current, evidence: [...current.evidence, record] };
-    return { state: next, result: next };
-  });
+  const target = [{ phase: phase.id, gate }];
+  // An evidence gate is judged with the run's evidence plus this record: its facts are gathered first, so
+  // that the record and the gate's result are written together (one locked write), unless another agent
+  // changed the evidence meanwhile (then as before: record, re-read, judge, record the result).
+  const ahead =
+    gate.check.type === 'evidence'
+      ? await gatherFacts(
+          factsInput(run, { ...before, evidence: [...before.evidence, record] }, target, deps, { runCommands: false }),
+        )
+      : null;
+  const at = deps.clock().toISOString();
+  const { state, judged } = await updateProtocolState<{ state: ProtocolState; judged: GateResult | null }>(
+    run.paths,
+    run.session.session_id,
+    (current) => {
+      if (current === null)
+        throw usageError('the protocol run ended meanwhile', {
+          code: 'PROTOCOL_NOT_STARTED',
+          remedy: 'Start a new run: hestai session start.',
+        });
+      const next = { ...current, evidence: [...current.evidence, record] };
+      if (ahead === null || JSON.stringify(current.evidence) !== JSON.stringify(before.evidence))
+        return { state: next, result: { state: next, judged: null } };
+      const r = evaluateGate(phase.id, gate, ahead, next.evidence, { preCommit: false });
+      const recorded = alreadyRecorded(next, [r])
+        ? next
+        : {
+            ...next,
+            results: {
+              ...next.results,
+              [gateKey(r.phase, r.gate)]: {
+                status: r.status,
+                message: r.message,
+                evidence: r.evidence,
+                checked_at: at,
+              },
+            },
+          };
+      return { state: recorded, result: { state: recorded, judged: r } };
+    },
+  );
   if (gate.check.type !== 'evidence') {
     return {
       phase: phase.id,
@@ -559,8 +607,11 @@ export async function recordEvidence(
       message: `recorded; the gate is checked by ${gate.check.type}, not by evidence: validate it with hestai session gate ${phase.id}`,
     };
   }
-  const [result] = await evaluateGates(run, state, [{ phase: phase.id, gate }], deps, { runCommands: false });
-  await recordResults(run, [result!], deps.clock().toISOString(), state);
+  let result = judged;
+  if (result === null) {
+    result = (await evaluateGates(run, state, target, deps, { runCommands: false }))[0]!;
+    await recordResults(run, [result], deps.clock().toISOString(), state);
+  }
   const gate_status = result!.status === 'PASS' ? 'PASS' : result!.status === 'PENDING' ? 'PENDING' : 'FAIL';
   return {
     phase: phase.id,
