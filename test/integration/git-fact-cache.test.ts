@@ -289,3 +289,100 @@ describe('content hashes of the protocol gates (src/protocol/facts.ts)', () => {
     });
   });
 });
+
+describe('the index read without git (src/git/index-file.ts)', () => {
+  const lsCached = (repo: TempRepo, env: NodeJS.ProcessEnv = {}) =>
+    [...new Set(repo.git(['ls-files', '-z', '--cached'], { env }).stdout.split('\0').filter(Boolean))].sort();
+
+  it('lists what git ls-files --cached lists: versions 2, 3 and 4, long and non-ASCII paths, GIT_INDEX_FILE', async () => {
+    const { readIndexPaths } = await import('../../src/git/index-file.js');
+    const repo = makeRepo();
+    const long = `deep/${'d'.repeat(120)}/${'n'.repeat(200)}.ts`;
+    repo.commit('chore: files', {
+      'a.ts': '1\n',
+      'src/b/c.ts': '2\n',
+      'src/b/ä ö.ts': '3\n',
+      [long]: '4\n',
+      'test/x.test.ts': '5\n',
+    });
+    const read = () => [...new Set(readIndexPaths(repo.dir, repo.env) ?? ['(null)'])].sort();
+    expect(read()).toEqual(lsCached(repo));
+    repo.write('new.ts', 'n\n');
+    repo.git(['add', '-N', 'new.ts']); // intent-to-add: an extended entry (version 3)
+    expect(read()).toEqual(lsCached(repo));
+    repo.git(['update-index', '--index-version', '4']);
+    expect(read()).toEqual(lsCached(repo));
+    repo.git(['update-index', '--index-version', '2']);
+    repo.git(['rm', '-q', '--cached', 'a.ts']);
+    expect(read()).toEqual(lsCached(repo));
+    // The index git hands the pre-commit hook.
+    fs.copyFileSync(path.join(repo.dir, '.git/index'), path.join(repo.dir, '.git/other-index'));
+    repo.git(['rm', '-q', '--cached', 'src/b/c.ts']);
+    expect(readIndexPaths(repo.dir, { ...repo.env, GIT_INDEX_FILE: '.git/other-index' })).toContain('src/b/c.ts');
+    expect(readIndexPaths(repo.dir, repo.env)).not.toContain('src/b/c.ts');
+  });
+
+  it('declines a split index and a damaged file (git answers instead)', async () => {
+    const { readIndexPaths } = await import('../../src/git/index-file.js');
+    const repo = makeRepo();
+    repo.commit('chore: files', { 'a.ts': '1\n', 'b.ts': '2\n' });
+    const index = path.join(repo.dir, '.git/index');
+    const good = fs.readFileSync(index);
+    fs.writeFileSync(index, good.subarray(0, good.length - 30));
+    expect(readIndexPaths(repo.dir, repo.env)).toBeNull();
+    fs.writeFileSync(index, good);
+    repo.git(['update-index', '--split-index']);
+    expect(readIndexPaths(repo.dir, repo.env)).toBeNull();
+  });
+
+  it('the hook path: a glob a tracked file satisfies needs no file list; untracked or ignored ones are asked of git', async () => {
+    const { prefetchGitFacts, gatherFactsSync } = await import('../../src/protocol/facts.js');
+    const { DEFAULTS } = await import('../../src/config/defaults.js');
+    const { workspacePaths } = await import('../../src/paths.js');
+    const repo = makeRepo();
+    repo.commit('chore: files', { 'test/a.test.ts': '1\n', '.gitignore': 'ignored/\n' });
+    repo.write('untracked/u.md', 'u\n');
+    repo.write('ignored/i.md', 'i\n');
+    useRepo(repo);
+    const gate = (p: string) => ({
+      phase: 'P',
+      gate: {
+        id: p,
+        step: p,
+        level: 'MUST' as const,
+        blocking: true,
+        pre_commit: true,
+        check: { type: 'file_exists' as const, path: p },
+      },
+    });
+    const input = (globs: string[]) => ({
+      paths: workspacePaths(repo.dir),
+      config: DEFAULTS as never,
+      env: repo.env,
+      now: new Date(),
+      session_id: '00000000-0000-4000-8000-000000000000',
+      started_at: new Date().toISOString(),
+      starting_commit: null,
+      gates: globs.map(gate),
+      evidence: [],
+      runCommands: false,
+      recorded: {},
+    });
+    const tracked = withoutGit(() => prefetchGitFacts(input(['test/*.ts'])));
+    const early = await tracked;
+    expect(early).toEqual({ exists: { 'test/*.ts': true } });
+    expect(gatherFactsSync({ ...input(['test/*.ts']), prefetched: early }).exists).toEqual({ 'test/*.ts': true });
+    const all = ['test/*.ts', 'untracked/*.md', 'ignored/*.md'];
+    const asked = await prefetchGitFacts(input(all));
+    expect(asked.files).toBeDefined();
+    expect(gatherFactsSync({ ...input(all), prefetched: asked }).exists).toEqual({
+      'test/*.ts': true,
+      'untracked/*.md': true,
+      'ignored/*.md': false,
+    });
+    // A tracked file deleted from disk does not count.
+    sh(repo, 'rm test/a.test.ts');
+    const gone = await prefetchGitFacts(input(['test/*.ts']));
+    expect(gatherFactsSync({ ...input(['test/*.ts']), prefetched: gone }).exists).toEqual({ 'test/*.ts': false });
+  });
+});
