@@ -4,6 +4,7 @@ import { hasValidAnchor } from '../records/anchor.js';
 import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
+import { readIndexPaths } from '../git/index-file.js';
 import { readHead } from '../git/refs.js';
 import { currentBranch, status } from '../git/repo.js';
 import {
@@ -58,18 +59,21 @@ export interface GatherInput {
 export interface GitPrefetch {
   files?: string[];
   range?: RangeFacts;
+  /** file_exists globs a tracked file already satisfies (read from the index, no git process). */
+  exists?: Record<string, true>;
 }
 
 /** The git facts the gates need, as {@link gatherFactsSync} would ask for them. */
-function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>): {
-  files: boolean;
-  range: boolean;
-  commits: boolean;
-} {
+function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>) {
   const types = new Set(input.gates.map((g) => g.gate.check.type));
-  const globExists = input.gates.some(({ gate }) => gate.check.type === 'file_exists' && isGlob(gate.check.path));
+  const globs = input.gates.flatMap(({ gate }) =>
+    gate.check.type === 'file_exists' && isGlob(gate.check.path) ? [gate.check.path] : [],
+  );
+  const modified = types.has('file_modified_since_start') && input.baseline !== undefined;
   return {
-    files: globExists || (types.has('file_modified_since_start') && input.baseline !== undefined),
+    globs,
+    modified,
+    files: globs.length > 0 || modified,
     range: types.has('tests_first') || types.has('git_commit_since_start'),
     commits: types.has('tests_first'),
   };
@@ -84,8 +88,19 @@ export async function prefetchGitFacts(
 ): Promise<GitPrefetch> {
   const needs = gitNeeds(input);
   const root = input.paths.root;
+  // A glob that a tracked file on disk matches needs no file list: the index says so without git.
+  const exists: Record<string, true> = {};
+  let needFiles = needs.files;
+  if (needs.files && !needs.modified) {
+    const tracked = readIndexPaths(root);
+    if (tracked !== null) {
+      for (const glob of needs.globs)
+        if (tracked.some((f) => pathMatches(glob, f) && existsInside(root, f))) exists[glob] = true;
+      needFiles = needs.globs.some((g) => !(g in exists));
+    }
+  }
   const [files, range] = await Promise.all([
-    needs.files ? workTreeFilesAsync(root) : undefined,
+    needFiles ? workTreeFilesAsync(root) : undefined,
     needs.range
       ? rangeFactsAsync(
           root,
@@ -95,7 +110,7 @@ export async function prefetchGitFacts(
         )
       : undefined,
   ]);
-  return { ...(files ? { files } : {}), ...(range ? { range } : {}) };
+  return { ...(files ? { files } : {}), ...(range ? { range } : {}), exists };
 }
 
 /**
@@ -179,7 +194,8 @@ export function gatherFactsSync(input: GatherInput): Facts {
     const check = gate.check;
     if (check.type === 'file_exists') {
       facts.exists[check.path] = isGlob(check.path)
-        ? allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f))
+        ? input.prefetched?.exists?.[check.path] === true ||
+          allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f))
         : existsInside(root, check.path);
     } else if (check.type === 'evidence' && check.path !== undefined && check.accepts.includes('content_hash')) {
       facts.hashes[check.path] = sha256OfFile(root, check.path);
