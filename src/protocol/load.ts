@@ -32,8 +32,32 @@ export function protocolCacheFile(text: string, env: NodeJS.ProcessEnv = process
   return dir === null ? null : path.join(dir, 'protocol', `${protocolTextHash(text)}.json`);
 }
 
+/**
+ * Protocols this process already read from the cache or validated, by their exact text (the validated
+ * protocol is a function of the text alone): a hook or server that loads the file twice hashes it once.
+ */
+const validated = new Map<string, Protocol>();
+const remember = (text: string, protocol: Protocol) => {
+  if (validated.size >= 16) validated.clear(); // a long-lived server sees few texts; never many kept
+  validated.set(text, protocol);
+};
+
+/** A loaded protocol whose `sha256` (only the run's start and views need it) is computed when first read. */
+function loaded(protocol: Protocol, file: string, text: string): LoadedProtocol {
+  let sha256: string | undefined;
+  return {
+    protocol,
+    file,
+    get sha256() {
+      return (sha256 ??= sha256Hex(text));
+    },
+  };
+}
+
 /** The cached protocol for `text`, or null when missing, for another text or not of a protocol's shape. */
 function readCached(text: string, env: NodeJS.ProcessEnv): Protocol | null {
+  const known = validated.get(text);
+  if (known !== undefined) return known;
   try {
     const file = protocolCacheFile(text, env);
     if (file === null) return null;
@@ -41,7 +65,9 @@ function readCached(text: string, env: NodeJS.ProcessEnv): Protocol | null {
     if (raw === null) return null;
     const cached = JSON.parse(raw) as { sha256?: unknown; protocol?: unknown } | null;
     if (cached === null || typeof cached !== 'object' || cached.sha256 !== protocolTextHash(text)) return null;
-    return isProtocol(cached.protocol) ? cached.protocol : null;
+    if (!isProtocol(cached.protocol)) return null;
+    remember(text, cached.protocol);
+    return cached.protocol;
   } catch {
     return null;
   }
@@ -87,14 +113,14 @@ export async function loadProtocol(
   const file = paths.protocol;
   const text = readTextIfExists(file);
   if (text === null) return null;
-  const sha256 = sha256Hex(text);
   const cached = readCached(text, env);
-  if (cached !== null) return { protocol: cached, file, sha256 };
+  if (cached !== null) return loaded(cached, file, text);
   const { validateProtocolText } = await import('./validate.js');
   const { protocol, errors } = validateProtocolText(text);
   if (protocol === null) throw protocolError(file, errors);
   writeCached(text, protocol, env);
-  return { protocol, file, sha256 };
+  remember(text, protocol);
+  return loaded(protocol, file, text);
 }
 
 /**
@@ -105,7 +131,7 @@ export function loadCachedProtocol(paths: WorkspacePaths, env: NodeJS.ProcessEnv
   const text = readTextIfExists(paths.protocol);
   if (text === null) return null;
   const cached = readCached(text, env);
-  return cached === null ? null : { protocol: cached, file: paths.protocol, sha256: sha256Hex(text) };
+  return cached === null ? null : loaded(cached, paths.protocol, text);
 }
 
 /** Like {@link loadProtocol}, but a missing file is a usage error with the remedy. */
