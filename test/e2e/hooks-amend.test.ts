@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -167,6 +168,31 @@ describe.runIf(linux)('commit-msg hook: git commit --amend (real commits, instal
     );
     expect(asMessage.status).toBe(1);
     expect(asMessage.stderr).toContain('already paired');
+    expect(subject(repo)).toBe('feat(x): add x');
+  });
+
+  it('a wrapper script named git that says --amend while it runs the real git without it is not taken for the git process', () => {
+    const repo = hookedRepo();
+    testThenFeat(repo);
+    const headDate = repo.git(['log', '-1', '--format=@%at %ad', '--date=format:%z', 'HEAD']).stdout.trim();
+    // The real git under another name ("g"), called by a shell script named "git" that carries --amend.
+    const bin = path.join(repo.dir, '..', `fake-git-${path.basename(repo.dir)}`);
+    fs.mkdirSync(bin, { recursive: true });
+    const realGit = repo.git(['--exec-path']).stdout.trim() + '/git';
+    fs.symlinkSync(fs.existsSync(realGit) ? realGit : '/usr/bin/git', path.join(bin, 'g'));
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\n"${path.join(bin, 'g')}" commit -q -F "$MSGFILE"\n`, {
+      mode: 0o755,
+    });
+    repo.write('src/y.ts', 'y\n');
+    repo.git(['add', '-A']);
+    repo.write('msg.txt', 'feat(x): second feat, no test\n');
+    const result = spawnSync(path.join(bin, 'git'), ['commit', '--amend'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env: { ...process.env, ...repo.env, GIT_AUTHOR_DATE: headDate, MSGFILE: path.join(repo.dir, 'msg.txt') },
+    });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toContain('already paired');
     expect(subject(repo)).toBe('feat(x): add x');
   });
 });
