@@ -29,10 +29,21 @@ function read(file: string): string | null {
   }
 }
 
+/** The base name of a process's executable (`/proc/<pid>/exe`), null when it cannot be read. */
+function executableName(proc: string, pid: number): string | null {
+  try {
+    return path.basename(fs.readlinkSync(`${proc}/${pid}/exe`));
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The nearest ancestor process (parent first, at most `maxDepth` levels up) whose command name or argv[0]
- * base name is `name`, read from Linux's /proc: a few small file reads, no process started. `unavailable`
- * where there is no /proc (macOS, Windows) or the parent cannot be read.
+ * The nearest ancestor process (parent first, at most `maxDepth` levels up) whose executable's base name is
+ * `name`, read from Linux's /proc: a few small file reads, no process started. Only the executable counts:
+ * the command name and argv[0] are whatever the caller chose (a shell script named `git` has the command
+ * name `git` and runs /bin/sh). `unavailable` where there is no /proc (macOS, Windows) or the parent cannot
+ * be read.
  */
 export function nearestAncestor(
   name: string,
@@ -44,10 +55,9 @@ export function nearestAncestor(
     const statText = read(`${proc}/${pid}/stat`);
     const stat = statText === null ? null : parseProcStat(statText);
     if (stat === null) return depth === 0 ? { kind: 'unavailable' } : { kind: 'none' };
-    const cmdline = read(`${proc}/${pid}/cmdline`);
-    const argv = cmdline === null ? [] : parseProcCmdline(cmdline);
-    if (stat.comm === name || (argv[0] !== undefined && path.basename(argv[0]) === name)) {
-      return { kind: 'found', pid, argv };
+    if (executableName(proc, pid) === name) {
+      const cmdline = read(`${proc}/${pid}/cmdline`);
+      return { kind: 'found', pid, argv: cmdline === null ? [] : parseProcCmdline(cmdline) };
     }
     pid = stat.ppid;
   }
