@@ -164,6 +164,22 @@ describe('the work-tree snapshot cache (src/git/snapshot.ts)', () => {
     expect(workTreeSnapshot(repo.dir, { dirty: false }, options).files).toContain('build/out.js');
   });
 
+  it('follows a config file that appears after the read: the target of an include that did not exist yet', async () => {
+    const { repo, options } = fixture();
+    const global = repo.env['GIT_CONFIG_GLOBAL']!;
+    const extra = path.join(repo.home, 'extra.gitconfig');
+    const ignore = path.join(repo.home, 'more-ignores');
+    fs.appendFileSync(global, `[include]\n\tpath = ${extra}\n`);
+    fs.writeFileSync(ignore, 'notes.md\n');
+    sh(repo, 'echo notes > notes.md');
+    expect(workTreeSnapshot(repo.dir, { dirty: true }, options).files).toContain('notes.md');
+    workTreeSnapshot(repo.dir, { dirty: true }, options);
+    await settle();
+    sh(repo, `printf "[core]\\n\\texcludesFile = ${ignore}\\n" > ${extra}`);
+    expect(gitFiles(repo)).not.toContain('notes.md');
+    expect(workTreeSnapshot(repo.dir, { dirty: true }, options).files).not.toContain('notes.md');
+  });
+
   it('sees a tracked file changed in place even when its size and mtime are put back (git_clean)', async () => {
     const { repo, options } = fixture();
     expect(workTreeSnapshot(repo.dir, { dirty: true }, options).dirty).toEqual([]);
