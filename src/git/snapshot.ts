@@ -27,7 +27,7 @@ import { commonDirOf, readHead, type HeadState } from './refs.js';
  * is cached and git answers as before.
  */
 
-const FORMAT = 1;
+const FORMAT = 2; // 2: the standard config files are keys, and a configuration with includes is never cached
 const DEFAULT_RACY_MARGIN_MS = 2000;
 /**
  * A snapshot whose check would stat more entries than this is not cached: beyond it, stat-ing every entry
@@ -128,24 +128,47 @@ function writeEntry(cacheDir: string, file: string, value: unknown): void {
 
 const sameHead = (a: HeadState, b: HeadState) => a.sha === b.sha && a.branch === b.branch;
 
-/** `core.excludesfile` / `core.attributesfile` and the config files git read (`git config --list --show-origin`). */
-function configSources(root: string): { files: string[]; excludes: string | null; attributes: string | null } {
+/**
+ * `core.excludesfile` / `core.attributesfile` and the config files git read (`git config --list --show-origin`),
+ * plus the standard ones it would read if they existed; `cacheable: false` when the configuration can change
+ * without any of those files changing: an `include.*` / `includeIf.*` (its target may appear later) or
+ * configuration from the command line or the environment (`git -c`, `GIT_CONFIG_COUNT`).
+ */
+function configSources(
+  root: string,
+  commonDir: string,
+  gitDir: string,
+): { files: string[]; excludes: string | null; attributes: string | null; cacheable: boolean } {
   const result = runGit(['config', '-z', '--list', '--show-origin'], { cwd: root, okCodes: [1] });
   const fields = splitNul(result.stdout);
   const files = new Set<string>();
   let excludes: string | null = null;
   let attributes: string | null = null;
+  let cacheable = true;
+  const env = process.env;
+  const home = env['HOME'] ?? '';
+  const xdg = env['XDG_CONFIG_HOME'] || path.join(home, '.config');
+  for (const f of [
+    env['GIT_CONFIG_GLOBAL'] ?? path.join(home, '.gitconfig'),
+    ...(env['GIT_CONFIG_GLOBAL'] === undefined ? [path.join(xdg, 'git', 'config')] : []),
+    ...(env['GIT_CONFIG_NOSYSTEM'] ? [] : [env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig']),
+    path.join(commonDir, 'config'),
+    path.join(gitDir, 'config.worktree'),
+  ])
+    if (f !== '') files.add(path.resolve(root, f));
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const origin = fields[i]!;
     const entry = fields[i + 1]!;
     if (origin.startsWith('file:')) files.add(path.resolve(root, origin.slice(5)));
+    else cacheable = false;
     const nl = entry.indexOf('\n');
     const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
+    if (key.startsWith('include.') || key.startsWith('includeif.')) cacheable = false;
     const value = nl === -1 ? '' : entry.slice(nl + 1);
     if (key === 'core.excludesfile') excludes = value;
     if (key === 'core.attributesfile') attributes = value;
   }
-  return { files: [...files], excludes, attributes };
+  return { files: [...files], excludes, attributes, cacheable };
 }
 
 function expandHome(p: string): string {
@@ -230,7 +253,8 @@ export function workTreeSnapshot(root: string, needs: { dirty: boolean }, option
       ).filter((p) => p.endsWith('/')),
     );
     const commonDir = commonDirOf(gitDir);
-    const config = configSources(root);
+    const config = configSources(root, commonDir, gitDir);
+    if (!config.cacheable) return snapshot;
     const xdg = process.env['XDG_CONFIG_HOME'] || path.join(process.env['HOME'] ?? '', '.config');
     const indexFile = process.env['GIT_INDEX_FILE']
       ? path.resolve(root, process.env['GIT_INDEX_FILE'])
