@@ -165,6 +165,19 @@ describe('state store', () => {
     expect(fs.existsSync(lock)).toBe(false);
   });
 
+  it('never removes a lock that is no longer its own: one broken as stale and taken by another holder stays', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'b.lock');
+    const other = `${process.pid} start:another-holder\n`;
+    await withLock(lock, () => {
+      // While this holder works, another one judged the lock stale, broke it and took it.
+      fs.rmSync(lock, { recursive: true });
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, 'owner'), other);
+    });
+    expect(fs.readFileSync(path.join(lock, 'owner'), 'utf8')).toBe(other);
+  });
+
   it('holds the lock across an asynchronous critical section and releases it when that rejects', async () => {
     const dir = tempDir();
     const lock = path.join(dir, 'a.lock');
