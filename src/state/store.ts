@@ -285,7 +285,10 @@ export async function withLock<T>(lockPath: string, fn: () => T | Promise<T>, op
   assertSafeStatePath(lockPath, 'dir');
   ensureStateDir(path.dirname(lockPath));
   let wait = 2;
-  while (!tryAcquire(lockPath, staleMs)) {
+  // This holding's own owner line (unique: two holdings in one process differ by their id), so release
+  // removes the lock only while it is still this holding's.
+  const mine = `${lockOwnerLine(process.pid).trimEnd()} id:${randomBytes(6).toString('hex')}\n`;
+  while (!tryAcquire(lockPath, staleMs, mine)) {
     if (Date.now() > deadline) {
       throw usageError(`timed out waiting for the lock ${lockPath}`, {
         file: lockPath,
@@ -300,16 +303,30 @@ export async function withLock<T>(lockPath: string, fn: () => T | Promise<T>, op
   try {
     return await fn();
   } finally {
-    fs.rmSync(lockPath, { recursive: true, force: true });
+    releaseLock(lockPath, mine);
   }
 }
 
+/**
+ * Removes the lock if it is still this holding's: one broken as stale meanwhile (a holder past `staleMs`)
+ * and taken by another holder is that holder's now, and stays.
+ */
+function releaseLock(lockPath: string, mine: string): void {
+  let owner: ReturnType<typeof readOwner>;
+  try {
+    owner = readOwner(path.join(lockPath, 'owner'));
+  } catch {
+    owner = mine; // unreadable: remove it, as before, rather than leave a lock nobody can judge
+  }
+  if (owner === mine) fs.rmSync(lockPath, { recursive: true, force: true });
+}
+
 /** One attempt to take the lock: true when taken, false when another live owner holds it (a stale one is broken). */
-function tryAcquire(lockPath: string, staleMs: number): boolean {
+function tryAcquire(lockPath: string, staleMs: number, owner: string): boolean {
   for (;;) {
     try {
       fs.mkdirSync(lockPath);
-      fs.writeFileSync(path.join(lockPath, 'owner'), lockOwnerLine(process.pid));
+      fs.writeFileSync(path.join(lockPath, 'owner'), owner);
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(lockPath, error);
@@ -371,7 +388,7 @@ function isStaleLock(lockPath: string, staleMs: number): boolean {
     const age = Date.now() - fs.statSync(lockPath).mtimeMs;
     const text = readOwner(path.join(lockPath, 'owner'));
     if (text === PLANTED) return true;
-    const m = /^(\d+)(?: start:(\S+))?(?: boot:(\S+))?\s*$/.exec(text ?? '');
+    const m = /^(\d+)(?: start:(\S+))?(?: boot:(\S+))?(?: id:[0-9a-f]+)?\s*$/.exec(text ?? '');
     if (m === null) return age > OWNERLESS_MS;
     // Written on another machine or before this boot (a lock committed to a cloned repository names pid 1,
     // always alive here, with a guessable start time): no holder of it runs here.
