@@ -1,39 +1,8 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { anchoredRepo, verdictOf, type AnchoredRepo } from '../helpers/anchored-repo.js';
+import { anchoredRepo, forgeRecord, verdictOf } from '../helpers/anchored-repo.js';
 
 // Issue 18 (seeds 002/003): the positive COMMIT rule (a concrete ARTIFACT, a runnable GATE) is re-run by
 // `hestai verify` against the tree of the record's HEAD, not the checkout CI happens to have.
-
-/** Writes a proof record for `canonical` into hestai/anchors by hand (as an attacker would) and returns its digest. */
-function forgeRecord(repo: AnchoredRepo, token: string, head: string, canonical: string): string {
-  const record = {
-    acknowledgments: [],
-    anchored_at: '2020-01-01T00:00:00.000Z',
-    canonical_anchor: canonical,
-    context_generated_at: new Date().toISOString(),
-    head,
-    kind: 'hestai.anchor-proof',
-    mode: 'full',
-    resets: [],
-    role: 'implementation-lead',
-    session_id: token,
-    source: 'anchor',
-    tier: 'default',
-    version: 1,
-  };
-  const bytes = JSON.stringify(record);
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  const blob = repo.git(['hash-object', '-w', '--stdin'], { input: bytes }).stdout.trim();
-  const tip = repo.git(['rev-parse', 'refs/heads/hestai/anchors']).stdout.trim();
-  const env = { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` };
-  repo.git(['read-tree', tip], { env });
-  repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},records/${digest}.json`], { env });
-  const tree = repo.git(['write-tree'], { env }).stdout.trim();
-  const forgedTip = repo.git(['commit-tree', tree, '-p', tip, '-m', 'forged record']).stdout.trim();
-  repo.git(['update-ref', 'refs/heads/hestai/anchors', forgedTip]);
-  return digest;
-}
 
 const canonical = (artifact: string, gate: string) =>
   [

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeRepo } from '../helpers/git-repo.js';
 import { describe, expect, it } from 'vitest';
-import { anchoredRepo, verdictOf } from '../helpers/anchored-repo.js';
+import { anchoredRepo, forgeRecord, verdictOf } from '../helpers/anchored-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 // Issue 11: every attack is run as a team would meet it: real hooks, real `git push` to a bare remote,
@@ -162,32 +162,7 @@ describe('anchors that CI can verify', () => {
       'GATE::npm test',
       '===END_RAPH_VECTOR===',
     ].join('\n');
-    const record = {
-      acknowledgments: [],
-      anchored_at: '2020-01-01T00:00:00.000Z',
-      canonical_anchor: canonical,
-      context_generated_at: new Date().toISOString(),
-      head,
-      kind: 'hestai.anchor-proof',
-      mode: 'full',
-      resets: [],
-      role: 'implementation-lead',
-      session_id: token,
-      source: 'anchor',
-      tier: 'default',
-      version: 1,
-    };
-    const bytes = JSON.stringify(record);
-    const digest = createHash('sha256').update(bytes).digest('hex');
-    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: bytes }).stdout.trim();
-    const tip = repo.git(['rev-parse', 'refs/heads/hestai/anchors']).stdout.trim();
-    repo.git(['read-tree', tip], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } });
-    repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},records/${digest}.json`], {
-      env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` },
-    });
-    const tree = repo.git(['write-tree'], { env: { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` } }).stdout.trim();
-    const forgedTip = repo.git(['commit-tree', tree, '-p', tip, '-m', 'forged record']).stdout.trim();
-    repo.git(['update-ref', 'refs/heads/hestai/anchors', forgedTip]);
+    const digest = forgeRecord(repo, token, head, canonical);
     repo.commit(`docs: forged record\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${digest}`, {
       'docs/b.md': 'b\n',
     });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -105,4 +106,37 @@ export function anchoredRepo(config = ''): AnchoredRepo {
     },
   };
   return self;
+}
+
+/**
+ * Writes a proof record for `canonical` into hestai/anchors by hand, as an attacker would (no hook, no
+ * validation), and returns its digest.
+ */
+export function forgeRecord(repo: AnchoredRepo, token: string, head: string, canonical: string): string {
+  const record = {
+    acknowledgments: [],
+    anchored_at: '2020-01-01T00:00:00.000Z',
+    canonical_anchor: canonical,
+    context_generated_at: new Date().toISOString(),
+    head,
+    kind: 'hestai.anchor-proof',
+    mode: 'full',
+    resets: [],
+    role: 'implementation-lead',
+    session_id: token,
+    source: 'anchor',
+    tier: 'default',
+    version: 1,
+  };
+  const bytes = JSON.stringify(record);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const blob = repo.git(['hash-object', '-w', '--stdin'], { input: bytes }).stdout.trim();
+  const tip = repo.git(['rev-parse', 'refs/heads/hestai/anchors']).stdout.trim();
+  const env = { GIT_INDEX_FILE: `${repo.dir}/.git/forge-index` };
+  repo.git(['read-tree', tip], { env });
+  repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},records/${digest}.json`], { env });
+  const tree = repo.git(['write-tree'], { env }).stdout.trim();
+  const forgedTip = repo.git(['commit-tree', tree, '-p', tip, '-m', 'forged record']).stdout.trim();
+  repo.git(['update-ref', 'refs/heads/hestai/anchors', forgedTip]);
+  return digest;
 }

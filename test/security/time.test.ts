@@ -120,6 +120,17 @@ describe('time: HESTAI_NOW in the hooks', () => {
   });
 });
 
+/** Clocks in and passes the identity stage at `now` (HESTAI_NOW); returns the session id. */
+function clockInAndIdentity(repo: ReturnType<typeof anchoredRepo>, now: string): string {
+  const clock = repo.hestai(['--json', 'clock-in', '--role', ROLE], { env: { HESTAI_NOW: now } });
+  const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
+  expect(
+    repo.hestai(['anchor', '--stage', 'identity', '--role', ROLE, '--token', token], { env: { HESTAI_NOW: now } })
+      .status,
+  ).toBe(0);
+  return token;
+}
+
 describe('time: neighbours and clocks', () => {
   it('one clock-in after a long absence does not mark STALE a neighbour whose anchor is still within its validity', () => {
     const repo = anchoredRepo('freshness:\n  max_age_hours: 200\n');
@@ -152,12 +163,7 @@ describe('time: neighbours and clocks', () => {
     const repo = anchoredRepo();
     const T0 = '2026-11-20T10:00:00.000Z';
     const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
-    const clock = repo.hestai(['--json', 'clock-in', '--role', ROLE], { env: { HESTAI_NOW: T0 } });
-    const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-    expect(
-      repo.hestai(['anchor', '--stage', 'identity', '--role', ROLE, '--token', token], { env: { HESTAI_NOW: T0 } })
-        .status,
-    ).toBe(0);
+    const token = clockInAndIdentity(repo, T0);
     const bind = payloadFile(BIND);
     const context = (now: string) =>
       repo.hestai(['--json', 'anchor', '--stage', 'context', '--token', token, '--payload-file', bind], {
@@ -175,12 +181,7 @@ describe('time: neighbours and clocks', () => {
     const repo = anchoredRepo();
     const T0 = '2026-11-20T10:00:00.000Z';
     const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
-    const clock = repo.hestai(['--json', 'clock-in', '--role', ROLE], { env: { HESTAI_NOW: T0 } });
-    const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-    expect(
-      repo.hestai(['anchor', '--stage', 'identity', '--role', ROLE, '--token', token], { env: { HESTAI_NOW: T0 } })
-        .status,
-    ).toBe(0);
+    const token = clockInAndIdentity(repo, T0);
     // Two hours later the session refreshes its context: a recorded time past the handshake's expiry.
     expect(repo.hestai(['refresh', '--session', token], { env: { HESTAI_NOW: at(120) } }).status).toBe(0);
     const bind = payloadFile(BIND);

@@ -18,15 +18,18 @@ describe('/proc parsing', () => {
   });
 });
 
+/** Writes one process of a fake /proc tree under `proc`: stat, cmdline and the exe link. */
+const procEntry = (proc: string) => (pid: number, comm: string, ppid: number, argv: string[], exe: string) => {
+  fs.mkdirSync(path.join(proc, String(pid)));
+  fs.writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (${comm}) S ${ppid} 1 1`);
+  fs.writeFileSync(path.join(proc, String(pid), 'cmdline'), argv.map((a) => `${a}\0`).join(''));
+  fs.symlinkSync(exe, path.join(proc, String(pid), 'exe'));
+};
+
 describe('nearestAncestor', () => {
   it('walks up a process tree written as /proc files to the nearest process of that name', () => {
     const proc = tempDir();
-    const write = (pid: number, comm: string, ppid: number, argv: string[], exe: string) => {
-      fs.mkdirSync(path.join(proc, String(pid)));
-      fs.writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (${comm}) S ${ppid} 1 1`);
-      fs.writeFileSync(path.join(proc, String(pid), 'cmdline'), argv.map((a) => `${a}\0`).join(''));
-      fs.symlinkSync(exe, path.join(proc, String(pid), 'exe'));
-    };
+    const write = procEntry(proc);
     write(30, 'sh', 20, ['/bin/sh', '.git/hooks/commit-msg'], '/usr/bin/dash');
     write(20, 'git', 10, ['git', 'commit', '--amend'], '/usr/bin/git');
     write(10, 'bash', 1, ['bash'], '/usr/bin/bash');
@@ -42,12 +45,7 @@ describe('nearestAncestor', () => {
 
   it('recognises a process by its executable, never by a name or argv[0] someone chose (a script named git)', () => {
     const proc = tempDir();
-    const write = (pid: number, comm: string, ppid: number, argv: string[], exe: string) => {
-      fs.mkdirSync(path.join(proc, String(pid)));
-      fs.writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (${comm}) S ${ppid} 1 1`);
-      fs.writeFileSync(path.join(proc, String(pid), 'cmdline'), argv.map((a) => `${a}\0`).join(''));
-      fs.symlinkSync(exe, path.join(proc, String(pid), 'exe'));
-    };
+    const write = procEntry(proc);
     write(40, 'node', 30, ['node', 'hook.cjs'], '/usr/bin/node');
     write(30, 'sh', 25, ['/bin/sh', '.git/hooks/commit-msg'], '/usr/bin/dash');
     write(25, 'g', 20, ['/tmp/fake/g', 'commit', '-F', 'msg'], '/usr/lib/git-core/git');
