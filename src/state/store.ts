@@ -321,7 +321,10 @@ function releaseLock(lockPath: string, mine: string): void {
   if (owner === mine) fs.rmSync(lockPath, { recursive: true, force: true });
 }
 
-/** One attempt to take the lock: true when taken, false when another live owner holds it (a stale one is broken). */
+/**
+ * One attempt to take the lock: true when taken, false when another live owner holds it or another waiter
+ * is breaking it (a stale one is broken, see breakStaleLock).
+ */
 function tryAcquire(lockPath: string, staleMs: number, owner: string): boolean {
   for (;;) {
     try {
@@ -330,9 +333,43 @@ function tryAcquire(lockPath: string, staleMs: number, owner: string): boolean {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(lockPath, error);
-      if (!isStaleLock(lockPath, staleMs)) return false;
-      fs.rmSync(lockPath, { recursive: true, force: true });
+      if (!isStaleLock(lockPath, staleMs) || !breakStaleLock(lockPath, staleMs)) return false;
     }
+  }
+}
+
+/** A breaker directory older than this was left by a waiter killed inside its few-microsecond section. */
+const BREAKER_STALE_MS = 5_000;
+
+/**
+ * Removes a lock judged stale; true when it is gone. Many waiters judge the same stale lock at once, and
+ * one that judged it before another waiter broke and retook it must not remove the new holder's lock: so
+ * only the waiter that holds `<lock>.break` (mkdir, atomic) removes it, after judging it again there.
+ * Every other waiter returns false and polls again. A breaker directory left by a killed waiter is removed
+ * once it is older than BREAKER_STALE_MS.
+ */
+function breakStaleLock(lockPath: string, staleMs: number): boolean {
+  const breaker = `${lockPath}.break`;
+  try {
+    fs.mkdirSync(breaker);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(breaker, error);
+    try {
+      if (Date.now() - fs.lstatSync(breaker).mtimeMs > BREAKER_STALE_MS)
+        fs.rmSync(breaker, { recursive: true, force: true });
+    } catch {
+      /* gone meanwhile, or not removable now: polled again */
+    }
+    return false;
+  }
+  try {
+    if (!isStaleLock(lockPath, staleMs)) return !fs.existsSync(lockPath);
+    fs.rmSync(lockPath, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false; // e.g. a holder writing into it meanwhile (ENOTEMPTY): judged again at the next poll
+  } finally {
+    fs.rmSync(breaker, { recursive: true, force: true });
   }
 }
 
