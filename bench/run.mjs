@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { RESULTS_DIR, ROOT } from './lib/env.mjs';
 import { HAS_GNU_TIME, HAS_HYPERFINE } from './lib/measure.mjs';
 import { absoluteOf, budgetTable, deltaTable, memberTable, ratioOf, summarizeMember } from './lib/report.mjs';
+import { roundsOf } from './lib/rounds.mjs';
 import { compareRuns } from './lib/stats.mjs';
 import commitGroup from './groups/commit.mjs';
 import hooksGroup from './groups/hooks.mjs';
@@ -49,9 +50,7 @@ function parseArgs(argv) {
       process.exit(2);
     }
   }
-  opts.iterations ??= opts.quick ? 3 : 15;
-  opts.warmups ??= opts.quick ? 1 : 2;
-  return opts;
+  return opts; // iterations/warmups stay null unless given: see roundsOf
 }
 
 const log = (msg) => process.stderr.write(`${msg}\n`);
@@ -86,8 +85,7 @@ async function runGroup(group, opts) {
   // Baselines run even while the cases they anchor are not built yet: the floor is measured every run.
   if (members.length === 0) return { members, skipped, samples: {} };
   for (const m of members) await m.prepare?.();
-  const warmups = group.warmups?.(opts) ?? opts.warmups;
-  const iterations = group.iterations?.(opts) ?? opts.iterations;
+  const { warmups, iterations } = roundsOf(group, opts);
   const samples = Object.fromEntries(members.map((m) => [m.id, { wallMs: [], rssKb: [] }]));
   log(`[${group.id}] ${members.map((m) => m.id).join(', ')}: ${warmups} warm-up + ${iterations} iterations`);
   let seq = 0;
