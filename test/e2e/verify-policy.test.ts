@@ -66,6 +66,27 @@ describe('verify takes its policy from the base', () => {
   });
 });
 
+describe('verify takes the commit rules from the base too', () => {
+  it('attack: a branch that ignores every header (commit.ignore: [".*"]) still fails its untested feat, and the change is reported', () => {
+    const repo = makeRepo();
+    repo.commit('chore: adopt', { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n' });
+    const remote = withRemote(repo);
+    repo.git(['push', '-q', 'origin', 'main']);
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit('chore: ignore everything', {
+      '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\ncommit:\n  ignore: [".*"]\n',
+    });
+    repo.commit('feat: untested', { 'src/a.ts': 'x' });
+    repo.git(['push', '-q', 'origin', 'feat/x']);
+    const { status, report, clone } = verifyFresh(repo, remote, 'feat/x');
+    expect(status).toBe(1);
+    expect(verdictOf(report, 'feat: untested', 'test-first')?.status).toBe('fail');
+    const change = report.policy_changes.find((c) => c.key === 'commit.ignore');
+    expect(change).toMatchObject({ base: [], branch: ['.*'] });
+    expect(repo.hestai(['verify'], { cwd: clone }).stdout).toContain('commit.ignore from [] to [".*"]');
+  });
+});
+
 describe('exemptions and bypasses are visible however the message is cleaned', () => {
   const branch = (config: string) => {
     const repo = makeRepo();
