@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
+import { configSources, ctimeMs, signature, type StatKey } from './config-files.js';
 import { git, runGit } from './exec.js';
 import { gitDirOf } from './head.js';
 import { runGitAsync } from './async.js';
@@ -56,26 +57,6 @@ export interface WorkTreeSnapshot {
   cached: boolean;
 }
 
-/** `L:` lstat (work-tree entries), `S:` stat (config and ignore files, which may be links). */
-type StatKey = `${'L' | 'S'}:${string}`;
-
-function signature(key: StatKey): string {
-  const file = key.slice(2);
-  try {
-    const s = key[0] === 'L' ? fs.lstatSync(file, { bigint: true }) : fs.statSync(file, { bigint: true });
-    return `${s.mode}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return 'missing';
-  }
-}
-
-/** The ctime in ms of a signature, or null for a missing entry. */
-function ctimeMs(sig: string): number | null {
-  if (sig === 'missing') return null;
-  const ns = sig.slice(sig.lastIndexOf(':') + 1);
-  return Number(BigInt(ns) / 1_000_000n);
-}
-
 /** The environment git sees (runGit passes process.env): every variable that can change its answers. */
 function gitEnvKey(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -127,49 +108,6 @@ function writeEntry(cacheDir: string, file: string, value: unknown): void {
 }
 
 const sameHead = (a: HeadState, b: HeadState) => a.sha === b.sha && a.branch === b.branch;
-
-/**
- * `core.excludesfile` / `core.attributesfile` and the config files git read (`git config --list --show-origin`),
- * plus the standard ones it would read if they existed; `cacheable: false` when the configuration can change
- * without any of those files changing: an `include.*` / `includeIf.*` (its target may appear later) or
- * configuration from the command line or the environment (`git -c`, `GIT_CONFIG_COUNT`).
- */
-function configSources(
-  root: string,
-  commonDir: string,
-  gitDir: string,
-): { files: string[]; excludes: string | null; attributes: string | null; cacheable: boolean } {
-  const result = runGit(['config', '-z', '--list', '--show-origin'], { cwd: root, okCodes: [1] });
-  const fields = splitNul(result.stdout);
-  const files = new Set<string>();
-  let excludes: string | null = null;
-  let attributes: string | null = null;
-  let cacheable = true;
-  const env = process.env;
-  const home = env['HOME'] ?? '';
-  const xdg = env['XDG_CONFIG_HOME'] || path.join(home, '.config');
-  for (const f of [
-    env['GIT_CONFIG_GLOBAL'] ?? path.join(home, '.gitconfig'),
-    ...(env['GIT_CONFIG_GLOBAL'] === undefined ? [path.join(xdg, 'git', 'config')] : []),
-    ...(env['GIT_CONFIG_NOSYSTEM'] ? [] : [env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig']),
-    path.join(commonDir, 'config'),
-    path.join(gitDir, 'config.worktree'),
-  ])
-    if (f !== '') files.add(path.resolve(root, f));
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const origin = fields[i]!;
-    const entry = fields[i + 1]!;
-    if (origin.startsWith('file:')) files.add(path.resolve(root, origin.slice(5)));
-    else cacheable = false;
-    const nl = entry.indexOf('\n');
-    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
-    if (key.startsWith('include.') || key.startsWith('includeif.')) cacheable = false;
-    const value = nl === -1 ? '' : entry.slice(nl + 1);
-    if (key === 'core.excludesfile') excludes = value;
-    if (key === 'core.attributesfile') attributes = value;
-  }
-  return { files: [...files], excludes, attributes, cacheable };
-}
 
 function expandHome(p: string): string {
   const home = process.env['HOME'] ?? '';
