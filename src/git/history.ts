@@ -1,36 +1,5 @@
 import { runGit } from './exec.js';
-import { logFormat, logNonce, parseLog, splitNul, type LogCommit } from './parse.js';
-
-/** What `commit.cleanup` and `core.commentChar` say, read with one git process. */
-export interface CommitMessageConfig {
-  /** `core.commentChar` as configured (`#` when unset; may be `auto`). */
-  commentChar: string;
-  cleanup: 'strip' | 'whitespace' | 'verbatim' | 'scissors' | 'default';
-}
-
-/** Pure: parses `git config -z --get-regexp` output (`key\nvalue\0` records). */
-export function parseCommitMessageConfig(output: string): CommitMessageConfig {
-  const result: CommitMessageConfig = { commentChar: '#', cleanup: 'default' };
-  for (const record of splitNul(output)) {
-    const nl = record.indexOf('\n');
-    const key = (nl === -1 ? record : record.slice(0, nl)).toLowerCase();
-    const value = nl === -1 ? '' : record.slice(nl + 1);
-    if (key === 'core.commentchar' && value !== '') result.commentChar = value;
-    if (key === 'commit.cleanup' && ['strip', 'whitespace', 'verbatim', 'scissors', 'default'].includes(value)) {
-      result.cleanup = value as CommitMessageConfig['cleanup'];
-    }
-  }
-  return result;
-}
-
-/** `core.commentChar` and `commit.cleanup` in one git process. */
-export function commitMessageConfig(cwd: string): CommitMessageConfig {
-  const result = runGit(['config', '-z', '--get-regexp', '^(core\\.commentchar|commit\\.cleanup)$'], {
-    cwd,
-    okCodes: [1],
-  });
-  return parseCommitMessageConfig(result.status === 0 ? result.stdout : '');
-}
+import { logFormat, logNonce, parseLog, type LogCommit } from './parse.js';
 
 export interface HistoryOptions {
   /** Revisions to include and exclude, e.g. `['HEAD', '^refs/heads/main']`. */
