@@ -26,7 +26,7 @@ const objectsOf = (repo: TempRepo) => path.join(repo.dir, '.git', 'objects');
 const rev = (repo: TempRepo, name: string) => repo.git(['rev-parse', name]).stdout.trim();
 
 /** How this git prints a zero offset in `%aI` (`+00:00` up to 2.44, `Z` since). */
-function utcSuffix(repo: TempRepo): string {
+function utcSuffix(): string {
   const probe = makeRepo({ initialCommit: false });
   probe.git(['commit', '--allow-empty', '-q', '-m', 'probe'], { env: { GIT_AUTHOR_DATE: '1700000000 +0000' } });
   return probe.git(['log', '-1', '--format=%aI']).stdout.trim().endsWith('Z') ? 'Z' : '+00:00';
@@ -69,7 +69,7 @@ describe('the loose object reader gives git log answers byte for byte', () => {
   it('a linear chain: nested additions, modifications, deletions, modes, symlinks, odd names and messages', () => {
     const repo = makeRepo();
     useRepo(repo);
-    const utc = utcSuffix(repo);
+    const utc = utcSuffix();
     const tip = repo.commit('chore: tree', {
       'a.txt': 'a\n',
       'a/x.ts': 'x\n',
@@ -146,7 +146,7 @@ describe('the loose object reader gives git log answers byte for byte', () => {
       GIT_COMMITTER_DATE: '1700000000 -0000',
     });
     expect(chainSince(objectsOf(repo), head, tip, { max: 32, stop: new Set(), utc: null })).toBeNull();
-    expectSameAsGit(repo, head, tip, utcSuffix(repo));
+    expectSameAsGit(repo, head, tip, utcSuffix());
   });
 
   it('a signed-looking commit (gpgsig header) is read like git reads it', () => {
@@ -165,7 +165,7 @@ describe('the loose object reader gives git log answers byte for byte', () => {
 });
 
 describe('anything it cannot answer exactly is left to git (null)', () => {
-  const opts = { max: 32, stop: new Set<string>(), utc: '+00:00' };
+  const opts = { max: 32, stop: new Set<string>(), utc: utcSuffix() };
 
   it('a commit that adds and deletes (git -M pairs them as a rename)', () => {
     const repo = makeRepo();
@@ -214,7 +214,7 @@ describe('anything it cannot answer exactly is left to git (null)', () => {
     expect(chainSince(objectsOf(repo), three, two, opts)).toBeNull();
     // Once the parent is loose itself, the chain on top of it is answered.
     const four = repo.commit('feat: four', { 'four.txt': '4\n' });
-    expectSameAsGit(repo, four, three, '+00:00');
+    expectSameAsGit(repo, four, three, utcSuffix());
   });
 
   it('an encoding header (git re-encodes the message) and a submodule entry (gitlink)', () => {
@@ -223,7 +223,7 @@ describe('anything it cannot answer exactly is left to git (null)', () => {
     const tip = rev(repo, 'HEAD');
     // Without an encoding header the same bytes are read as git reads them (invalid UTF-8 and all).
     const latin1 = commitBytes(repo, Buffer.from([0x66, 0x65, 0x61, 0x74, 0x3a, 0x20, 0xe9, 0x0a]));
-    expectSameAsGit(repo, latin1, tip, utcSuffix(repo));
+    expectSameAsGit(repo, latin1, tip, utcSuffix());
     const file = path.join(repo.home, 'MSG');
     fs.writeFileSync(file, Buffer.from([0x66, 0x65, 0x61, 0x74, 0x3a, 0x20, 0xe9, 0x0a]));
     repo.git(['-c', 'i18n.commitEncoding=ISO-8859-1', 'commit', '--allow-empty', '-q', '-F', file]);

@@ -1,0 +1,254 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { history } from '../../src/git/history.js';
+import { rangeFacts, rangeFactsAsync } from '../../src/git/snapshot.js';
+import { branchHistory } from '../../src/hooks/branch-history.js';
+import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+
+// Issue 15 (Speed): the hooks' two `git log`s (pre-commit's commits since the session start, commit-msg's
+// branch history) are answered from the history cache, extended by the few commits made since from loose
+// objects, with no git process. The answer must always be git's own: each case below compares with
+// `history()` asked of git afterwards, and "no git process" is proven by running with no git on PATH.
+
+const saved = { ...process.env };
+afterEach(() => {
+  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+  Object.assign(process.env, saved);
+});
+
+function useRepo(repo: TempRepo): void {
+  for (const k of Object.keys(process.env)) if (k.startsWith('GIT_')) delete process.env[k];
+  Object.assign(process.env, repo.env);
+}
+
+/** Runs `fn` with no git on PATH: any git process it tries to start fails (GIT_MISSING). */
+function withoutGit<T>(fn: () => T): T {
+  const p = process.env['PATH'];
+  process.env['PATH'] = tempDir('hestai-nogit-');
+  try {
+    return fn();
+  } finally {
+    process.env['PATH'] = p;
+  }
+}
+
+const rev = (repo: TempRepo, name: string) => repo.git(['rev-parse', name]).stdout.trim();
+
+/** git's own answer for branchHistory's first attempt. */
+function gitBranchLog(repo: TempRepo, excludes: string[]) {
+  const r = history(repo.dir, { revisions: ['HEAD', ...excludes.map((e) => `^${e}`)], topoOrder: true });
+  if (!('commits' in r)) throw new Error(r.error);
+  return r.commits;
+}
+
+function gitRangeLog(repo: TempRepo, base: string | null) {
+  const r = history(repo.dir, { revisions: ['HEAD', ...(base ? [`^${base}`] : [])] });
+  if (!('commits' in r)) throw new Error(r.error);
+  return r.commits;
+}
+
+function fixture() {
+  const repo = makeRepo();
+  useRepo(repo);
+  const cacheDir = path.join(repo.home, '.cache', 'hestai');
+  const main = rev(repo, 'HEAD');
+  repo.git(['switch', '-q', '-c', 'feat/x']);
+  repo.commit('chore: start', { 'src/a.ts': 'a\n' });
+  return { repo, cacheDir, main };
+}
+
+const cacheFiles = (cacheDir: string) =>
+  fs.existsSync(path.join(cacheDir, 'git'))
+    ? fs
+        .readdirSync(path.join(cacheDir, 'git'))
+        .filter((f) => f.startsWith('log-') && f.endsWith('.json'))
+        .map((f) => path.join(cacheDir, 'git', f))
+    : [];
+
+describe('branch history through the history cache', () => {
+  it('answers the commits made since the cached answer from loose objects, with no git process, as git does', () => {
+    const { repo, cacheDir, main } = fixture();
+    const scope = { defaultBranch: 'main', since: null };
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
+    repo.commit('test(a): covers a', { 'test/a.test.ts': 't\n', 'test/deep/b.test.ts': 'b\n' });
+    repo.commit('feat(a): a', { 'src/a.ts': 'a2\n' });
+    const derived = withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir));
+    expect(derived).toEqual(gitBranchLog(repo, [main]));
+    expect(derived).toHaveLength(3);
+    // The derived answer was written back: the next commit extends it, still without git.
+    repo.commit('chore: more', { 'docs/x.md': 'x\n' });
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
+    // Same HEAD again: the entry itself.
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toHaveLength(4);
+  });
+
+  it('with tdd.since and on the default branch too', () => {
+    const { repo, cacheDir } = fixture();
+    // An answer with commits shows how this git prints a zero offset (the first one below is empty).
+    branchHistory(repo.dir, { defaultBranch: 'main', since: null }, process.env, cacheDir);
+    repo.git(['switch', '-q', 'main']);
+    const since = rev(repo, 'HEAD');
+    const scope = { defaultBranch: 'main', since };
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual([]);
+    // T is the only exclude tip and its answer is empty: the commits on top are exactly the new ones.
+    repo.commit('feat: on main', { 'm.txt': 'm\n' });
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(
+      gitBranchLog(repo, [since]),
+    );
+    repo.git(['switch', '-q', 'feat/x']);
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, ['main', since]));
+    repo.commit('fix: x', { 'src/a.ts': 'fixed\n' });
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(
+      gitBranchLog(repo, ['main', since]),
+    );
+  });
+
+  it('an empty answer at an exclude tip is not extended when another exclude could reach the new commits', () => {
+    // HEAD at main's tip M (empty answer cached), tdd.since X is a commit built on C (a child of M); HEAD then
+    // moves to C: C is reachable from X, so git's answer is still empty, although C is a new commit on M.
+    const repo = makeRepo();
+    useRepo(repo);
+    const cacheDir = path.join(repo.home, '.cache', 'hestai');
+    repo.git(['switch', '-q', '-c', 'feat/x']);
+    const c = repo.commit('feat: c', { 'c.txt': 'c\n' });
+    const x = repo.commit('test: x', { 'x.test.ts': 'x\n' });
+    repo.git(['reset', '-q', '--hard', 'main']);
+    const scope = { defaultBranch: 'main', since: x };
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual([]);
+    repo.git(['merge', '-q', '--ff-only', c]);
+    expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow(/git/);
+    expect(gitBranchLog(repo, ['main', x])).toEqual([]);
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual([]);
+  });
+
+  it('leaves to git: a merge, a rename, packed objects, more than 32 new commits', () => {
+    const { repo, cacheDir, main } = fixture();
+    const scope = { defaultBranch: 'main', since: null };
+    const check = (expectGit: boolean) => {
+      if (expectGit) expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow();
+      expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    };
+    check(false);
+    repo.git(['mv', 'src/a.ts', 'src/b.ts']);
+    repo.commit('refactor: rename');
+    check(true);
+    repo.git(['switch', '-q', '-c', 'side']);
+    repo.commit('feat: side', { 'side.txt': 's\n' });
+    repo.git(['switch', '-q', 'feat/x']);
+    repo.commit('feat: here', { 'here.txt': 'h\n' });
+    repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side']);
+    check(true);
+    repo.commit('chore: before gc', { 'g.txt': 'g\n' });
+    repo.git(['gc', '-q']);
+    repo.commit('chore: after gc', { 'g2.txt': 'g\n' });
+    check(true);
+    for (let i = 0; i < 33; i++) repo.commit(`chore: ${i}`, { [`n/${i}.txt`]: `${i}\n` });
+    check(true);
+    repo.commit('chore: one more', { 'last.txt': 'l\n' });
+    check(false);
+  });
+
+  it('refuses the cache when something could change what git prints or where it reads', () => {
+    const { repo, cacheDir, main } = fixture();
+    const scope = { defaultBranch: 'main', since: null };
+    branchHistory(repo.dir, scope, process.env, cacheDir);
+    repo.commit('chore: one', { 'one.txt': '1\n' });
+    const viaGit = () =>
+      expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow();
+    repo.git(['config', 'log.showSignature', 'true']);
+    viaGit();
+    repo.git(['config', '--unset', 'log.showSignature']);
+    fs.writeFileSync(path.join(repo.home, '.gitconfig'), '[i18n] logOutputEncoding = ISO-8859-1\n', { flag: 'a' });
+    viaGit();
+    fs.writeFileSync(path.join(repo.home, '.gitconfig'), '[include]\n\tpath = other\n', { flag: 'a' });
+    viaGit();
+    fs.writeFileSync(path.join(repo.home, '.gitconfig'), '[user]\n\tname = T\n\temail = t@x\n');
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
+    repo.commit('chore: two', { 'two.txt': '2\n' });
+    process.env['GIT_OBJECT_DIRECTORY'] = path.join(repo.dir, '.git', 'objects');
+    viaGit();
+    delete process.env['GIT_OBJECT_DIRECTORY'];
+    fs.writeFileSync(path.join(repo.dir, '.git', 'info', 'grafts'), '');
+    viaGit();
+    fs.rmSync(path.join(repo.dir, '.git', 'info', 'grafts'));
+    fs.writeFileSync(path.join(repo.dir, '.git', 'objects', 'info', 'alternates'), '');
+    viaGit();
+    fs.rmSync(path.join(repo.dir, '.git', 'objects', 'info', 'alternates'));
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
+  });
+
+  it('a tampered or foreign cache file is a miss: git answers', () => {
+    const { repo, cacheDir, main } = fixture();
+    const scope = { defaultBranch: 'main', since: null };
+    branchHistory(repo.dir, scope, process.env, cacheDir);
+    const [file] = cacheFiles(cacheDir);
+    const good = JSON.parse(fs.readFileSync(file!, 'utf8')) as Record<string, unknown> & {
+      commits: Array<Record<string, unknown>>;
+    };
+    const tampered: unknown[] = [
+      'not json',
+      JSON.stringify({ ...good, format: 99 }),
+      JSON.stringify({ ...good, key: 'f'.repeat(64) }),
+      JSON.stringify({ ...good, extra: true }),
+      JSON.stringify({ ...good, tip: 'HEAD' }),
+      JSON.stringify({ ...good, excludes: [] }),
+      JSON.stringify({ ...good, utc: '+01:00' }),
+      JSON.stringify({ ...good, commits: [{ ...good.commits[0], sha: 'x' }] }),
+      JSON.stringify({ ...good, commits: [{ ...good.commits[0], files: ['test/a.test.ts'] }] }),
+      JSON.stringify({ ...good, commits: [{ ...good.commits[0], changes: [{ status: 'Q', path: 'src/a.ts' }] }] }),
+      JSON.stringify({ ...good, commits: [{ ...good.commits[0], authorDate: 'yesterday' }] }),
+      JSON.stringify({ ...good, commits: [{ ...good.commits[0], injected: 1 }] }),
+      JSON.stringify({ ...good, commits: [...good.commits, ...good.commits] }),
+      JSON.stringify([good]),
+    ];
+    for (const text of tampered) {
+      fs.writeFileSync(file!, text as string);
+      expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow();
+      expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    }
+    // A directory or a symlink in its place: a miss too, and never followed for writing.
+    fs.rmSync(file!);
+    fs.mkdirSync(file!);
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+  });
+});
+
+describe('the commits since the session start through the history cache', () => {
+  it('pre-commit reads (read-only for the per-HEAD entries) extend the series with no git process', async () => {
+    const { repo, cacheDir } = fixture();
+    const start = rev(repo, 'HEAD');
+    const options = { cacheDir, readOnly: true };
+    // commit-msg's answer shows how this git prints a zero offset (the first range answer is empty).
+    branchHistory(repo.dir, { defaultBranch: 'main', since: null }, process.env, cacheDir);
+    expect((await rangeFactsAsync(repo.dir, start, { commits: true }, options)).commits).toEqual([]);
+    repo.commit('test: t', { 'test/t.test.ts': 't\n' });
+    const one = withoutGit(() => rangeFacts(repo.dir, start, { commits: true }, options));
+    expect(one).toMatchObject({ cached: true, count: 1 });
+    expect(one.commits).toEqual(gitRangeLog(repo, start));
+    repo.commit('feat: f', { 'src/f.ts': 'f\n' });
+    repo.commit('test: u', { 'test/t.test.ts': 'u\n' });
+    const path2 = process.env['PATH'];
+    process.env['PATH'] = tempDir('hestai-nogit-');
+    const two = await rangeFactsAsync(repo.dir, start, { commits: true }, options).finally(() => {
+      process.env['PATH'] = path2;
+    });
+    expect(two.commits).toEqual(gitRangeLog(repo, start));
+    expect(two.count).toBe(3);
+  });
+
+  it('no base: the whole history; a base that is not a full sha: git', () => {
+    const { repo, cacheDir } = fixture();
+    const options = { cacheDir, readOnly: true };
+    rangeFacts(repo.dir, null, { commits: true }, options);
+    repo.commit('chore: x', { 'x.txt': 'x\n' });
+    expect(withoutGit(() => rangeFacts(repo.dir, null, { commits: true }, options)).commits).toEqual(
+      gitRangeLog(repo, null),
+    );
+    const short = rev(repo, 'HEAD~1').slice(0, 12);
+    rangeFacts(repo.dir, short, { commits: true }, options);
+    repo.commit('chore: y', { 'y.txt': 'y\n' });
+    expect(() => withoutGit(() => rangeFacts(repo.dir, short, { commits: true }, options))).toThrow();
+  });
+});
