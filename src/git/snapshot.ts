@@ -7,6 +7,7 @@ import { git, runGit } from './exec.js';
 import { gitDirOf } from './head.js';
 import { runGitAsync } from './async.js';
 import { historyArgs } from './history.js';
+import { planLog } from './log-cache.js';
 import { logNonce, parseLog, parseStatusZ, splitNul, type LogCommit } from './parse.js';
 import { commonDirOf, readHead, type HeadState } from './refs.js';
 
@@ -40,7 +41,11 @@ const MAX_ENTRIES = 20_000;
 export interface SnapshotOptions {
   /** Directory for the cache files (the user cache directory); null: never cache. */
   cacheDir: string | null;
-  /** Read the cache but never write it (the hooks: writing costs more than it saves there). */
+  /**
+   * Read the per-HEAD entries but never write them (the hooks: HEAD moves with every commit, so an entry
+   * for it would rarely be read). The history series of the commits since a base (log-cache.ts) is written
+   * either way: extending it is what lets the next commit's hooks answer without git.
+   */
   readOnly?: boolean;
   /** Entries changed this recently when a snapshot is taken make it uncacheable (default 2 s). */
   racyMarginMs?: number;
@@ -268,7 +273,13 @@ type RangeEntry = { format: number; key: string; count: number; commits: LogComm
 /** Where a range's answer comes from: the cache, or git (the HEAD sha to ask about and where to record it). */
 type RangePlan =
   | { kind: 'answer'; facts: RangeFacts }
-  | { kind: 'git'; head: string; store: ((entry: Omit<RangeEntry, 'format' | 'key'>) => void) | null };
+  | {
+      kind: 'git';
+      head: string;
+      store: ((entry: Omit<RangeEntry, 'format' | 'key'>) => void) | null;
+      /** Records git's commits in the history series (log-cache.ts). */
+      series: ((commits: LogCommit[]) => void) | null;
+    };
 
 function planRange(
   root: string,
@@ -279,11 +290,12 @@ function planRange(
   const head = readHead(root);
   const gitDir = head === null ? null : gitDirOf(root);
   // Unreadable without git: HEAD is resolved by git, as before, and nothing is cached.
-  if (head === null || gitDir === null) return { kind: 'git', head: 'HEAD', store: null };
+  if (head === null || gitDir === null) return { kind: 'git', head: 'HEAD', store: null, series: null };
   if (head.sha === null)
     return { kind: 'answer', facts: { count: 0, commits: needs.commits ? [] : null, cached: false } };
   const commonDir = commonDirOf(gitDir);
-  if (options.cacheDir === null || historyRewritten(commonDir)) return { kind: 'git', head: head.sha, store: null };
+  if (options.cacheDir === null || historyRewritten(commonDir))
+    return { kind: 'git', head: head.sha, store: null, series: null };
   const cacheDir = options.cacheDir;
   const shallow = readTextIfExists(path.join(commonDir, 'shallow')) ?? '';
   const key = sha256Hex(JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]));
@@ -304,10 +316,18 @@ function planRange(
   } catch {
     /* a miss */
   }
+  // The commits since the base: derived from the series' last answer when HEAD has moved on by a few commits.
+  const series =
+    needs.commits && (base === null || /^[0-9a-f]{40}$/.test(base))
+      ? planLog(root, cacheDir, { kind: 'range', excludes: base === null ? [] : [base] })
+      : null;
+  if (series?.kind === 'hit' && series.head === head.sha)
+    return { kind: 'answer', facts: { count: series.commits.length, commits: series.commits, cached: true } };
   return {
     kind: 'git',
     head: head.sha,
     store: options.readOnly === true ? null : (entry) => writeEntry(cacheDir, file, { format: FORMAT, key, ...entry }),
+    series: series?.kind === 'miss' && series.head === head.sha ? series.store : null,
   };
 }
 
@@ -330,6 +350,7 @@ export function rangeFacts(
   const count =
     commits !== null ? commits.length : countOf(runGit(countArgs(plan.head, base), { cwd: root, okCodes: [128] }));
   if (!needs.commits || commits !== null) plan.store?.({ count, commits });
+  if (commits !== null) plan.series?.(commits);
   return { count, commits, cached: false };
 }
 
@@ -351,6 +372,7 @@ export async function rangeFactsAsync(
       ? commits.length
       : countOf(await runGitAsync(countArgs(plan.head, base), { cwd: root, okCodes: [128] }));
   if (!needs.commits || commits !== null) plan.store?.({ count, commits });
+  if (commits !== null) plan.series?.(commits);
   return { count, commits, cached: false };
 }
 

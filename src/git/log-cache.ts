@@ -1,0 +1,261 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../state/store.js';
+import { sha256Hex } from '../util/sha256.js';
+import { gitDirOf } from './head.js';
+import { chainSince } from './objects.js';
+import type { FileChange, LogCommit } from './parse.js';
+import { commonDirOf, readHead } from './refs.js';
+
+/**
+ * The history cache (issue 15, Speed): the hooks' `git log`s (pre-commit's commits since the session
+ * start, commit-msg's branch history) answered without a git process in the common case.
+ *
+ * One entry per series, i.e. per repository, worktree, branch, kind of log and exclude tips (full shas,
+ * resolved from files by the caller): the answer git gave (or this module derived) for the series' last
+ * tip T. When HEAD has moved on from T by a short linear chain of loose, plain commits (objects.ts), the
+ * answer for HEAD is T's answer followed by those commits, which is exactly git's answer when:
+ * - T's answer is non-empty (T is not reachable from the excludes, so neither is any descendant of T), or
+ *   there are no excludes, or T is the only exclude tip; and
+ * - the chain reaches T by first parents, holds no merge and no exclude tip (objects.ts).
+ * The extended answer is then written back (atomically), so the next commit extends it in turn.
+ *
+ * Any doubt and git answers, exactly as before: variables that move the repository, its objects, its
+ * history or add configuration; replace refs, grafts, a shallow clone, an alternates file; configuration
+ * that changes what this log prints (log.showSignature, i18n.logOutputEncoding, diff.orderFile,
+ * diff.relative, diff.noPrefix, includes, a sha256 object format); a cache file that is not exactly what
+ * this module writes. The cache files live in the user cache directory, never in the worktree (which a
+ * repository or an agent can write); they are trusted as much as the rest of that directory (the range
+ * and config caches), and read only when their structure is exactly right.
+ */
+
+const FORMAT = 1;
+/** At most this many new commits are read from objects; more and git answers (and the chain restarts). */
+export const MAX_CHAIN = 32;
+/** A cache file larger than this is neither read nor written (a history that long: git answers). */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Variables that move the repository, its objects or refs, rewrite history or add configuration. */
+const DOUBT_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_GRAFT_FILE',
+  'GIT_SHALLOW_FILE',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_QUARANTINE_PATH',
+  'GIT_REF_STORAGE',
+];
+
+/** Configuration that changes what `history()`'s git log prints, or that this module cannot follow. */
+const DOUBT_CONFIG =
+  /(?:^|\])\s*(?:logoutputencoding|showsignature|orderfile|relative|noprefix|objectformat|compatobjectformat)\s*(?:=|$)|\[\s*include/im;
+
+const SHA = /^[0-9a-f]{40}$/;
+const ISO = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
+
+const readText = (file: string): string | null => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/** The configuration files git would read (system, global, repository, worktree); null when unsure. */
+function configFiles(commonDir: string, gitDir: string, env: NodeJS.ProcessEnv): string[] | null {
+  const files: string[] = [];
+  const nosystem = env['GIT_CONFIG_NOSYSTEM'];
+  const skipSystem = nosystem !== undefined && /^(?:1|true|yes|on)$/i.test(nosystem);
+  if (nosystem !== undefined && nosystem !== '' && !skipSystem && !/^(?:0|false|no|off)$/i.test(nosystem)) return null;
+  if (!skipSystem) files.push(env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig');
+  const home = env['HOME'] ?? '';
+  if (env['GIT_CONFIG_GLOBAL'] !== undefined) files.push(env['GIT_CONFIG_GLOBAL']);
+  else if (home !== '') {
+    files.push(path.join(env['XDG_CONFIG_HOME'] || path.join(home, '.config'), 'git', 'config'));
+    files.push(path.join(home, '.gitconfig'));
+  } else return null;
+  files.push(path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree'));
+  return files.filter((f) => f !== '');
+}
+
+/** Whether anything in the repository or the environment could make git's log differ from a derived one. */
+function doubtful(commonDir: string, gitDir: string, env: NodeJS.ProcessEnv): boolean {
+  if (DOUBT_ENV.some((k) => env[k] !== undefined && env[k] !== '')) return true;
+  if (fs.existsSync(path.join(commonDir, 'shallow')) || fs.existsSync(path.join(commonDir, 'info', 'grafts')))
+    return true;
+  try {
+    if (fs.readdirSync(path.join(commonDir, 'refs', 'replace')).length > 0) return true;
+  } catch {
+    /* no refs/replace */
+  }
+  const packed = readText(path.join(commonDir, 'packed-refs'));
+  if (packed !== null && /\srefs\/replace\//.test(packed)) return true;
+  const files = configFiles(commonDir, gitDir, env);
+  if (files === null) return true;
+  return files.some((f) => DOUBT_CONFIG.test(readText(f) ?? ''));
+}
+
+/** Every key of `o` is one of `keys`. */
+const onlyKeys = (o: object, keys: readonly string[]) => Object.keys(o).every((k) => keys.includes(k));
+
+function validChange(c: unknown): c is FileChange {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
+  const x = c as Record<string, unknown>;
+  if (!onlyKeys(x, ['status', 'path', 'score']) || typeof x['path'] !== 'string') return false;
+  if (x['status'] === 'R' || x['status'] === 'C')
+    return Number.isInteger(x['score']) && (x['score'] as number) >= 0 && (x['score'] as number) <= 100;
+  return ['A', 'M', 'D', 'T'].includes(x['status'] as string) && !('score' in x);
+}
+
+function validCommit(c: unknown): c is LogCommit {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
+  const x = c as Record<string, unknown>;
+  const keys = ['sha', 'parents', 'authorDate', 'committerDate', 'message', 'files', 'changes'];
+  if (!onlyKeys(x, keys) || !keys.every((k) => k in x)) return false;
+  const { sha, parents, authorDate, committerDate, message, files, changes } = x;
+  return (
+    typeof sha === 'string' &&
+    SHA.test(sha) &&
+    Array.isArray(parents) &&
+    parents.every((p) => typeof p === 'string' && SHA.test(p)) &&
+    typeof authorDate === 'string' &&
+    ISO.test(authorDate) &&
+    typeof committerDate === 'string' &&
+    ISO.test(committerDate) &&
+    typeof message === 'string' &&
+    Array.isArray(files) &&
+    Array.isArray(changes) &&
+    files.length === changes.length &&
+    changes.every((ch, i) => validChange(ch) && ch.path === files[i])
+  );
+}
+
+interface Entry {
+  format: number;
+  key: string;
+  tip: string;
+  excludes: string[];
+  utc: string | null;
+  commits: LogCommit[];
+}
+
+function readEntry(file: string, key: string, excludes: readonly string[]): Entry | null {
+  let raw: string;
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    raw = fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const e = JSON.parse(raw) as unknown;
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
+    const x = e as Record<string, unknown>;
+    if (!onlyKeys(x, ['format', 'key', 'tip', 'excludes', 'utc', 'commits'])) return null;
+    const { tip, commits, utc } = x;
+    if (
+      x['format'] !== FORMAT ||
+      x['key'] !== key ||
+      typeof tip !== 'string' ||
+      !SHA.test(tip) ||
+      JSON.stringify(x['excludes']) !== JSON.stringify(excludes) ||
+      !(utc === null || utc === 'Z' || utc === '+00:00') ||
+      !Array.isArray(commits) ||
+      !commits.every(validCommit) ||
+      (commits.length > 0 && (commits[commits.length - 1] as LogCommit).sha !== tip) ||
+      new Set(commits.map((c: LogCommit) => c.sha)).size !== commits.length
+    )
+      return null;
+    return e as Entry;
+  } catch {
+    return null;
+  }
+}
+
+/** How this git prints a zero offset in `%aI` (`+00:00` up to 2.44, `Z` since), if its answer shows it. */
+function utcOf(commits: readonly LogCommit[]): string | null {
+  for (const c of commits)
+    for (const d of [c.authorDate, c.committerDate]) {
+      if (d.endsWith('Z')) return 'Z';
+      if (d.endsWith('+00:00')) return '+00:00';
+    }
+  return null;
+}
+
+/** What a log is: its kind (which `history()` options) and its exclude tips (full shas, in git's order). */
+export interface LogSpec {
+  kind: 'range' | 'branch';
+  excludes: readonly string[];
+}
+
+/**
+ * Where a log's answer comes from: the cache (`hit`), or git for `head` (`miss`: then `store` its answer).
+ * Null: the cache cannot be used here (see above); ask git as before and store nothing.
+ */
+export type LogPlan =
+  | { kind: 'hit'; head: string; commits: LogCommit[] }
+  | { kind: 'miss'; head: string; store: (commits: LogCommit[]) => void };
+
+export function planLog(
+  root: string,
+  cacheDir: string | null,
+  spec: LogSpec,
+  env: NodeJS.ProcessEnv = process.env,
+): LogPlan | null {
+  if (cacheDir === null || !spec.excludes.every((e) => SHA.test(e))) return null;
+  const head = readHead(root, env);
+  const gitDir = head === null ? null : gitDirOf(root, env);
+  if (head === null || head.sha === null || gitDir === null || !SHA.test(head.sha)) return null;
+  const headSha = head.sha;
+  const commonDir = commonDirOf(gitDir);
+  if (doubtful(commonDir, gitDir, env)) return null;
+  const excludes = [...new Set(spec.excludes)];
+  const key = sha256Hex(JSON.stringify([FORMAT, 'log', spec.kind, commonDir, gitDir, head.branch, excludes]));
+  const file = path.join(cacheDir, 'git', `log-${key}.json`);
+  const entry = readEntry(file, key, excludes);
+  // How git prints a zero offset, learned from any answer of git's (an empty answer shows nothing).
+  const hintFile = path.join(cacheDir, 'git', 'log-utc');
+  const hint = (): string | null => {
+    const text = readText(hintFile);
+    return text === 'Z' || text === '+00:00' ? text : null;
+  };
+  const write = (target: string, text: string) => {
+    try {
+      writeFileAtomic(target, text, { within: cacheDir, durable: false });
+    } catch {
+      /* caching is an optimisation only */
+    }
+  };
+  const store = (commits: LogCommit[], utc: string | null): void => {
+    if (commits.length > 0 && commits[commits.length - 1]!.sha !== headSha) return;
+    const learned = utcOf(commits);
+    if (learned !== null && learned !== hint()) write(hintFile, learned);
+    const value: Entry = { format: FORMAT, key, tip: headSha, excludes, utc: learned ?? utc, commits };
+    const text = JSON.stringify(value);
+    if (text.length <= MAX_FILE_BYTES) write(file, text);
+  };
+  const miss: LogPlan = { kind: 'miss', head: headSha, store: (commits) => store(commits, entry?.utc ?? null) };
+  if (entry === null) return miss;
+  if (entry.tip === headSha) return { kind: 'hit', head: headSha, commits: entry.commits };
+  const provable =
+    excludes.length === 0 || entry.commits.length > 0 || (excludes.length === 1 && excludes[0] === entry.tip);
+  if (!provable || fs.existsSync(path.join(commonDir, 'objects', 'info', 'alternates'))) return miss;
+  const chain = chainSince(path.join(commonDir, 'objects'), headSha, entry.tip, {
+    max: MAX_CHAIN,
+    stop: new Set(excludes),
+    utc: entry.utc ?? hint(),
+  });
+  if (chain === null) return miss;
+  const commits = [...entry.commits, ...chain];
+  store(commits, entry.utc);
+  return { kind: 'hit', head: headSha, commits };
+}
