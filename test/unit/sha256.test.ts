@@ -24,6 +24,21 @@ describe('sha256Hex (pure JS, for the hook path)', () => {
   });
 });
 
+describe('sha256Hex on repeated texts (a hook hashes the same anchor several times)', () => {
+  it('answers every text, repeated, interleaved or long since hashed, exactly as node:crypto does', () => {
+    const pool = fc.constantFrom('', 'abc', 'abd', 'a'.repeat(64), 'a'.repeat(65), '\uD800', '\uFFFD', 'é', 'e\u0301');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pool, fc.string({ unit: 'binary', maxLength: 80 })), { maxLength: 40 }), (texts) =>
+        texts.every((text) => sha256Hex(text) === reference(text)),
+      ),
+    );
+    const big = 'x'.repeat(200_000);
+    expect(sha256Hex(big)).toBe(reference(big));
+    expect(sha256Hex(`${big}y`)).toBe(reference(`${big}y`));
+    expect(sha256Hex(big)).toBe(reference(big));
+  });
+});
+
 describe("sha256HexBytes (a file's bytes, for the protocol's content_hash gates)", () => {
   it('matches node:crypto for any bytes, including ones that are not UTF-8', () => {
     fc.assert(
