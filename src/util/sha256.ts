@@ -14,9 +14,25 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
+/**
+ * The digests of the last few texts (up to 64 KB each) this process hashed: the pre-commit hook checks the
+ * same anchor's integrity up to four times and each check reads the file anew, so an equal text (compared
+ * whole by the Map) is answered without hashing it again. A digest is a function of the text alone.
+ */
+const recent = new Map<string, string>();
+const RECENT_MAX = 8;
+const RECENT_MAX_LENGTH = 65_536;
+
 /** The hex SHA-256 of `text` encoded as UTF-8. */
 export function sha256Hex(text: string): string {
-  return sha256HexBytes(new TextEncoder().encode(text));
+  const known = recent.get(text);
+  if (known !== undefined) return known;
+  const hex = sha256HexBytes(new TextEncoder().encode(text));
+  if (text.length <= RECENT_MAX_LENGTH) {
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+    recent.set(text, hex);
+  }
+  return hex;
 }
 
 /** The hex SHA-256 of `bytes` (a file's content: the protocol's content_hash gates). */
