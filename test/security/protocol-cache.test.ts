@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { protocolCacheFile, protocolTextHash } from '../../src/protocol/load.js';
+import { protocolCacheFile } from '../../src/protocol/load.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { seedAnchor } from '../helpers/session-fixture.js';
 import { pathWithoutGh } from '../helpers/session-fixtures.js';
 import { hestai, noStack } from './helpers.js';
 
-// Issue 15 (protocol cache): the validated protocol cache can never weaken a gate. It is keyed by the
-// hash of .hestai/protocol.yaml's content, lives outside the worktree (a repository, or an agent that can
+// Issue 15 (protocol cache): the validated protocol cache can never weaken a gate. It holds the exact text
+// of .hestai/protocol.yaml it was validated from (a cache for any other text is a miss), lives outside the worktree (a repository, or an agent that can
 // write the worktree, cannot plant it), and is validated on read: a cache that disagrees or is malformed is
 // ignored and rewritten, never a pass.
 
@@ -51,33 +51,41 @@ describe('protocol cache: never weakens a gate', () => {
     expect(result.stderr).toContain('BINDING/read_context');
   });
 
-  it('lives in the user cache directory, keyed by the content hash of protocol.yaml', () => {
+  it('lives in the user cache directory, holding the exact text of protocol.yaml', () => {
     const { repo, run, text } = enforcedRun();
     expect(run(['session', 'show']).status).toBe(0);
     const file = protocolCacheFile(text, repo.env)!;
     expect(file.startsWith(repo.home)).toBe(true);
-    const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as { sha256: string; protocol: typeof WEAK };
-    expect(cached.sha256).toBe(protocolTextHash(text));
+    const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as { text: string; protocol: typeof WEAK };
+    expect(cached.text).toBe(text);
     expect(fs.existsSync(path.join(repo.dir, '.hestai/cache/protocol.json'))).toBe(false);
   });
 
   it('a malformed or disagreeing cache in the user cache directory is ignored and rewritten, never a pass', () => {
     const { repo, text, commit } = enforcedRun();
     const file = protocolCacheFile(text, repo.env)!;
+    const good = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     const gates = (phase: Record<string, unknown>) => ({ version: 1, phases: [phase] });
     for (const bad of [
       'not json',
       'null',
-      // written for another text
-      JSON.stringify({ sha256: protocolTextHash('version: 1\nphases: []\n'), protocol: WEAK }),
-      // this text's key, but not the shape of a protocol
-      JSON.stringify({ sha256: protocolTextHash(text), protocol: { version: 1, phases: 'none' } }),
+      // written for another text, or for this text one byte apart, or with no text
+      JSON.stringify({ ...good, text: 'version: 1\nphases: []\n', protocol: WEAK }),
+      JSON.stringify({ ...good, text: `${text}\n`, protocol: WEAK }),
+      JSON.stringify({ ...good, text: undefined, protocol: WEAK }),
+      // the digest the cache used to be keyed by
       JSON.stringify({
-        sha256: protocolTextHash(text),
+        sha256: createHash('sha256').update(`hestai-protocol-cache:2\n${text}`).digest('hex'),
+        protocol: WEAK,
+      }),
+      // this text, but not the shape of a protocol
+      JSON.stringify({ ...good, protocol: { version: 1, phases: 'none' } }),
+      JSON.stringify({
+        ...good,
         protocol: gates({ id: 'BINDING', stage: 'start', gates: [{ id: 'x', step: 's', level: 'MUST' }] }),
       }),
       JSON.stringify({
-        sha256: protocolTextHash(text),
+        ...good,
         protocol: gates({
           id: 'BINDING',
           stage: 'later',
@@ -85,7 +93,7 @@ describe('protocol cache: never weakens a gate', () => {
         }),
       }),
       JSON.stringify({
-        sha256: protocolTextHash(text),
+        ...good,
         protocol: gates({
           id: 'BINDING',
           stage: 'start',
@@ -100,10 +108,10 @@ describe('protocol cache: never weakens a gate', () => {
       expect(result.status, bad).toBe(1);
       expect(result.stderr, bad).toContain('BINDING/read_context');
       const rewritten = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-        sha256: string;
+        text: string;
         protocol: { phases: Array<{ id: string; gates: Array<{ id: string }> }> };
       };
-      expect(rewritten.sha256).toBe(protocolTextHash(text));
+      expect(rewritten.text).toBe(text);
       expect(rewritten.protocol.phases[0]!.gates.map((g) => g.id)).toEqual(['clock_in', 'read_context', 'anchor']);
     }
   });
