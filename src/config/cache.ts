@@ -1,16 +1,14 @@
 import path from 'node:path';
-import { sha256Hex } from '../util/sha256.js';
+import { textKey } from '../util/text-key.js';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 
-/** Bumped whenever the schema or its defaults change, so an old cache is never trusted. */
-const CACHE_FORMAT = 3;
-
-/** The cache key of a workspace file's text. */
-export function configTextHash(text: string): string {
-  return sha256Hex(`hestai-config-cache:${CACHE_FORMAT}\n${text}`);
-}
+/**
+ * Bumped whenever the schema or its defaults change, so an old cache is never trusted. 4: the cache holds the
+ * exact text it was validated from (compared whole on read) instead of its sha256, and is named by textKey.
+ */
+const CACHE_FORMAT = 4;
 
 /**
  * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either.
@@ -24,10 +22,13 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
   return home && path.isAbsolute(home) ? path.join(home, '.cache', 'hestai') : null;
 }
 
-/** Where the validated config for this exact text is cached (content-addressed); null without a cache dir. */
+/**
+ * Where the validated config for this text is cached (named by its text key, src/util/text-key.ts; the file
+ * holds the text itself, which a read compares whole); null without a cache dir.
+ */
 export function configCacheFile(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
   const dir = userCacheDir(env);
-  return dir === null ? null : path.join(dir, 'config', `${configTextHash(text)}.json`);
+  return dir === null ? null : path.join(dir, 'config', `${CACHE_FORMAT}-${textKey(text)}.json`);
 }
 
 /** Enumerated values the rules branch on: a value outside these is never taken from a cache. */
@@ -80,7 +81,7 @@ export function sameShape(value: unknown, template: unknown, key = ''): boolean 
 
 /**
  * The validated config for `text` from the user cache, or null when the cache is missing, unreadable,
- * for another text or not of the config's shape (`sameShape` against the defaults). Never
+ * for another text (the cached text must equal `text` exactly) or not of the config's shape (`sameShape` against the defaults). Never
  * throws: a bad cache only means a full (slower) load, which rewrites it.
  */
 export function readCachedConfig(
@@ -93,8 +94,9 @@ export function readCachedConfig(
     if (file === null) return null;
     const raw = readTextIfExists(file);
     if (raw === null) return null;
-    const cached = JSON.parse(raw) as { sha256?: unknown; config?: unknown } | null;
-    if (cached === null || typeof cached !== 'object' || cached.sha256 !== configTextHash(text)) return null;
+    const cached = JSON.parse(raw) as { format?: unknown; text?: unknown; config?: unknown } | null;
+    if (cached === null || typeof cached !== 'object' || cached.format !== CACHE_FORMAT || cached.text !== text)
+      return null;
     if (!sameShape(cached.config, DEFAULTS)) return null;
     return cached.config as WorkspaceConfig;
   } catch {
@@ -112,7 +114,7 @@ export function writeCachedConfig(
   const file = configCacheFile(text, env);
   if (file === null) return;
   try {
-    writeJsonAtomic(file, { sha256: configTextHash(text), config }, { within: path.dirname(path.dirname(file)) });
+    writeJsonAtomic(file, { format: CACHE_FORMAT, text, config }, { within: path.dirname(path.dirname(file)) });
   } catch {
     /* caching is an optimisation only */
   }

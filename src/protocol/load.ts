@@ -4,11 +4,15 @@ import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
+import { textKey } from '../util/text-key.js';
 import { isProtocol } from './shape.js';
 import type { Protocol } from './types.js';
 
-/** Bumped whenever the schema or its defaults change, so an old cache is never trusted. */
-const CACHE_FORMAT = 2;
+/**
+ * Bumped whenever the schema or its defaults change, so an old cache is never trusted. 3: the cache holds the
+ * exact text it was validated from (compared whole on read) instead of its sha256, and is named by textKey.
+ */
+const CACHE_FORMAT = 3;
 
 export interface LoadedProtocol {
   protocol: Protocol;
@@ -17,24 +21,20 @@ export interface LoadedProtocol {
   sha256: string;
 }
 
-/** The cache key of a protocol file's text. */
-export function protocolTextHash(text: string): string {
-  return sha256Hex(`hestai-protocol-cache:${CACHE_FORMAT}\n${text}`);
-}
-
 /**
- * Where the validated protocol for this exact text is cached: the user cache directory (content-addressed,
- * `~/.cache/hestai/protocol/<hash>.json`), never the worktree, which a repository or an agent can write
- * (as the config cache, src/config/cache.ts). Null without a cache directory.
+ * Where the validated protocol for this text is cached: the user cache directory
+ * (`~/.cache/hestai/protocol/<format>-<text key>.json`, src/util/text-key.ts; the file holds the text itself,
+ * which a read compares whole), never the worktree, which a repository or an agent can write (as the config
+ * cache, src/config/cache.ts). Null without a cache directory.
  */
 export function protocolCacheFile(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
   const dir = userCacheDir(env);
-  return dir === null ? null : path.join(dir, 'protocol', `${protocolTextHash(text)}.json`);
+  return dir === null ? null : path.join(dir, 'protocol', `${CACHE_FORMAT}-${textKey(text)}.json`);
 }
 
 /**
  * Protocols this process already read from the cache or validated, by their exact text (the validated
- * protocol is a function of the text alone): a hook or server that loads the file twice hashes it once.
+ * protocol is a function of the text alone): a hook or server that loads the file twice reads the cache once.
  */
 const validated = new Map<string, Protocol>();
 const remember = (text: string, protocol: Protocol) => {
@@ -63,8 +63,9 @@ function readCached(text: string, env: NodeJS.ProcessEnv): Protocol | null {
     if (file === null) return null;
     const raw = readTextIfExists(file);
     if (raw === null) return null;
-    const cached = JSON.parse(raw) as { sha256?: unknown; protocol?: unknown } | null;
-    if (cached === null || typeof cached !== 'object' || cached.sha256 !== protocolTextHash(text)) return null;
+    const cached = JSON.parse(raw) as { format?: unknown; text?: unknown; protocol?: unknown } | null;
+    if (cached === null || typeof cached !== 'object' || cached.format !== CACHE_FORMAT || cached.text !== text)
+      return null;
     if (!isProtocol(cached.protocol)) return null;
     remember(text, cached.protocol);
     return cached.protocol;
@@ -77,7 +78,7 @@ function writeCached(text: string, protocol: Protocol, env: NodeJS.ProcessEnv): 
   const file = protocolCacheFile(text, env);
   if (file === null) return;
   try {
-    writeJsonAtomic(file, { sha256: protocolTextHash(text), protocol }, { within: path.dirname(path.dirname(file)) });
+    writeJsonAtomic(file, { format: CACHE_FORMAT, text, protocol }, { within: path.dirname(path.dirname(file)) });
   } catch {
     /* caching is an optimisation only */
   }
