@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
-import { sha256Hex } from '../util/sha256.js';
+import { textKey } from '../util/text-key.js';
 import {
   configSources,
   ctimeMs,
@@ -152,7 +152,8 @@ export function commitMessageConfig(
 
   const standard = standardConfigFiles(root, commonDir, gitDir, env);
   const key = JSON.stringify([FORMAT, 'message-config', root, gitDir, commonDir, envKey(env)]);
-  const file = path.join(cacheDir, 'git', `message-config-${sha256Hex(key)}.json`);
+  // The file is found by a short key of `key` and holds `key` itself, which a read compares whole.
+  const file = path.join(cacheDir, 'git', `message-config-${textKey(key)}.json`);
   const entry = readEntry(file, key, standard);
   if (entry !== null && Object.entries(entry.stats).every(([f, sig]) => signature(`S:${f}`) === sig))
     return { config: { commentChar: entry.commentChar, cleanup: entry.cleanup }, cached: true };
