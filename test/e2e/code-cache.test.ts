@@ -258,6 +258,32 @@ describe('the hooks V8 code cache', () => {
     expect(repo.git(['status', '--porcelain', '--ignored']).stdout).not.toMatch(/\.bin|cache\//);
   });
 
+  it('a cache write sweeps caches not rewritten for 30 days and temporary files of killed writers, nothing else', () => {
+    const repo = blockedRepo();
+    const xdg = tempDir('hestai-xdg-');
+    const dir = codeDir(xdg);
+    fs.mkdirSync(dir, { recursive: true });
+    const plant = (name: string, ageDays: number) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, 'x');
+      const when = new Date(Date.now() - ageDays * 86400e3);
+      fs.utimesSync(file, when, when);
+      return name;
+    };
+    const oldBuild = plant(`pre-commit-${'1'.repeat(32)}-v20.0.0-x64.bin`, 40);
+    const oldTmp = plant(`pre-commit-${'2'.repeat(32)}-v20.0.0-x64.bin.123.abc.tmp`, 1);
+    const recent = plant(`commit-msg-${'3'.repeat(32)}-v20.0.0-x64.bin`, 10);
+    const freshTmp = plant(`commit-msg-${'4'.repeat(32)}-v20.0.0-x64.bin.456.def.tmp`, 0);
+    const other = plant('notes.txt', 400);
+    fs.mkdirSync(path.join(dir, 'old.bin'));
+    commitTry(repo, { XDG_CACHE_HOME: xdg });
+    const left = listing(dir);
+    expect(left).not.toContain(oldBuild);
+    expect(left).not.toContain(oldTmp);
+    for (const kept of [recent, freshTmp, other, 'old.bin', path.basename(cacheOf(xdg, 'pre-commit'))])
+      expect(left).toContain(kept);
+  });
+
   it('hooks writing the same cache at once leave one valid cache and no temporary file', async () => {
     const xdg = tempDir('hestai-xdg-');
     const repos = [blockedRepo(), blockedRepo(), blockedRepo()];
