@@ -9,7 +9,8 @@
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundle instead.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -156,13 +157,27 @@ const lazyCrypto = {
     }));
   },
 };
+// The launchers in hooks/ load these four bundles through hooks/code-cache.cjs (a V8 code cache in the user's cache
+// directory). A bundle compiled by vm.Script has no loader for `import()` (Node 20 offers one only as an experimental
+// feature that warns on stderr), so esbuild turns the bundles' lazy imports of their sibling bundles into require()
+// (`supported: { 'dynamic-import': false }`), and each bundle gets its build id, a hash of its bytes, on its first
+// line: the cache file's name carries it, so two builds never share a cache file.
+const cachedHook = { ...hookBundle, supported: { 'dynamic-import': false } };
+function stampBuild(file) {
+  const url = new URL(`../${file}`, import.meta.url);
+  const text = readFileSync(url, 'utf8');
+  if (/\bimport\(/.test(text)) throw new Error(`${file} still calls import(): the code cache cannot load it`);
+  const id = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  writeFileSync(url, `//hestai-build:${id}\n${text}`);
+}
 for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
   await esbuild.build({
-    ...hookBundle,
+    ...cachedHook,
     entryPoints: [`src/hooks/entry/${hook}.ts`],
     outfile: `dist/hooks/${hook}.cjs`,
     plugins: [keepConfigValidationOut, lazyCrypto],
   });
+  stampBuild(`dist/hooks/${hook}.cjs`);
 }
 await esbuild.build({
   ...hookBundle,
@@ -198,11 +213,12 @@ const keepProtocolOut = {
   },
 };
 await esbuild.build({
-  ...hookBundle,
+  ...cachedHook,
   entryPoints: ['src/agent/entry/claude-code.ts'],
   outfile: 'dist/hooks/claude-code.cjs',
   plugins: [keepConfigValidationOut, keepSessionStartOut, keepProtocolOut, lazyCrypto],
 });
+stampBuild('dist/hooks/claude-code.cjs');
 await esbuild.build({
   ...hookBundle,
   entryPoints: ['src/protocol/agent-gate.ts'],
