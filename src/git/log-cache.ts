@@ -54,9 +54,12 @@ const DOUBT_ENV = [
   'GIT_REF_STORAGE',
 ];
 
-/** Configuration that changes what `history()`'s git log prints, or that this module cannot follow. */
-const DOUBT_CONFIG =
-  /(?:^|\])\s*(?:logoutputencoding|showsignature|orderfile|relative|noprefix|objectformat|compatobjectformat)\s*(?:=|$)|\[\s*include/im;
+/**
+ * Configuration that changes what `history()`'s git log prints, or that this module cannot follow: these
+ * words anywhere in a config file (a plain search, so a value or comment that merely contains one also
+ * sends the hooks to git: never the other way round).
+ */
+const DOUBT_CONFIG = /logoutputencoding|showsignature|orderfile|relative|noprefix|objectformat|include/i;
 
 const SHA = /^[0-9a-f]{40}$/;
 const ISO = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
