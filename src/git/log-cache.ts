@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../state/store.js';
-import { sha256Hex } from '../util/sha256.js';
+import { textKey } from '../util/text-key.js';
 import { gitDirOf } from './head.js';
 import { chainSince } from './objects.js';
 import type { FileChange, LogCommit } from './parse.js';
@@ -222,8 +222,9 @@ export function planLog(
   const commonDir = commonDirOf(gitDir);
   if (doubtful(commonDir, gitDir, env)) return null;
   const excludes = [...new Set(spec.excludes)];
-  const key = sha256Hex(JSON.stringify([FORMAT, 'log', spec.kind, commonDir, gitDir, head.branch, excludes]));
-  const file = path.join(cacheDir, 'git', `log-${key}.json`);
+  // The entry holds its whole key text and a read compares it whole; the file is named by a short text key.
+  const key = JSON.stringify([FORMAT, 'log', spec.kind, commonDir, gitDir, head.branch, excludes]);
+  const file = path.join(cacheDir, 'git', `log-${textKey(key)}.json`);
   const entry = readEntry(file, key, excludes);
   // How git prints a zero offset, learned from any answer of git's (an empty answer shows nothing).
   const hintFile = path.join(cacheDir, 'git', 'log-utc');

@@ -55,7 +55,7 @@ function setup() {
       .filter((l) => /trace: (?:built-in|exec): git (?:log|rev-list)\b/.test(l));
   const cacheDir = path.join(repo.home, '.cache', 'hestai', 'git');
   const logFiles = () =>
-    fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((f) => /^log-[0-9a-f]{64}\.json$/.test(f)) : [];
+    fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((f) => /^log-[0-9a-f]+\.json$/.test(f)) : [];
   const next = () => ++n;
   return { repo, commit, gitLogs, cacheDir, logFiles, next };
 }
