@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
-import { readJsonIfExists, type Validate } from '../state/store.js';
+import { userCacheDir } from '../config/cache.js';
+import { readJsonWithText, readTextIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
 import { readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
+import { textKey } from '../util/text-key.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 
 export const STRICTNESS = ['quick', 'default', 'deep'] as const;
@@ -162,25 +164,78 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
   if (session.state === 'STALE' || session.state === 'COMPLETED' || session.state === 'ARCHIVED') {
     return { valid: false, code: 'SESSION_CLOSED', reason: `session ${token} is ${session.state}` };
   }
-  let anchor: AnchorRecord | null;
+  let read: { text: string; value: AnchorRecord } | null;
   try {
-    anchor = readJsonIfExists(file, validateAnchorRecord);
+    read = readJsonWithText(file, validateAnchorRecord);
   } catch (error) {
     return { valid: false, code: 'CORRUPT', reason: isHestaiError(error) ? error.message : String(error) };
   }
-  if (anchor === null)
+  if (read === null)
     return { valid: false, code: 'NO_ANCHOR', reason: `session ${token} has no anchor (${file} does not exist)` };
+  const { text, value: anchor } = read;
   if (anchor.validated !== true) return { valid: false, code: 'NOT_VALIDATED', reason: `${file} is not validated` };
   if (anchor.token !== token)
     return { valid: false, code: 'TOKEN_MISMATCH', reason: `${file} belongs to token ${anchor.token}` };
-  if (anchorIntegrityHash(anchor) !== anchor.integrity.hash) {
-    return {
-      valid: false,
-      code: 'TAMPERED',
-      reason: `${file} does not match its integrity hash (edited after validation)`,
-    };
+  if (!knownIntact(text)) {
+    if (anchorIntegrityHash(anchor) !== anchor.integrity.hash) {
+      return {
+        valid: false,
+        code: 'TAMPERED',
+        reason: `${file} does not match its integrity hash (edited after validation)`,
+      };
+    }
+    rememberIntact(text);
   }
   return { valid: true, anchor };
+}
+
+/**
+ * Anchors whose integrity hash held, remembered by their exact file text in the user cache directory
+ * (`~/.cache/hestai/anchor/<format>-<text key>.json`, never the worktree): the hooks check the same anchor on
+ * every commit, and hashing its canonical form in pure JavaScript costs about a millisecond in a process that
+ * just started. An entry vouches only for the exact text it holds (compared whole), so an anchor edited after
+ * validation is hashed (and refused); anything unexpected in an entry is a miss. Same trust as the config
+ * cache in that directory.
+ */
+const INTACT_FORMAT = 1;
+
+function intactFile(text: string): { dir: string; file: string } | null {
+  const dir = userCacheDir(process.env);
+  return dir === null ? null : { dir, file: path.join(dir, 'anchor', `${INTACT_FORMAT}-${textKey(text)}.json`) };
+}
+
+/** Texts this process already found intact (the pre-commit hook checks one anchor up to four times). */
+const intactHere = new Set<string>();
+
+function knownIntact(text: string): boolean {
+  if (intactHere.has(text)) return true;
+  try {
+    const where = intactFile(text);
+    const raw = where === null ? null : readTextIfExists(where.file);
+    if (raw === null) return false;
+    const entry = JSON.parse(raw) as { format?: unknown; text?: unknown } | null;
+    const intact = entry !== null && typeof entry === 'object' && entry.format === INTACT_FORMAT && entry.text === text;
+    if (intact) remember(text);
+    return intact;
+  } catch {
+    return false;
+  }
+}
+
+function remember(text: string): void {
+  if (intactHere.size >= 8) intactHere.clear();
+  intactHere.add(text);
+}
+
+function rememberIntact(text: string): void {
+  remember(text);
+  const where = intactFile(text);
+  if (where === null) return;
+  try {
+    writeJsonAtomic(where.file, { format: INTACT_FORMAT, text }, { within: where.dir, durable: false });
+  } catch {
+    /* remembering is an optimisation only */
+  }
 }
 
 /** True when an anchor file exists for the token (valid or not). */
