@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeSession } from '../helpers/session-fixture.js';
+
+// Issue 15 (Speed): a hook prints its lines to stderr without building process.stderr (for a pipe or a
+// terminal that loads node:net and node:stream, a few ms on every commit). What git shows must not change:
+// the same bytes, in the same order, whether stderr is a pipe or a file, for a pass and for a block.
+
+/** Runs a hook with a preload that records the node modules it loaded; stderr to a pipe or to a file. */
+function run(repo: TempRepo, hook: 'pre-commit' | 'commit-msg', args: string[], to: 'pipe' | 'file') {
+  const dir = tempDir('hestai-probe-');
+  const out = path.join(dir, 'loaded.json');
+  const probe = path.join(dir, 'probe.cjs');
+  fs.writeFileSync(
+    probe,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+  );
+  const errFile = path.join(dir, 'stderr');
+  const fd = to === 'file' ? fs.openSync(errFile, 'w') : null;
+  const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'hooks', hook), ...args], {
+    cwd: repo.dir,
+    env: { ...repo.env, NODE_OPTIONS: `--require ${probe}` },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', fd ?? 'pipe'],
+  });
+  if (fd !== null) fs.closeSync(fd);
+  const stderr = fd !== null ? fs.readFileSync(errFile, 'utf8') : result.stderr;
+  const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as string[];
+  return { output: { status: result.status, stdout: result.stdout, stderr }, loaded };
+}
+
+describe('hook output', () => {
+  it('prints the same bytes to a pipe and to a file, without loading node:net, for a pass and for a block', () => {
+    const repo = makeRepo();
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    repo.commit('chore: adopt hestai');
+    // A block (no session): several lines with a hint.
+    repo.write('src/a.ts', 'export {};\n');
+    repo.git(['add', 'src/a.ts']);
+    const blocked = run(repo, 'pre-commit', [], 'pipe');
+    expect(blocked.output.status).toBe(1);
+    expect(blocked.output.stderr).toMatch(/^hestai: .*\n(.*\n)*hint: .*\n$/);
+    expect(run(repo, 'pre-commit', [], 'file').output).toEqual(blocked.output);
+    expect(blocked.loaded).not.toContain('NativeModule net');
+    // A pass: the session line.
+    makeSession(repo.dir);
+    const passed = run(repo, 'pre-commit', [], 'pipe');
+    expect(passed.output.status, passed.output.stderr).toBe(0);
+    expect(passed.output.stderr).toMatch(/^hestai: checking session .*: ok\n$/);
+    expect(run(repo, 'pre-commit', [], 'file').output).toEqual(passed.output);
+    expect(passed.loaded).not.toContain('NativeModule net');
+    expect(passed.output.stdout).toBe('');
+    // commit-msg blocking a bad header: its lines, byte for byte (it may start git for its config here).
+    const msg = path.join(repo.home, 'MSG');
+    fs.writeFileSync(msg, 'not a header\n');
+    const bad = run(repo, 'commit-msg', [msg], 'pipe');
+    expect(bad.output.status).toBe(1);
+    expect(bad.output.stderr).toContain('hestai: commit blocked: "not a header" is not a Conventional Commit header');
+    expect(run(repo, 'commit-msg', [msg], 'file').output).toEqual(bad.output);
+  });
+});
