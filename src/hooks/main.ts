@@ -29,7 +29,7 @@ export async function executeHook(
   env: NodeJS.ProcessEnv,
   decide: (ctx: HookContext) => HookOutcome | Promise<HookOutcome>,
 ): Promise<number> {
-  const write = (text: string) => process.stderr.write(text);
+  const write = writeStderr;
   try {
     const clock = clockFromEnv(env);
     const pinned = pinnedClock(env);
@@ -46,6 +46,21 @@ export async function executeHook(
     }
     write(`hestai: internal error in the ${name} hook: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 2;
+  }
+}
+
+/**
+ * Writes to file descriptor 2 directly: building process.stderr for a pipe or a terminal loads node:net and
+ * node:stream (a few ms on every commit). The same bytes reach git; should a write fail (a non-blocking pipe
+ * that is full, a closed one), the rest goes through process.stderr as before.
+ */
+function writeStderr(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += fs.writeSync(2, bytes, written);
+  } catch {
+    process.stderr.write(bytes.subarray(written));
   }
 }
 
