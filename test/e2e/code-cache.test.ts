@@ -98,6 +98,54 @@ describe('the hooks V8 code cache', () => {
     expect(run({ HESTAI_CODE_CACHE: '0' })).toEqual(first);
   });
 
+  it('the Claude Code hook and the pre-push hook load from their own caches too', () => {
+    const repo = makeRepo();
+    const init = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
+    expect(init.status, init.stderr).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    const settings = JSON.parse(fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8')) as {
+      hooks: { PreToolUse: { hooks: { command: string }[] }[] };
+    };
+    const command = settings.hooks.PreToolUse[0]!.hooks[0]!.command;
+    const xdg = tempDir('hestai-xdg-');
+    const edit = (extra: NodeJS.ProcessEnv = {}) => {
+      const result = spawnSync('sh', ['-c', command], {
+        cwd: repo.dir,
+        env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir, XDG_CACHE_HOME: xdg, ...extra },
+        input: JSON.stringify({
+          session_id: 'cache-test',
+          cwd: repo.dir,
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Edit',
+          tool_input: { file_path: path.join(repo.dir, 'README.md'), old_string: 'a', new_string: 'b' },
+        }),
+        encoding: 'utf8',
+      });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const first = edit();
+    expect(first.status).toBe(2); // no session: the edit is refused
+    const file = cacheOf(xdg, 'claude-code');
+    const written = identity(file);
+    expect(edit()).toEqual(first);
+    expect(identity(file)).toEqual(written);
+    expect(edit({ HESTAI_CODE_CACHE: '0' })).toEqual(first);
+
+    const anchored = anchoredRepo();
+    anchored.git(['checkout', '-q', '-b', 'docs/x']);
+    anchored.anchor();
+    const pushXdg = tempDir('hestai-xdg-');
+    const push = (n: number) => {
+      expect(anchored.commitHooked(`docs: note ${n}`, { [`docs/${n}.md`]: 'n\n' }).status).toBe(0);
+      return anchored.git(['push', '-q', 'origin', 'docs/x'], { allowFail: true, env: { XDG_CACHE_HOME: pushXdg } });
+    };
+    expect(push(1).status).toBe(0);
+    const pushed = identity(cacheOf(pushXdg, 'pre-push'));
+    expect(push(2).status).toBe(0);
+    expect(identity(cacheOf(pushXdg, 'pre-push'))).toEqual(pushed);
+  });
+
   it('a cached bundle still requires its sibling bundles (the config validation on a changed workspace file)', () => {
     const repo = blockedRepo();
     const xdg = tempDir('hestai-xdg-');
