@@ -252,3 +252,43 @@ describe('the commits since the session start through the history cache', () => 
     expect(() => withoutGit(() => rangeFacts(repo.dir, short, { commits: true }, options))).toThrow();
   });
 });
+
+describe('the commits read from objects are shared between the hooks of one commit', () => {
+  it('commit-msg reuses the commits pre-commit read (no object read), and a tampered record file is ignored', () => {
+    const { repo, cacheDir, main } = fixture();
+    const start = rev(repo, 'HEAD');
+    const scope = { defaultBranch: 'main', since: null };
+    const options = { cacheDir, readOnly: true };
+    branchHistory(repo.dir, scope, process.env, cacheDir);
+    rangeFacts(repo.dir, start, { commits: true }, options);
+    const one = repo.commit('test: one', { 'test/one.test.ts': '1\n' });
+    const two = repo.commit('feat: two', { 'src/two.ts': '2\n' });
+    const expected = gitBranchLog(repo, [main]);
+    // pre-commit derives the two commits from objects and records them.
+    expect(withoutGit(() => rangeFacts(repo.dir, start, { commits: true }, options)).count).toBe(2);
+    const memo = path.join(
+      cacheDir,
+      'git',
+      fs.readdirSync(path.join(cacheDir, 'git')).find((f) => f.startsWith('commits-'))!,
+    );
+    // Their loose objects gone: commit-msg can only answer from the records.
+    const objects = path.join(repo.dir, '.git', 'objects');
+    const saved = [one, two].map((sha) => {
+      const file = path.join(objects, sha.slice(0, 2), sha.slice(2));
+      const bytes = fs.readFileSync(file);
+      fs.rmSync(file, { force: true });
+      return { file, bytes };
+    });
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(expected);
+    // A record file that is not exactly what the hooks write is not used: the objects answer.
+    for (const { file, bytes } of saved) fs.writeFileSync(file, bytes);
+    repo.commit('test: three', { 'test/three.test.ts': '3\n' });
+    rangeFacts(repo.dir, start, { commits: true }, options);
+    const text = fs.readFileSync(memo, 'utf8');
+    const entry = JSON.parse(text) as { commits: Array<Record<string, unknown>> };
+    entry.commits[entry.commits.length - 1]!['message'] = 'test: forged';
+    entry.commits[entry.commits.length - 1]!['injected'] = true;
+    fs.writeFileSync(memo, JSON.stringify(entry));
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
+  });
+});
