@@ -184,6 +184,55 @@ function readEntry(file: string, key: string, excludes: readonly string[]): Entr
   }
 }
 
+/** At most this many commit records are shared between the hooks of a commit (the newest). */
+const SHARED_RECORDS = 64;
+
+/**
+ * The commits the last history read derived from objects, by sha: a commit's record (parents, dates,
+ * message, changes against its first parent) never changes, so pre-commit's records serve commit-msg's
+ * read of the same new commits without reading an object. Only plain (one-parent) records, exactly as
+ * written; anything else in the file and it is not used.
+ */
+function readShared(file: string, key: string): Map<string, LogCommit> | null {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    const e = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
+    const x = e as Record<string, unknown>;
+    const commits = x['commits'];
+    if (
+      !onlyKeys(x, ['format', 'key', 'commits']) ||
+      x['format'] !== FORMAT ||
+      x['key'] !== key ||
+      !Array.isArray(commits) ||
+      commits.length > SHARED_RECORDS ||
+      !commits.every((c) => validCommit(c) && c.parents.length === 1)
+    )
+      return null;
+    return new Map((commits as LogCommit[]).map((c) => [c.sha, c]));
+  } catch {
+    return null;
+  }
+}
+
+/** The chain from `head` back to `tip` (oldest first) when every commit on it has a shared record. */
+function chainFromShared(
+  shared: ReadonlyMap<string, LogCommit>,
+  head: string,
+  tip: string,
+  stop: ReadonlySet<string>,
+): LogCommit[] | null {
+  const chain: LogCommit[] = [];
+  for (let sha = head; sha !== tip;) {
+    const c = shared.get(sha);
+    if (c === undefined || chain.length >= MAX_CHAIN || stop.has(sha) || c.parents.length !== 1) return null;
+    chain.push(c);
+    sha = c.parents[0]!;
+  }
+  return chain.reverse();
+}
+
 /** How this git prints a zero offset in `%aI` (`+00:00` up to 2.44, `Z` since), if its answer shows it. */
 function utcOf(commits: readonly LogCommit[]): string | null {
   for (const c of commits)
@@ -253,12 +302,26 @@ export function planLog(
   const provable =
     excludes.length === 0 || entry.commits.length > 0 || (excludes.length === 1 && excludes[0] === entry.tip);
   if (!provable || fs.existsSync(path.join(commonDir, 'objects', 'info', 'alternates'))) return miss;
-  const chain = chainSince(path.join(commonDir, 'objects'), headSha, entry.tip, {
-    max: MAX_CHAIN,
-    stop: new Set(excludes),
-    utc: entry.utc ?? hint(),
-  });
-  if (chain === null) return miss;
+  const stop = new Set(excludes);
+  const sharedKey = JSON.stringify([FORMAT, 'commits', commonDir]);
+  const sharedFile = path.join(cacheDir, 'git', `commits-${textKey(sharedKey)}.json`);
+  const shared = readShared(sharedFile, sharedKey);
+  let chain = shared === null ? null : chainFromShared(shared, headSha, entry.tip, stop);
+  if (chain === null) {
+    chain = chainSince(path.join(commonDir, 'objects'), headSha, entry.tip, {
+      max: MAX_CHAIN,
+      stop,
+      utc: entry.utc ?? hint(),
+    });
+    if (chain === null) return miss;
+    // pre-commit shares what it read with commit-msg, which reads the same new commits next.
+    if (spec.kind === 'range' && chain.length > 0) {
+      const fresh = new Set(chain.map((c) => c.sha));
+      const kept = [...(shared?.values() ?? [])].filter((c) => !fresh.has(c.sha));
+      const commits = [...kept, ...chain].slice(-SHARED_RECORDS);
+      write(sharedFile, JSON.stringify({ format: FORMAT, key: sharedKey, commits }));
+    }
+  }
   const commits = [...entry.commits, ...chain];
   store(commits, entry.utc);
   return { kind: 'hit', head: headSha, commits };
