@@ -236,3 +236,16 @@ describe('anything it cannot answer exactly is left to git (null)', () => {
     expect(chainSince(objectsOf(repo), sub, encoded, opts)).toBeNull();
   });
 });
+
+describe('an object file that is not a plain file', () => {
+  it('a FIFO in place of a loose object is no answer, and never hangs the reader', () => {
+    const repo = makeRepo();
+    useRepo(repo);
+    const tip = rev(repo, 'HEAD');
+    const head = repo.commit('feat: one', { 'one.txt': '1\n' });
+    const file = path.join(objectsOf(repo), head.slice(0, 2), head.slice(2));
+    fs.rmSync(file, { force: true });
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    expect(chainSince(objectsOf(repo), head, tip, { max: 32, stop: new Set(), utc: utcSuffix() })).toBeNull();
+  });
+});
