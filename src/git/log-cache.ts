@@ -278,7 +278,12 @@ export function planLog(
   // How git prints a zero offset, learned from any answer of git's (an empty answer shows nothing).
   const hintFile = path.join(cacheDir, 'git', 'log-utc');
   const hint = (): string | null => {
-    const text = readText(hintFile);
+    let text: string | null = null;
+    try {
+      if (fs.statSync(hintFile).isFile()) text = readText(hintFile);
+    } catch {
+      /* no hint yet */
+    }
     return text === 'Z' || text === '+00:00' ? text : null;
   };
   const write = (target: string, text: string) => {

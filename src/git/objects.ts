@@ -35,7 +35,11 @@ export function readLooseObject(objectsDir: string, sha: string, type: 'commit' 
   let raw: Buffer;
   let fd: number | null = null;
   try {
-    fd = fs.openSync(path.join(objectsDir, sha.slice(0, 2), sha.slice(2)), fs.constants.O_RDONLY);
+    // O_NONBLOCK: a FIFO in place of an object must not hang the hook (fstat then says it is no file).
+    fd = fs.openSync(
+      path.join(objectsDir, sha.slice(0, 2), sha.slice(2)),
+      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0),
+    );
     const stat = fs.fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_LOOSE_BYTES || stat.size === 0) return null;
     raw = Buffer.allocUnsafe(stat.size);
