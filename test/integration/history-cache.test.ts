@@ -292,3 +292,40 @@ describe('the commits read from objects are shared between the hooks of one comm
     expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
   });
 });
+
+describe('the per-HEAD range entries the CLI writes and the hooks read', () => {
+  it('an entry whose commits are not exactly what git answered is a miss: git answers', () => {
+    const { repo, cacheDir } = fixture();
+    const start = rev(repo, 'HEAD~1');
+    rangeFacts(repo.dir, start, { commits: true }, { cacheDir });
+    const dir = path.join(cacheDir, 'git');
+    const file = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => path.join(dir, f))
+      .find((f) => 'count' in (JSON.parse(fs.readFileSync(f, 'utf8')) as object))!;
+    const good = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> & {
+      commits: Array<Record<string, unknown>>;
+    };
+    expect(withoutGit(() => rangeFacts(repo.dir, start, { commits: true }, { cacheDir, readOnly: true })).cached).toBe(
+      true,
+    );
+    const forged = { sha: 'x', message: 'test: forged', files: ['test/x.test.ts'] };
+    for (const bad of [
+      { ...good, commits: [forged] },
+      { ...good, commits: [{ ...good.commits[0], changes: [{ status: 'A', path: 'elsewhere' }] }] },
+      { ...good, commits: [{ ...good.commits[0], extra: 1 }] },
+      { ...good, count: 5 },
+      { ...good, extra: true },
+    ]) {
+      fs.writeFileSync(file, JSON.stringify(bad));
+      for (const f of fs.readdirSync(dir)) if (f.startsWith('log-')) fs.rmSync(path.join(dir, f)); // the series too
+      expect(() =>
+        withoutGit(() => rangeFacts(repo.dir, start, { commits: true }, { cacheDir, readOnly: true })),
+      ).toThrow();
+      expect(rangeFacts(repo.dir, start, { commits: true }, { cacheDir, readOnly: true }).commits).toEqual(
+        gitRangeLog(repo, start),
+      );
+    }
+  });
+});
