@@ -118,7 +118,8 @@ function validChange(c: unknown): c is FileChange {
   return ['A', 'M', 'D', 'T'].includes(x['status'] as string) && !('score' in x);
 }
 
-function validCommit(c: unknown): c is LogCommit {
+/** Exactly a record `history()` returns (with `--name-status`): the only shape a cache may hold. */
+export function validCommit(c: unknown): c is LogCommit {
   if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
   const x = c as Record<string, unknown>;
   const keys = ['sha', 'parents', 'authorDate', 'committerDate', 'message', 'files', 'changes'];

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
+import { textKey } from '../util/text-key.js';
 import { configSources, ctimeMs, signature, type StatKey } from './config-files.js';
 import { git, runGit } from './exec.js';
 import { gitDirOf } from './head.js';
 import { runGitAsync } from './async.js';
 import { historyArgs } from './history.js';
-import { planLog } from './log-cache.js';
+import { planLog, validCommit } from './log-cache.js';
 import { logNonce, parseLog, parseStatusZ, splitNul, type LogCommit } from './parse.js';
 import { commonDirOf, readHead, type HeadState } from './refs.js';
 
@@ -298,18 +299,24 @@ function planRange(
     return { kind: 'git', head: head.sha, store: null, series: null };
   const cacheDir = options.cacheDir;
   const shallow = readTextIfExists(path.join(commonDir, 'shallow')) ?? '';
-  const key = sha256Hex(JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]));
-  const file = path.join(cacheDir, 'git', `${key}.json`);
+  // The entry holds its whole key text, compared whole on read; the file is named by a short text key.
+  const key = JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]);
+  const file = path.join(cacheDir, 'git', `range-${textKey(key)}.json`);
   try {
     const raw = readTextIfExists(file);
     const e = raw === null ? null : (JSON.parse(raw) as RangeEntry | null);
+    // Exactly what this module writes: git's own records, and a count that agrees with them.
     if (
       e !== null &&
       typeof e === 'object' &&
+      !Array.isArray(e) &&
+      Object.keys(e).every((k) => ['format', 'key', 'count', 'commits'].includes(k)) &&
       e.format === FORMAT &&
       e.key === key &&
       Number.isInteger(e.count) &&
-      (e.commits === null || Array.isArray(e.commits)) &&
+      e.count >= 0 &&
+      (e.commits === null ||
+        (Array.isArray(e.commits) && e.commits.every(validCommit) && e.commits.length === e.count)) &&
       (!needs.commits || e.commits !== null)
     )
       return { kind: 'answer', facts: { count: e.count, commits: needs.commits ? e.commits : null, cached: true } };
