@@ -329,3 +329,23 @@ describe('the per-HEAD range entries the CLI writes and the hooks read', () => {
     }
   });
 });
+
+describe('a shared cache directory', () => {
+  it.skipIf(typeof process.getuid !== 'function' || process.getuid() !== 0)(
+    "another user's history, record and range files are not used (a shared XDG_CACHE_HOME)",
+    () => {
+      const { repo, cacheDir, main } = fixture();
+      const scope = { defaultBranch: 'main', since: null };
+      const start = rev(repo, 'HEAD');
+      branchHistory(repo.dir, scope, process.env, cacheDir);
+      rangeFacts(repo.dir, start, { commits: true }, { cacheDir });
+      const dir = path.join(cacheDir, 'git');
+      for (const f of fs.readdirSync(dir)) fs.chownSync(path.join(dir, f), 4242, 4242);
+      expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow();
+      expect(() =>
+        withoutGit(() => rangeFacts(repo.dir, start, { commits: true }, { cacheDir, readOnly: true })),
+      ).toThrow();
+      expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    },
+  );
+});
