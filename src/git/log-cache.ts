@@ -64,6 +64,20 @@ const DOUBT_CONFIG = /logoutputencoding|showsignature|orderfile|relative|noprefi
 const SHA = /^[0-9a-f]{40}$/;
 const ISO = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
 
+/**
+ * A cache file this user may trust: a regular file (not a FIFO or a directory), owned by this user (not
+ * another user's in a shared cache directory), within the size bound. Read only after this check.
+ */
+export function ownCacheFile(file: string): boolean {
+  try {
+    const stat = fs.statSync(file);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+    return stat.isFile() && stat.size <= MAX_FILE_BYTES && (uid === null || stat.uid === uid);
+  } catch {
+    return false;
+  }
+}
+
 const readText = (file: string): string | null => {
   try {
     return fs.readFileSync(file, 'utf8');
@@ -154,8 +168,7 @@ interface Entry {
 function readEntry(file: string, key: string, excludes: readonly string[]): Entry | null {
   let raw: string;
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    if (!ownCacheFile(file)) return null;
     raw = fs.readFileSync(file, 'utf8');
   } catch {
     return null;
@@ -196,8 +209,7 @@ const SHARED_RECORDS = 64;
  */
 function readShared(file: string, key: string): Map<string, LogCommit> | null {
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    if (!ownCacheFile(file)) return null;
     const e = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
     if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
     const x = e as Record<string, unknown>;
@@ -279,12 +291,7 @@ export function planLog(
   // How git prints a zero offset, learned from any answer of git's (an empty answer shows nothing).
   const hintFile = path.join(cacheDir, 'git', 'log-utc');
   const hint = (): string | null => {
-    let text: string | null = null;
-    try {
-      if (fs.statSync(hintFile).isFile()) text = readText(hintFile);
-    } catch {
-      /* no hint yet */
-    }
+    const text = ownCacheFile(hintFile) ? readText(hintFile) : null;
     return text === 'Z' || text === '+00:00' ? text : null;
   };
   const write = (target: string, text: string) => {

@@ -8,7 +8,7 @@ import { git, runGit } from './exec.js';
 import { gitDirOf } from './head.js';
 import { runGitAsync } from './async.js';
 import { historyArgs } from './history.js';
-import { planLog, validCommit } from './log-cache.js';
+import { ownCacheFile, planLog, validCommit } from './log-cache.js';
 import { logNonce, parseLog, parseStatusZ, splitNul, type LogCommit } from './parse.js';
 import { commonDirOf, readHead, type HeadState } from './refs.js';
 
@@ -303,7 +303,7 @@ function planRange(
   const key = JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]);
   const file = path.join(cacheDir, 'git', `range-${textKey(key)}.json`);
   try {
-    const raw = readTextIfExists(file);
+    const raw = ownCacheFile(file) ? readTextIfExists(file) : null;
     const e = raw === null ? null : (JSON.parse(raw) as RangeEntry | null);
     // Exactly what this module writes: git's own records, and a count that agrees with them.
     if (
