@@ -112,6 +112,20 @@ describe('the packed CLI runs without node_modules', () => {
     expect(commit.stderr).not.toMatch(/MODULE_NOT_FOUND|internal error/);
   });
 
+  it('loads node:fs and node:path once per hook bundle, never as a per-import copy of the module (esbuild __toESM)', () => {
+    // A hook starts on every commit: each `import fs from 'node:fs'` bundled as __toESM(require("node:fs"))
+    // copies every property of the module again (33 copies in pre-commit), time and garbage for nothing.
+    for (const hook of ['pre-commit', 'commit-msg', 'pre-push', 'claude-code', 'cli-session']) {
+      const bundle = fs.readFileSync(path.join(packageDir, `dist/hooks/${hook}.cjs`), 'utf8');
+      expect(bundle, `${hook} copies a node builtin per import`).not.toMatch(/__toESM\(require\("node:/);
+      for (const builtin of ['fs', 'path'])
+        expect(
+          bundle.split(`require("node:${builtin}")`).length - 1,
+          `${hook} requires node:${builtin}`,
+        ).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('serves MCP over stdio', async () => {
     const repo = makeRepo();
     const { client } = await connectStdio(repo.dir, repo.env, { entry: cli });
