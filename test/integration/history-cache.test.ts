@@ -349,3 +349,41 @@ describe('a shared cache directory', () => {
     },
   );
 });
+
+describe('repositories and environments the history cache leaves to git', () => {
+  it('a sha256 repository, a shallow repository, replace refs, GIT_DIR and GIT_ALTERNATE_OBJECT_DIRECTORIES', () => {
+    const check = (repo: TempRepo, cacheDir: string, excludes: string[], env: NodeJS.ProcessEnv = {}) => {
+      const scope = { defaultBranch: 'main', since: null };
+      Object.assign(process.env, env);
+      try {
+        branchHistory(repo.dir, scope, process.env, cacheDir);
+        repo.commit(`chore: ${Math.random()}`, { [`f-${Math.random()}.txt`]: 'x\n' });
+        expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow();
+        expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, excludes));
+      } finally {
+        for (const k of Object.keys(env)) delete process.env[k];
+      }
+    };
+    // sha256
+    const sha = makeRepo({ initialCommit: false });
+    useRepo(sha);
+    fs.rmSync(path.join(sha.dir, '.git'), { recursive: true });
+    sha.git(['init', '-q', '--object-format=sha256', '-b', 'main']);
+    sha.commit('chore: initial', { 'a.txt': 'a\n' });
+    sha.git(['switch', '-q', '-c', 'feat/x']);
+    sha.commit('chore: one', { 'b.txt': 'b\n' });
+    check(sha, path.join(sha.home, '.cache', 'hestai'), [rev(sha, 'main')]);
+    // a shallow repository (its history cut at a commit listed in .git/shallow)
+    const { repo, cacheDir, main } = fixture();
+    fs.writeFileSync(path.join(repo.dir, '.git', 'shallow'), `${main}\n`);
+    check(repo, cacheDir, [main]);
+    fs.rmSync(path.join(repo.dir, '.git', 'shallow'));
+    // replace refs, GIT_DIR, GIT_ALTERNATE_OBJECT_DIRECTORIES in the original
+    const one = repo.commit('chore: replaced', { 'r.txt': 'r\n' });
+    repo.git(['replace', one, main]);
+    check(repo, cacheDir, [main]);
+    repo.git(['replace', '-d', one]);
+    check(repo, cacheDir, [main], { GIT_DIR: path.join(repo.dir, '.git') });
+    check(repo, cacheDir, [main], { GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(repo.home, 'none') });
+  });
+});
