@@ -35,40 +35,51 @@ export interface WorkspacePaths {
   configCache: string;
 }
 
+let last: WorkspacePaths | null = null;
+
+/**
+ * The layout for `root`. A hook asks for it several times per run, and a cold `path.join` costs microseconds
+ * (a few hundred of them add up to milliseconds, with a JIT tier-up on top): the last root's layout is handed
+ * out again (frozen), and below the three joins from the root every path is its parent plus a separator and a
+ * plain name, which is what path.join gives for a normalized parent that does not end in a separator.
+ */
 export function workspacePaths(root: string): WorkspacePaths {
+  if (last !== null && last.root === root) return last;
+  const under = (dir: string, ...names: string[]) => `${dir}${path.sep}${names.join(path.sep)}`;
   const hestai = path.join(root, '.hestai');
-  const context = path.join(hestai, 'context');
-  const state = path.join(context, 'state');
-  const sessions = path.join(hestai, 'sessions');
-  const audit = path.join(hestai, 'audit');
+  const context = under(hestai, 'context');
+  const state = under(context, 'state');
+  const sessions = under(hestai, 'sessions');
+  const audit = under(hestai, 'audit');
   const hestaiSys = path.join(root, '.hestai-sys');
-  return {
+  last = Object.freeze({
     root,
     workspaceConfig: path.join(root, '.hestai_workspace.yaml'),
     hestai,
     context,
-    projectContext: path.join(context, 'PROJECT-CONTEXT.oct.md'),
-    contextNegatives: path.join(context, 'CONTEXT-NEGATIVES.oct.md'),
+    projectContext: under(context, 'PROJECT-CONTEXT.oct.md'),
+    contextNegatives: under(context, 'CONTEXT-NEGATIVES.oct.md'),
     state,
-    currentFocus: path.join(state, 'current-focus.oct.md'),
-    currentState: path.join(state, 'current-state.oct.md'),
-    checklist: path.join(state, 'checklist.oct.md'),
-    blockers: path.join(state, 'blockers.oct.md'),
+    currentFocus: under(state, 'current-focus.oct.md'),
+    currentState: under(state, 'current-state.oct.md'),
+    checklist: under(state, 'checklist.oct.md'),
+    blockers: under(state, 'blockers.oct.md'),
     sessions,
-    pending: path.join(sessions, 'pending'),
-    active: path.join(sessions, 'active'),
-    archive: path.join(sessions, 'archive'),
+    pending: under(sessions, 'pending'),
+    active: under(sessions, 'active'),
+    archive: under(sessions, 'archive'),
     audit,
-    auditLog: path.join(audit, 'audit.jsonl'),
-    locks: path.join(sessions, '.locks'),
-    terminal: path.join(sessions, 'terminal'),
-    bindings: path.join(sessions, 'bindings'),
-    protocol: path.join(hestai, 'protocol.yaml'),
+    auditLog: under(audit, 'audit.jsonl'),
+    locks: under(sessions, '.locks'),
+    terminal: under(sessions, 'terminal'),
+    bindings: under(sessions, 'bindings'),
+    protocol: under(hestai, 'protocol.yaml'),
     hestaiSys,
-    agents: path.join(hestaiSys, 'agents'),
-    cache: path.join(hestai, 'cache'),
-    configCache: path.join(hestai, 'cache', 'config.json'),
-  };
+    agents: under(hestaiSys, 'agents'),
+    cache: under(hestai, 'cache'),
+    configCache: under(hestai, 'cache', 'config.json'),
+  });
+  return last;
 }
 
 /** The directory of one pending handshake, by token (= session id). */
