@@ -30,12 +30,29 @@ const WRAPPER_TAIL = '\n});';
 /** What save() writes: set by load() when the bundle was compiled without a usable cache. */
 let pending = null;
 
-/** `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`, else null (as userCacheDir in src/config/cache.ts). */
+/**
+ * `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`, else null, and null inside a git worktree (as userCacheDir
+ * in src/config/cache.ts): with HOME at a repository's root, a clone's committed `.cache/hestai/code/*.bin`
+ * would otherwise be run.
+ */
 function userCacheDir(env) {
   const xdg = env.XDG_CACHE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'hestai');
   const home = env.HOME;
-  return home && path.isAbsolute(home) ? path.join(home, '.cache', 'hestai') : null;
+  const dir =
+    xdg && path.isAbsolute(xdg)
+      ? path.join(xdg, 'hestai')
+      : home && path.isAbsolute(home)
+        ? path.join(home, '.cache', 'hestai')
+        : null;
+  if (dir === null) return null;
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      if (fs.lstatSync(path.join(d, '.git'), { throwIfNoEntry: false }) !== undefined) return null;
+    } catch (error) {
+      if (!error || error.code !== 'ENOTDIR') return null; // cannot tell: no cache
+    }
+    if (path.dirname(d) === d) return dir;
+  }
 }
 
 function disabled(env) {

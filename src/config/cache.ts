@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { textKey } from '../util/text-key.js';
 import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
@@ -11,15 +12,50 @@ import type { WorkspaceConfig } from './schema.js';
 const CACHE_FORMAT = 4;
 
 /**
- * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either.
- * The config cache lives here, outside every worktree (issue 12, item 3): a repository can commit or
- * hand-edit anything under `.hestai/`, so a cache there could switch rules off for a text it matches.
+ * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either, and
+ * null when it lies inside a git worktree (see insideWorktree). The caches live here, outside every worktree
+ * (issue 12, item 3): a repository can commit or hand-edit anything under `.hestai/`, so a cache there could
+ * switch rules off for a text it matches.
  */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   const xdg = env['XDG_CACHE_HOME'];
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'hestai');
   const home = env['HOME'];
-  return home && path.isAbsolute(home) ? path.join(home, '.cache', 'hestai') : null;
+  const dir =
+    xdg && path.isAbsolute(xdg)
+      ? path.join(xdg, 'hestai')
+      : home && path.isAbsolute(home)
+        ? path.join(home, '.cache', 'hestai')
+        : null;
+  return dir === null || insideWorktree(dir) ? null : dir;
+}
+
+const worktreeAnswers = new Map<string, boolean>();
+/**
+ * Whether `dir` or a directory above it holds a `.git` entry: a git worktree, whose files a clone or an agent
+ * writes. HOME at a repository's root (common in containers) or XDG_CACHE_HOME pointing into one would make a
+ * cloned repository's committed files the caches (a code cache the hooks run, git facts and verdicts they
+ * believe), so no cache is kept there at all; the hooks then answer as without one. Remembered per process.
+ */
+function insideWorktree(dir: string): boolean {
+  let known = worktreeAnswers.get(dir);
+  if (known === undefined) {
+    known = false;
+    for (let d = dir; ; d = path.dirname(d)) {
+      let found: boolean;
+      try {
+        found = fs.lstatSync(path.join(d, '.git'), { throwIfNoEntry: false }) !== undefined;
+      } catch (error) {
+        found = (error as NodeJS.ErrnoException).code !== 'ENOTDIR'; // cannot tell: as if inside, no cache
+      }
+      if (found) {
+        known = true;
+        break;
+      }
+      if (path.dirname(d) === d) break;
+    }
+    worktreeAnswers.set(dir, known);
+  }
+  return known;
 }
 
 /**
