@@ -257,6 +257,8 @@ describe('the commit message config cache (src/git/message-config.ts)', () => {
       ['an empty comment char', JSON.stringify({ ...entry, commentChar: '' })],
       ['a comment char that is not a string', JSON.stringify({ ...entry, commentChar: 35 })],
       ['an unknown cleanup', JSON.stringify({ ...entry, cleanup: 'none' })],
+      ['an unexpected key', JSON.stringify({ ...entry, extra: true })],
+      ['an entry that is an array', JSON.stringify([entry])],
       ['stats as an array', JSON.stringify({ ...entry, stats: [] })],
       ['a stat that is not a string', JSON.stringify({ ...entry, stats: { ...entry.stats, [repoConfig]: 1 } })],
       ['another stat', JSON.stringify({ ...entry, stats: { ...entry.stats, [repoConfig]: 'missing' } })],
