@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { textKey } from '../util/text-key.js';
-import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
+import { readOwnCacheFile, writeJsonAtomic } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 
@@ -10,6 +10,8 @@ import type { WorkspaceConfig } from './schema.js';
  * exact text it was validated from (compared whole on read) instead of its sha256, and is named by textKey.
  */
 const CACHE_FORMAT = 4;
+/** A cache entry holds the config text and the validated config: a larger file is a miss (a full load). */
+const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
  * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either, and
@@ -128,7 +130,7 @@ export function readCachedConfig(
   try {
     const file = configCacheFile(text, env);
     if (file === null) return null;
-    const raw = readTextIfExists(file);
+    const raw = readOwnCacheFile(file, MAX_CACHE_BYTES);
     if (raw === null) return null;
     const cached = JSON.parse(raw) as { format?: unknown; text?: unknown; config?: unknown } | null;
     if (cached === null || typeof cached !== 'object' || cached.format !== CACHE_FORMAT || cached.text !== text)

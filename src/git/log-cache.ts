@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../state/store.js';
+import { readOwnCacheFile, writeFileAtomic } from '../state/store.js';
 import { textKey } from '../util/text-key.js';
 import { gitDirOf } from './head.js';
 import { chainSince } from './objects.js';
@@ -65,18 +65,11 @@ const SHA = /^[0-9a-f]{40}$/;
 const ISO = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
 
 /**
- * A cache file this user may trust: a regular file (not a FIFO or a directory), owned by this user (not
- * another user's in a shared cache directory), within the size bound. Read only after this check.
+ * A cache file this user may trust, or null: a regular file (not a FIFO, a symlink or a directory), owned by
+ * this user (not another user's in a shared cache directory), within the size bound; checked on the open
+ * descriptor it is read from (readOwnCacheFile).
  */
-export function ownCacheFile(file: string): boolean {
-  try {
-    const stat = fs.statSync(file);
-    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-    return stat.isFile() && stat.size <= MAX_FILE_BYTES && (uid === null || stat.uid === uid);
-  } catch {
-    return false;
-  }
-}
+export const readCacheText = (file: string): string | null => readOwnCacheFile(file, MAX_FILE_BYTES);
 
 const readText = (file: string): string | null => {
   try {
@@ -166,13 +159,8 @@ interface Entry {
 }
 
 function readEntry(file: string, key: string, excludes: readonly string[]): Entry | null {
-  let raw: string;
-  try {
-    if (!ownCacheFile(file)) return null;
-    raw = fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const raw = readCacheText(file);
+  if (raw === null) return null;
   try {
     const e = JSON.parse(raw) as unknown;
     if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
@@ -209,8 +197,9 @@ const SHARED_RECORDS = 64;
  */
 function readShared(file: string, key: string): Map<string, LogCommit> | null {
   try {
-    if (!ownCacheFile(file)) return null;
-    const e = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    const raw = readCacheText(file);
+    if (raw === null) return null;
+    const e = JSON.parse(raw) as unknown;
     if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
     const x = e as Record<string, unknown>;
     const commits = x['commits'];
@@ -291,7 +280,7 @@ export function planLog(
   // How git prints a zero offset, learned from any answer of git's (an empty answer shows nothing).
   const hintFile = path.join(cacheDir, 'git', 'log-utc');
   const hint = (): string | null => {
-    const text = ownCacheFile(hintFile) ? readText(hintFile) : null;
+    const text = readCacheText(hintFile);
     return text === 'Z' || text === '+00:00' ? text : null;
   };
   const write = (target: string, text: string) => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
+import { readOwnCacheFile, writeJsonAtomic } from '../state/store.js';
 import { textKey } from '../util/text-key.js';
 import {
   configSources,
@@ -87,14 +87,21 @@ interface Entry {
   cleanup: CommitMessageConfig['cleanup'];
 }
 
+/** An entry holds exactly these keys (anything else: not what this module writes, a miss). */
+const ENTRY_KEYS = ['format', 'key', 'stats', 'commentChar', 'cleanup'];
+/** A bound on an entry (a key and a signature per config file): a larger file is a miss. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
+
 function readEntry(file: string, key: string, standard: readonly string[]): Entry | null {
   try {
-    const raw = readTextIfExists(file);
+    const raw = readOwnCacheFile(file, MAX_ENTRY_BYTES);
     if (raw === null) return null;
     const e = JSON.parse(raw) as Partial<Entry> | null;
     if (
       e === null ||
       typeof e !== 'object' ||
+      Array.isArray(e) ||
+      !Object.keys(e).every((k) => ENTRY_KEYS.includes(k)) ||
       e.format !== FORMAT ||
       e.key !== key ||
       typeof e.stats !== 'object' ||

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
+import { readOwnCacheFile, readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
 import { textKey } from '../util/text-key.js';
 import { configSources, ctimeMs, signature, type StatKey } from './config-files.js';
@@ -8,7 +8,7 @@ import { git, runGit } from './exec.js';
 import { gitDirOf } from './head.js';
 import { runGitAsync } from './async.js';
 import { historyArgs } from './history.js';
-import { ownCacheFile, planLog, validCommit } from './log-cache.js';
+import { planLog, readCacheText, validCommit } from './log-cache.js';
 import { logNonce, parseLog, parseStatusZ, splitNul, type LogCommit } from './parse.js';
 import { commonDirOf, readHead, type HeadState } from './refs.js';
 
@@ -80,9 +80,12 @@ interface Entry {
   dirty: string[] | null;
 }
 
+/** The work-tree cache holds every tracked path: a larger file is a miss (git answers). */
+const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
+
 function readEntry(file: string, key: string): Entry | null {
   try {
-    const raw = readTextIfExists(file);
+    const raw = readOwnCacheFile(file, MAX_ENTRY_BYTES);
     if (raw === null) return null;
     const e = JSON.parse(raw) as Partial<Entry> | null;
     if (
@@ -303,7 +306,7 @@ function planRange(
   const key = JSON.stringify([FORMAT, 'range', commonDir, head.sha, base, shallow, gitEnvKey()]);
   const file = path.join(cacheDir, 'git', `range-${textKey(key)}.json`);
   try {
-    const raw = ownCacheFile(file) ? readTextIfExists(file) : null;
+    const raw = readCacheText(file);
     const e = raw === null ? null : (JSON.parse(raw) as RangeEntry | null);
     // Exactly what this module writes: git's own records, and a count that agrees with them.
     if (

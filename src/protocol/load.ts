@@ -2,7 +2,7 @@ import path from 'node:path';
 import { userCacheDir } from '../config/cache.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { readTextIfExists, writeJsonAtomic } from '../state/store.js';
+import { readOwnCacheFile, readTextIfExists, writeJsonAtomic } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
 import { textKey } from '../util/text-key.js';
 import { isProtocol } from './shape.js';
@@ -13,6 +13,8 @@ import type { Protocol } from './types.js';
  * exact text it was validated from (compared whole on read) instead of its sha256, and is named by textKey.
  */
 const CACHE_FORMAT = 3;
+/** A cache entry holds the protocol text and the validated protocol: a larger file is a miss (a full load). */
+const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface LoadedProtocol {
   protocol: Protocol;
@@ -61,7 +63,7 @@ function readCached(text: string, env: NodeJS.ProcessEnv): Protocol | null {
   try {
     const file = protocolCacheFile(text, env);
     if (file === null) return null;
-    const raw = readTextIfExists(file);
+    const raw = readOwnCacheFile(file, MAX_CACHE_BYTES);
     if (raw === null) return null;
     const cached = JSON.parse(raw) as { format?: unknown; text?: unknown; protocol?: unknown } | null;
     if (cached === null || typeof cached !== 'object' || cached.format !== CACHE_FORMAT || cached.text !== text)

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { userCacheDir } from '../config/cache.js';
-import { readJsonWithText, readTextIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
+import { readJsonWithText, readOwnCacheFile, writeJsonAtomic, type Validate } from '../state/store.js';
 import { readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
 import { textKey } from '../util/text-key.js';
@@ -198,6 +198,8 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
  * cache in that directory.
  */
 const INTACT_FORMAT = 1;
+/** An entry holds one anchor's text: a larger file is a miss. */
+const MAX_INTACT_BYTES = 4 * 1024 * 1024;
 
 function intactFile(text: string): { dir: string; file: string } | null {
   const dir = userCacheDir(process.env);
@@ -211,7 +213,7 @@ function knownIntact(text: string): boolean {
   if (intactHere.has(text)) return true;
   try {
     const where = intactFile(text);
-    const raw = where === null ? null : readTextIfExists(where.file);
+    const raw = where === null ? null : readOwnCacheFile(where.file, MAX_INTACT_BYTES);
     if (raw === null) return false;
     const entry = JSON.parse(raw) as { format?: unknown; text?: unknown } | null;
     const intact = entry !== null && typeof entry === 'object' && entry.format === INTACT_FORMAT && entry.text === text;
