@@ -147,7 +147,8 @@ describe('branch history through the history cache', () => {
     for (let i = 0; i < 33; i++) repo.commit(`chore: ${i}`, { [`n/${i}.txt`]: `${i}\n` });
     check(true);
     repo.commit('chore: one more', { 'last.txt': 'l\n' });
-    check(false);
+    // Back to the cache: answered with no git process, as git answers.
+    expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
   });
 
   it('refuses the cache when something could change what git prints or where it reads', () => {
@@ -177,6 +178,17 @@ describe('branch history through the history cache', () => {
     viaGit();
     fs.rmSync(path.join(repo.dir, '.git', 'objects', 'info', 'alternates'));
     expect(withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toEqual(gitBranchLog(repo, [main]));
+  });
+
+  it('i18n.commitEncoding (git re-encodes the log to it) sends the hooks to git, which answers', () => {
+    const { repo, cacheDir, main } = fixture();
+    const scope = { defaultBranch: 'main', since: null };
+    branchHistory(repo.dir, scope, process.env, cacheDir);
+    // A UTF-8 message without an encoding header (written before the setting), then the setting.
+    repo.commit('chore: café naïve', { 'one.txt': '1\n' });
+    fs.writeFileSync(path.join(repo.home, '.gitconfig'), '[i18n]\n\tcommitEncoding = ISO-8859-1\n', { flag: 'a' });
+    expect(() => withoutGit(() => branchHistory(repo.dir, scope, process.env, cacheDir))).toThrow();
+    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
   });
 
   it('a tampered or foreign cache file is a miss: git answers', () => {
