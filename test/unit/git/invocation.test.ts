@@ -89,6 +89,16 @@ describe('replacesHead: both signals must agree', () => {
     expect(replacesHead(inv(['--amend']), at('@1795470475 +0100'), head)).toBe(true);
   });
 
+  it('git >= 2.45 prints UTC as `Z` in %aI: the same instant at +0000, never another zone', () => {
+    const utc = '2026-11-23T21:47:55Z';
+    expect(sameAuthorDate('@1795470475 +0000', utc)).toBe(true);
+    expect(replacesHead(inv(['--amend']), at('@1795470475 +0000'), utc)).toBe(true);
+    expect(sameAuthorDate('@1795470475 +0000', '2026-11-23T21:47:55+00:00')).toBe(true);
+    expect(sameAuthorDate('@1795470475 +0100', utc)).toBe(false);
+    expect(sameAuthorDate('@1795470475 -0000', utc)).toBe(false);
+    expect(sameAuthorDate('@1795470476 +0000', utc)).toBe(false);
+  });
+
   it('another instant or zone, a missing or foreign GIT_AUTHOR_DATE: not an amend', () => {
     expect(replacesHead(inv(['--amend']), at('@1795470476 +0100'), head)).toBe(false);
     expect(replacesHead(inv(['--amend']), at('@1795470475 +0000'), head)).toBe(false);
