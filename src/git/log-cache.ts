@@ -22,7 +22,8 @@ import { commonDirOf, readHead } from './refs.js';
  *
  * Any doubt and git answers, exactly as before: variables that move the repository, its objects, its
  * history or add configuration; replace refs, grafts, a shallow clone, an alternates file; configuration
- * that changes what this log prints (log.showSignature, i18n.logOutputEncoding, diff.orderFile,
+ * that changes what this log prints (log.showSignature, i18n.logOutputEncoding, i18n.commitEncoding (the
+ * default output encoding), diff.orderFile,
  * diff.relative, diff.noPrefix, includes, a sha256 object format); a cache file that is not exactly what
  * this module writes. The cache files live in the user cache directory, never in the worktree (which a
  * repository or an agent can write); they are trusted as much as the rest of that directory (the range
@@ -59,7 +60,7 @@ const DOUBT_ENV = [
  * words anywhere in a config file (a plain search, so a value or comment that merely contains one also
  * sends the hooks to git: never the other way round).
  */
-const DOUBT_CONFIG = /logoutputencoding|showsignature|orderfile|relative|noprefix|objectformat|include/i;
+const DOUBT_CONFIG = /logoutputencoding|commitencoding|showsignature|orderfile|relative|noprefix|objectformat|include/i;
 
 const SHA = /^[0-9a-f]{40}$/;
 const ISO = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
