@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { gitEnvBool } from './env-bool.js';
 import { runGit } from './exec.js';
 import { splitNul } from './parse.js';
 
@@ -37,7 +38,7 @@ export function ctimeMs(sig: string): number | null {
  * The config files git reads in a repository whether they exist or not (a file that appears later changes
  * git's answer): the global one (`GIT_CONFIG_GLOBAL`, else `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`
  * or `~/.config/git/config`), the system one (`GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`; none with
- * `GIT_CONFIG_NOSYSTEM`), the repository's `config` in its common dir and the worktree's `config.worktree`
+ * `GIT_CONFIG_NOSYSTEM` true as git parses it), the repository's `config` in its common dir and the worktree's `config.worktree`
  * (read with `extensions.worktreeConfig`; always listed). Absolute paths, relative ones resolved against `root`.
  */
 export function standardConfigFiles(
@@ -52,7 +53,9 @@ export function standardConfigFiles(
   for (const f of [
     env['GIT_CONFIG_GLOBAL'] ?? path.join(home, '.gitconfig'),
     ...(env['GIT_CONFIG_GLOBAL'] === undefined ? [path.join(xdg, 'git', 'config')] : []),
-    ...(env['GIT_CONFIG_NOSYSTEM'] ? [] : [env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig']),
+    // Skipped only when git skips it: GIT_CONFIG_NOSYSTEM true as git parses it (`0`, `false`, empty: read).
+    // A value git refuses keeps the file listed (a longer list only keys the cache more strictly).
+    ...(gitEnvBool(env['GIT_CONFIG_NOSYSTEM'] ?? '') === true ? [] : [env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig']),
     path.join(commonDir, 'config'),
     path.join(gitDir, 'config.worktree'),
   ])

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readOwnCacheFile, writeFileAtomic } from '../state/store.js';
 import { textKey } from '../util/text-key.js';
 import { gitDirOf } from './head.js';
+import { gitEnvBool } from './env-bool.js';
 import { chainSince } from './objects.js';
 import type { FileChange, LogCommit } from './parse.js';
 import { commonDirOf, readHead } from './refs.js';
@@ -84,8 +85,8 @@ const readText = (file: string): string | null => {
 function configFiles(commonDir: string, gitDir: string, env: NodeJS.ProcessEnv): string[] | null {
   const files: string[] = [];
   const nosystem = env['GIT_CONFIG_NOSYSTEM'];
-  const skipSystem = nosystem !== undefined && /^(?:1|true|yes|on)$/i.test(nosystem);
-  if (nosystem !== undefined && nosystem !== '' && !skipSystem && !/^(?:0|false|no|off)$/i.test(nosystem)) return null;
+  const skipSystem = nosystem === undefined ? false : gitEnvBool(nosystem);
+  if (skipSystem === null) return null;
   if (!skipSystem) files.push(env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig');
   const home = env['HOME'] ?? '';
   if (env['GIT_CONFIG_GLOBAL'] !== undefined) files.push(env['GIT_CONFIG_GLOBAL']);
