@@ -145,13 +145,17 @@ export function parseCommitInvocation(argv: readonly string[]): CommitInvocation
   return result;
 }
 
-/** Pure: git's exported `GIT_AUTHOR_DATE` (`@<epoch> <+hhmm>`) names the same instant and zone as an ISO date (`%aI`). */
+/**
+ * Pure: git's exported `GIT_AUTHOR_DATE` (`@<epoch> <+hhmm>`) names the same instant and zone as an ISO date
+ * (`%aI`: `±HH:MM`, or `Z` for UTC as git >= 2.45 prints it, which is `+0000`).
+ */
 export function sameAuthorDate(exported: string | undefined, iso: string): boolean {
   const env = /^@(\d+) ([+-]\d{4})$/.exec(exported ?? '');
-  const zone = /([+-])(\d{2}):(\d{2})$/.exec(iso);
+  const zone = /(?:([+-])(\d{2}):(\d{2})|Z)$/.exec(iso);
   const ms = Date.parse(iso);
   if (!env || !zone || Number.isNaN(ms)) return false;
-  return Number(env[1]) === ms / 1000 && env[2] === `${zone[1]}${zone[2]}${zone[3]}`;
+  const offset = zone[1] === undefined ? '+0000' : `${zone[1]}${zone[2]}${zone[3]}`;
+  return Number(env[1]) === ms / 1000 && env[2] === offset;
 }
 
 /**
