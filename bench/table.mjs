@@ -21,7 +21,8 @@ out.push(
   `Measured ${run.date.slice(0, 10)} on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}, git ${m.git}`,
 );
 out.push(
-  `with \`${run.command ?? 'npm run bench'}\` (${run.options.iterations} interleaved iterations after ${run.options.warmups} warm-ups unless a group sets its own).`,
+  // Runs since bench/lib/rounds.mjs keep null for a count not given on the command line (the defaults apply).
+  `with \`${run.command ?? 'npm run bench'}\` (${run.options.iterations ?? (run.options.quick ? 3 : 15)} interleaved iterations after ${run.options.warmups ?? (run.options.quick ? 1 : 2)} warm-ups unless a group sets its own).`,
   '',
 );
 out.push(
