@@ -32,10 +32,17 @@ export function isolatedEnv(home) {
     if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && !key.startsWith('npm_') && key !== 'HUSKY')
       env[key] = value;
   }
+  // hestai keeps no cache in a directory inside a git worktree (docs/SECURITY.md), and the cached fixtures'
+  // homes live in bench/.fixtures, inside this checkout: their cache directory goes to the system temp dir.
+  const inCheckout = !path.relative(ROOT, home).startsWith('..');
+  const cacheHome = inCheckout
+    ? path.join(os.tmpdir(), 'hestai-bench-cache', path.relative(ROOT, home).replaceAll(path.sep, '_'))
+    : path.join(home, '.cache');
   return {
     ...env,
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_CACHE_HOME: cacheHome,
     GIT_CONFIG_GLOBAL: globalConfig,
     GIT_CONFIG_NOSYSTEM: '1',
     NO_COLOR: '1',
