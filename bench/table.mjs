@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RESULTS_DIR, ROOT } from './lib/env.mjs';
 
-// `--readme` writes the tables between the bench-table markers of README.md instead of printing them.
+// `--readme` writes the tables between the bench-table markers of bench/README.md instead of printing them.
 const args = process.argv.slice(2);
 const toReadme = args.includes('--readme');
 const file = args.find((a) => !a.startsWith('--')) ?? path.join(RESULTS_DIR, 'latest.json');
@@ -54,15 +54,15 @@ for (const a of run.absolutes) {
   );
 }
 if (toReadme) {
-  const readme = path.join(ROOT, 'README.md');
+  const readme = path.join(ROOT, 'bench', 'README.md'); // the Performance page carries the tables
   const text = fs.readFileSync(readme, 'utf8');
   const start = '<!-- bench-table:start -->';
   const end = '<!-- bench-table:end -->';
-  if (!text.includes(start) || !text.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
+  if (!text.includes(start) || !text.includes(end)) throw new Error(`bench/README.md has no ${start} … ${end} markers`);
   const before = text.slice(0, text.indexOf(start) + start.length);
   const after = text.slice(text.indexOf(end));
   fs.writeFileSync(readme, `${before}\n${out.join('\n')}\n${after}`);
-  console.log('README.md: Performance tables updated');
+  console.log('bench/README.md: Performance tables updated');
 } else {
   console.log(out.join('\n'));
 }
