@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoInfo } from '../../src/git/repo.js';
 import { readHead, repoInfoFromFiles } from '../../src/git/refs.js';
 import { rangeFacts, workTreeSnapshot, type SnapshotOptions } from '../../src/git/snapshot.js';
+import { restoreEnvAfterEach, useRepo, withoutGit } from '../helpers/process-env.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 15 (Speed): the session protocol reads git facts from the git dir's files and from a cache in the
@@ -12,28 +13,7 @@ import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 // answer for a repository that changed: every change below is made by another process (git, sh) on a real
 // repository, and the next read must see it. "No git process" is proven by running with no git on PATH.
 
-const saved = { ...process.env };
-afterEach(() => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-  Object.assign(process.env, saved);
-});
-
-/** The repository's environment in this process (git is started with process.env). */
-function useRepo(repo: TempRepo): void {
-  for (const k of Object.keys(process.env)) if (k.startsWith('GIT_')) delete process.env[k];
-  Object.assign(process.env, repo.env);
-}
-
-/** Runs `fn` with no git on PATH: any git process it tries to start fails (GIT_MISSING). */
-function withoutGit<T>(fn: () => T): T {
-  const path = process.env['PATH'];
-  process.env['PATH'] = tempDir('hestai-nogit-');
-  try {
-    return fn();
-  } finally {
-    process.env['PATH'] = path;
-  }
-}
+restoreEnvAfterEach();
 
 /** Another process changes the work tree (never this one's fs calls). */
 function sh(repo: TempRepo, script: string): void {

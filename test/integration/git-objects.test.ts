@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { history, historyArgs } from '../../src/git/history.js';
 import { chainLogBytes, chainSince } from '../../src/git/objects.js';
+import { restoreEnvAfterEach, useRepo } from '../helpers/process-env.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 15 (Speed): the few commits made since a cached `git log` answer are read from loose objects
@@ -11,16 +12,7 @@ import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 // every commit it answers, and no answer at all (null: the caller asks git) for anything it cannot
 // answer exactly. Every repository here is real and every expectation is git's own output.
 
-const saved = { ...process.env };
-afterEach(() => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-  Object.assign(process.env, saved);
-});
-
-function useRepo(repo: TempRepo): void {
-  for (const k of Object.keys(process.env)) if (k.startsWith('GIT_')) delete process.env[k];
-  Object.assign(process.env, repo.env);
-}
+restoreEnvAfterEach();
 
 const objectsOf = (repo: TempRepo) => path.join(repo.dir, '.git', 'objects');
 const rev = (repo: TempRepo, name: string) => repo.git(['rev-parse', name]).stdout.trim();

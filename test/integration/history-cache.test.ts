@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { history } from '../../src/git/history.js';
 import { rangeFacts, rangeFactsAsync } from '../../src/git/snapshot.js';
 import { branchHistory } from '../../src/hooks/branch-history.js';
+import { restoreEnvAfterEach, useRepo, withoutGit } from '../helpers/process-env.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 15 (Speed): the hooks' two `git log`s (pre-commit's commits since the session start, commit-msg's
@@ -11,27 +12,7 @@ import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 // objects, with no git process. The answer must always be git's own: each case below compares with
 // `history()` asked of git afterwards, and "no git process" is proven by running with no git on PATH.
 
-const saved = { ...process.env };
-afterEach(() => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-  Object.assign(process.env, saved);
-});
-
-function useRepo(repo: TempRepo): void {
-  for (const k of Object.keys(process.env)) if (k.startsWith('GIT_')) delete process.env[k];
-  Object.assign(process.env, repo.env);
-}
-
-/** Runs `fn` with no git on PATH: any git process it tries to start fails (GIT_MISSING). */
-function withoutGit<T>(fn: () => T): T {
-  const p = process.env['PATH'];
-  process.env['PATH'] = tempDir('hestai-nogit-');
-  try {
-    return fn();
-  } finally {
-    process.env['PATH'] = p;
-  }
-}
+restoreEnvAfterEach();
 
 const rev = (repo: TempRepo, name: string) => repo.git(['rev-parse', name]).stdout.trim();
 

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commitMessageConfig, type MessageConfigOptions } from '../../src/git/message-config.js';
+import { restoreEnvAfterEach, useRepo, withoutGit } from '../helpers/process-env.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 15 (Speed): the commit-msg hook reads core.commentChar and commit.cleanup on every commit. Cached in the
@@ -10,28 +11,7 @@ import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 // process (git, sh) on real config files, and the next read must see it. "No git process" is proven by running
 // with no git on PATH. The oracle is git itself: `git config -z --get-regexp` (the hook's call before the cache).
 
-const saved = { ...process.env };
-afterEach(() => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-  Object.assign(process.env, saved);
-});
-
-/** The repository's environment in this process (git is started with process.env). */
-function useRepo(repo: TempRepo): void {
-  for (const k of Object.keys(process.env)) if (k.startsWith('GIT_')) delete process.env[k];
-  Object.assign(process.env, repo.env);
-}
-
-/** Runs `fn` with no git on PATH: any git process it tries to start fails (GIT_MISSING). */
-function withoutGit<T>(fn: () => T): T {
-  const dir = process.env['PATH'];
-  process.env['PATH'] = tempDir('hestai-nogit-');
-  try {
-    return fn();
-  } finally {
-    process.env['PATH'] = dir;
-  }
-}
+restoreEnvAfterEach();
 
 /** Another process changes a config file (never this one's fs calls), with process.env as git's environment. */
 function sh(repo: TempRepo, script: string, cwd = repo.dir): void {
