@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../helpers/git-repo.js';
-import { seedAnchor } from '../helpers/session-fixture.js';
-import { pathWithoutGh } from '../helpers/session-fixtures.js';
+import { protocolRepo } from '../helpers/protocol-repo.js';
 
 // Issue 15 (Speed): the hooks answer their `git log`s from the history cache (user cache directory) and
 // the few loose commits made since. Real `git commit`s through the installed hooks, with protocol.enforce
@@ -22,20 +20,7 @@ const PROTOCOL = [
 ].join('\n');
 
 function setup() {
-  const repo = makeRepo();
-  const env = { PATH: pathWithoutGh() };
-  const run = (args: string[]) => repo.hestai(args, { env });
-  expect(run(['init', '--no-husky']).status).toBe(0);
-  repo.write('.hestai/protocol.yaml', PROTOCOL);
-  repo.write('.hestai_workspace.yaml', 'protocol:\n  enforce: true\n');
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-  repo.git(['switch', '-q', '-c', 'feat/x']);
-  const clock = run(['clock-in', '--role', 'implementation-lead', '--focus', 'history', '--json']);
-  expect(clock.status, clock.stderr).toBe(0);
-  const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-  seedAnchor(repo.dir, token, {}, { role: 'implementation-lead' });
-  expect(run(['session', 'start', '--objective', 'history cache']).status).toBe(0);
+  const { repo, env } = protocolRepo({ protocol: PROTOCOL, focus: 'history', objective: 'history cache' });
   const trace = path.join(repo.home, 'trace');
   let n = 0;
   const commit = (message: string, files: Record<string, string>, extra: string[] = []) => {

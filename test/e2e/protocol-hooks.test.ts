@@ -2,26 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../helpers/git-repo.js';
-import { seedAnchor } from '../helpers/session-fixture.js';
-import { pathWithoutGh } from '../helpers/session-fixtures.js';
+import { protocolRepo } from '../helpers/protocol-repo.js';
 
 // protocol.enforce through the installed hooks and real `git commit`s.
 
 function setup(options: { protocol?: string; enforce?: boolean } = {}) {
-  const repo = makeRepo();
-  const env = { PATH: pathWithoutGh() };
-  const run = (args: string[]) => repo.hestai(args, { env });
-  expect(run(['init', '--no-husky']).status).toBe(0);
-  if (options.protocol !== undefined) repo.write('.hestai/protocol.yaml', options.protocol);
-  repo.write('.hestai_workspace.yaml', `protocol:\n  enforce: ${options.enforce ?? true}\n`);
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-  repo.git(['switch', '-q', '-c', 'feat/x']);
-  const clock = run(['clock-in', '--role', 'implementation-lead', '--focus', 'protocol', '--json']);
-  expect(clock.status, clock.stderr).toBe(0);
-  const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-  seedAnchor(repo.dir, token, {}, { role: 'implementation-lead' });
+  const { repo, env, run, token } = protocolRepo(options);
   const commit = (message: string) => {
     repo.write(`notes/${Date.now()}-${Math.random()}.md`, 'x\n');
     repo.git(['add', '-A']);

@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { protocolRepo } from '../helpers/protocol-repo.js';
 import { userCacheDir } from '../../src/config/cache.js';
 import { workspacePaths } from '../../src/paths.js';
 import { anchorFile } from '../../src/records/anchor.js';
 import { textKey } from '../../src/util/text-key.js';
 import { makeRepo, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
-import { makeSession, seedAnchor } from '../helpers/session-fixture.js';
-import { pathWithoutGh } from '../helpers/session-fixtures.js';
+import { makeSession } from '../helpers/session-fixture.js';
 import { hestai, noStack } from './helpers.js';
 
 // Review of the user cache directory (~/.cache/hestai): every cache read there goes through one reader
@@ -164,19 +164,8 @@ describe('a FIFO planted at a cache path never hangs a hook', () => {
   });
 
   it('protocol cache: the enforced commit completes, blocked by the same gate', () => {
-    const repo = makeRepo();
-    const env = { PATH: pathWithoutGh() };
+    const { repo, env } = protocolRepo({ focus: 'cache', objective: 'fifo' });
     const run = (args: string[]) => hestai(repo, args, env);
-    expect(run(['init', '--no-husky']).status).toBe(0);
-    repo.write('.hestai_workspace.yaml', 'protocol:\n  enforce: true\n');
-    repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-    repo.git(['switch', '-q', '-c', 'feat/x']);
-    const clock = run(['clock-in', '--role', 'implementation-lead', '--focus', 'cache', '--json']);
-    expect(clock.status, clock.stderr).toBe(0);
-    const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-    seedAnchor(repo.dir, token, {}, { role: 'implementation-lead' });
-    expect(run(['session', 'start', '--objective', 'fifo']).status).toBe(0);
     const entries = cached(repo, 'protocol', /\.json$/);
     expect(entries).toHaveLength(1);
     mkfifo(entries[0]!);

@@ -2,10 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { protocolRepo } from '../helpers/protocol-repo.js';
 import { protocolCacheFile } from '../../src/protocol/load.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { seedAnchor } from '../helpers/session-fixture.js';
-import { pathWithoutGh } from '../helpers/session-fixtures.js';
 import { hestai, noStack } from './helpers.js';
 
 // Issue 15 (protocol cache): the validated protocol cache can never weaken a gate. It holds the exact text
@@ -17,19 +15,8 @@ import { hestai, noStack } from './helpers.js';
 const WEAK = { version: 1, phases: [{ id: 'BINDING', stage: 'start', gates: [] }] };
 
 function enforcedRun() {
-  const repo = makeRepo();
-  const env = { PATH: pathWithoutGh() };
+  const { repo, env } = protocolRepo({ focus: 'cache', objective: 'cache attack' });
   const run = (args: string[]) => hestai(repo, args, env);
-  expect(run(['init', '--no-husky']).status).toBe(0);
-  repo.write('.hestai_workspace.yaml', 'protocol:\n  enforce: true\n');
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-  repo.git(['switch', '-q', '-c', 'feat/x']);
-  const clock = run(['clock-in', '--role', 'implementation-lead', '--focus', 'cache', '--json']);
-  expect(clock.status, clock.stderr).toBe(0);
-  const token = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
-  seedAnchor(repo.dir, token, {}, { role: 'implementation-lead' });
-  expect(run(['session', 'start', '--objective', 'cache attack']).status).toBe(0);
   const text = fs.readFileSync(path.join(repo.dir, '.hestai/protocol.yaml'), 'utf8');
   const commit = () => {
     repo.write(`notes/${Date.now()}-${Math.random()}.md`, 'x\n');
