@@ -195,6 +195,27 @@ describe('hestai session (the protocol state machine)', () => {
     expect(json(run(['session', 'show', '--violations', '--json']).stdout)['violations']).toHaveLength(2);
   });
 
+  it('a run with a forced MUST skip ends COMPLETE_WITH_VIOLATIONS, never "every MUST gate holds", and records no commit when none was made', () => {
+    const { run, token } = setup({ config: 'protocol:\n  force_limit: 3\n' });
+    run(['session', 'start', '--objective', 'forcing to the end']);
+    expect(json(run(['session', 'advance', '--force', '--json']).stdout)).toMatchObject({ current_phase: 'WORK' });
+    expect(json(run(['session', 'advance', '--json']).stdout)).toMatchObject({ current_phase: 'END' });
+    const forced = json(run(['session', 'advance', '--force', '--json']).stdout);
+    expect(forced).toMatchObject({ success: true, current_phase: 'COMPLETE' });
+    const end = run(['session', 'end', '--summary', 'forced through', '--json']);
+    expect(end.status, end.stderr).toBe(0);
+    const res = json(end.stdout);
+    expect(res).toMatchObject({ session_id: token, status: 'COMPLETE_WITH_VIOLATIONS', handoff_updated: true });
+    expect(res['message']).not.toContain('every MUST gate holds');
+    expect(res['message']).toContain('forced');
+    expect(res['commit_sha']).toBeUndefined();
+    const text = run(['session', 'show', '--history', '--json']);
+    expect(json(text.stdout)['sessions']).toEqual([
+      expect.objectContaining({ session_id: token, outcome: 'COMPLETE_WITH_VIOLATIONS', commit_sha: null }),
+    ]);
+    expect(json(text.stdout)['sessions'][0]['violations']).toBeGreaterThanOrEqual(4);
+  });
+
   it('a target phase that would skip a blocking gate is refused', () => {
     const { run } = setup();
     run(['session', 'start', '--objective', 'skip ahead']);
