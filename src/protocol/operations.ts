@@ -35,6 +35,7 @@ import {
   updateProtocolState,
   type HistoryRecord,
   type ProtocolState,
+  type RunOutcome,
   type Violation,
 } from './store.js';
 import { commandTrust } from './trust.js';
@@ -645,7 +646,7 @@ export async function getBlockedReason(
 
 export interface SessionEndResult {
   session_id: string;
-  status: 'COMPLETE' | 'INCOMPLETE';
+  status: RunOutcome | 'INCOMPLETE';
   checklist: Checklist;
   violations: Violation[];
   /** The unmet MUST gates (`PHASE/gate: message`) when INCOMPLETE. */
@@ -694,11 +695,14 @@ export async function sessionEnd(
     };
   }
   const endHead = readHead(run.paths.root);
-  const commit_sha = endHead === null ? headCommit(run.paths.root) : endHead.sha;
+  const head = endHead === null ? headCommit(run.paths.root) : endHead.sha;
+  // The run's last commit: HEAD when it moved since the run started, else none (never the starting commit).
+  const commit_sha = head !== null && head !== state.starting_commit ? head : null;
+  const outcome: RunOutcome = state.violations.length > 0 ? 'COMPLETE_WITH_VIOLATIONS' : 'COMPLETE';
   const record: HistoryRecord = {
     session_id: state.session_id,
     objective: state.objective,
-    outcome: 'COMPLETE',
+    outcome,
     commit_sha,
     key_decisions: (input.key_decisions ?? []).map((d) => d.trim()).filter((d) => d !== ''),
     next_session_notes: input.next_session_notes?.trim() || null,
@@ -718,13 +722,16 @@ export async function sessionEnd(
   await appendHistory(run.paths, record, run.config.protocol.history_limit);
   return {
     session_id: state.session_id,
-    status: 'COMPLETE',
+    status: outcome,
     checklist,
     violations: state.violations,
     unmet: [],
     handoff_updated: true,
     ...(commit_sha ? { commit_sha } : {}),
-    message: 'every MUST gate holds: history record written, run cleared (clock out next: hestai clock-out)',
+    message:
+      outcome === 'COMPLETE'
+        ? 'every MUST gate holds: history record written, run cleared (clock out next: hestai clock-out)'
+        : `${state.violations.length} requirement(s) were skipped by forced advances (${state.violations.filter((v) => v.severity === 'CRITICAL').length} MUST): ended with violations, history record written, run cleared (clock out next: hestai clock-out)`,
   };
 }
 

@@ -48,11 +48,18 @@ export interface ProtocolState {
   baseline?: Record<string, string>;
 }
 
+/**
+ * How a run ended: every MUST gate held (COMPLETE), or the run ended but a requirement was skipped by a
+ * forced advance (COMPLETE_WITH_VIOLATIONS). INCOMPLETE runs are never recorded (they stay open).
+ */
+export type RunOutcome = 'COMPLETE' | 'COMPLETE_WITH_VIOLATIONS';
+
 /** One record of `protocol-history.json` (session://history). */
 export interface HistoryRecord {
   session_id: string;
   objective: string;
-  outcome: 'COMPLETE';
+  outcome: RunOutcome;
+  /** The run's last commit (HEAD at the end when it moved since the starting commit), or null when none. */
   commit_sha: string | null;
   key_decisions: string[];
   next_session_notes: string | null;

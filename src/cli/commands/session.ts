@@ -137,13 +137,13 @@ export const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInpu
       deps(ctx),
     );
     const lines = [
-      `${res.status === 'COMPLETE' ? paint(ctx.out, 'green', 'COMPLETE') : paint(ctx.out, 'red', 'INCOMPLETE')} ${res.message}`,
+      `${res.status === 'COMPLETE' ? paint(ctx.out, 'green', res.status) : paint(ctx.out, 'red', res.status)} ${res.message}`,
     ];
     for (const u of res.unmet) lines.push(`  unmet: ${u}`);
     if (res.status === 'INCOMPLETE')
       lines.push('hint: hestai session blocked (for the current phase) or hestai session show');
     return {
-      exitCode: res.status === 'COMPLETE' ? ExitCode.Ok : ExitCode.Blocked,
+      exitCode: res.status === 'INCOMPLETE' ? ExitCode.Blocked : ExitCode.Ok,
       json: res,
       text: lines.join('\n'),
     };

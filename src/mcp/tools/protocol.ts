@@ -267,14 +267,18 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       }),
       output: z.looseObject({
         session_id: z.string().describe('The session.'),
-        status: z.enum(['COMPLETE', 'INCOMPLETE']).describe('INCOMPLETE while a MUST gate is unmet.'),
+        status: z
+          .enum(['COMPLETE', 'COMPLETE_WITH_VIOLATIONS', 'INCOMPLETE'])
+          .describe(
+            'INCOMPLETE while a MUST gate is unmet; COMPLETE_WITH_VIOLATIONS when a forced advance skipped a requirement.',
+          ),
         checklist,
         violations: z.array(violation).describe('Forced skips of this run.'),
         unmet: z.array(z.string()).describe('The unmet MUST gates (PHASE/gate: why) when INCOMPLETE.'),
         handoff_updated: z
           .boolean()
           .describe("True when the history record was written (the seed's HANDOFF.md update)."),
-        commit_sha: z.string().optional().describe('HEAD at the end.'),
+        commit_sha: z.string().optional().describe("The run's last commit (absent when the run made none)."),
         message: z.string().describe('What happened.'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -284,7 +288,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
         await lib()
       ).sessionEnd({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_end', true) }, deps$(deps));
       const text = `${res.status}: ${res.message}${res.unmet.length ? `\n${res.unmet.map((u) => `- ${u}`).join('\n')}` : ''}`;
-      return res.status === 'COMPLETE' ? okResult(res, text) : failedResult(res, text);
+      return res.status === 'INCOMPLETE' ? failedResult(res, text) : okResult(res, text);
     },
   );
 }
