@@ -9,7 +9,11 @@ import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
-import { resolveRange, shallowRangeError } from './range.js';
+import { resolveRange, shallowRangeError, type VerifyRange } from './range.js';
+import { pairingRevisions } from './pairing-context.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import type { LogCommit } from '../git/parse.js';
+import { resolveCommit } from '../git/repo.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import { logFacts } from './log-facts.js';
 import { bypassLine, checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
@@ -98,10 +102,14 @@ export async function verifyRange(
   if ('error' in result) throw shallowRangeError(range.to);
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
-  const facts = logFacts(workspace.root, result.commits, config);
+  // Test-first judges each commit against its ancestry since its branch's base, not the range alone.
+  const context = pairingContext(workspace.root, config, range, result.commits);
+  const contextFacts = logFacts(workspace.root, context, config);
+  const factsBySha = new Map(contextFacts.map((f) => [f.sha, f]));
+  const facts = result.commits.map((c) => factsBySha.get(c.sha)!);
   const bypassed = (f: CommitFacts, i: number) =>
-    lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(result.commits[i]!.message) !== null;
-  const judged = facts.filter((f, i) => !bypassed(f, i));
+    lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(context[i]!.message) !== null;
+  const judged = contextFacts.filter((f, i) => !bypassed(f, i));
   const tdd = new Map<string, TddVerdict>();
   for (const v of evaluateTestFirst(judged, config.tdd)) tdd.set(v.sha, v);
 
@@ -191,6 +199,29 @@ export async function verifyRange(
     errors,
     warnings,
   };
+}
+
+/**
+ * The commits test-first judges the range's commits against: with an explicit `--from` (a push verified
+ * from its previous tip), their ancestry since the branch's base (src/verify/pairing-context.ts), read with
+ * one more `git log`; the range itself when that history does not contain it all, or reaches a shallow
+ * boundary (then the range is judged alone, as before).
+ */
+function pairingContext(
+  root: string,
+  config: WorkspaceConfig,
+  range: VerifyRange,
+  commits: readonly LogCommit[],
+): readonly LogCommit[] {
+  if (range.base !== 'explicit') return commits;
+  const since = config.tdd.since ? resolveCommit(root, config.tdd.since) : null;
+  const { revisions } = pairingRevisions(root, config, range.to, since);
+  const result = history(root, { revisions, topoOrder: true });
+  if ('error' in result) return commits;
+  const shas = new Set(result.commits.map((c) => c.sha));
+  if (!commits.every((c) => shas.has(c.sha))) return commits;
+  if (result.commits.some((c) => range.shallow.has(c.sha))) return commits;
+  return result.commits;
 }
 
 /** What a real merge (2+ parents) adds beyond git's automatic merge of its parents. */
