@@ -4,35 +4,37 @@ import { readOwnCacheFile, writeFileAtomic } from '../state/store.js';
 import { textKey } from '../util/text-key.js';
 import { gitDirOf } from './head.js';
 import { gitEnvBool } from './env-bool.js';
-import { chainSince } from './objects.js';
-import type { FileChange, LogCommit } from './parse.js';
+import { runGit } from './exec.js';
+import { historyArgs } from './history.js';
+import { logNonce, parseLog, type FileChange, type LogCommit } from './parse.js';
 import { commonDirOf, readHead } from './refs.js';
 
 /**
- * The history cache (issue 15, Speed): the hooks' `git log`s (pre-commit's commits since the session
- * start, commit-msg's branch history) answered without a git process in the common case.
+ * The history cache (issue 15, Speed; issue 27: git answers git questions): the hooks' `git log`s
+ * (pre-commit's commits since the session start, commit-msg's branch history) answered without the whole
+ * log in the common case.
  *
  * One entry per series, i.e. per repository, worktree, branch, kind of log and exclude tips (full shas,
- * resolved from files by the caller): the answer git gave (or this module derived) for the series' last
- * tip T. When HEAD has moved on from T by a short linear chain of loose, plain commits (objects.ts), the
- * answer for HEAD is T's answer followed by those commits, which is exactly git's answer when:
- * - T's answer is non-empty (T is not reachable from the excludes, so neither is any descendant of T), or
- *   there are no excludes, or T is the only exclude tip; and
- * - the chain reaches T by first parents, holds no merge and no exclude tip (objects.ts).
+ * resolved from files by the caller): the answer git gave for the series' last tip T. When HEAD is T, that
+ * answer is returned with no git process. When HEAD has moved on, ONE git process (`git log HEAD ^T`, the
+ * same format) lists the commits since; if they are a short linear chain that reaches T by first parents,
+ * with no merge and no exclude tip, the answer for HEAD is T's answer followed by them, which is exactly
+ * git's answer when T's answer is non-empty (T is not reachable from the excludes, so neither is any
+ * descendant of T), or there are no excludes, or T is the only exclude tip. Nothing is ever derived from
+ * git's object files: every commit record in the cache is one git printed.
  * The extended answer is then written back (atomically), so the next commit extends it in turn.
  *
- * Any doubt and git answers, exactly as before: variables that move the repository, its objects, its
- * history or add configuration; replace refs, grafts, a shallow clone, an alternates file; configuration
- * that changes what this log prints (log.showSignature, i18n.logOutputEncoding, i18n.commitEncoding (the
- * default output encoding), diff.orderFile,
- * diff.relative, diff.noPrefix, includes, a sha256 object format); a cache file that is not exactly what
- * this module writes. The cache files live in the user cache directory, never in the worktree (which a
- * repository or an agent can write); they are trusted as much as the rest of that directory (the range
- * and config caches), and read only when their structure is exactly right.
+ * Any doubt and git answers the whole log, exactly as before: variables that move the repository, its
+ * objects, its history or add configuration; replace refs, grafts, a shallow clone; configuration that
+ * changes what this log prints (log.showSignature, i18n.logOutputEncoding, i18n.commitEncoding,
+ * diff.orderFile, diff.relative, diff.noPrefix, includes, a sha256 object format), which could differ
+ * between the run that wrote T's answer and this one; a cache file that is not exactly what this module
+ * writes. The cache files live in the user cache directory, never in the worktree (which a repository or
+ * an agent can write), and are read only when their structure is exactly right.
  */
 
-const FORMAT = 1;
-/** At most this many new commits are read from objects; more and git answers (and the chain restarts). */
+const FORMAT = 2; // 2: no `utc` (nothing is derived from objects)
+/** At most this many new commits extend an answer; more and git answers the whole log (and the chain restarts). */
 export const MAX_CHAIN = 32;
 /** A cache file larger than this is neither read nor written (a history that long: git answers). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -156,7 +158,6 @@ interface Entry {
   key: string;
   tip: string;
   excludes: string[];
-  utc: string | null;
   commits: LogCommit[];
 }
 
@@ -167,15 +168,14 @@ function readEntry(file: string, key: string, excludes: readonly string[]): Entr
     const e = JSON.parse(raw) as unknown;
     if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
     const x = e as Record<string, unknown>;
-    if (!onlyKeys(x, ['format', 'key', 'tip', 'excludes', 'utc', 'commits'])) return null;
-    const { tip, commits, utc } = x;
+    if (!onlyKeys(x, ['format', 'key', 'tip', 'excludes', 'commits'])) return null;
+    const { tip, commits } = x;
     if (
       x['format'] !== FORMAT ||
       x['key'] !== key ||
       typeof tip !== 'string' ||
       !SHA.test(tip) ||
       JSON.stringify(x['excludes']) !== JSON.stringify(excludes) ||
-      !(utc === null || utc === 'Z' || utc === '+00:00') ||
       !Array.isArray(commits) ||
       !commits.every(validCommit) ||
       (commits.length > 0 && (commits[commits.length - 1] as LogCommit).sha !== tip) ||
@@ -188,63 +188,33 @@ function readEntry(file: string, key: string, excludes: readonly string[]): Entr
   }
 }
 
-/** At most this many commit records are shared between the hooks of a commit (the newest). */
-const SHARED_RECORDS = 64;
-
 /**
- * The commits the last history read derived from objects, by sha: a commit's record (parents, dates,
- * message, changes against its first parent) never changes, so pre-commit's records serve commit-msg's
- * read of the same new commits without reading an object. Only plain (one-parent) records, exactly as
- * written; anything else in the file and it is not used.
+ * The commits from `tip` (exclusive) to `head`, oldest first, from ONE `git log head ^tip` in the log's own
+ * format, when they are a linear chain of at most {@link MAX_CHAIN} commits reaching `tip` by first parents
+ * with no commit in `stop`; null otherwise (git refused, a merge, a longer or unrelated history).
  */
-function readShared(file: string, key: string): Map<string, LogCommit> | null {
-  try {
-    const raw = readCacheText(file);
-    if (raw === null) return null;
-    const e = JSON.parse(raw) as unknown;
-    if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
-    const x = e as Record<string, unknown>;
-    const commits = x['commits'];
-    if (
-      !onlyKeys(x, ['format', 'key', 'commits']) ||
-      x['format'] !== FORMAT ||
-      x['key'] !== key ||
-      !Array.isArray(commits) ||
-      commits.length > SHARED_RECORDS ||
-      !commits.every((c) => validCommit(c) && c.parents.length === 1)
-    )
-      return null;
-    return new Map((commits as LogCommit[]).map((c) => [c.sha, c]));
-  } catch {
-    return null;
-  }
-}
-
-/** The chain from `head` back to `tip` (oldest first) when every commit on it has a shared record. */
-function chainFromShared(
-  shared: ReadonlyMap<string, LogCommit>,
+function chainSince(
+  root: string,
+  spec: LogSpec,
   head: string,
   tip: string,
   stop: ReadonlySet<string>,
 ): LogCommit[] | null {
-  const chain: LogCommit[] = [];
-  for (let sha = head; sha !== tip;) {
-    const c = shared.get(sha);
-    if (c === undefined || chain.length >= MAX_CHAIN || stop.has(sha) || c.parents.length !== 1) return null;
-    chain.push(c);
-    sha = c.parents[0]!;
+  const nonce = logNonce();
+  const args = historyArgs(
+    { revisions: [head, `^${tip}`, `--max-count=${MAX_CHAIN + 1}`], topoOrder: spec.kind === 'branch' },
+    nonce,
+  );
+  const result = runGit(args, { cwd: root, okCodes: [128] });
+  if (result.status !== 0) return null;
+  const chain = parseLog(result.stdout, true, nonce);
+  if (chain.length === 0 || chain.length > MAX_CHAIN || chain[chain.length - 1]!.sha !== head) return null;
+  let parent = tip;
+  for (const c of chain) {
+    if (stop.has(c.sha) || c.parents.length !== 1 || c.parents[0] !== parent) return null;
+    parent = c.sha;
   }
-  return chain.reverse();
-}
-
-/** How this git prints a zero offset in `%aI` (`+00:00` up to 2.44, `Z` since), if its answer shows it. */
-function utcOf(commits: readonly LogCommit[]): string | null {
-  for (const c of commits)
-    for (const d of [c.authorDate, c.committerDate]) {
-      if (d.endsWith('Z')) return 'Z';
-      if (d.endsWith('+00:00')) return '+00:00';
-    }
-  return null;
+  return chain;
 }
 
 /** What a log is: its kind (which `history()` options) and its exclude tips (full shas, in git's order). */
@@ -279,12 +249,6 @@ export function planLog(
   const key = JSON.stringify([FORMAT, 'log', spec.kind, commonDir, gitDir, head.branch, excludes]);
   const file = path.join(cacheDir, 'git', `log-${textKey(key)}.json`);
   const entry = readEntry(file, key, excludes);
-  // How git prints a zero offset, learned from any answer of git's (an empty answer shows nothing).
-  const hintFile = path.join(cacheDir, 'git', 'log-utc');
-  const hint = (): string | null => {
-    const text = readCacheText(hintFile);
-    return text === 'Z' || text === '+00:00' ? text : null;
-  };
   const write = (target: string, text: string) => {
     try {
       writeFileAtomic(target, text, { within: cacheDir, durable: false });
@@ -292,41 +256,21 @@ export function planLog(
       /* caching is an optimisation only */
     }
   };
-  const store = (commits: LogCommit[], utc: string | null): void => {
+  const store = (commits: LogCommit[]): void => {
     if (commits.length > 0 && commits[commits.length - 1]!.sha !== headSha) return;
-    const learned = utcOf(commits);
-    if (learned !== null && learned !== hint()) write(hintFile, learned);
-    const value: Entry = { format: FORMAT, key, tip: headSha, excludes, utc: learned ?? utc, commits };
+    const value: Entry = { format: FORMAT, key, tip: headSha, excludes, commits };
     const text = JSON.stringify(value);
     if (text.length <= MAX_FILE_BYTES) write(file, text);
   };
-  const miss: LogPlan = { kind: 'miss', head: headSha, store: (commits) => store(commits, entry?.utc ?? null) };
+  const miss: LogPlan = { kind: 'miss', head: headSha, store };
   if (entry === null) return miss;
   if (entry.tip === headSha) return { kind: 'hit', head: headSha, commits: entry.commits };
   const provable =
     excludes.length === 0 || entry.commits.length > 0 || (excludes.length === 1 && excludes[0] === entry.tip);
-  if (!provable || fs.existsSync(path.join(commonDir, 'objects', 'info', 'alternates'))) return miss;
-  const stop = new Set(excludes);
-  const sharedKey = JSON.stringify([FORMAT, 'commits', commonDir]);
-  const sharedFile = path.join(cacheDir, 'git', `commits-${textKey(sharedKey)}.json`);
-  const shared = readShared(sharedFile, sharedKey);
-  let chain = shared === null ? null : chainFromShared(shared, headSha, entry.tip, stop);
-  if (chain === null) {
-    chain = chainSince(path.join(commonDir, 'objects'), headSha, entry.tip, {
-      max: MAX_CHAIN,
-      stop,
-      utc: entry.utc ?? hint(),
-    });
-    if (chain === null) return miss;
-    // pre-commit shares what it read with commit-msg, which reads the same new commits next.
-    if (spec.kind === 'range' && chain.length > 0) {
-      const fresh = new Set(chain.map((c) => c.sha));
-      const kept = [...(shared?.values() ?? [])].filter((c) => !fresh.has(c.sha));
-      const commits = [...kept, ...chain].slice(-SHARED_RECORDS);
-      write(sharedFile, JSON.stringify({ format: FORMAT, key: sharedKey, commits }));
-    }
-  }
+  if (!provable) return miss;
+  const chain = chainSince(root, spec, headSha, entry.tip, new Set(excludes));
+  if (chain === null) return miss;
   const commits = [...entry.commits, ...chain];
-  store(commits, entry.utc);
+  store(commits);
   return { kind: 'hit', head: headSha, commits };
 }

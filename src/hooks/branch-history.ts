@@ -25,9 +25,9 @@ export interface BranchScope {
  * - On the default branch itself: everything after `tdd.since`, or the whole history when it is unset.
  * - `tdd.since` is excluded in both cases. An unborn branch has no history.
  *
- * Usually with NO git process at all: the answer is kept in the history cache (src/git/log-cache.ts, in
- * `cacheDir`, the user cache directory) and extended by the few commits made since, read from loose
- * objects; whenever that cannot be proven to be git's answer, git answers as before.
+ * Usually with at most one short git process: the answer is kept in the history cache (src/git/log-cache.ts,
+ * in `cacheDir`, the user cache directory) and extended by git's log of the few commits made since;
+ * whenever that cannot be proven to be git's answer, git answers the whole log as before.
  */
 export function branchHistory(
   root: string,
