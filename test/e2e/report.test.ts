@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchoredRepo, type AnchoredRepo, type VerifyReport } from '../helpers/anchored-repo.js';
+import { tempDir } from '../helpers/git-repo.js';
+
+// Issue 31: `hestai report` is a view of `hestai verify`: every number and verdict on the page is the one
+// `verify --format json` gives for the same range, read in a fresh clone (what CI and a reviewer see).
+
+const HOSTILE = 'feat: sneaked <script>alert(1)</script> & "quoted" <img src=x onerror=alert(2)>';
+
+/** A history with every verdict kind: pass, fail, warn, skip, bypass, exemption and a merge. Returns the clone. */
+export function everyVerdictKind(repo: AnchoredRepo): string {
+  repo.git(['checkout', '-q', '-b', 'feat/report']);
+  repo.anchor();
+  const hooked = (message: string, files: Record<string, string>, env: NodeJS.ProcessEnv = {}) => {
+    const made = repo.commitHooked(message, files, env);
+    expect(made.status, `${message}: ${made.stderr}`).toBe(0);
+  };
+  hooked('test(report): the greeting is polite', { 'test/greet.test.ts': 'expect(greet()).toBe("hello")\n' });
+  hooked('feat(report): greet politely', { 'src/greet.ts': 'export const greet = () => "hello";\n' });
+  repo.write('src/sneak.ts', 'x\n');
+  repo.git(['add', '-A']);
+  repo.git(['commit', '-q', '--no-verify', '-m', HOSTILE]);
+  hooked('docs: how to greet', { 'docs/greet.md': 'greet\n' });
+  hooked('test: notes without a test file', { 'notes.txt': 'n\n' });
+  hooked('chore: urgent hotfix', { 'src/hot.ts': 'h\n' }, { HESTAI_BYPASS: 'release <blocker> & co' });
+  hooked('feat(report): a spike\n\nTDD-Exempt: exploratory spike, thrown away', { 'src/spike.ts': 's\n' });
+  repo.git(['checkout', '-q', '-b', 'side']);
+  hooked('docs: side note', { 'docs/side.md': 's\n' });
+  repo.git(['checkout', '-q', 'feat/report']);
+  hooked('docs: main note', { 'docs/main.md': 'm\n' });
+  repo.git(['merge', '-q', '--no-ff', '--no-verify', '-m', 'Merge branch side', 'side']);
+  const push = repo.git(['push', '-q', 'origin', 'feat/report'], { allowFail: true });
+  expect(push.status, push.stderr).toBe(0);
+  return repo.freshClone('feat/report');
+}
+
+const decode = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/** The verdict rows of the page, per commit sha, in order: [rule, status, message]. */
+export function pageVerdicts(html: string): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  const sections = html.split('<section class="commit"').slice(1);
+  for (const s of sections) {
+    const sha = /data-sha="([0-9a-f]+)"/.exec(s)![1]!;
+    const rows = [...s.matchAll(/<tr data-rule="([^"]*)" data-status="([^"]*)">.*?<td class="msg">(.*?)<\/td>/gs)];
+    out.set(
+      sha,
+      rows.map((r) => [decode(r[1]!), r[2]!, decode(r[3]!)]),
+    );
+  }
+  return out;
+}
+
+/** A summary figure of the page (`data-metric="name"`). */
+export function metric(html: string, name: string): string {
+  const m = new RegExp(`data-metric="${name}"[^>]*>.*?<dd[^>]*>(.*?)</dd>`, 's').exec(html);
+  if (!m) throw new Error(`no metric ${name} on the page`);
+  return decode(m[1]!.replace(/<[^>]*>/g, ''));
+}
+
+describe('hestai report: one HTML page from git alone that never disagrees with verify', () => {
+  it('on a history with every verdict kind the page shows exactly verify --format json: counts and every verdict', () => {
+    const repo = anchoredRepo();
+    const clone = everyVerdictKind(repo);
+    const { report } = repo.verifyJson(clone);
+    expect(report.errors).toBeGreaterThan(0);
+    const statuses = new Set(report.commits.flatMap((c) => c.verdicts.map((v) => v.status)));
+    expect([...statuses].sort()).toEqual(['fail', 'pass', 'skip', 'warn']);
+    expect(report.commits.some((c) => c.verdicts.some((v) => v.rule === 'bypass'))).toBe(true);
+    expect(report.commits.some((c) => c.verdicts.some((v) => v.rule === 'merge'))).toBe(true);
+
+    const out = path.join(tempDir('hestai-report-'), 'report.html');
+    const run = repo.hestai(['report', '--out', out], { cwd: clone });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(out);
+    const html = fs.readFileSync(out, 'utf8');
+
+    expect(metric(html, 'commits')).toBe(String(report.commits.length));
+    expect(metric(html, 'errors')).toBe(String(report.errors));
+    expect(metric(html, 'warnings')).toBe(String(report.warnings));
+    const bypasses = report.commits.filter((c) => c.verdicts.some((v) => v.rule === 'bypass')).length;
+    expect(metric(html, 'bypasses')).toBe(String(bypasses));
+    expect(metric(html, 'sessions')).toBe('1');
+    // feats: greet politely (paired), the sneaked one (fail), the spike (exempt): 1 of 3 test-first.
+    expect(metric(html, 'test-first')).toMatch(/^33% \(1 of 3\)/);
+
+    const page = pageVerdicts(html);
+    expect([...page.keys()]).toEqual(report.commits.map((c) => c.sha));
+    for (const c of report.commits)
+      expect(page.get(c.sha), c.header).toEqual(c.verdicts.map((v) => [v.rule, v.status, v.message]));
+
+    // The feat names the test commit it was paired with; the anchor's TENSION lines and the bypass reason are shown.
+    const test = report.commits.find((c) => c.header === 'test(report): the greeting is polite')!;
+    const feat = report.commits.find((c) => c.header === 'feat(report): greet politely')!;
+    const featSection = html.split('<section class="commit"').find((s) => s.includes(`data-sha="${feat.sha}"`))!;
+    expect(featSection).toContain(`href="#c-${test.sha}"`);
+    expect(html).toContain('CITED_1_STAYS_TRUE');
+    expect(html).toContain('release &lt;blocker&gt; &amp; co');
+    expect(html).toContain('exploratory spike, thrown away');
+    // The timeline: an SVG with one lane for the session, and the merge marked.
+    expect(html).toMatch(/<svg[^>]*class="timeline"/);
+    expect(html).toContain('class="merge"');
+  });
+
+  it('a commit message cannot inject markup: <script> in a header is escaped everywhere, the page loads nothing from outside', () => {
+    const repo = anchoredRepo();
+    const clone = everyVerdictKind(repo);
+    const out = path.join(tempDir('hestai-report-'), 'report.html');
+    expect(repo.hestai(['report', '--out', out], { cwd: clone }).status).toBe(0);
+    const html = fs.readFileSync(out, 'utf8');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;');
+    // Only the page's own filter script; nothing loaded from the network.
+    expect(html.match(/<script/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect(html).not.toMatch(/<(script|link|img|iframe)[^>]*\s(src|href)=/i);
+    expect(html).not.toMatch(/url\(\s*['"]?https?:/i);
+  });
+
+  it('--from/--to choose the range as verify does, and --format markdown prints the step summary', () => {
+    const repo = anchoredRepo();
+    const clone = everyVerdictKind(repo);
+    const from = repo.git(['rev-parse', 'origin/main'], { cwd: clone }).stdout.trim();
+    const to = repo.git(['rev-parse', 'HEAD~1'], { cwd: clone }).stdout.trim();
+    const { report } = repo.verifyJson(clone, ['--from', from, '--to', to]);
+    const out = path.join(tempDir('hestai-report-'), 'r.html');
+    expect(repo.hestai(['report', '--from', from, '--to', to, '--out', out], { cwd: clone }).status).toBe(0);
+    const html = fs.readFileSync(out, 'utf8');
+    expect([...pageVerdicts(html).keys()]).toEqual(report.commits.map((c) => c.sha));
+
+    const md = repo.hestai(['report', '--format', 'markdown', '--from', from, '--to', to], { cwd: clone });
+    expect(md.status, md.stderr).toBe(0);
+    expect(md.stdout).toContain(`| commits | ${report.commits.length} |`);
+    expect(md.stdout).toContain(`| errors | ${report.errors} |`);
+    expect(md.stdout).toContain(`| warnings | ${report.warnings} |`);
+    const failing = (report as VerifyReport).commits.filter((c) => c.verdicts.some((v) => v.status === 'fail'));
+    for (const c of failing) expect(md.stdout).toContain(`| \`${c.sha.slice(0, 7)}\` |`);
+    // Markdown from a commit message is neutralised: no raw HTML tag, no table break.
+    expect(md.stdout).not.toContain('<script>');
+  });
+});
