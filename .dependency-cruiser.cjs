@@ -2,7 +2,7 @@
 // or any layer below; an import that runs upward fails `npm run lint:layers` (and so .ci/run).
 const LAYERS = [
   ['cli', 'mcp', 'demo', 'index\\.ts'], //                      adapters
-  ['setup', 'session', 'anchor', 'agent', 'security\\.ts'], //   use cases
+  ['setup', 'session', 'anchor', 'agent', 'report', 'security\\.ts'], // use cases
   ['hooks', 'verify', 'protocol'], //                            commit-time, CI and session-protocol decisions
   ['records', 'config', 'trust', 'workspace\\.ts', 'audit\\.ts'], // the files of a workspace
   ['git', 'state', 'octave', 'clock\\.ts'], //                  git, atomic state, formats, time

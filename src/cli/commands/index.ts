@@ -11,6 +11,7 @@ import { registerStatus } from './status.js';
 import { registerCheck } from './check.js';
 import { registerInit } from './init.js';
 import { registerVerify } from './verify.js';
+import { registerReport } from './report.js';
 import { registerOdysseanAnchor } from './odyssean-anchor.js';
 import { registerMcp } from './mcp.js';
 import { registerSession } from './session.js';
@@ -32,6 +33,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerCheck,
   registerInit,
   registerVerify,
+  registerReport,
   registerAnchor,
   registerOdysseanAnchor,
   registerMcp,

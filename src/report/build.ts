@@ -1,0 +1,175 @@
+import type { CommitMeta } from '../git/commit-meta.js';
+import type { ProofEvent } from '../records/proof-record.js';
+import { lastTrailer, parseTrailers } from '../tdd/trailers.js';
+import type { Verdict } from '../tdd/verdict.js';
+import type { AnchorEvidence } from '../verify/anchor-rule.js';
+import type { VerifyReport } from '../verify/verify.js';
+import type {
+  ProtocolRun,
+  ReportAnchor,
+  ReportCommit,
+  ReportData,
+  ReportSession,
+  SessionEvent,
+  TensionLine,
+} from './model.js';
+import { summarize } from './summary.js';
+
+const DIGEST = /^sha256:([0-9a-f]{64})$/;
+const TENSION = /^(L\d+)::\[(.*?)\]⇌CTX:([^[\s]*)\[(.*?)\]→TRIGGER\[(.*)\]\s*$/;
+const CITED = /^(.*?):(\d+)(?:-(\d+))?$/;
+
+export interface ReportInput {
+  verify: VerifyReport;
+  meta: ReadonlyMap<string, CommitMeta>;
+  /** The anchor evidence verify judged with (null: verify.anchors is off and none was read). */
+  evidence: AnchorEvidence | null;
+  protocol: ProtocolRun[] | null;
+  blobBase: string | null;
+}
+
+/** Pure: verify's report and the git facts of its commits, shaped for the renderers. */
+export function buildReport(input: ReportInput): ReportData {
+  const { verify, meta, evidence } = input;
+  const shas = verify.commits.map((c) => c.sha);
+  const commits: ReportCommit[] = verify.commits.map((c, i) => {
+    const m = meta.get(c.sha);
+    const trailers = parseTrailers((m?.message ?? '').replace(/\n+$/, ''));
+    const parents = m?.parents ?? [];
+    const digest = DIGEST.exec(lastTrailer(trailers, 'HestAI-Anchor') ?? '')?.[1] ?? null;
+    return {
+      sha: c.sha,
+      header: c.header,
+      author: m?.author ?? '',
+      authorDate: m?.authorDate ?? '',
+      committerDate: m?.committerDate ?? '',
+      parents,
+      shape: parents.length > 1 ? 'merge' : /\(#\d+\)$/.test(c.header) ? 'squash' : 'commit',
+      session: lastTrailer(trailers, 'HestAI-Session'),
+      anchor: digest,
+      exempt: lastTrailer(trailers, 'TDD-Exempt'),
+      bypass: lastTrailer(trailers, 'HestAI-Bypass'),
+      paired: pairedWith(c.verdicts, shas.slice(0, i)),
+      files: c.files,
+      verdicts: c.verdicts,
+    };
+  });
+  return {
+    ok: verify.ok,
+    range: verify.range,
+    errors: verify.errors,
+    warnings: verify.warnings,
+    policy_changes: verify.policy_changes,
+    commits,
+    sessions: sessionsOf(commits, evidence),
+    protocol: input.protocol,
+    blobBase: input.blobBase,
+    summary: summarize(commits, verify, input.protocol),
+  };
+}
+
+/**
+ * The test commits of a feat's test-first verdict: its `paired_with` field when verify gives one, else the
+ * short shas its "paired with test commit ..." message names, resolved among the commits before it.
+ */
+function pairedWith(verdicts: readonly Verdict[], earlier: readonly string[]): string[] {
+  const v = verdicts.find((x) => x.rule === 'test-first');
+  if (!v || v.status !== 'pass') return [];
+  const field = (v as Verdict & { paired_with?: unknown }).paired_with;
+  if (Array.isArray(field)) return field.filter((s): s is string => typeof s === 'string');
+  if (!v.message.startsWith('paired with test commit')) return [];
+  const out: string[] = [];
+  for (const m of v.message.matchAll(/\b([0-9a-f]{7}) "/g)) {
+    const full = earlier.find((s) => s.startsWith(m[1]!));
+    if (full) out.push(full);
+  }
+  return out;
+}
+
+/** Pure: the TENSION lines, ARTIFACT and GATE of a canonical anchor. */
+export function anchorParts(canonical: string): {
+  tension: TensionLine[];
+  artifact: string | null;
+  gate: string | null;
+} {
+  const tension: TensionLine[] = [];
+  for (const line of canonical.split('\n')) {
+    const m = TENSION.exec(line);
+    if (!m) continue;
+    const cited = CITED.exec(m[3]!);
+    tension.push({
+      label: m[1]!,
+      constraint: m[2]!,
+      path: cited ? cited[1]! : m[3]!,
+      lines: cited ? { from: Number(cited[2]), to: Number(cited[3] ?? cited[2]) } : null,
+      state: m[4]!,
+      trigger: m[5]!,
+    });
+  }
+  const value = (key: string) => new RegExp(`^${key}::(.*)$`, 'm').exec(canonical)?.[1] ?? null;
+  return { tension, artifact: value('ARTIFACT'), gate: value('GATE') };
+}
+
+function anchorOf(digest: string, evidence: AnchorEvidence | null): ReportAnchor {
+  const e = evidence?.records.get(digest);
+  const r = e?.record ?? null;
+  const parts = r ? anchorParts(r.canonical_anchor) : { tension: [], artifact: null, gate: null };
+  return {
+    digest,
+    problem: r ? null : (e?.problem ?? 'no proof record read (verify.anchors is off, or none published)'),
+    head: r?.head ?? null,
+    anchoredAt: r?.anchored_at ?? null,
+    contextGeneratedAt: r?.context_generated_at ?? null,
+    tier: r?.tier ?? null,
+    ...parts,
+  };
+}
+
+/** Pure: one lane per session (its anchors and events) and one per author of the commits without one. */
+function sessionsOf(commits: readonly ReportCommit[], evidence: AnchorEvidence | null): ReportSession[] {
+  const lanes = new Map<string, ReportSession>();
+  for (const c of commits) {
+    const key = c.session !== null ? `s:${c.session}` : `a:${c.author}`;
+    let lane = lanes.get(key);
+    if (!lane) {
+      lane = {
+        id: c.session,
+        label: c.session !== null ? c.session : `${c.author || 'unknown author'} (no session)`,
+        role: null,
+        anchors: [],
+        events: [],
+        commits: [],
+      };
+      lanes.set(key, lane);
+    }
+    lane.commits.push(c.sha);
+    if (c.anchor !== null && !lane.anchors.some((a) => a.digest === c.anchor))
+      lane.anchors.push(anchorOf(c.anchor, evidence));
+  }
+  for (const lane of lanes.values()) {
+    if (lane.id === null) continue;
+    const records = lane.anchors.map((a) => evidence?.records.get(a.digest)?.record ?? null).filter((r) => r !== null);
+    lane.role = records.find((r) => r.session_id === lane.id)?.role ?? null;
+    lane.label = `${lane.role ?? 'session'} ${lane.id.slice(0, 8)}`;
+    const events: SessionEvent[] = [];
+    const clockIn = records.map((r) => r.context_generated_at).sort()[0];
+    if (clockIn) events.push({ kind: 'clock-in', at: clockIn, reason: null });
+    for (const r of records) {
+      events.push({ kind: 'anchor', at: r.anchored_at, reason: null });
+      for (const a of r.acknowledgments) events.push({ kind: 'ack', at: a.at, reason: a.reason });
+      for (const x of r.resets) events.push({ kind: 'reset', at: x.at, reason: x.reason });
+    }
+    for (const ev of evidence?.events.get(lane.id) ?? ([] as ProofEvent[]))
+      events.push({ kind: ev.event, at: ev.at, reason: ev.reason });
+    const seen = new Set<string>();
+    lane.events = events
+      .filter((e) => {
+        const k = `${e.kind} ${e.at}`;
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      })
+      .sort((a, b) => a.at.localeCompare(b.at));
+  }
+  return [...lanes.values()];
+}

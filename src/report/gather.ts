@@ -1,0 +1,61 @@
+import { gatherAnchorEvidence } from '../anchor/reverify.js';
+import { systemClock } from '../clock.js';
+import { blobBase, commitMeta } from '../git/commit-meta.js';
+import { configGet } from '../git/repo.js';
+import { lastTrailer, parseTrailers } from '../tdd/trailers.js';
+import type { AnchorEvidence } from '../verify/anchor-rule.js';
+import { verifyRange } from '../verify/verify.js';
+import { resolveWorkspace } from '../workspace.js';
+import { buildReport } from './build.js';
+import type { ReportData } from './model.js';
+
+export interface ReportOptions {
+  working_dir: string;
+  from?: string;
+  to?: string;
+}
+
+/**
+ * `hestai report`'s data, from git alone: `verifyRange` decides every verdict (the same call as
+ * `verify --format json`), and the anchor evidence it judged with is kept for the page. Then ONE
+ * `git log --no-walk` for the commits' authors, dates and trailers. When verify.anchors is off, the
+ * records are read for display only (they decide nothing there).
+ */
+export async function gatherReport(options: ReportOptions): Promise<ReportData> {
+  const root = resolveWorkspace(options.working_dir).root;
+  let evidence: AnchorEvidence | null = null;
+  const verify = await verifyRange(
+    {
+      working_dir: options.working_dir,
+      ...(options.from === undefined ? {} : { from: options.from }),
+      ...(options.to === undefined ? {} : { to: options.to }),
+    },
+    {
+      clock: systemClock,
+      anchorEvidence: (r, digests, sessions) => (evidence = gatherAnchorEvidence(r, digests, sessions)),
+    },
+  );
+  const meta = commitMeta(
+    root,
+    verify.commits.map((c) => c.sha),
+  );
+  if (evidence === null) {
+    const digests = new Set<string>();
+    const sessions = new Set<string>();
+    for (const m of meta.values()) {
+      const trailers = parseTrailers(m.message.replace(/\n+$/, ''));
+      const d = /^sha256:([0-9a-f]{64})$/.exec(lastTrailer(trailers, 'HestAI-Anchor') ?? '')?.[1];
+      const s = lastTrailer(trailers, 'HestAI-Session');
+      if (d) digests.add(d);
+      if (s) sessions.add(s);
+    }
+    if (digests.size > 0) evidence = gatherAnchorEvidence(root, digests, sessions);
+  }
+  return buildReport({
+    verify,
+    meta,
+    evidence,
+    protocol: null,
+    blobBase: blobBase(configGet(root, 'remote.origin.url')),
+  });
+}

@@ -1,0 +1,117 @@
+import { escapeHtml } from './escape.js';
+import type { ReportCommit, ReportData, SessionEvent } from './model.js';
+
+const WIDTH = 960;
+const LEFT = 210;
+const RIGHT = 16;
+const LANE = 28;
+const TOP = 30;
+/** Above this many commits, a lane shows its commits in time buckets instead of one mark each. */
+export const TIMELINE_MARK_LIMIT = 1500;
+const BUCKETS = 160;
+
+type Status = 'fail' | 'warn' | 'pass';
+
+/** Pure: a commit's worst verdict status (skip counts as pass). */
+export function worst(c: Pick<ReportCommit, 'verdicts'>): Status {
+  let out: Status = 'pass';
+  for (const v of c.verdicts) {
+    if (v.status === 'fail') return 'fail';
+    if (v.status === 'warn') out = 'warn';
+  }
+  return out;
+}
+
+const ms = (iso: string) => Date.parse(iso);
+const short = (sha: string) => sha.slice(0, 7);
+
+/** Pure: the SVG timeline: one lane per session (clock-in, anchors, acks, resets, refreshes, commits) on one time axis. */
+export function timelineSvg(data: ReportData): string {
+  const byId = new Map(data.commits.map((c) => [c.sha, c]));
+  const times: number[] = [];
+  for (const c of data.commits) if (!Number.isNaN(ms(c.committerDate))) times.push(ms(c.committerDate));
+  for (const s of data.sessions) for (const e of s.events) if (!Number.isNaN(ms(e.at))) times.push(ms(e.at));
+  const height = TOP + data.sessions.length * LANE + 12;
+  const open = `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="timeline: one lane per session">`;
+  if (times.length === 0) return `${open}<text x="10" y="20">no dated commits in the range</text></svg>`;
+  let t0 = Math.min(...times);
+  let t1 = Math.max(...times);
+  if (t1 - t0 < 60_000) {
+    t0 -= 30_000;
+    t1 += 30_000;
+  }
+  const x = (t: number) => (LEFT + ((t - t0) / (t1 - t0)) * (WIDTH - LEFT - RIGHT)).toFixed(1);
+  const parts = [open];
+  for (let i = 0; i <= 4; i++) {
+    const t = t0 + ((t1 - t0) * i) / 4;
+    const label = new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+    const anchor = i === 0 ? 'start' : i === 4 ? 'end' : 'middle';
+    parts.push(
+      `<line class="tick" x1="${x(t)}" y1="${TOP - 8}" x2="${x(t)}" y2="${height - 6}"/><text class="axis" x="${x(t)}" y="12" text-anchor="${anchor}">${label} UTC</text>`,
+    );
+  }
+  const marks = data.commits.length <= TIMELINE_MARK_LIMIT;
+  data.sessions.forEach((s, i) => {
+    const y = TOP + i * LANE + LANE / 2;
+    const target = s.id === null ? '' : ` href="#s-${escapeHtml(s.id)}"`;
+    parts.push(
+      `<g class="lane"><line class="lane-line" x1="${LEFT}" y1="${y}" x2="${WIDTH - RIGHT}" y2="${y}"/><a${target}><text class="lane-label" x="6" y="${y + 4}">${escapeHtml(truncate(s.label, 30))}</text></a>`,
+    );
+    for (const e of s.events) parts.push(eventMark(e, x, y));
+    const commits = s.commits.map((sha) => byId.get(sha)!).filter((c) => !Number.isNaN(ms(c.committerDate)));
+    if (marks) for (const c of commits) parts.push(commitMark(c, x(ms(c.committerDate)), y));
+    else parts.push(...buckets(commits, t0, t1, x, y));
+    parts.push('</g>');
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function commitMark(c: ReportCommit, cx: string, y: number): string {
+  const title = `<title>${escapeHtml(`${short(c.sha)} ${c.header} (${c.committerDate}; ${worst(c)})`)}</title>`;
+  const cls = `c-${worst(c)}`;
+  const shape =
+    c.shape === 'merge'
+      ? `<g class="merge"><path class="${cls}" d="M${cx},${y - 7}l7,7l-7,7l-7,-7z"/></g>`
+      : c.shape === 'squash'
+        ? `<g class="squash"><rect class="${cls}" x="${Number(cx) - 6}" y="${y - 6}" width="12" height="12"/></g>`
+        : `<circle class="commit ${cls}" cx="${cx}" cy="${y}" r="5"/>`;
+  return `<a href="#c-${c.sha}">${title}${shape}</a>`;
+}
+
+function eventMark(e: SessionEvent, x: (t: number) => string, y: number): string {
+  if (Number.isNaN(ms(e.at))) return '';
+  const cx = Number(x(ms(e.at)));
+  const title = `<title>${escapeHtml(`${e.kind} ${e.at}${e.reason ? `: ${e.reason}` : ''}`)}</title>`;
+  if (e.kind === 'clock-in') return `<path class="ev clock-in" d="M${cx - 6},${y - 9}l12,0l-6,8z">${title}</path>`;
+  if (e.kind === 'anchor')
+    return `<g class="ev anchor">${title}<line x1="${cx}" y1="${y - 11}" x2="${cx}" y2="${y + 11}"/><path d="M${cx},${y - 11}l8,3l-8,3z"/></g>`;
+  return `<rect class="ev ${e.kind}" x="${cx - 2}" y="${y + 6}" width="4" height="7">${title}</rect>`;
+}
+
+/** Commits of a lane in time buckets: one bar per bucket, shaded by its worst verdict. */
+function buckets(commits: readonly ReportCommit[], t0: number, t1: number, x: (t: number) => string, y: number) {
+  const bins = new Map<number, { n: number; fail: number; warn: number; first: string }>();
+  for (const c of commits) {
+    const b = Math.min(BUCKETS - 1, Math.floor(((ms(c.committerDate) - t0) / (t1 - t0)) * BUCKETS));
+    const bin = bins.get(b) ?? { n: 0, fail: 0, warn: 0, first: c.sha };
+    bin.n++;
+    const w = worst(c);
+    if (w === 'fail') bin.fail++;
+    else if (w === 'warn') bin.warn++;
+    bins.set(b, bin);
+  }
+  const width = ((WIDTH - LEFT - RIGHT) / BUCKETS).toFixed(1);
+  const out: string[] = [];
+  for (const [b, bin] of [...bins].sort((p, q) => p[0] - q[0])) {
+    const cls = bin.fail > 0 ? 'c-fail' : bin.warn > 0 ? 'c-warn' : 'c-pass';
+    out.push(
+      `<a href="#c-${bin.first}"><rect class="bucket ${cls}" x="${x(t0 + ((t1 - t0) * b) / BUCKETS)}" y="${y - 7}" width="${width}" height="14"><title>${bin.n} commits: ${bin.fail} failing, ${bin.warn} with warnings</title></rect></a>`,
+    );
+  }
+  return out;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
