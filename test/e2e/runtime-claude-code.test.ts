@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { startModelEndpoint, type ModelEndpoint, type Step } from '../helpers/model-endpoint.js';
+import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { startModelEndpoint, type ModelEndpoint, type ModelRequest, type Step } from '../helpers/model-endpoint.js';
 import { runRuntime, runtimeBin, runtimeEnv, type RuntimeRun } from '../helpers/runtimes.js';
 
 // Claude Code itself (the pinned @anthropic-ai/claude-code, issue 29) runs hestai's hooks: a scripted model
@@ -93,5 +93,105 @@ describe.skipIf(CLAUDE === null)('Claude Code (the real program) runs the hooks 
     const [bound] = fs.readdirSync(bindings);
     const binding = JSON.parse(fs.readFileSync(path.join(bindings, bound!), 'utf8'));
     expect(results[0]!.content).toContain(`"token":"${binding.session_id}"`);
+  });
+});
+
+const BIND = [
+  '## BIND (Identity Lock)',
+  'ROLE::implementation-lead',
+  'COGNITION::LOGOS::ATHENA',
+  'AUTHORITY::RESPONSIBLE[edit-time hooks]',
+  '',
+].join('\n');
+const PROOF = [
+  '## TENSION (Cognitive Proof - AGENT GENERATED)',
+  'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-1[no test yet]->TRIGGER[commit the failing test first]',
+  'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
+  '## COMMIT (Falsifiable Contract)',
+  'ARTIFACT::src/app.ts',
+  'GATE::npm test',
+  '',
+].join('\n');
+
+/** The hestai session Claude Code's SessionStart hook bound, as the model reads it in its context. */
+function boundSession(request: ModelRequest): string {
+  const match = /bound to hestai session ([0-9a-f-]{36})/.exec(JSON.stringify(request.body.messages));
+  if (match === null) throw new Error('the SessionStart context with the bound session is not in the request');
+  return match[1]!;
+}
+
+const mcp =
+  (tool: string, input: (request: ModelRequest) => Record<string, unknown>): Step =>
+  (request) => ({
+    tools: [{ name: `mcp__hestai__${tool}`, input: input(request) }],
+  });
+
+describe.skipIf(CLAUDE === null)('Claude Code anchors through the MCP server it started and then works', () => {
+  it('anchors its SessionStart session over MCP (.mcp.json), then its Write is allowed and its git commit through Bash carries its trailers and passes verify in a fresh clone', async () => {
+    const repo = adopted();
+    const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
+    repo.git(['init', '-q', '--bare', remote]);
+    repo.git(['remote', 'add', 'origin', remote]);
+    repo.git(['push', '-q', 'origin', 'main']);
+    repo.git(['checkout', '-q', '-b', 'agent-work']);
+    const wd = repo.dir;
+    const endpoint = await startModelEndpoint({
+      api: 'anthropic',
+      script: [
+        mcp('anchor', (r) => ({
+          working_dir: wd,
+          stage: 'identity',
+          role: 'implementation-lead',
+          session_id: boundSession(r),
+        })),
+        mcp('anchor', (r) => ({ working_dir: wd, stage: 'context', session_id: boundSession(r), payload: BIND })),
+        mcp('anchor', (r) => ({ working_dir: wd, stage: 'proof', session_id: boundSession(r), payload: PROOF })),
+        mcp('anchor_status', () => ({ working_dir: wd })),
+        { tools: [{ name: 'Write', input: { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' } }] },
+        bash('git add test/app.test.ts && git commit -q -m "test(app): app is 2"'),
+      ],
+    });
+    const run = await claude(repo, endpoint, ['--allowedTools', 'mcp__hestai', 'Bash']);
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    expect(endpoint.remaining()).toBe(0);
+    const results = endpoint.toolResults();
+    expect(
+      results.map((r) => r.isError),
+      JSON.stringify(results),
+    ).toEqual([false, false, false, false, false, false]);
+    const session = boundSession(endpoint.requests.find((r) => r.body?.messages)!);
+    // one session: the MCP server Claude Code started, the edit hook and the commit hooks agree
+    expect(results[3]!.content).toContain(`{"session_id":"${session}","unlocked":true,"code":"UNLOCKED"`);
+    expect(fs.readFileSync(path.join(wd, 'test/app.test.ts'), 'utf8')).toBe('app is 2\n');
+    const message = repo.git(['log', '-1', '--format=%B']).stdout;
+    expect(message).toMatch(
+      new RegExp(`^test\\(app\\): app is 2\n\nHestAI-Session: ${session}\nHestAI-Anchor: sha256:[0-9a-f]{64}\n`),
+    );
+    repo.git(['push', '-q', 'origin', 'agent-work']); // the pre-push hook publishes the anchor's proof record
+    const clone = path.join(tempDir('hestai-ci-'), 'clone');
+    repo.git(['clone', '-q', '--branch', 'agent-work', `file://${remote}`, clone]);
+    const verify = repo.hestai(['verify'], { cwd: clone });
+    expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout).toContain('test(app): app is 2');
+  });
+});
+
+describe.skipIf(CLAUDE === null)('Claude Code’s Stop hook', () => {
+  it('sends the agent back once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {
+    const repo = adopted();
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
+    repo.git(['commit', '-q', '--no-verify', '-am', 'chore: enforce the protocol']);
+    const endpoint = await startModelEndpoint({
+      api: 'anthropic',
+      script: [{ text: 'all done' }, { text: 'still done' }],
+    });
+    const run = await claude(repo, endpoint);
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    const turns = endpoint.requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0);
+    expect(turns).toHaveLength(2);
+    expect(endpoint.remaining()).toBe(0);
+    const sentBack = JSON.stringify(turns[1]!.body.messages.at(-1));
+    expect(sentBack).toContain('hestai: not done yet');
+    expect(sentBack).toContain('fix: ');
   });
 });
