@@ -244,6 +244,63 @@ describe('hestai session (the protocol state machine)', () => {
     expect(json(res.stdout)['blocked_by']).toEqual(['BINDING/read_context', 'BINDING/anchor']);
   });
 
+  it('a run file whose phase was hand-edited does not match its own event log: an error naming the file, never COMPLETE', () => {
+    const { run, statePath } = setup();
+    run(['session', 'start', '--objective', 'rewrite the run']);
+    const state = json(fs.readFileSync(statePath, 'utf8'));
+    state['current_phase'] = 'COMPLETE';
+    state['phases_completed'] = ['BINDING', 'WORK', 'END'];
+    fs.writeFileSync(statePath, JSON.stringify(state));
+    for (const args of [
+      ['session', 'end', '--summary', 'rewritten'],
+      ['session', 'advance'],
+    ]) {
+      const res = run(args);
+      expect(res.status, args.join(' ')).toBe(2);
+      expect(res.stderr).toContain(statePath);
+      expect(res.stderr).toContain('event log');
+    }
+    expect(fs.existsSync(path.join(path.dirname(statePath), '../../protocol-history.json'))).toBe(false);
+  });
+
+  it('an advance forged into the event log is re-derived at the end: a passed phase without its evidence is INCOMPLETE', () => {
+    const { run, statePath } = setup();
+    run(['session', 'start', '--objective', 'forge the log']);
+    const state = json(fs.readFileSync(statePath, 'utf8'));
+    const at = state['started_at'];
+    state['events'].push({
+      type: 'advance',
+      at,
+      from: 'BINDING',
+      to: 'COMPLETE',
+      passed: ['BINDING', 'WORK', 'END'],
+      forced: [],
+    });
+    state['current_phase'] = 'COMPLETE';
+    state['phases_completed'] = ['BINDING', 'WORK', 'END'];
+    fs.writeFileSync(statePath, JSON.stringify(state));
+    const end = run(['session', 'end', '--summary', 'forged', '--json']);
+    expect(end.status, end.stderr).toBe(1);
+    expect(json(end.stdout)).toMatchObject({ status: 'INCOMPLETE', handoff_updated: false });
+    expect(json(end.stdout)['unmet'].map((u: string) => u.split(':')[0])).toContain('BINDING/read_context');
+  });
+
+  it('protocol.yaml edited mid-run is reported and the run is judged by the version it started with (its MUST gates never drop)', () => {
+    const { repo, run } = setup();
+    run(['session', 'start', '--objective', 'weaken the protocol']);
+    const weak = ['version: 1', 'phases:', '  - id: BINDING', '    gates: []', ''].join('\n');
+    repo.write('.hestai/protocol.yaml', weak);
+    const res = run(['session', 'advance', '--json']);
+    expect(res.status).toBe(1);
+    const out = json(res.stdout);
+    expect(out['blocked_by']).toEqual(['BINDING/read_context', 'BINDING/anchor']);
+    expect(out['warnings'].join('\n')).toContain('changed since the run started');
+    expect(json(run(['session', 'show', '--json']).stdout)).toMatchObject({ protocol_changed: true });
+    const end = json(run(['session', 'end', '--summary', 'weakened', '--json']).stdout);
+    expect(end).toMatchObject({ status: 'INCOMPLETE' });
+    expect(end['message']).toContain('changed since the run started');
+  });
+
   it('a corrupt state file is a clear error, never a pass', () => {
     const { run, statePath } = setup();
     run(['session', 'start', '--objective', 'corrupt']);
