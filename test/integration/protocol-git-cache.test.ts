@@ -127,7 +127,9 @@ describe('the protocol reads git facts without git while nothing changed', () =>
     await quiet();
     await sessionState(input, deps);
     const ended = await withoutGit(() => sessionEnd({ ...input, summary: 'first run' }, deps));
-    expect(ended).toMatchObject({ status: 'COMPLETE', commit_sha: head });
+    // The run made no commit: it records none (never its starting commit).
+    expect(ended).toMatchObject({ status: 'COMPLETE' });
+    expect(ended.commit_sha).toBeUndefined();
     const started = await withoutGit(() => sessionStart({ ...input, objective: 'second run' }, deps));
     expect(started).toMatchObject({ branch: 'feat/work', starting_commit: head });
     // The baseline was taken from the recorded file list: a changed source file counts.
