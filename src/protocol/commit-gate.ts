@@ -4,7 +4,7 @@ import type { SessionRecord } from '../records/session.js';
 import { evaluateGate, type GateResult } from './evaluate.js';
 import type { GitPrefetch } from './facts.js';
 import { hookFacts, openHookRun, startHookFacts } from './hook-run.js';
-import { loadCachedProtocol } from './load.js';
+import { cachedProtocolFromText } from './load.js';
 import { unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
 import { commandTrust } from './trust.js';
@@ -51,8 +51,8 @@ export function startCommitFacts(
   now: Date,
 ): EarlyCommitFacts | null {
   try {
-    const loaded = loadCachedProtocol(paths, env);
-    const state = loaded === null ? null : readProtocolState(paths, session.session_id);
+    const state = readProtocolState(paths, session.session_id);
+    const loaded = state === null ? null : cachedProtocolFromText(state.protocol_text, paths.protocol, env);
     if (loaded === null || state === null || state.current_phase === COMPLETE) return null;
     const judged = commitGates(loaded.protocol, state).gates.filter(({ gate }) => gate.pre_commit);
     return {

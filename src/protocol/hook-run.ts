@@ -3,7 +3,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
 import { gatherFactsSync, prefetchGitFacts, type GitPrefetch } from './facts.js';
-import { loadProtocol } from './load.js';
+import { loadProtocol, protocolFromText } from './load.js';
 import { readProtocolState, type ProtocolState } from './store.js';
 import type { Gate, Protocol } from './types.js';
 
@@ -26,8 +26,12 @@ export async function openHookRun(
   session: SessionRecord,
   remedies: { noProtocol: string; notStarted: (sessionId: string) => string },
 ): Promise<HookRefusal | { ok: true; protocol: Protocol; state: ProtocolState }> {
-  const loaded = await loadProtocol(paths);
-  if (loaded === null)
+  const id = session.session_id;
+  const state = readProtocolState(paths, id);
+  // A run is judged by the protocol it started with (sealed in the run file), never by a later edit.
+  if (state !== null)
+    return { ok: true, protocol: (await protocolFromText(state.protocol_text, paths.protocol)).protocol, state };
+  if ((await loadProtocol(paths)) === null)
     return {
       ok: false,
       code: 'NO_PROTOCOL',
@@ -35,18 +39,13 @@ export async function openHookRun(
       unmet: [],
       remedy: remedies.noProtocol,
     };
-  const id = session.session_id;
-  const state = readProtocolState(paths, id);
-  if (state === null) {
-    return {
-      ok: false,
-      code: 'NOT_STARTED',
-      reason: `session ${id} has not started the session protocol (protocol.enforce is on)`,
-      unmet: [],
-      remedy: remedies.notStarted(id),
-    };
-  }
-  return { ok: true, protocol: loaded.protocol, state };
+  return {
+    ok: false,
+    code: 'NOT_STARTED',
+    reason: `session ${id} has not started the session protocol (protocol.enforce is on)`,
+    unmet: [],
+    remedy: remedies.notStarted(id),
+  };
 }
 
 /**

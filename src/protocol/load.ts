@@ -21,6 +21,8 @@ export interface LoadedProtocol {
   file: string;
   /** sha256 of the file's text: recorded in the run so a changed protocol is visible. */
   sha256: string;
+  /** The file's text (sealed into a run at its start: the run is judged by this version). */
+  text: string;
 }
 
 /**
@@ -50,6 +52,7 @@ function loaded(protocol: Protocol, file: string, text: string): LoadedProtocol 
   return {
     protocol,
     file,
+    text,
     get sha256() {
       return (sha256 ??= sha256Hex(text));
     },
@@ -116,6 +119,18 @@ export async function loadProtocol(
   const file = paths.protocol;
   const text = readTextIfExists(file);
   if (text === null) return null;
+  return protocolFromText(text, file, env);
+}
+
+/**
+ * The protocol of `text` (a run's sealed copy of the file it started with, or the file itself), through the
+ * same validated cache; `file` names it in errors.
+ */
+export async function protocolFromText(
+  text: string,
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LoadedProtocol> {
   const cached = readCached(text, env);
   if (cached !== null) return loaded(cached, file, text);
   const { validateProtocolText } = await import('./validate.js');
@@ -126,15 +141,14 @@ export async function loadProtocol(
   return loaded(protocol, file, text);
 }
 
-/**
- * The protocol when its validated form is cached ({@link loadProtocol} without the validation fallback,
- * synchronously): null when the file is missing or not cached yet.
- */
-export function loadCachedProtocol(paths: WorkspacePaths, env: NodeJS.ProcessEnv = process.env): LoadedProtocol | null {
-  const text = readTextIfExists(paths.protocol);
-  if (text === null) return null;
+/** {@link protocolFromText} when its validated form is cached (synchronously), else null. */
+export function cachedProtocolFromText(
+  text: string,
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): LoadedProtocol | null {
   const cached = readCached(text, env);
-  return cached === null ? null : loaded(cached, paths.protocol, text);
+  return cached === null ? null : loaded(cached, file, text);
 }
 
 /** Like {@link loadProtocol}, but a missing file is a usage error with the remedy. */

@@ -47,6 +47,8 @@ export interface AdvanceDecision {
   warnings: string[];
   /** Set when the force limit refused the advance. */
   refused?: string;
+  /** When it was decided (the advance event's time). */
+  at: string;
 }
 
 /**
@@ -69,7 +71,7 @@ export function decideAdvance(input: {
   const warnings = results
     .filter((r) => !r.blocking && unmet(r))
     .map((r) => `${gateKey(r.phase, r.gate)} (${r.requirement_level}) unmet: ${r.message}`);
-  const base = { previous_phase: state.current_phase, warnings };
+  const base = { previous_phase: state.current_phase, warnings, at: input.now };
   if (blocking.length === 0)
     return { ...base, success: true, current_phase: input.target, blocked_by: [], violations: [] };
   const blocked_by = blocking.map((r) => gateKey(r.phase, r.gate));
@@ -99,12 +101,25 @@ export function decideAdvance(input: {
 export function applyAdvance(state: ProtocolState, decision: AdvanceDecision, passed: readonly Phase[]): ProtocolState {
   const done = new Set(state.phases_completed);
   const phases_completed = [...state.phases_completed, ...passed.map((p) => p.id).filter((id) => !done.has(id))];
+  // A forced advance's blocked_by are the requirements it skipped (one violation each, in that order).
+  const forced = decision.violations.length > 0 ? decision.blocked_by : [];
   return {
     ...state,
     current_phase: decision.current_phase,
     phases_completed,
     forced_advances: state.forced_advances + (decision.violations.length > 0 ? 1 : 0),
     violations: [...state.violations, ...decision.violations],
+    events: [
+      ...state.events,
+      {
+        type: 'advance',
+        at: decision.at,
+        from: state.current_phase,
+        to: decision.current_phase,
+        passed: passed.map((p) => p.id),
+        forced,
+      },
+    ],
   };
 }
 

@@ -9,11 +9,14 @@ import { workTreeSnapshot } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
+import { readTextIfExists } from '../state/store.js';
+import { sha256Hex } from '../util/sha256.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
 import { gatherFacts, takeBaseline, type GatherInput } from './facts.js';
-import { requireProtocol, type LoadedProtocol } from './load.js';
+import { protocolFromText, requireProtocol } from './load.js';
+import { planPassedRecheck } from './rederive.js';
 import {
   applyAdvance,
   blockedReason,
@@ -30,6 +33,7 @@ import {
   appendHistory,
   appendViolations,
   readHistory,
+  protocolFiles,
   readProtocolState,
   readViolations,
   updateProtocolState,
@@ -61,19 +65,23 @@ export interface ProtocolDeps {
   env: NodeJS.ProcessEnv;
 }
 
-interface Run {
+interface Base {
   paths: WorkspacePaths;
   config: WorkspaceConfig;
-  loaded: LoadedProtocol;
-  protocol: Protocol;
   session: SessionRecord;
 }
 
-async function open(working_dir: string, session_id: string | undefined, env: NodeJS.ProcessEnv): Promise<Run> {
+interface Run extends Base {
+  /** The protocol the run started with (sealed in the run file), never a later edit of protocol.yaml. */
+  protocol: Protocol;
+  /** Set when protocol.yaml no longer is the version the run started with: says so (reported, never applied). */
+  changed: string | null;
+}
+
+async function open(working_dir: string, session_id: string | undefined, env: NodeJS.ProcessEnv): Promise<Base> {
   // The repository from its files where git would answer the same (src/git/refs.ts), else from git.
   const { paths, root } = resolveWorkspace(working_dir, { fromFiles: true });
   const { config } = await loadConfig(root);
-  const loaded = await requireProtocol(paths);
   // The one session rule (src/session/resolve.ts): explicit, else HESTAI_SESSION, else the only live one;
   // none or several is an error listing the candidates. The MCP tools pass the connection's choice.
   const id = requireSessionChoice(paths, { explicit: session_id, env, surface: 'cli' }).session_id;
@@ -84,10 +92,31 @@ async function open(working_dir: string, session_id: string | undefined, env: No
       remedy: 'Clock in (hestai clock-in --role <role>; MCP: clock_in) and pass the session_id it returns.',
     });
   }
-  return { paths, config, loaded, protocol: loaded.protocol, session };
+  return { paths, config, session };
 }
 
-function requireState(run: Run): ProtocolState {
+/**
+ * The session's run and the protocol it is judged by: the text sealed in the run file at its start (its
+ * sha256 checked when the file is read), never protocol.yaml as it is now; a changed file is reported.
+ */
+async function openRun(
+  working_dir: string,
+  session_id: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<{ run: Run; state: ProtocolState }> {
+  const base = await open(working_dir, session_id, env);
+  const state = requireState(base);
+  const file = `${protocolFiles(base.paths).state(state.session_id)} (protocol_text)`;
+  const sealed = await protocolFromText(state.protocol_text, file, env);
+  const now = readTextIfExists(base.paths.protocol);
+  const changed =
+    now !== null && sha256Hex(now) === state.protocol_sha256
+      ? null
+      : `${base.paths.protocol} ${now === null ? 'was removed' : 'changed'} since the run started: the run is judged by the version it started with (sha256 ${state.protocol_sha256.slice(0, 12)}…)`;
+  return { run: { ...base, protocol: sealed.protocol, changed }, state };
+}
+
+function requireState(run: Base): ProtocolState {
   const state = readProtocolState(run.paths, run.session.session_id);
   if (state === null) {
     throw usageError(`session ${run.session.session_id} has no protocol run`, {
@@ -269,7 +298,9 @@ export async function sessionStart(
       code: 'OBJECTIVE_MISSING',
       remedy: 'Say what the session is for: --objective "..." (MCP: objective).',
     });
-  const run = await open(input.working_dir, input.session_id, deps.env);
+  const base = await open(input.working_dir, input.session_id, deps.env);
+  const loaded = await requireProtocol(base.paths, deps.env);
+  const run: Run = { ...base, protocol: loaded.protocol, changed: null };
   const root = run.paths.root;
   const head = readHead(root);
   let starting_commit = run.session.starting_commit ?? (head === null ? headCommit(root) : head.sha);
@@ -289,7 +320,9 @@ export async function sessionStart(
     branch: input.branch ?? (head === null ? currentBranch(root) : head.branch),
     starting_commit,
     started_at: now,
-    protocol_sha256: run.loaded.sha256,
+    protocol_sha256: loaded.sha256,
+    protocol_text: loaded.text,
+    events: [{ type: 'start', at: now, phase: run.protocol.phases[0]!.id }],
     current_phase: run.protocol.phases[0]!.id,
     phases_completed: [],
     results: {},
@@ -383,8 +416,7 @@ export async function validateGate(
   input: { working_dir: string; session_id?: string | undefined; phase: string; step?: string | undefined },
   deps: ProtocolDeps,
 ): Promise<ValidateGateResult> {
-  const run = await open(input.working_dir, input.session_id, deps.env);
-  const state = requireState(run);
+  const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   const phase = findPhase(run.protocol, input.phase);
   const gates = input.step !== undefined ? [{ phase: phase.id, gate: findGate(phase, input.step) }] : gatesOf([phase]);
   const results = await evaluateGates(run, state, gates, deps, { runCommands: true });
@@ -429,8 +461,7 @@ export async function advancePhase(
   },
   deps: ProtocolDeps,
 ): Promise<AdvancePhaseResult> {
-  const run = await open(input.working_dir, input.session_id, deps.env);
-  const state = requireState(run);
+  const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   const plan = phasesToPass(run.protocol, state.current_phase, input.target_phase);
   if (!plan.ok)
     throw usageError(`cannot advance: ${plan.reason}`, {
@@ -484,7 +515,7 @@ export async function advancePhase(
     previous_phase: outcome.previous_phase,
     current_phase: outcome.current_phase,
     success: outcome.success,
-    warnings: outcome.warnings,
+    warnings: run.changed === null ? outcome.warnings : [run.changed, ...outcome.warnings],
     message: outcome.refused
       ? outcome.refused
       : outcome.success
@@ -546,8 +577,7 @@ export async function recordEvidence(
     });
   }
   const type = input.evidence_type as EvidenceType;
-  const run = await open(input.working_dir, input.session_id, deps.env);
-  const before = requireState(run);
+  const { run, state: before } = await openRun(input.working_dir, input.session_id, deps.env);
   const phase = findPhase(run.protocol, input.phase);
   const gate = pickStep(phase, type, input.step);
   const record: EvidenceRecord = {
@@ -631,8 +661,7 @@ export async function getBlockedReason(
   input: { working_dir: string; session_id?: string | undefined; surface: Surface },
   deps: ProtocolDeps,
 ): Promise<BlockedReason> {
-  const run = await open(input.working_dir, input.session_id, deps.env);
-  const state = requireState(run);
+  const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   const phase = run.protocol.phases.find((p) => p.id === state.current_phase);
   const results = phase ? await evaluateGates(run, state, gatesOf([phase]), deps, { runCommands: false }) : [];
   return blockedReason(run.protocol, state, results, input.surface, {
@@ -673,15 +702,25 @@ export async function sessionEnd(
       code: 'SUMMARY_MISSING',
       remedy: 'Say what the session accomplished: --summary "..." (MCP: summary).',
     });
-  const run = await open(input.working_dir, input.session_id, deps.env);
-  const state = requireState(run);
+  const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   // The phases already passed held when they were passed (or their skip is a recorded violation); the
   // rest are checked now. A MUST gate unmet there makes the run INCOMPLETE.
   const remaining = remainingPhases(run.protocol, state);
   const results = await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: true });
   const now = deps.clock().toISOString();
   const checklist = buildChecklist(run.protocol, [...passedResults(run.protocol, state, remaining), ...results]);
-  const missing = results.filter((r) => r.requirement_level === 'MUST' && unmet(r));
+  // The phases the event log says were passed are re-derived too (src/protocol/rederive.ts).
+  const passed = planPassedRecheck(run.protocol, state.events, state.evidence);
+  const rechecked =
+    passed.recheck.length > 0 ? await evaluateGates(run, state, passed.recheck, deps, { runCommands: false }) : [];
+  const missing = [
+    ...passed.problems,
+    ...rechecked.filter(unmet).map((r) => `${gateKey(r.phase, r.gate)}: passed, but does not hold: ${r.message}`),
+    ...results
+      .filter((r) => r.requirement_level === 'MUST' && unmet(r))
+      .map((r) => `${gateKey(r.phase, r.gate)}: ${r.message}`),
+  ];
+  const changed = run.changed === null ? '' : `; ${run.changed}`;
   if (missing.length > 0) {
     await recordResults(run, results, now, state);
     return {
@@ -689,9 +728,9 @@ export async function sessionEnd(
       status: 'INCOMPLETE',
       checklist,
       violations: state.violations,
-      unmet: missing.map((r) => `${gateKey(r.phase, r.gate)}: ${r.message}`),
+      unmet: missing,
       handoff_updated: false,
-      message: `${missing.length} MUST gate(s) unmet; no history written, the run stays open`,
+      message: `${missing.length} MUST gate(s) unmet; no history written, the run stays open${changed}`,
     };
   }
   const endHead = readHead(run.paths.root);
@@ -730,8 +769,8 @@ export async function sessionEnd(
     ...(commit_sha ? { commit_sha } : {}),
     message:
       outcome === 'COMPLETE'
-        ? 'every MUST gate holds: history record written, run cleared (clock out next: hestai clock-out)'
-        : `${state.violations.length} requirement(s) were skipped by forced advances (${state.violations.filter((v) => v.severity === 'CRITICAL').length} MUST): ended with violations, history record written, run cleared (clock out next: hestai clock-out)`,
+        ? `every MUST gate holds: history record written, run cleared (clock out next: hestai clock-out)${changed}`
+        : `${state.violations.length} requirement(s) were skipped by forced advances (${state.violations.filter((v) => v.severity === 'CRITICAL').length} MUST): ended with violations, history record written, run cleared (clock out next: hestai clock-out)${changed}`,
   };
 }
 
@@ -758,8 +797,7 @@ export async function sessionState(
   input: { working_dir: string; session_id?: string | undefined },
   deps: ProtocolDeps,
 ): Promise<StateView> {
-  const run = await open(input.working_dir, input.session_id, deps.env);
-  const state = requireState(run);
+  const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   const remaining = remainingPhases(run.protocol, state);
   const results = [
     ...passedResults(run.protocol, state, remaining),
@@ -782,7 +820,7 @@ export async function sessionState(
     evidence,
     violations: state.violations,
     forced_advances: state.forced_advances,
-    protocol_changed: state.protocol_sha256 !== run.loaded.sha256,
+    protocol_changed: run.changed !== null,
   };
 }
 

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { appendJsonl, readJsonIfExists, readJsonl, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
 import { expectArray, expectIsoDate, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import { sha256Hex } from '../util/sha256.js';
 import type { EvidenceRecord } from './evidence.js';
 import type { GateStatus } from './evaluate.js';
+import { eventShapeProblems, runLogProblems, type RunEvent } from './run-log.js';
 import { EVIDENCE_TYPES } from './types.js';
 
 /** The recorded result of the last `validate_gate` of one gate (informational: advance re-checks). */
@@ -33,8 +35,12 @@ export interface ProtocolState {
   branch: string | null;
   starting_commit: string | null;
   started_at: string;
-  /** sha256 of protocol.yaml when the run started (the file stays the only source of gates). */
+  /** sha256 of protocol.yaml when the run started: the sha256 of `protocol_text`. */
   protocol_sha256: string;
+  /** protocol.yaml as it was when the run started: the run is judged by this version, never a later edit. */
+  protocol_text: string;
+  /** The run's event log (src/protocol/run-log.ts): the position fields below must be what it replays to. */
+  events: RunEvent[];
   /** A phase id, or COMPLETE after the last phase. */
   current_phase: string;
   phases_completed: string[];
@@ -119,6 +125,16 @@ export const validateProtocolState: Validate<ProtocolState> = (value) => {
   if (!Number.isInteger(value['forced_advances']) || (value['forced_advances'] as number) < 0)
     problems.push('forced_advances: expected a whole number');
   expectArray(value, 'violations', problems);
+  if (typeof value['protocol_text'] !== 'string')
+    problems.push('protocol_text: expected the protocol text the run started with (a run of an older hestai: end it)');
+  else if (
+    typeof value['protocol_sha256'] === 'string' &&
+    sha256Hex(value['protocol_text']) !== value['protocol_sha256']
+  )
+    problems.push("protocol_text: does not match protocol_sha256: the run's sealed protocol was edited by hand");
+  const eventProblems = eventShapeProblems(value['events']);
+  problems.push(...eventProblems);
+  if (problems.length === 0) problems.push(...runLogProblems(value as unknown as ProtocolState));
   if (
     value['baseline'] !== undefined &&
     (!isRecord(value['baseline']) || Object.values(value['baseline']).some((h) => typeof h !== 'string'))

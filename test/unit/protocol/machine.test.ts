@@ -52,6 +52,8 @@ const state = (over: Partial<ProtocolState> = {}): ProtocolState => ({
   starting_commit: null,
   started_at: '2026-01-01T00:00:00.000Z',
   protocol_sha256: 'x',
+  protocol_text: 'x',
+  events: [{ type: 'start', at: '2026-01-01T00:00:00.000Z', phase: 'A' }],
   current_phase: 'A',
   phases_completed: [],
   results: {},
