@@ -9,9 +9,9 @@ import { makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-r
 
 const COMMANDS =
   'clock-in|clock-out|anchor|init|doctor|status|ack|refresh|verify|trust|cleanup|conflict|session|check|odyssean-anchor';
-/** The commands in a hint text: `eval "$(... hestai ...)"` as a whole, else `[npx ]hestai <command> <args>`. */
+/** The commands in a hint text: `eval "$(... hestai ...)"` as a whole, else `[npx ]hestai <command> [--option [value]]...`. */
 const HINT = new RegExp(
-  `eval "\\$\\((?:npx )?hestai [^"]*\\)"|(?<![\\w./$-])(?:npx )?hestai (?:${COMMANDS})(?: (?:--?[a-z][a-z-]*|[A-Za-z0-9_./:=-]+))*`,
+  `eval "\\$\\((?:npx )?hestai [^"]*\\)"|(?<![\\w./$-])(?:npx )?hestai (?:${COMMANDS})(?: --?[a-z][a-z-]*(?: [A-Za-z0-9_./:=-]+)?)*`,
   'g',
 );
 const ROLES = [
@@ -45,16 +45,28 @@ function localInstall(repo: TempRepo): void {
   repo.write('.gitignore', 'node_modules/\n');
 }
 
-/** Runs each hint in a fresh shell; an `eval` hint must leave HESTAI_SESSION exported to git's children. */
-function runEach(repo: TempRepo, env: NodeJS.ProcessEnv, hints: string[], invocation: RegExp): void {
-  for (const hint of hints) {
-    expect(hint, 'a hint names the invocation that works here').toMatch(invocation);
-    const probe = hint.startsWith('eval ') ? ` && sh -c 'printf "session=%s" "$HESTAI_SESSION"'` : '';
-    const run = shell(repo, env, `${hint}${probe}`);
-    expect(run.status, `${hint}\n${run.output}`).toBe(0);
-    expect(run.output, hint).not.toMatch(/not found|unknown option|unknown command|required option/i);
-    if (probe) expect(run.stdout).toMatch(/session=[0-9a-f-]{36}$/);
+/**
+ * Runs each hint in a fresh shell (an `eval` hint must leave HESTAI_SESSION exported to git's children), then
+ * the hints those commands print (clock-in names the anchor step), once each.
+ */
+function runEach(repo: TempRepo, env: NodeJS.ProcessEnv, first: string[], invocation: RegExp): string[] {
+  const ran: string[] = [];
+  let hints = first;
+  for (let depth = 0; depth < 2; depth++) {
+    const printed: string[] = [];
+    for (const hint of hints.filter((h) => !ran.includes(h))) {
+      ran.push(hint);
+      expect(hint, 'a hint names the invocation that works here').toMatch(invocation);
+      const probe = hint.startsWith('eval ') ? ` && sh -c 'printf "session=%s" "$HESTAI_SESSION"'` : '';
+      const run = shell(repo, env, `${hint}${probe}`);
+      expect(run.status, `${hint}\n${run.output}`).toBe(0);
+      expect(run.output, hint).not.toMatch(/not found|unknown option|unknown command|required option/i);
+      if (probe) expect(run.stdout).toMatch(/session=[0-9a-f-]{36}$/);
+      printed.push(...hintsIn(run.output));
+    }
+    hints = printed;
   }
+  return ran;
 }
 
 describe('hints run where the user is', () => {
@@ -73,8 +85,8 @@ describe('hints run where the user is', () => {
     expect(blocked.output).toContain(ROLES.join(', '));
     const hints = hintsIn(`${init.output}\n${blocked.output}`);
     expect(hints.some((h) => h.startsWith('eval "$(npx hestai clock-in --role implementation-lead'))).toBe(true);
-    expect(hints.some((h) => h.startsWith('npx hestai anchor'))).toBe(true);
-    runEach(repo, env, hints, /^(eval "\$\()?npx hestai /);
+    const ran = runEach(repo, env, hints, /^(eval "\$\()?npx hestai /);
+    expect(ran.some((h) => h.startsWith('npx hestai anchor --stage identity'))).toBe(true);
   });
 
   it('in a global install: hints print hestai and run', () => {
@@ -91,7 +103,8 @@ describe('hints run where the user is', () => {
     expect(blocked.status).not.toBe(0);
     const hints = hintsIn(`${init.output}\n${blocked.output}`);
     expect(hints.length).toBeGreaterThan(1);
-    runEach(repo, env, hints, /^(eval "\$\()?hestai /);
+    const ran = runEach(repo, env, hints, /^(eval "\$\()?hestai /);
+    expect(ran.some((h) => h.startsWith('hestai anchor --stage identity'))).toBe(true);
   });
 
   it('--print-env prints an export line for sh, and a set -gx line for fish', () => {
