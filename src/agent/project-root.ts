@@ -21,9 +21,5 @@ export function findProjectRoot(start: string): string | null {
   }
 }
 
-/** How a command line calls hestai in this project: the project's own bin via npx, else the package by path. */
-export function cliCommandFor(root: string, packageRoot: string): string {
-  if (fs.existsSync(path.join(root, 'node_modules', '.bin', 'hestai'))) return 'npx hestai';
-  const bin = path.join(packageRoot, 'dist', 'cli', 'bin.js');
-  return `node ${/^[A-Za-z0-9_./-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, `'\\''`)}'`}`;
-}
+/** How a command line calls hestai here: one function for every hint and template (src/util/invocation.ts). */
+export { cliCommandFor } from '../util/invocation.js';

@@ -13,12 +13,14 @@ import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { readTextIfExists, writeFileAtomic } from '../state/store.js';
 import type { DeclaredCognition } from './rules/types.js';
 import { quoteInput } from '../util/quote.js';
+import { availableRoles, CONSTITUTION_SUFFIX, ROLE_NAME } from '../records/roles.js';
+
+export { availableRoles };
 
 /** The default constitutions shipped with the package. */
 export const TEMPLATE_AGENTS_DIR = fileURLToPath(new URL('../../templates/agents/', import.meta.url));
 
-const ROLE_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
-const SUFFIX = '.oct.md';
+const SUFFIX = CONSTITUTION_SUFFIX;
 
 /** Refuses a role name that is not kebab-case (it becomes a file name: no `/`, no `..`). */
 export function assertRoleName(role: unknown): string {
@@ -33,19 +35,6 @@ export function assertRoleName(role: unknown): string {
 
 export function constitutionFile(paths: WorkspacePaths, role: string): string {
   return path.join(paths.agents, `${assertRoleName(role)}${SUFFIX}`);
-}
-
-/** The roles that have a constitution in this worktree, sorted. */
-export function availableRoles(paths: WorkspacePaths): string[] {
-  try {
-    return fs
-      .readdirSync(paths.agents)
-      .filter((f) => f.endsWith(SUFFIX) && ROLE_NAME.test(f.slice(0, -SUFFIX.length)))
-      .map((f) => f.slice(0, -SUFFIX.length))
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 export interface Constitution {

@@ -1,4 +1,8 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { findProjectRoot } from '../agent/project-root.js';
+import { hintRenderer } from '../util/invocation.js';
 import { clockFromEnv, systemClock, type Clock } from '../clock.js';
 import { auditPathTraversal } from '../security.js';
 import { ExitCode, isHestaiError, type HestaiError } from '../errors.js';
@@ -23,13 +27,30 @@ export interface CommandResult {
   notes?: string[];
 }
 
+/** This package's root: dist/cli/ (the bundle and its chunks, or tsc's output) is two levels below it. */
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Output whose hints name the invocation that works in the project at `cwd` (`npx hestai` where hestai-hooks
+ * is a dependency); the JSON document on stdout is left as it is.
+ */
+export function hintedOutput(out: Output, cwd: string, env: NodeJS.ProcessEnv): Output {
+  const render = hintRenderer(findProjectRoot(cwd) ?? cwd, PACKAGE_ROOT, env);
+  return {
+    ...out,
+    stdout: out.json ? out.stdout : (text) => out.stdout(render(text)),
+    stderr: (text) => out.stderr(render(text)),
+  };
+}
+
 export function contextFrom(command: Command): CommandContext {
   const globals = command.optsWithGlobals<{ cwd?: string; json?: boolean }>();
   const json = globals.json === true;
+  const cwd = globals.cwd ?? process.cwd();
   return {
-    cwd: globals.cwd ?? process.cwd(),
+    cwd,
     json,
-    out: createOutput(json),
+    out: hintedOutput(createOutput(json), cwd, process.env),
     clock: clockFromEnv(),
     env: process.env,
   };
@@ -83,7 +104,10 @@ export async function runHandler(
     emit(ctx, result);
   } catch (error) {
     const audited = auditPathTraversal(error, () => process.cwd(), `cli:${name}`, ctx?.clock ?? systemClock);
-    process.exitCode = reportError(ctx?.out ?? createOutput(jsonRequested()), audited.error);
+    process.exitCode = reportError(
+      ctx?.out ?? hintedOutput(createOutput(jsonRequested()), process.cwd(), process.env),
+      audited.error,
+    );
   }
 }
 

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { clockFromEnv, pinnedClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
+import { hintRenderer } from '../util/invocation.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
 import { checkProtocolGate, startProtocolFacts } from './protocol-gate.js';
 
@@ -29,7 +31,9 @@ export async function executeHook(
   env: NodeJS.ProcessEnv,
   decide: (ctx: HookContext) => HookOutcome | Promise<HookOutcome>,
 ): Promise<number> {
-  const write = writeStderr;
+  // Hints are rendered for the user's install (`npx hestai` in a local one); hooks/<name> is argv[1].
+  const render = hintRenderer(root, path.resolve(path.dirname(process.argv[1] ?? '.'), '..'), env);
+  const write = (text: string) => writeStderr(render(text));
   try {
     const clock = clockFromEnv(env);
     const pinned = pinnedClock(env);

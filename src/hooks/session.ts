@@ -2,7 +2,8 @@ import { hasValidAnchor, type AnchorCheck } from '../records/anchor.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readSession, type SessionRecord } from '../records/session.js';
-import { describeRefusal, resolveSession } from '../records/resolve.js';
+import { clockInHint, describeRefusal, resolveSession } from '../records/resolve.js';
+import { availableRoles } from '../records/roles.js';
 
 /** The session a commit is checked against, and how it was chosen. */
 export type CommitSession =
@@ -33,7 +34,7 @@ export function resolveCommitSession(paths: WorkspacePaths, env: NodeJS.ProcessE
       found: false,
       reason: `HESTAI_SESSION=${id} names no active session in this worktree (${paths.active})`,
       details: [],
-      remedy: 'Set HESTAI_SESSION to your session (hestai status lists them), or clock in: eval "$(hestai clock-in --role <role> --print-env)".',
+      remedy: `Set HESTAI_SESSION to your session (\`hestai status\` lists them), or ${clockInHint('hook', availableRoles(paths))}.`,
     };
   }
   return { found: true, session, anchor: hasValidAnchor(paths, id), source: resolution.choice.source === 'env' ? 'HESTAI_SESSION' : 'the only live session' };

@@ -4,6 +4,7 @@ import type { WorkspacePaths } from '../paths.js';
 import { quoteInput } from '../util/quote.js';
 import { UUID_V4 } from '../util/validate.js';
 import { isLive, listActiveSessions, type SessionRecord } from './session.js';
+import { availableRoles, exampleRole } from './roles.js';
 
 /**
  * Which session a command, a hook or an MCP tool acts on: ONE rule for all of them (docs/design.md "One agent,
@@ -126,6 +127,24 @@ function howToChoose(surface: Surface, id: string): string {
   }
 }
 
+/**
+ * How to start a session, in the words of the surface. For a commit, both paths: an agent's or a shell's
+ * (pinned, exported to the commands it runs) and a person's outside a shell (an editor or a git GUI sees no
+ * HESTAI_SESSION: a session that is not pinned serves every commit while it is the only live one).
+ */
+export function clockInHint(surface: Surface, roles: readonly string[]): string {
+  if (surface === 'mcp') return 'call clock_in to start your own session';
+  const role = exampleRole(roles);
+  const list = roles.length > 0 ? ` (roles here: ${roles.join(', ')})` : '';
+  if (surface === 'cli') return `clock in first${list}: hestai clock-in --role ${role}`;
+  return (
+    `clock in first${list}. In a shell or an agent: eval "$(hestai clock-in --role ${role} --print-env)" ` +
+    `(the commits run from it use that session). From an editor or a git GUI: hestai clock-in --role ${role} ` +
+    `(not pinned: commits from any tool in this worktree use it while it is the only live session). ` +
+    `Then anchor it: clock-in prints the command`
+  );
+}
+
 /** What a refusal says: what is wrong (with every candidate, one per detail line) and how to choose. */
 export function describeRefusal(
   resolution: Exclude<SessionResolution, { kind: 'chosen' }>,
@@ -134,12 +153,7 @@ export function describeRefusal(
 ): { reason: string; details: string[]; remedy: string } {
   const details = resolution.candidates.map(listCandidate);
   const example = resolution.candidates[0]?.session_id ?? '<session_id>';
-  const start =
-    surface === 'mcp'
-      ? 'call clock_in to start your own session'
-      : surface === 'hook'
-        ? 'clock in first: eval "$(hestai clock-in --role <role> --print-env)"'
-        : 'clock in first: hestai clock-in --role <role>';
+  const start = clockInHint(surface, availableRoles(paths));
   if (resolution.kind === 'ambiguous') {
     return {
       reason: `${resolution.candidates.length} live sessions in this worktree could be meant (${paths.active}), and nothing picks one on your behalf`,

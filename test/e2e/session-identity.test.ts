@@ -70,7 +70,7 @@ describe('a commit is made under one session, chosen only when unambiguous', () 
     const repo = agentRepo();
     const printed = repo.hestai(['clock-in', '--role', CEREMONY_ROLE, '--print-env']);
     expect(printed.status, printed.stderr).toBe(0);
-    const match = /^HESTAI_SESSION=([0-9a-f-]{36})\n$/.exec(printed.stdout);
+    const match = /^export HESTAI_SESSION=([0-9a-f-]{36})\n$/.exec(printed.stdout);
     expect(match, printed.stdout).not.toBeNull();
     const id = match![1]!;
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', id, 'session.json'))).toBe(true);

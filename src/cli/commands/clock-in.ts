@@ -1,8 +1,19 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, usageError } from '../../errors.js';
+import { quoteInput } from '../../util/quote.js';
 import { paint } from '../output.js';
 import { action } from '../run.js';
+
+/** The line that exports the session in the caller's shell: sh (default) or fish. */
+export function exportLine(shell: boolean | string, id: string): string {
+  if (shell === true || shell === 'sh' || shell === 'bash' || shell === 'zsh') return `export HESTAI_SESSION=${id}`;
+  if (shell === 'fish') return `set -gx HESTAI_SESSION ${id}`;
+  throw usageError(`--print-env ${quoteInput(shell)} is not a shell hestai prints for`, {
+    code: 'USAGE',
+    remedy: 'Use --print-env (sh, bash, zsh) or --print-env fish.',
+  });
+}
 
 export function registerClockIn(program: Command): void {
   program
@@ -17,12 +28,16 @@ export function registerClockIn(program: Command): void {
     )
     .option('--model <name>', 'AI model for context selection (overrides the configuration)')
     .option(
-      '--print-env',
-      'pin the session to its caller and print only HESTAI_SESSION=<id> on stdout (the rest on stderr): eval "$(hestai clock-in --role R --print-env)"',
+      '--print-env [shell]',
+      'pin the session to its caller and print only the line that exports HESTAI_SESSION on stdout (the rest on stderr): sh (default, `export HESTAI_SESSION=<id>`: eval "$(hestai clock-in --role R --print-env)") or fish (`set -gx HESTAI_SESSION <id>`: hestai clock-in --role R --print-env fish | source)',
     )
     .action(
       action(
-        async (ctx, opts: { role: string; focus?: string; onConflict: string; model?: string; printEnv?: boolean }) => {
+        async (
+          ctx,
+          opts: { role: string; focus?: string; onConflict: string; model?: string; printEnv?: boolean | string },
+        ) => {
+          if (opts.printEnv !== undefined) exportLine(opts.printEnv, ''); // refuse an unknown shell before clocking in
           const { clockIn } = await import('../../session/clock-in.js');
           const res = await clockIn(
             {
@@ -31,7 +46,7 @@ export function registerClockIn(program: Command): void {
               focus: opts.focus,
               model: opts.model,
               on_conflict: opts.onConflict as 'continue',
-              pinned: opts.printEnv === true,
+              pinned: opts.printEnv !== undefined,
             },
             { clock: ctx.clock, env: ctx.env },
           );
@@ -73,13 +88,16 @@ export function registerClockIn(program: Command): void {
           );
           for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
           for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
-          lines.push(res.instruction);
-          if (opts.printEnv === true && !ctx.json) {
+          lines.push(
+            res.instruction,
+            `next: hestai anchor --stage identity --role ${opts.role} --token ${res.session_id}`,
+          );
+          if (opts.printEnv !== undefined && !ctx.json) {
             // A pinned session is used only where it is named: stdout carries exactly the line to export.
             lines.push(
               `pinned: commits and commands use this session only with HESTAI_SESSION=${res.session_id} (or --session).`,
             );
-            return { exitCode: ExitCode.Ok, json: res, text: `HESTAI_SESSION=${res.session_id}`, notes: lines };
+            return { exitCode: ExitCode.Ok, json: res, text: exportLine(opts.printEnv, res.session_id), notes: lines };
           }
           return { exitCode: ExitCode.Ok, json: res, text: lines.join('\n') };
         },

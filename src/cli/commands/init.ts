@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../../errors.js';
+import { workspacePaths } from '../../paths.js';
+import { clockInHint } from '../../records/resolve.js';
+import { availableRoles } from '../../records/roles.js';
 import { action } from '../run.js';
 
 export function registerInit(program: Command): void {
@@ -31,7 +34,7 @@ export function registerInit(program: Command): void {
           `  hooks call ${result.hooks_dir}/{pre-commit,commit-msg}`,
           `  ${result.armed.message}`,
           ...result.hints.map((h) => `hint: ${h}`),
-          'next: hestai clock-in --role <role>, then hestai anchor (see README "Getting started")',
+          `next: ${clockInHint('hook', availableRoles(workspacePaths(result.root)))} (README "Getting started")`,
         ].join('\n');
         return { exitCode: result.armed.armed ? ExitCode.Ok : ExitCode.Blocked, json: result, text };
       }),
