@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bashWrites } from '../../../src/agent/bash-writes.js';
 
-describe('bashWrites: which shell commands change files', () => {
+describe('bashWrites: which shell commands change files (the read-only list: read-only.test.ts)', () => {
   it.each([
     ['git commit -m "feat: x"', ['git commit']],
     ['git -C sub commit -qm x', ['git commit']],
@@ -9,11 +9,11 @@ describe('bashWrites: which shell commands change files', () => {
     ['echo hi > out.txt', ['> out.txt']],
     ['echo hi >> log.txt', ['>> log.txt']],
     ['echo hi>out.txt', ['> out.txt']],
-    ['npm test 2> err.log', ['2> err.log']],
-    ['build &> all.log', ['&> all.log']],
+    ['npm test 2> err.log', ['2> err.log', 'npm test']],
+    ['build &> all.log', ['&> all.log', 'build']],
     ['echo x | tee a.txt b.txt', ['tee']],
-    ['echo x | sudo tee -a /etc/hosts', ['tee']],
-    ['FOO=1 cp a b', ['cp']],
+    ['echo x | sudo tee -a /etc/hosts', ['sudo']],
+    ['FOO=1 cp a b', ['FOO=']],
     ["sed -i 's/a/b/' f.txt", ['sed -i']],
     ['rm -rf build', ['rm']],
   ])('%s writes (%j)', (command, what) => {
@@ -28,18 +28,18 @@ describe('bashWrites: which shell commands change files', () => {
     'git status',
     'git log --oneline -5',
     'git diff HEAD~1',
-    'npm test 2>&1',
-    'npm test >&2',
-    'npm test > /dev/null 2>&1',
+    'git log 2>&1',
+    'ls >&2',
+    'git status > /dev/null 2>&1',
     'grep -r "a > b" src',
     "echo 'x >> y'",
     'echo "tee and git commit are words here"',
     'sort < input.txt',
     'cat <<EOF\nline > not a redirection\ngit commit -m inside-heredoc\nEOF',
     '# echo > commented.txt',
-    'node dist/cli/bin.js clock-in --role implementation-lead',
+    'npx hestai clock-in --role implementation-lead',
   ])('%s does not write', (command) => {
-    expect(bashWrites(command)).toEqual({ writes: false, targets: [], what: [] });
+    expect(bashWrites(command)).toEqual({ writes: false, targets: [], what: [], mentions: [] });
   });
 
   it('names the targets it knows, and says when it cannot know them', () => {

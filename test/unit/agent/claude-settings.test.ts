@@ -44,9 +44,7 @@ describe('mergeClaudeSettings', () => {
     for (const existing of [null, '', '{}']) {
       const doc = JSON.parse(mergeClaudeSettings(existing, command, FILE));
       expect(doc.hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command, timeout: 60 }] }]);
-      expect(doc.hooks.PreToolUse).toEqual([
-        { matcher: 'Edit|MultiEdit|Write|NotebookEdit|Bash', hooks: [{ type: 'command', command, timeout: 10 }] },
-      ]);
+      expect(doc.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command, timeout: 10 }] }]);
     }
   });
 
@@ -72,7 +70,9 @@ describe('mergeClaudeSettings', () => {
       mergeClaudeSettings(once, claudeHookCommand({ absolute: '/new/hooks/claude-code' }), FILE),
     );
     expect(moved.hooks.PreToolUse).toHaveLength(2);
-    expect(moved.hooks.PreToolUse[1].hooks[0].command).toBe("node '/new/hooks/claude-code'");
+    expect(moved.hooks.PreToolUse[1].hooks[0].command).toBe("node '/new/hooks/claude-code' || exit 2");
+    // An entry written before `|| exit 2` is still hestai's: replaced, not kept beside the new one.
+    expect(isHestaiHookCommand("node '/old/hooks/claude-code'")).toBe(true);
   });
 
   it("keeps hooks that share a group with hestai's entry", () => {

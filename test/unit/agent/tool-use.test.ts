@@ -4,16 +4,18 @@ import { classifyToolUse, insideRoot, protectedEntry, toolUseFromClaude } from '
 const claude = (tool: string, input: Record<string, unknown>) => classifyToolUse(toolUseFromClaude(tool, input));
 
 describe('classifyToolUse', () => {
-  it('edit tools write their file; reads and unknown tools are reads', () => {
+  it('edit tools write their file; the listed reads are reads', () => {
     expect(claude('Edit', { file_path: '/r/src/a.ts', old_string: 'a', new_string: 'b' })).toEqual({
       kind: 'write',
       targets: ['/r/src/a.ts'],
       what: 'Edit',
+      mentions: ['/r/src/a.ts'],
     });
     expect(claude('Write', { file_path: 'b.ts', content: '' })).toEqual({
       kind: 'write',
       targets: ['b.ts'],
       what: 'Write',
+      mentions: ['b.ts'],
     });
     expect(claude('MultiEdit', { file_path: 'c.ts', edits: [] })).toMatchObject({ kind: 'write', targets: ['c.ts'] });
     expect(claude('NotebookEdit', { notebook_path: 'n.ipynb', new_source: '' })).toMatchObject({
@@ -24,12 +26,13 @@ describe('classifyToolUse', () => {
       expect(claude(tool, { file_path: 'x', path: 'y' })).toEqual({ kind: 'read' });
   });
 
-  it('Bash writes only when a write is recognised', () => {
+  it('Bash reads only when every part is a listed read', () => {
     expect(claude('Bash', { command: 'git status' })).toEqual({ kind: 'read' });
     expect(claude('Bash', { command: 'git commit -m x' })).toEqual({
       kind: 'write',
       targets: null,
       what: 'git commit',
+      mentions: [],
     });
   });
 
@@ -38,8 +41,9 @@ describe('classifyToolUse', () => {
       kind: 'write',
       targets: ['a'],
       what: 'editFile',
+      mentions: ['a'],
     });
-    expect(classifyToolUse({ tool: 'Edit', paths: ['a'], command: null, kind: 'read' })).toEqual({ kind: 'read' });
+    expect(classifyToolUse({ tool: 'viewFile', paths: ['a'], command: null, kind: 'read' })).toEqual({ kind: 'read' });
     expect(classifyToolUse({ tool: 'shell', paths: [], command: 'echo > a', kind: null })).toMatchObject({
       kind: 'write',
       targets: ['a'],
@@ -53,7 +57,13 @@ describe('protected paths', () => {
     expect(protectedEntry('.hestai')).toBe('.hestai/');
     expect(protectedEntry('./.hestai/protocol.yaml')).toBe('.hestai/');
     expect(protectedEntry('.hestai_workspace.yaml')).toBe('.hestai_workspace.yaml');
-    expect(protectedEntry('.claude/settings.json')).toBe('.claude/settings.json');
+    expect(protectedEntry('.claude/settings.json')).toBe('.claude/');
+    expect(protectedEntry('.claude/settings.local.json')).toBe('.claude/');
+    expect(protectedEntry('.hestai-sys/agents/x.oct.md')).toBe('.hestai-sys/');
+    expect(protectedEntry('.git/hooks/pre-commit')).toBe('.git/');
+    expect(protectedEntry('.git')).toBe('.git/');
+    expect(protectedEntry('node_modules/hestai-hooks/hooks/claude-code')).toBe('node_modules/hestai-hooks/');
+    expect(protectedEntry('.gitignore')).toBeNull();
     expect(protectedEntry('.hestai-notes.md')).toBeNull();
     // The context documents the default protocol's END gate asks the agent to update (issue 15), nothing else.
     expect(protectedEntry('.hestai/context/PROJECT-CONTEXT.oct.md')).toBeNull();
