@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { isHestaiError, usageError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
-import { decideToolUse, refusalText, type ToolUseDecision } from './decide.js';
+import { decideToolUse, hestaiBins, refusalText, type ToolUseDecision } from './decide.js';
 import { cliCommandFor, findProjectRoot } from './project-root.js';
 import { classifyToolUse, TOOL_ALIASES, toolUseFromClaude, type ToolUse } from './tool-use.js';
 
@@ -87,7 +87,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
     use = parsed.use;
     const cwd = parsed.cwd ?? io.cwd;
     let decision: ToolUseDecision;
-    if (classifyToolUse(use).kind === 'read') {
+    if (classifyToolUse(use, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') {
       decision = {
         allow: true,
         code: 'READ',
@@ -116,6 +116,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
         now: systemClock(), // agent-runtime hooks ignore HESTAI_NOW (docs/configuration.md)
         cli,
         env: io.env,
+        packageRoot: io.packageRoot,
       });
     }
     if (io.json) io.stdout(`${JSON.stringify(decision, null, 2)}\n`);
@@ -128,7 +129,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
       : error instanceof Error
         ? error.message
         : String(error);
-    const read = use !== null && classifyToolUse(use).kind === 'read';
+    const read = use !== null && classifyToolUse(use, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read';
     if (io.json)
       io.stdout(
         `${JSON.stringify({ allow: read, code: 'ERROR', reason: why.split('\n')[0], fix: null, session_id: null, what: read ? 'read' : 'unknown' }, null, 2)}\n`,

@@ -8,7 +8,7 @@ import { UUID_V4 } from '../util/validate.js';
 import { readSession } from '../records/session.js';
 import { checkRuntimeSessionId, readBinding } from './binding.js';
 import { shellQuote } from './claude-settings.js';
-import { decideToolUse, refusalText } from './decide.js';
+import { decideToolUse, hestaiBins, refusalText } from './decide.js';
 import { cliCommandFor, findProjectRoot } from './project-root.js';
 import { classifyToolUse, toolUseFromClaude, type ToolUse } from './tool-use.js';
 
@@ -65,7 +65,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   const failed = (error: unknown): number => {
     const why = message(error);
     if (event === 'PreToolUse' || event === null) {
-      if (tool !== null && classifyToolUse(tool).kind === 'read') {
+      if (tool !== null && classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') {
         io.stderr(`hestai hook failed: ${why} (a read is allowed anyway: reads fail open)\n`);
         return 0;
       }
@@ -75,7 +75,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
       return 2;
     }
     io.stderr(`hestai hook failed (${event}): ${why}\n`);
-    return 1;
+    return event === 'Stop' ? 0 : 1; // a failed Stop never keeps the agent working (2 would)
   };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<number>((resolve) => {
@@ -93,7 +93,13 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   });
   const work = (async () => {
     const payload = parsePayload(await io.stdin());
-    event = typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '';
+    const name = payload['hook_event_name'];
+    if (typeof name !== 'string' || name === '') {
+      // Without the event hestai cannot tell what is asked: a write is refused, a listed read goes on.
+      tool = toolUseFromClaude(payload['tool_name'], payload['tool_input']);
+      throw new HookInputError('the hook input has no hook_event_name, so hestai cannot tell which event it is');
+    }
+    event = name;
     if (event === 'PreToolUse') {
       tool = toolUseFromClaude(payload['tool_name'], payload['tool_input']);
       return preToolUse(io, payload, tool);
@@ -132,7 +138,7 @@ function rootAndCwd(io: ClaudeHookIo, payload: Record<string, unknown>): { root:
 }
 
 async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, tool: ToolUse): Promise<number> {
-  if (classifyToolUse(tool).kind === 'read') return 0;
+  if (classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') return 0;
   const { root, cwd } = rootAndCwd(io, payload);
   const paths = workspacePaths(root);
   const runtimeId = checkRuntimeSessionId(payload['session_id']);
@@ -153,6 +159,7 @@ async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, to
     now: clock(),
     cli,
     env: io.env,
+    packageRoot: io.packageRoot,
   });
   if (decision.allow) return 0;
   appendAudit(paths, {

@@ -6,8 +6,12 @@ import { isRecord, parseJsonObject } from '../util/validate.js';
 /** Claude Code's project settings file (shared with the team; hooks live under `hooks`). */
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
 
-/** The tools whose PreToolUse hestai judges (reads are never sent to it, so they cost nothing). */
-export const CLAUDE_PRE_TOOL_MATCHER = 'Edit|MultiEdit|Write|NotebookEdit|Bash';
+/**
+ * The tools whose PreToolUse hestai judges: every tool (`*`). Deny by default (issue 26): a tool hestai does
+ * not know, an MCP tool or `PowerShell` is a write until its anchor, so the hook must see them all; the
+ * listed reads (Read, Grep, Glob, ...) are answered before any state is read.
+ */
+export const CLAUDE_PRE_TOOL_MATCHER = '*';
 
 /** Seconds Claude Code waits before killing each hook (the hook itself fails closed well before). */
 export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10, Stop: 30 } as const;
@@ -20,7 +24,9 @@ export { shellQuote };
  * is where `hooks/claude-code` is: relative to the project (`node_modules/hestai-hooks/hooks/claude-code`,
  * run as `"$CLAUDE_PROJECT_DIR"/...` so it works from any directory) when hestai-hooks is a dependency of
  * the project, else the absolute path of the running package's entry, single-quoted so spaces, quotes,
- * `$` and backticks in it are inert.
+ * `$` and backticks in it are inert. `|| exit 2` makes a hook that cannot start (the package not installed:
+ * node exits 1; node not on PATH: the shell exits 127) block the tool call instead of letting it through
+ * (Claude Code reads every exit but 2 as "go on"); the hook itself exits only 0 or 2.
  */
 export function claudeHookCommand(entry: { project: string } | { absolute: string }): string {
   if ('project' in entry) {
@@ -29,7 +35,7 @@ export function claudeHookCommand(entry: { project: string } | { absolute: strin
         code: 'AGENT_CONFIG_INVALID',
       });
     }
-    return `node "$CLAUDE_PROJECT_DIR"/${entry.project}`;
+    return `node "$CLAUDE_PROJECT_DIR"/${entry.project} || exit 2`;
   }
   if (!entry.absolute.startsWith('/') || hasControl(entry.absolute)) {
     throw usageError(`the hook entrypoint ${JSON.stringify(entry.absolute)} is not a plain absolute path`, {
@@ -37,12 +43,12 @@ export function claudeHookCommand(entry: { project: string } | { absolute: strin
       remedy: 'Install hestai-hooks in a directory whose path has no control characters.',
     });
   }
-  return `node ${shellQuote(entry.absolute)}`;
+  return `node ${shellQuote(entry.absolute)} || exit 2`;
 }
 
 /** True for a hook command hestai wrote (how a re-run finds and replaces its own entries). */
 export function isHestaiHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && /^node\s.*hooks\/claude-code['"]?\s*$/.test(command);
+  return typeof command === 'string' && /^node\s.*hooks\/claude-code['"]?(\s*\|\|\s*exit 2)?\s*$/.test(command);
 }
 
 interface HookEntry {

@@ -5,7 +5,8 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { judgeSession } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession } from '../records/session.js';
-import { classifyToolUse, insideRoot, protectedEntry, type ToolUse } from './tool-use.js';
+import { isUnder, pathPieces, protectedEntry, protectedName, protectedOutside } from './protected.js';
+import { classifyToolUse, insideRoot, type ToolUse } from './tool-use.js';
 
 /** Why a tool call was allowed or refused. */
 export type ToolUseCode =
@@ -46,24 +47,109 @@ export interface ToolUseInput {
   now: Date;
   /** How a command line calls hestai here (`hestai`, or `node '/path/dist/cli/bin.js'`). */
   cli: string;
-  /** The environment (the protocol's command-trust check reads it). */
+  /** The environment (the protocol's command-trust check reads it; HOME and the XDG directories). */
   env: NodeJS.ProcessEnv;
+  /**
+   * The installed package's root: `node <root>/dist/cli/bin.js` and its hook entry count as hestai (the
+   * ceremony is allowed before the anchor), and the package is protected when it lies outside the worktree.
+   */
+  packageRoot?: string;
 }
 
-/** `target` with symbolic links of its existing ancestors resolved (a link into `.hestai/` is `.hestai/`). */
-function realTarget(cwd: string, target: string): string {
-  let existing = path.resolve(cwd, target);
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(existing), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return path.resolve(cwd, target);
-      rest.push(path.basename(existing));
-      existing = parent;
+/** The absolute paths that run hestai itself from a package root. */
+export function hestaiBins(packageRoot: string | undefined): string[] {
+  return packageRoot === undefined
+    ? []
+    : [path.join(packageRoot, 'dist', 'cli', 'bin.js'), path.join(packageRoot, 'hooks', 'claude-code')];
+}
+
+/**
+ * `target` (relative to `cwd`) as the kernel finds it: symbolic links of its existing components resolved in
+ * order, so `link/../f` is the parent of where `link` points, and a link into `.hestai/` is `.hestai/`.
+ */
+export function realTarget(cwd: string, target: string): string {
+  const absolute = path.isAbsolute(target) ? target : `${cwd}${path.sep}${target}`;
+  const parts = absolute.split(/[\\/]+/);
+  if (!parts.includes('..')) {
+    let existing = path.resolve(absolute);
+    const rest: string[] = [];
+    for (;;) {
+      try {
+        return path.join(fs.realpathSync(existing), ...rest.reverse());
+      } catch {
+        const parent = path.dirname(existing);
+        if (parent === existing) return path.resolve(absolute);
+        rest.push(path.basename(existing));
+        existing = parent;
+      }
     }
   }
+  let current = path.parse(path.resolve(absolute)).root;
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, part);
+    try {
+      current = fs.lstatSync(next, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.realpathSync(next) : next;
+    } catch {
+      current = next; // a dangling link, or one we may not read: its name
+    }
+  }
+  return current;
+}
+
+/** `~` and `$HOME` at the start of a path, as the shell expands them; other variables stay (unknown). */
+function expandHome(target: string, env: NodeJS.ProcessEnv): string {
+  const home = env['HOME'];
+  if (!home) return target;
+  return target.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+}
+
+/**
+ * Pure but for the filesystem's symbolic links: the protected entry a mentioned path falls under, by its
+ * name wherever it points (`protectedName`) and by where it really lands (inside the worktree, the
+ * protected paths; outside, `protectedOutside`), or null.
+ */
+function protectedMention(
+  root: string,
+  cwd: string,
+  mention: string,
+  outside: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { entry: string; shown: string } | null {
+  const target = expandHome(mention, env);
+  if (!/[$`]/.test(target) && target !== '') {
+    const real = realTarget(cwd, target);
+    const rel = insideRoot(root, cwd, real);
+    if (rel !== null) {
+      const entry = protectedEntry(rel) ?? protectedName(rel);
+      if (entry !== null) return { entry, shown: rel };
+    } else {
+      const dir = outside.find((d) => isUnder(d, real));
+      if (dir !== undefined) return { entry: `${dir}/`, shown: real };
+      const byName = protectedName(real);
+      if (byName !== null) return { entry: byName, shown: real };
+    }
+  }
+  for (const piece of [mention, ...pathPieces(mention)]) {
+    // The worktree's own location is the user's business: only the part of a path below the root is read.
+    const expanded = expandHome(piece, env);
+    const below = path.isAbsolute(expanded) ? insideRoot(root, cwd, expanded) : null;
+    const byName = protectedName(below ?? expanded);
+    if (byName !== null) return { entry: byName, shown: piece };
+  }
+  return null;
+}
+
+/** Why each protected entry is never an agent's to write (the refusal's reason). */
+function protectedWhy(entry: string): string {
+  if (entry === '.hestai/') return 'it holds the sessions, anchors, protocol and audit log hestai keeps about you';
+  if (entry === '.hestai_workspace.yaml' || entry === '.hestai-sys/') return 'its rules are set by humans';
+  if (entry === '.git/') return "it is git's own (hooks, config, refs): change the repository through git commands";
+  return 'it holds the hooks and settings that check your edits';
 }
 
 const deny = (
@@ -84,30 +170,30 @@ const deny = (
  */
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
   const { paths, use, cli } = input;
-  const cls = classifyToolUse(use);
+  const cls = classifyToolUse(use, { hestaiBins: hestaiBins(input.packageRoot) });
   if (cls.kind === 'read')
     return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
   const what = cls.what;
   const root = paths.root;
-  if (cls.targets !== null) {
-    const inside: string[] = [];
-    for (const target of cls.targets) {
-      const rel = insideRoot(root, input.cwd, realTarget(input.cwd, target)) ?? insideRoot(root, input.cwd, target);
-      if (rel === null) continue;
-      const entry = protectedEntry(rel);
-      if (entry !== null) {
-        return deny(
-          'PROTECTED_PATH',
-          `${rel} is under ${entry}, which agents never write: ${entry === '.hestai/' ? 'it holds the sessions, anchors and audit log hestai keeps about you' : entry === '.hestai_workspace.yaml' ? 'its rules are set by humans' : 'it holds the hooks that check your edits'}`,
-          entry === '.hestai/'
-            ? `change hestai state only through hestai: the MCP tools (clock_in, anchor, clock_out) or ${cli} (refresh, ack, clock-out)`
-            : `ask a human to change ${rel}`,
-          input.sessionId,
-          what,
-        );
-      }
-      inside.push(rel);
+  const outside = protectedOutside(input.env, input.packageRoot ?? null, root);
+  for (const mention of cls.mentions) {
+    const hit = protectedMention(root, input.cwd, mention, outside, input.env);
+    if (hit !== null) {
+      return deny(
+        'PROTECTED_PATH',
+        `${hit.shown} is under ${hit.entry}, which agents never write: ${protectedWhy(hit.entry)}`,
+        hit.entry === '.hestai/'
+          ? `change hestai state only through hestai: the MCP tools (clock_in, anchor, clock_out) or ${cli} (refresh, clock-out)`
+          : `leave ${hit.shown} as it is; if it must change, ask a human to change it`,
+        input.sessionId,
+        what,
+      );
     }
+  }
+  if (cls.targets !== null) {
+    const inside = cls.targets.filter(
+      (target) => insideRoot(root, input.cwd, realTarget(input.cwd, expandHome(target, input.env))) !== null,
+    );
     if (inside.length === 0)
       return {
         allow: true,

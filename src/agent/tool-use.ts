@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { bashWrites } from './bash-writes.js';
+import { bashWrites, powershellWrites, type ShellContext } from './bash-writes.js';
+import { isReadTool } from './read-only.js';
 
 /**
  * One tool call of an agent runtime, in the runtime-neutral form `hestai check tool-use` reads on stdin
@@ -13,67 +14,54 @@ export interface ToolUse {
   kind: 'read' | 'write' | null;
 }
 
-/** What a tool call does to files. */
-export type ToolClass = { kind: 'read' } | { kind: 'write'; targets: string[] | null; what: string };
+/**
+ * What a tool call does to files. A write's `targets` are the paths it writes (null when unknown: it is
+ * judged as a write inside the worktree); `mentions` are every word of it that may name a path, for the
+ * protected-path check.
+ */
+export type ToolClass =
+  { kind: 'read' } | { kind: 'write'; targets: string[] | null; what: string; mentions: string[] };
 
 /** Claude Code's file-changing tools (their `tool_input` names the file). */
 export const EDIT_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] as const;
 /** Shell tools whose `command` is read for writes (Claude Code's `Bash`; `shell` for generic callers). */
 export const SHELL_TOOLS = ['Bash', 'shell'] as const;
+/** PowerShell tools (Claude Code's `PowerShell`): their `command` is read as PowerShell. */
+export const POWERSHELL_TOOLS = ['PowerShell', 'powershell'] as const;
 
 const isEditTool = (tool: string) =>
   (EDIT_TOOLS as readonly string[]).includes(tool) || tool === 'edit' || tool === 'write';
 const isShellTool = (tool: string) => (SHELL_TOOLS as readonly string[]).includes(tool);
+const isPowerShellTool = (tool: string) => (POWERSHELL_TOOLS as readonly string[]).includes(tool);
 
 /**
- * Pure: classifies a tool call. Edit tools write their paths; a shell tool writes what `bashWrites`
- * recognises; an explicit `kind` decides for other tools; every other tool (Read, Grep, Glob, WebFetch,
- * MCP tools, ...) is a read and is never gated.
+ * Pure: classifies a tool call, denying by default (issue 26): edit tools write their paths; a shell tool
+ * reads only when every part of its command is on the read-only list (`read-only.ts`), a PowerShell tool
+ * likewise; any other tool is a read only when the base list (`READ_TOOLS`, hestai's own `mcp__hestai__*`)
+ * says so, or when the caller says `kind: "read"` for a tool hestai does not know. Everything else — other
+ * MCP tools, unknown tools — is a write with unknown targets.
  */
-export function classifyToolUse(use: ToolUse): ToolClass {
-  if (use.kind === 'read') return { kind: 'read' };
-  if (isEditTool(use.tool)) return { kind: 'write', targets: use.paths.length > 0 ? use.paths : null, what: use.tool };
-  if (isShellTool(use.tool) && use.command !== null) {
-    const writes = bashWrites(use.command);
-    if (writes.writes) return { kind: 'write', targets: writes.targets, what: writes.what.join(', ') };
-    return use.kind === 'write'
-      ? { kind: 'write', targets: use.paths.length > 0 ? use.paths : null, what: use.tool }
-      : { kind: 'read' };
+export function classifyToolUse(use: ToolUse, context: ShellContext = {}): ToolClass {
+  const write = (what: string, known = true): ToolClass => ({
+    kind: 'write',
+    targets: known && use.paths.length > 0 ? use.paths : null,
+    what,
+    mentions: use.paths,
+  });
+  if (isEditTool(use.tool)) return write(use.tool);
+  if (isShellTool(use.tool) || isPowerShellTool(use.tool)) {
+    if (use.command === null) return write(use.tool, false);
+    const found = isShellTool(use.tool) ? bashWrites(use.command, context) : powershellWrites(use.command);
+    if (found.writes)
+      return { kind: 'write', targets: found.targets, what: found.what.join(', '), mentions: found.mentions };
+    return use.kind === 'write' ? write(use.tool) : { kind: 'read' };
   }
-  if (use.kind === 'write') return { kind: 'write', targets: use.paths.length > 0 ? use.paths : null, what: use.tool };
-  return { kind: 'read' };
+  if (use.kind === 'write') return write(use.tool);
+  if (use.kind === 'read' || isReadTool(use.tool)) return { kind: 'read' };
+  return write(use.tool, false);
 }
 
-/**
- * Paths hestai never lets an agent's tools write, relative to the worktree root: its own state (`.hestai/`:
- * sessions, anchors, audit, protocol, the generated FAST layer) and what only humans author or that turns
- * the gate off (`.hestai_workspace.yaml`, the Claude Code settings holding these hooks). One exception,
- * {@link AGENT_WRITABLE}: the project's context documents.
- */
-export const PROTECTED_PATHS = [
-  '.hestai/',
-  '.hestai_workspace.yaml',
-  '.claude/settings.json',
-  '.claude/settings.local.json',
-] as const;
-
-/**
- * Under `.hestai/`, the one kind of file an agent may write: a context document directly in
- * `.hestai/context/` (`*.oct.md`, not the FAST layer in `state/`, nothing deeper). The default protocol's
- * END gate `context_docs` asks the agent to update them (the seed's documentation duty), and they are
- * project documents reviewed in git like code, not state hestai keeps about the agent (issue 15).
- */
-export const AGENT_WRITABLE = /^\.hestai\/context\/[^/]+\.oct\.md$/;
-
-/** Pure: the protected entry a worktree-relative path (forward slashes) falls under, or null. */
-export function protectedEntry(relative: string): string | null {
-  const rel = relative.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-  if (AGENT_WRITABLE.test(rel)) return null;
-  for (const entry of PROTECTED_PATHS) {
-    if (entry.endsWith('/') ? rel === entry.slice(0, -1) || rel.startsWith(entry) : rel === entry) return entry;
-  }
-  return null;
-}
+export { AGENT_WRITABLE, PROTECTED_PATHS, protectedEntry } from './protected.js';
 
 /** Pure: `target` (absolute, or relative to `cwd`) relative to `root`, or null when it lies outside. */
 export function insideRoot(root: string, cwd: string, target: string): string | null {

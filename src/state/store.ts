@@ -119,17 +119,34 @@ export function writeJsonAtomic(
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);
 }
 
-/** Reads a text file, or returns null when it does not exist. */
+/** The largest state or config file read (a bigger one is refused as corrupt, never read whole). */
+export const MAX_STATE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a text file, or returns null when it does not exist. Never blocks (issue 26, item 4): the file is
+ * opened with `O_NONBLOCK` and checked on the open descriptor, so a FIFO, device or socket planted in place
+ * of a state or config file is an error naming it (the hooks then refuse: they fail closed), not a read that
+ * hangs the hook past its deadline; a file larger than {@link MAX_STATE_BYTES} likewise.
+ */
 export function readTextIfExists(file: string): string | null {
   // A missing file is the common case on hot paths (no anchor yet, no pending handshake): existsSync says
   // so without the cost of a thrown ENOENT (~40 µs each on a warm MCP call); a file removed in between
   // still falls to the ENOENT branch below.
   if (!fs.existsSync(file)) return null;
+  let fd: number;
   try {
-    return fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw corrupt(file, 'not a regular file (a FIFO, device, socket or directory is never read)');
+    if (stat.size > MAX_STATE_BYTES) throw corrupt(file, `larger than ${MAX_STATE_BYTES} bytes`);
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
