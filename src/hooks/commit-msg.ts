@@ -3,11 +3,10 @@ import path from 'node:path';
 import { anchorDigest } from '../records/anchor.js';
 import { pinnedClock, type Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { userCacheDir } from '../config/cache.js';
 import { usageError } from '../errors.js';
 import { readMergeHeads } from '../git/head.js';
 import { history as gitHistory, resolveCommits } from '../git/history.js';
-import { commitMessageConfig } from '../git/message-config.js';
+import { commitMessageConfig } from '../git/config.js';
 import { readCommitInvocation, replacesHead, type InvocationLookup } from '../git/invocation.js';
 import type { LogCommit } from '../git/parse.js';
 import { stagedChanges } from '../git/repo.js';
@@ -42,14 +41,14 @@ const EMPTY_TREE = (sha: string) =>
   sha.length === 64 ? '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /**
- * How git will clean this message: `commit.cleanup` and `core.commentChar` (cached in the user cache directory
- * while no config file changed, else one git process: src/git/message-config.ts), and
+ * How git will clean this message: `commit.cleanup` and `core.commentChar` (one git process: git answers
+ * from every config source it follows), and
  * whether an editor was used (git runs the hook with `GIT_EDITOR=:` when it was not). A `--cleanup`
  * or `-v` on git's command line is not visible to the hook (see src/tdd/message.ts).
  */
 function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): MessageOptions {
   const editor = env['GIT_EDITOR'] !== ':';
-  const { config } = commitMessageConfig(root, { cacheDir: userCacheDir(env) });
+  const config = commitMessageConfig(root);
   return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar, cleanup: config.cleanup, editor };
 }
 

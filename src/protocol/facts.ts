@@ -4,17 +4,9 @@ import { hasValidAnchor } from '../records/anchor.js';
 import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
-import { readIndexPaths } from '../git/index-file.js';
 import { readHead } from '../git/refs.js';
 import { currentBranch, status } from '../git/repo.js';
-import {
-  rangeFacts,
-  rangeFactsAsync,
-  workTreeFilesAsync,
-  workTreeSnapshot,
-  type RangeFacts,
-  type WorkTreeSnapshot,
-} from '../git/snapshot.js';
+import { rangeFacts, rangeFactsAsync, workTreeFilesAsync, type RangeFacts } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isAcknowledged, readSession } from '../records/session.js';
 import { commitFacts } from '../tdd/commit.js';
@@ -46,11 +38,10 @@ export interface GatherInput {
   /** sha256 of the files file_modified_since_start watches, taken when the run started. */
   baseline?: Readonly<Record<string, string>> | undefined;
   /**
-   * The git facts cache (src/git/snapshot.ts) in `dir` (the user cache directory): the commits since the
-   * start always, the work tree's files and status only with `worktree` (the hooks leave it off: the index
-   * changes before every commit, so it would only cost). Absent: every fact from git.
+   * The commit-range cache (src/git/snapshot.ts) in `dir` (the user cache directory) for the commits since
+   * the start; the work tree's files and status are always git's. Absent: every fact from git.
    */
-  gitCache?: { dir: string | null; worktree: boolean; readOnly?: boolean } | undefined;
+  gitCache?: { dir: string | null; readOnly?: boolean } | undefined;
   /** Git facts already gathered ({@link prefetchGitFacts}): used instead of asking git again. */
   prefetched?: GitPrefetch | undefined;
 }
@@ -59,21 +50,15 @@ export interface GatherInput {
 export interface GitPrefetch {
   files?: string[];
   range?: RangeFacts;
-  /** file_exists globs a tracked file already satisfies (read from the index, no git process). */
-  exists?: Record<string, true>;
 }
 
 /** The git facts the gates need, as {@link gatherFactsSync} would ask for them. */
 function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>) {
   const types = new Set(input.gates.map((g) => g.gate.check.type));
-  const globs = input.gates.flatMap(({ gate }) =>
-    gate.check.type === 'file_exists' && isGlob(gate.check.path) ? [gate.check.path] : [],
-  );
+  const globs = input.gates.some(({ gate }) => gate.check.type === 'file_exists' && isGlob(gate.check.path));
   const modified = types.has('file_modified_since_start') && input.baseline !== undefined;
   return {
-    globs,
-    modified,
-    files: globs.length > 0 || modified,
+    files: globs || modified,
     range: types.has('tests_first') || types.has('git_commit_since_start'),
     commits: types.has('tests_first'),
   };
@@ -81,26 +66,15 @@ function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>) {
 
 /**
  * Starts the git processes the gates need at once (the file list, the commits since the start) and waits
- * for all of them. For the hooks, whose work tree is not cached (see `gitCache`).
+ * for all of them (the hooks).
  */
 export async function prefetchGitFacts(
   input: Pick<GatherInput, 'paths' | 'gates' | 'baseline' | 'starting_commit' | 'gitCache'>,
 ): Promise<GitPrefetch> {
   const needs = gitNeeds(input);
   const root = input.paths.root;
-  // A glob that a tracked file on disk matches needs no file list: the index says so without git.
-  const exists: Record<string, true> = {};
-  let needFiles = needs.files;
-  if (needs.files && !needs.modified) {
-    const tracked = readIndexPaths(root);
-    if (tracked !== null) {
-      for (const glob of needs.globs)
-        if (tracked.some((f) => pathMatches(glob, f) && existsInside(root, f))) exists[glob] = true;
-      needFiles = needs.globs.some((g) => !(g in exists));
-    }
-  }
   const [files, range] = await Promise.all([
-    needFiles ? workTreeFilesAsync(root) : undefined,
+    needs.files ? workTreeFilesAsync(root) : undefined,
     needs.range
       ? rangeFactsAsync(
           root,
@@ -110,7 +84,7 @@ export async function prefetchGitFacts(
         )
       : undefined,
   ]);
-  return { ...(files ? { files } : {}), ...(range ? { range } : {}), exists };
+  return { ...(files ? { files } : {}), ...(range ? { range } : {}) };
 }
 
 /**
@@ -183,19 +157,14 @@ export function gatherFactsSync(input: GatherInput): Facts {
   const facts = emptyFacts(input.session_id, input.started_at, input.starting_commit);
   const types = new Set(input.gates.map((g) => g.gate.check.type));
   const cache = input.gitCache;
-  const cachedTree = cache?.worktree === true;
-  let tree: WorkTreeSnapshot | null = null;
   let files: string[] | null = null;
-  // Cached: one snapshot for the file list and the status (git_clean), taken when the first is needed.
-  const snapshot = () => (tree ??= workTreeSnapshot(root, { dirty: types.has('git_clean') }, { cacheDir: cache!.dir }));
-  const allFiles = () => (cachedTree ? snapshot().files : (files ??= input.prefetched?.files ?? workTreeFiles(root)));
+  const allFiles = () => (files ??= input.prefetched?.files ?? workTreeFiles(root));
 
   for (const { gate } of input.gates) {
     const check = gate.check;
     if (check.type === 'file_exists') {
       facts.exists[check.path] = isGlob(check.path)
-        ? input.prefetched?.exists?.[check.path] === true ||
-          allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f))
+        ? allFiles().some((f) => pathMatches(check.path, f) && existsInside(root, f))
         : existsInside(root, check.path);
     } else if (check.type === 'evidence' && check.path !== undefined && check.accepts.includes('content_hash')) {
       facts.hashes[check.path] = sha256OfFile(root, check.path);
@@ -226,7 +195,7 @@ export function gatherFactsSync(input: GatherInput): Facts {
         ))
       : null;
   if (types.has('git_commit_since_start')) facts.commits_since_start = range!.count;
-  if (types.has('git_clean')) facts.dirty = cachedTree ? snapshot().dirty! : status(root).map((e) => e.path);
+  if (types.has('git_clean')) facts.dirty = status(root).map((e) => e.path);
   if (types.has('branch_not')) {
     const head = readHead(root);
     facts.branch = head === null ? currentBranch(root) : head.branch;

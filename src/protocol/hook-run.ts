@@ -91,6 +91,6 @@ function hookGather(
     // The commits since the start are read from the cache when the CLI or the MCP server recorded them
     // for this HEAD; the hook writes no cache (HEAD moves with every commit, so its entry would rarely be
     // reused), and the work tree is not cached (the index changes before every commit).
-    gitCache: { dir: userCacheDir(input.env), worktree: false, readOnly: true },
+    gitCache: { dir: userCacheDir(input.env), readOnly: true },
   };
 }

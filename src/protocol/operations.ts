@@ -5,7 +5,6 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
 import { readHead } from '../git/refs.js';
 import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
-import { workTreeSnapshot } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
@@ -214,7 +213,7 @@ function factsInput(
     runCommands: options.runCommands,
     recorded: state.results,
     baseline: state.baseline,
-    gitCache: { dir: userCacheDir(deps.env), worktree: true },
+    gitCache: { dir: userCacheDir(deps.env) },
   };
 }
 
@@ -334,7 +333,6 @@ export async function sessionStart(
       run.protocol.phases.flatMap((p) =>
         p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : [])),
       ),
-      () => workTreeSnapshot(root, { dirty: false }, { cacheDir: userCacheDir(deps.env) }).files,
     ),
   };
   const created = await updateProtocolState(run.paths, fresh.session_id, (existing) =>

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionEnd, sessionStart, sessionState, validateGate, type StateView } from '../../src/protocol/operations.js';
-import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { seedAnchor } from '../helpers/session-fixture.js';
 import { pathWithoutGh } from '../helpers/session-fixtures.js';
 
-// Issue 15 (Speed): session://state (sessionState) and a repeated validate_gate start no git process and
-// write nothing while nothing changed, and still see every change another process makes: a new file, a
-// commit, a dirty tree. "No git process" is proven by running with no git on PATH.
+// Issue 15 (Speed): session://state (sessionState) and a repeated validate_gate write nothing while nothing
+// changed, and see every change another process makes: a new file, a commit, a dirty tree (issue 27: the
+// work tree's facts are git's on every read, no cache of ours).
 
 const PROTOCOL = `version: 1
 phases:
@@ -31,21 +31,11 @@ afterEach(() => {
   Object.assign(process.env, saved);
 });
 
-function withoutGit<T>(fn: () => Promise<T>): Promise<T> {
-  const dir = process.env['PATH'];
-  process.env['PATH'] = tempDir('hestai-nogit-');
-  return fn().finally(() => {
-    process.env['PATH'] = dir;
-  });
-}
-
 function sh(repo: TempRepo, script: string): void {
   const r = spawnSync('/bin/sh', ['-c', script], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
 }
 
-/** Past the cache's racy margin (2 s): what was written by the setup may be cached from now on. */
-const quiet = () => new Promise((resolve) => setTimeout(resolve, 2100));
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 async function startedRun() {
@@ -73,10 +63,9 @@ async function startedRun() {
 
 const statuses = (view: StateView) => Object.fromEntries(view.checklist.start.map((i) => [i.gate, i.result]));
 
-describe('the protocol reads git facts without git while nothing changed', () => {
-  it('session://state: no git process on a repeated read; a change by another process is seen', async () => {
+describe('the protocol reads git facts as git says them, and writes nothing while nothing changed', () => {
+  it('session://state: a repeated read is the same; a change by another process is seen', async () => {
     const { repo, deps, input } = await startedRun();
-    await quiet();
     const first = await sessionState(input, deps);
     expect(statuses(first)).toEqual({
       tests: 'PASS',
@@ -86,7 +75,7 @@ describe('the protocol reads git facts without git while nothing changed', () =>
       committed: 'FAIL',
       clean: 'PASS',
     });
-    const again = await withoutGit(() => sessionState(input, deps));
+    const again = await sessionState(input, deps);
     expect(again).toEqual(first);
 
     await settle();
@@ -102,10 +91,9 @@ describe('the protocol reads git facts without git while nothing changed', () =>
 
   it('validate_gate: a repeated check that changes no result writes nothing; a changed result is recorded', async () => {
     const { repo, deps, input, statePath } = await startedRun();
-    await quiet();
     const first = await validateGate({ ...input, phase: 'CHECK' }, deps);
     const written = fs.statSync(statePath).ino;
-    const again = await withoutGit(() => validateGate({ ...input, phase: 'CHECK' }, deps));
+    const again = await validateGate({ ...input, phase: 'CHECK' }, deps);
     expect(again).toEqual(first);
     // The state file was not replaced (an atomic write renames a new file over it).
     expect(fs.statSync(statePath).ino).toBe(written);
@@ -120,17 +108,15 @@ describe('the protocol reads git facts without git while nothing changed', () =>
     expect(fs.statSync(statePath).ino).not.toBe(written);
   }, 30_000);
 
-  it('session start and end read HEAD, the branch and the file list without git in a quiet repository', async () => {
+  it('session start and end read HEAD, the branch and the file list in a quiet repository', async () => {
     const { repo, deps, input } = await startedRun();
     const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
-    await sessionState(input, deps); // the file list is recorded
-    await quiet();
     await sessionState(input, deps);
-    const ended = await withoutGit(() => sessionEnd({ ...input, summary: 'first run' }, deps));
+    const ended = await sessionEnd({ ...input, summary: 'first run' }, deps);
     // The run made no commit: it records none (never its starting commit).
     expect(ended).toMatchObject({ status: 'COMPLETE' });
     expect(ended.commit_sha).toBeUndefined();
-    const started = await withoutGit(() => sessionStart({ ...input, objective: 'second run' }, deps));
+    const started = await sessionStart({ ...input, objective: 'second run' }, deps);
     expect(started).toMatchObject({ branch: 'feat/work', starting_commit: head });
     // The baseline was taken from the recorded file list: a changed source file counts.
     sh(repo, 'echo "export const a = 2;" > src/app.ts');
