@@ -144,6 +144,33 @@ describe('commit-msg hook: test-first', () => {
     expect(result.status).toBe(0);
     expect(result.message).toBe('# only comments\n');
   });
+
+  it('pairs only a related test commit: a test of another package does not let a feat of this one through', () => {
+    const repo = makeRepo();
+    onBranch(repo);
+    repo.commit('test(parser): rejects tabs', { 'packages/parser/test/tabs.test.ts': 'x' });
+    repo.write('packages/cli/src/json.ts', 'x');
+    repo.git(['add', '-A']);
+    const result = commitMsg(repo, 'feat(cli): --json\n');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('test(parser): rejects tabs');
+    repo.git(['reset', '-q']);
+    repo.write('packages/parser/src/tabs.ts', 'x');
+    repo.git(['add', 'packages/parser']);
+    expect(commitMsg(repo, 'feat: tabs\n').status).toBe(0);
+  });
+
+  it('tdd.policy same-commit: a feat staging a test of what it changes passes the hook', () => {
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': 'tdd:\n  policy: same-commit\n' });
+    onBranch(repo);
+    repo.write('packages/cli/src/json.ts', 'x');
+    repo.git(['add', '-A']);
+    expect(commitMsg(repo, 'feat(cli): --json\n').status).toBe(1);
+    repo.write('packages/cli/test/json.test.ts', 'x');
+    repo.git(['add', '-A']);
+    expect(commitMsg(repo, 'feat(cli): --json\n').status).toBe(0);
+  });
 });
 
 describe('commit-msg hook: trailers and bypass', () => {
