@@ -71,7 +71,7 @@ export function configCacheFile(text: string, env: NodeJS.ProcessEnv = process.e
 
 /** Enumerated values the rules branch on: a value outside these is never taken from a cache. */
 const ENUMS: Record<string, readonly string[]> = {
-  'tdd.policy': ['paired', 'scoped', 'any'],
+  'tdd.policy': ['paired', 'scoped', 'any', 'same-commit'],
   'anchor.strictness': ['quick', 'default', 'deep'],
   'anchor.constitutions': ['install', 'strict'],
   'verify.trailers': ['off', 'warn', 'error'],

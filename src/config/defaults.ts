@@ -27,7 +27,7 @@ export const DEFAULTS = {
   cleanup: { stale_session_hours: 72, archive_retention_days: 30 },
   freshness: { max_age_hours: 24 },
   tdd: {
-    policy: 'paired' as 'paired' | 'scoped' | 'any',
+    policy: 'paired' as 'paired' | 'scoped' | 'any' | 'same-commit',
     types: ['feat'],
     test_globs: [...DEFAULT_TEST_GLOBS] as string[],
     since: null as string | null,

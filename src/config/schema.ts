@@ -76,7 +76,7 @@ export const configSchema = z.strictObject({
     .default(() => structuredClone(DEFAULTS.freshness)),
   tdd: z
     .strictObject({
-      policy: z.enum(['paired', 'scoped', 'any']).default(DEFAULTS.tdd.policy),
+      policy: z.enum(['paired', 'scoped', 'any', 'same-commit']).default(DEFAULTS.tdd.policy),
       types: z
         .array(commitType)
         .min(1)

@@ -148,7 +148,10 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   const history = logFacts(root, judged, config);
   const head = branch.at(-1)?.sha;
   const parents = amended !== null ? [...amended.parents, ...mergeHeads] : head === undefined ? [] : [head, ...mergeHeads];
-  const verdict = evaluateTestFirst([...history, newCommit(parents)], config.tdd).at(-1)!;
+  // What this commit changes (its index against its parent): what its test commit must relate to (src/tdd/relation.ts).
+  const changes = stagedChanges(root, amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha)));
+  const self = commitFacts({ sha: THIS_COMMIT, message, files: [], changes, parents, reverts }, testFileMatcher(config.tdd.test_globs), { ignore });
+  const verdict = evaluateTestFirst([...history, self], config.tdd).at(-1)!;
   if (verdict.status === 'fail') {
     const amendNote =
       amended !== null

@@ -35,6 +35,8 @@ export interface CommitFacts {
   testFiles: string[];
   /** Test files it only deletes or renames without changing them. */
   testFilesRemoved: string[];
+  /** Every path it changes (added, modified, deleted, renamed: the new path): what its test must relate to. */
+  paths: string[];
   /** The second line of the message is empty (or there is none): the body is separated from the header. */
   bodySeparated: boolean;
   /** The reason of a `TDD-Exempt:` trailer, or null. */
@@ -107,6 +109,7 @@ export function commitFacts(
     ignoredBy: ignored,
     testFiles: tests.filter(addsOrModifies).map((c) => c.path),
     testFilesRemoved: tests.filter((c) => !addsOrModifies(c)).map((c) => c.path),
+    paths: changes.map((c) => c.path),
     bodySeparated: second === undefined || second.trim() === '',
     exemption: exempt === null || exempt.trim() === '' ? null : exempt.trim(),
     trailers,

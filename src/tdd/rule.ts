@@ -1,12 +1,25 @@
 import type { CommitFacts } from './commit.js';
+import { ownTests, testRelation } from './relation.js';
 import type { Verdict } from './verdict.js';
 
-export type TddPolicy = 'paired' | 'scoped' | 'any';
+export type TddPolicy = 'paired' | 'scoped' | 'any' | 'same-commit';
 
 export interface TddOptions {
   policy: TddPolicy;
   /** Commit types that need a preceding test commit (default `[feat]`). */
   types: readonly string[];
+  /**
+   * Where the judged commits are: `branch` (their history can still be rewritten) or `default-branch`
+   * (already merged, e.g. a squash: the remedy cannot be to reorder them). Default `branch`.
+   */
+  where?: 'branch' | 'default-branch';
+}
+
+/** One test commit a commit was paired with, and why they relate (src/tdd/relation.ts). */
+export interface Pairing {
+  sha: string;
+  header: string;
+  relation: string;
 }
 
 /** The test-first verdict on one commit. */
@@ -15,6 +28,8 @@ export interface TddVerdict extends Verdict {
   sha: string;
   /** The test commits this commit was paired with (consumed). */
   pairedWith: string[];
+  /** The same, each with its header and how it relates to the commit. */
+  pairings: Pairing[];
   /** The `TDD-Exempt` reason when the commit passed only through its exemption. */
   exempt: string | null;
 }
@@ -58,9 +73,19 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
     commit: CommitFacts,
     status: Verdict['status'],
     message: string,
-    pairedWith: string[] = [],
+    pairings: Pairing[] = [],
     exempt: string | null = null,
-  ) => verdicts.push({ rule: 'test-first', sha: commit.sha, status, message, clause: CLAUSE, pairedWith, exempt });
+  ) =>
+    verdicts.push({
+      rule: 'test-first',
+      sha: commit.sha,
+      status,
+      message,
+      clause: CLAUSE,
+      pairedWith: pairings.map((p) => p.sha),
+      pairings,
+      exempt,
+    });
   const live = (t: CommitFacts) => !paired.has(t.sha);
 
   let previous: Line = EMPTY;
@@ -117,17 +142,33 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
         );
         break judge;
       }
-      const candidates =
-        options.policy === 'scoped' ? line.pending.filter((t) => t.conventional?.scope === header.scope) : line.pending;
-      const ok = options.policy === 'any' ? line.anyTest : candidates.length > 0;
+      const related: Pairing[] = [];
+      if (options.policy === 'scoped') {
+        for (const t of line.pending)
+          if (t.conventional?.scope === header.scope)
+            related.push({ sha: t.sha, header: t.header, relation: `same scope (${header.scope ?? 'none'})` });
+      } else if (options.policy !== 'any') {
+        for (const t of line.pending) {
+          const relation = testRelation(t, commit);
+          if (relation !== null) related.push({ sha: t.sha, header: t.header, relation });
+        }
+      }
+      const own = options.policy === 'same-commit' ? ownTests(commit) : [];
+      const ok = options.policy === 'any' ? line.anyTest : related.length > 0;
       if (ok && options.policy !== 'any') {
-        for (const t of candidates) paired.add(t.sha);
-        const tests = candidates.map((t) => t.sha);
+        for (const t of related) paired.add(t.sha);
+        const tests = related.map((t) => t.sha);
         next = { ...line, pending: line.pending.filter(live), lastPairing: { feat: commit, tests } };
-        const names = candidates.map((t) => `${short(t.sha)} "${t.header}"`).join(', ');
-        verdict(commit, 'pass', `paired with test commit ${names}`, tests);
+        const names = related.map((t) => `${short(t.sha)} "${t.header}" (${t.relation})`).join(', ');
+        verdict(commit, 'pass', `paired with test commit ${names}`, related);
       } else if (ok) {
         verdict(commit, 'pass', 'a test commit is among its ancestors in the range');
+      } else if (own.length > 0) {
+        verdict(
+          commit,
+          'pass',
+          `adds or changes its own test of what it changes: ${own.slice(0, 3).join(', ')} (tdd.policy same-commit)`,
+        );
       } else if (commit.exemption !== null) {
         verdict(commit, 'warn', `exempt from test-first: ${commit.exemption}`, [], commit.exemption);
       } else {
@@ -182,11 +223,27 @@ function failureMessage(commit: CommitFacts, options: TddOptions, line: Line): s
   if (options.policy === 'scoped' && line.pending.length > 0) {
     const scopes = [...new Set(line.pending.map((t) => scopeText(t.conventional?.scope ?? null) || '(no scope)'))];
     why = `with scope ${scopeText(scope) || '(no scope)'} (policy scoped); the unpaired test commits have scope ${scopes.join(', ')}`;
+  } else if (options.policy !== 'any' && options.policy !== 'scoped' && line.pending.length > 0) {
+    const names = line.pending
+      .slice(-3)
+      .map((t) => `${short(t.sha)} "${t.header}"`)
+      .join(', ');
+    why = `that relates to it: the unpaired test commit(s) ${names} test other parts (no same scope, no test in a package it changes, none named after a file it changes)`;
   } else if (options.policy !== 'any' && line.lastPairing !== null) {
     why = `that is not already paired: the test commit(s) ${line.lastPairing.tests.map(short).join(', ')} were already paired with ${short(line.lastPairing.feat.sha)} "${line.lastPairing.feat.header}"`;
   }
+  const own =
+    options.policy === 'same-commit' ? ' (or, under tdd.policy same-commit, adds a test of what it changes)' : '';
+  if (options.where === 'default-branch') {
+    return (
+      `${type} commit "${commit.header}" has no preceding test commit ${why}${own}. ` +
+      'It is already on the default branch, so its history cannot be reordered. If the repository squashes pull requests, ' +
+      "verify each pull request's branch test-first before merging and publish its change record, or choose tdd.policy same-commit; " +
+      'see docs/enforcement.md "Merge styles". An intended exception: a "TDD-Exempt: <reason>" trailer on the next such commit.'
+    );
+  }
   return (
-    `${type} commit "${commit.header}" has no preceding test commit ${why}. ` +
+    `${type} commit "${commit.header}" has no preceding test commit ${why}${own}. ` +
     `Commit the failing test first: a "test${scopeText(scope)}: ..." commit that adds or changes a test file (tdd.test_globs), then the ${type}.`
   );
 }

@@ -5,4 +5,6 @@ export interface Verdict {
   message: string;
   /** The clause deciding it: a Conventional Commits 1.0.0 section, a docs/design.md section or a config key. */
   clause?: string;
+  /** test-first: the test commits a commit was paired with, each with how it relates (src/tdd/relation.ts). */
+  paired_with?: { sha: string; header: string; relation: string }[];
 }

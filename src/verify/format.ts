@@ -27,7 +27,11 @@ export function verifyText(report: VerifyReport): string {
   }
   for (const p of report.policy_changes) lines.push(`! warning policy: ${p.message}`);
   lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${report.errors} error(s), ${report.warnings} warning(s)`);
-  if (!report.ok)
+  if (!report.ok && report.where === 'default-branch')
+    lines.push(
+      'hint: these commits are already on the default branch, so their history cannot be reordered; for squash and rebase merges see docs/enforcement.md "Merge styles" (verify each pull request\'s branch before merging, or tdd.policy same-commit).',
+    );
+  else if (!report.ok)
     lines.push(
       'hint: fix the history before merging (e.g. git rebase -i so the failing test is committed before the feat), or mark an intended exception with a "TDD-Exempt: <reason>" trailer.',
     );

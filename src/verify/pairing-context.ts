@@ -16,13 +16,15 @@ export function pairingRevisions(
   config: Pick<WorkspaceConfig, 'tdd'>,
   to: string,
   since: string | null,
-): { revisions: string[]; base: string | null } {
+): { revisions: string[]; base: string | null; onDefault: boolean } {
   let base: string | null = null;
+  let onDefault = false;
   const db = config.tdd.default_branch;
   for (const ref of [`refs/heads/${db}`, `refs/remotes/origin/${db}`]) {
     if (resolveCommit(root, ref) === null) continue;
     const mb = mergeBase(root, to, ref);
     if (mb !== null && mb !== to) base = mb;
+    onDefault = mb === to;
     break;
   }
   const revisions = [
@@ -30,5 +32,5 @@ export function pairingRevisions(
     ...(base !== null ? [`^${base}`] : []),
     ...(since !== null && since !== base ? [`^${since}`] : []),
   ];
-  return { revisions, base: base ?? since };
+  return { revisions, base: base ?? since, onDefault };
 }

@@ -11,7 +11,6 @@ import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveRange, shallowRangeError, type VerifyRange } from './range.js';
 import { pairingRevisions } from './pairing-context.js';
-import type { WorkspaceConfig } from '../config/schema.js';
 import type { LogCommit } from '../git/parse.js';
 import { resolveCommit } from '../git/repo.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
@@ -46,6 +45,8 @@ export interface VerifyReport {
   commits: CommitReport[];
   /** Policy keys (tdd.*, verify.*, anchors.*, anchor.*, freshness.*) the branch changes; each is a warning. */
   policy_changes: PolicyChange[];
+  /** Whether the range's commits are already on the default branch (their history cannot be reordered). */
+  where?: 'branch' | 'default-branch';
   errors: number;
   warnings: number;
 }
@@ -55,7 +56,10 @@ const WORKSPACE_FILE = '.hestai_workspace.yaml';
 /** `verify.exempt`: a commit that passed test-first only through `TDD-Exempt` is allowed, warned about or an error. */
 function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdict {
   const clause = t.clause ? { clause: t.clause } : {};
-  if (t.exempt === null) return { rule: t.rule, status: t.status, message: t.message, ...clause };
+  if (t.exempt === null) {
+    const pairings = t.pairings.length > 0 ? { paired_with: t.pairings } : {};
+    return { rule: t.rule, status: t.status, message: t.message, ...clause, ...pairings };
+  }
   const status = policy === 'allow' ? 'pass' : policy === 'warn' ? 'warn' : 'fail';
   return { rule: t.rule, status, message: `${t.message} (verify.exempt: ${policy})`, ...clause };
 }
@@ -103,7 +107,9 @@ export async function verifyRange(
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
   // Test-first judges each commit against its ancestry since its branch's base, not the range alone.
-  const context = pairingContext(workspace.root, config, range, result.commits);
+  const since = config.tdd.since ? resolveCommit(workspace.root, config.tdd.since) : null;
+  const pairing = range.base === 'merge-base' ? null : pairingRevisions(workspace.root, config, range.to, since);
+  const context = pairingContext(workspace.root, range, pairing, result.commits);
   const contextFacts = logFacts(workspace.root, context, config);
   const factsBySha = new Map(contextFacts.map((f) => [f.sha, f]));
   const facts = result.commits.map((c) => factsBySha.get(c.sha)!);
@@ -111,7 +117,8 @@ export async function verifyRange(
     lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(context[i]!.message) !== null;
   const judged = contextFacts.filter((f, i) => !bypassed(f, i));
   const tdd = new Map<string, TddVerdict>();
-  for (const v of evaluateTestFirst(judged, config.tdd)) tdd.set(v.sha, v);
+  const where = pairing?.onDefault === true ? 'default-branch' : 'branch';
+  for (const v of evaluateTestFirst(judged, { ...config.tdd, where })) tdd.set(v.sha, v);
 
   const anchorsLevel = config.verify.anchors;
   let evidence: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
@@ -196,6 +203,7 @@ export async function verifyRange(
     range: { from: range.from, to: range.to },
     commits,
     policy_changes: policy,
+    where,
     errors,
     warnings,
   };
@@ -209,14 +217,12 @@ export async function verifyRange(
  */
 function pairingContext(
   root: string,
-  config: WorkspaceConfig,
   range: VerifyRange,
+  pairing: { revisions: string[] } | null,
   commits: readonly LogCommit[],
 ): readonly LogCommit[] {
-  if (range.base !== 'explicit') return commits;
-  const since = config.tdd.since ? resolveCommit(root, config.tdd.since) : null;
-  const { revisions } = pairingRevisions(root, config, range.to, since);
-  const result = history(root, { revisions, topoOrder: true });
+  if (range.base !== 'explicit' || pairing === null) return commits;
+  const result = history(root, { revisions: pairing.revisions, topoOrder: true });
   if ('error' in result) return commits;
   const shas = new Set(result.commits.map((c) => c.sha));
   if (!commits.every((c) => shas.has(c.sha))) return commits;

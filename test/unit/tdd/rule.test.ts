@@ -230,9 +230,14 @@ describe('test-first verdict messages say why and what to do', () => {
       rule: 'test-first',
       sha: SHA_F,
       status: 'pass',
-      message: 'paired with test commit 1234567 "test(cli): red", abcdef0 "test: two"',
+      message:
+        'paired with test commit 1234567 "test(cli): red" (tests in the root package, which it changes), abcdef0 "test: two" (tests in the root package, which it changes)',
       clause: 'docs/design.md §6 (tdd.policy)',
       pairedWith: [SHA_T, 'abcdef0123456789'],
+      pairings: [
+        { sha: SHA_T, header: 'test(cli): red', relation: 'tests in the root package, which it changes' },
+        { sha: 'abcdef0123456789', header: 'test: two', relation: 'tests in the root package, which it changes' },
+      ],
       exempt: null,
     });
     expect(verdicts[0]).toMatchObject({ message: 'test commit adding or changing 1 test file(s)', pairedWith: [] });
@@ -249,6 +254,7 @@ describe('test-first verdict messages say why and what to do', () => {
         'Commit the failing test first: a "test(cli): ..." commit that adds or changes a test file (tdd.test_globs), then the feat.',
       clause: 'docs/design.md §6 (tdd.policy)',
       pairedWith: [],
+      pairings: [],
       exempt: null,
     });
     const [unscoped] = evaluateTestFirst([d(SHA_F, 'fix: crash', ['r'])], { policy: 'paired', types: ['fix'] });
