@@ -75,8 +75,18 @@ export function buildReport(input: ReportInput): ReportData {
 function pairedWith(verdicts: readonly Verdict[], earlier: readonly string[]): string[] {
   const v = verdicts.find((x) => x.rule === 'test-first');
   if (!v || v.status !== 'pass') return [];
-  const field = (v as Verdict & { paired_with?: unknown }).paired_with;
-  if (Array.isArray(field)) return field.filter((s): s is string => typeof s === 'string');
+  const field: unknown = v.paired_with;
+  // verify's `paired_with` is [{sha, header, relation}] (docs/enforcement.md); plain shas are read too.
+  if (Array.isArray(field))
+    return field
+      .map((p: unknown) =>
+        typeof p === 'string'
+          ? p
+          : typeof p === 'object' && p !== null && 'sha' in p && typeof p.sha === 'string'
+            ? p.sha
+            : null,
+      )
+      .filter((s): s is string => s !== null);
   if (!v.message.startsWith('paired with test commit')) return [];
   const out: string[] = [];
   for (const m of v.message.matchAll(/\b([0-9a-f]{7}) "/g)) {
