@@ -1,17 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
+import { PROBE_EXIT } from '../hooks/main.js';
+import { runProcess } from '../util/run-process.js';
 import { inspectHooks, notFiring } from './armed.js';
 
-/** Doctor check: will the pre-commit and commit-msg hooks run hestai in this worktree? (Reports; never repairs.) */
-export function hooksCheck(workspace: Workspace): DoctorCheck {
+/** The hooks doctor runs on a dry-run message: the two commit gates (pre-push would reach the remote). */
+const PROBED_HOOKS = ['pre-commit', 'commit-msg'] as const;
+
+/**
+ * Runs the hook chain git would run in this worktree (`<hooksDir>/<hook>`, with whatever husky, lefthook, the
+ * pre-commit framework or the user put before hestai) with HESTAI_PROBE set: hestai's part, when reached,
+ * says so and stops the chain. Returns the hooks whose chain never reached hestai, with why.
+ */
+export async function probeHookChain(
+  workspace: Workspace,
+  hooksDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string[]> {
+  const failures: string[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-doctor-'));
+  try {
+    const message = path.join(dir, 'COMMIT_EDITMSG');
+    fs.writeFileSync(message, 'chore: hestai doctor dry run\n');
+    for (const hook of PROBED_HOOKS) {
+      const file = path.join(hooksDir, hook);
+      const nonce = randomUUID();
+      const result = await runProcess(file, hook === 'commit-msg' ? [message] : [], {
+        cwd: workspace.root,
+        env: { ...env, HESTAI_PROBE: nonce },
+        timeoutMs: 120_000,
+      });
+      const output = `${result.stdout}${result.stderr}`;
+      if (result.status === PROBE_EXIT && output.includes(`probe ${nonce} reached the ${hook} hook`)) continue;
+      const why = result.startError
+        ? `it could not be started (${result.startError})`
+        : result.timedOut
+          ? 'it did not finish within 120 s'
+          : `it exited ${result.status} without reaching hestai's line (a line after an exit or exec never runs)`;
+      failures.push(`${hook}: hestai's part never runs: ${file} ${why}`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return failures;
+}
+
+/**
+ * Doctor check: will the pre-commit and commit-msg hooks run hestai in this worktree? Inspects where git
+ * looks, then runs the installed chain on a dry-run message. (Reports; never repairs.)
+ */
+export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
   if (!workspace.repo) return { name: 'hooks', status: 'warn', message: 'not a git repository: no hooks' };
   const inspection = inspectHooks(workspace);
-  if (inspection.inactive.length === 0)
+  if (inspection.inactive.length === 0) {
+    const failures = await probeHookChain(workspace, inspection.hooksDir, env);
+    if (failures.length > 0)
+      return {
+        name: 'hooks',
+        status: 'fail',
+        message: failures.join('; '),
+        remedy: 'Run hestai init: it puts its line before the first exit or exec of each hook.',
+      };
     return {
       name: 'hooks',
       status: 'pass',
-      message: `pre-commit and commit-msg run hestai in this worktree (${inspection.hooksDir})`,
+      message: `ran hestai's pre-commit and commit-msg through the installed hooks on a dry-run message (${inspection.hooksDir})`,
     };
+  }
   if (inspection.repairable) {
     return {
       name: 'hooks',

@@ -40,8 +40,10 @@ export function hookCommand(hook: HestaiHook, hooksDir: string): string {
 }
 
 /**
- * Adds (or updates) hestai's marked line in a hook file's text, keeping every other line. `shebang`: a
- * new plain hook needs `#!/bin/sh`; husky 9 hook files have none.
+ * Adds (or updates) hestai's marked line in a hook file's text, keeping every other line. The line goes
+ * before the first top-level `exec` or `exit` (a line after either never runs), else at the end; a marked
+ * line already above it stays where it is. `shebang`: a new plain hook needs `#!/bin/sh`; husky 9 hook
+ * files have none.
  */
 export function withHookLine(
   existing: string | null,
@@ -54,11 +56,20 @@ export function withHookLine(
     return `${options.shebang ? '#!/bin/sh\n' : ''}${marker}\n${command}\n`;
   const lines = existing.replace(/\n$/, '').split('\n');
   const at = lines.indexOf(marker);
-  if (at !== -1) {
+  const leaves = firstLeavingLine(lines);
+  if (at !== -1 && (leaves === -1 || at < leaves)) {
     lines[at + 1] = command;
     return `${lines.join('\n')}\n`;
   }
-  return `${lines.join('\n')}\n${marker}\n${command}\n`;
+  if (at !== -1) lines.splice(at, 2);
+  const before = firstLeavingLine(lines);
+  lines.splice(before === -1 ? lines.length : before, 0, marker, command);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The index of the first line that ends the script at the top level (`exec ...`, `exit`), or -1. */
+export function firstLeavingLine(lines: readonly string[]): number {
+  return lines.findIndex((line) => /^(exec|exit)(\s|;|$)/.test(line));
 }
 
 /** True when a hook file's text starts a shell (so a line can be appended to it). */
