@@ -6,11 +6,13 @@ import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
 import { readSession } from '../records/session.js';
-import { checkRuntimeSessionId, readBinding } from './binding.js';
+import { checkRuntimeSessionId, readBinding, type AgentRuntime } from './binding.js';
 import { shellQuote } from './claude-settings.js';
 import { decideToolUse, hestaiBins, refusalText } from './decide.js';
 import { cliCommandFor, findProjectRoot } from './project-root.js';
-import { classifyToolUse, toolUseFromClaude, type ToolUse } from './tool-use.js';
+import { classifyToolUse, type ToolUse } from './tool-use.js';
+import { claudeCodeAdapter } from './adapters/claude-code.js';
+import type { HookAnswer, RuntimeAdapter } from './adapters/types.js';
 
 /** How long the hook may take before it gives up (and fails closed for edits); Claude Code's own limit is longer. */
 export const HOOK_DEADLINE_MS = 5_000;
@@ -25,6 +27,8 @@ export interface ClaudeHookIo {
   packageRoot: string;
   /** Loads the SessionStart handler (its own bundle: it clocks in, which the PreToolUse path never needs). */
   loadSessionStart: () => Promise<typeof import('./session-start.js')>;
+  /** The runtime whose hook this is (default Claude Code): reads its payloads, says the answers its way. */
+  adapter?: RuntimeAdapter;
 }
 
 class HookInputError extends Error {}
@@ -47,8 +51,10 @@ function message(error: unknown): string {
 }
 
 /** The command that runs this hook, for messages that tell the model how to run a step of it by hand. */
-export function hookCommandFor(packageRoot: string): string {
-  return `node ${shellQuote(path.join(packageRoot, 'hooks', 'claude-code'))}`;
+export function hookCommandFor(packageRoot: string, runtime: AgentRuntime = 'claude-code'): string {
+  return runtime === 'claude-code'
+    ? `node ${shellQuote(path.join(packageRoot, 'hooks', 'claude-code'))}`
+    : `node ${shellQuote(path.join(packageRoot, 'hooks', 'agent-hook'))} ${runtime}`;
 }
 
 /**
@@ -60,6 +66,7 @@ export function hookCommandFor(packageRoot: string): string {
  * failed: ...") and open for a read.
  */
 export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
+  const adapter = io.adapter ?? claudeCodeAdapter;
   let event: string | null = null;
   let tool: ToolUse | null = null;
   const failed = (error: unknown): number => {
@@ -67,12 +74,14 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
     if (event === 'PreToolUse' || event === null) {
       if (tool !== null && classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') {
         io.stderr(`hestai hook failed: ${why} (a read is allowed anyway: reads fail open)\n`);
-        return 0;
+        return answer(io, adapter.allow());
       }
-      io.stderr(
-        `hestai hook failed: ${why}\nhestai refuses changes it cannot check (it fails closed for edits; reads still work). fix: tell a human that the hestai hook fails; they can run it by hand to see why: ${hookCommandFor(io.packageRoot)}\n`,
+      return answer(
+        io,
+        adapter.refuse(
+          `hestai hook failed: ${why}\nhestai refuses changes it cannot check (it fails closed for edits; reads still work). fix: tell a human that the hestai hook fails; they can run it by hand to see why: ${hookCommandFor(io.packageRoot, adapter.runtime)}\n`,
+        ),
       );
-      return 2;
     }
     io.stderr(`hestai hook failed (${event}): ${why}\n`);
     return event === 'Stop' ? 0 : 1; // a failed Stop never keeps the agent working (2 would)
@@ -96,13 +105,13 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
     const name = payload['hook_event_name'];
     if (typeof name !== 'string' || name === '') {
       // Without the event hestai cannot tell what is asked: a write is refused, a listed read goes on.
-      tool = toolUseFromClaude(payload['tool_name'], payload['tool_input']);
+      tool = adapter.toolUse(payload);
       throw new HookInputError('the hook input has no hook_event_name, so hestai cannot tell which event it is');
     }
-    event = name;
+    event = adapter.event(payload) ?? '';
     if (event === 'PreToolUse') {
-      tool = toolUseFromClaude(payload['tool_name'], payload['tool_input']);
-      return preToolUse(io, payload, tool);
+      tool = adapter.toolUse(payload);
+      return preToolUse(io, adapter, payload, tool);
     }
     if (event === 'SessionStart') {
       clearTimeout(timer); // clocking in gathers context; Claude Code's own SessionStart timeout applies
@@ -114,9 +123,10 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
         packageRoot: io.packageRoot,
         stdout: io.stdout,
         stderr: io.stderr,
+        adapter,
       });
     }
-    if (event === 'Stop') return stop(io, payload);
+    if (event === 'Stop') return stop(io, adapter, payload);
     return 0; // events hestai does not handle are let through
   })().catch(failed);
   try {
@@ -137,42 +147,54 @@ function rootAndCwd(io: ClaudeHookIo, payload: Record<string, unknown>): { root:
   return { root, cwd };
 }
 
-async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, tool: ToolUse): Promise<number> {
-  if (classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') return 0;
+/** Writes a runtime's answer; resolves to its exit code. */
+function answer(io: ClaudeHookIo, said: HookAnswer): number {
+  if (said.stdout !== undefined) io.stdout(said.stdout);
+  if (said.stderr !== undefined) io.stderr(said.stderr);
+  return said.code;
+}
+
+async function preToolUse(
+  io: ClaudeHookIo,
+  adapter: RuntimeAdapter,
+  payload: Record<string, unknown>,
+  tool: ToolUse,
+): Promise<number> {
+  if (classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read')
+    return answer(io, adapter.allow());
   const { root, cwd } = rootAndCwd(io, payload);
   const paths = workspacePaths(root);
   const runtimeId = checkRuntimeSessionId(payload['session_id']);
-  const binding = readBinding(paths, 'claude-code', runtimeId);
+  const binding = readBinding(paths, adapter.runtime, runtimeId);
   const pinned = io.env['HESTAI_SESSION']?.trim();
   const sessionId = binding?.session_id ?? (pinned && UUID_V4.test(pinned) ? pinned : null);
   const { config } = await loadConfig(root);
   const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
   const cli = cliCommandFor(root, io.packageRoot);
-  const rebind = `printf '%s' ${shellQuote(JSON.stringify({ hook_event_name: 'SessionStart', session_id: runtimeId, source: 'startup', cwd: root }))} | ${hookCommandFor(io.packageRoot)}`;
+  const rebind = `printf '%s' ${shellQuote(JSON.stringify({ hook_event_name: 'SessionStart', session_id: runtimeId, source: 'startup', cwd: root }))} | ${hookCommandFor(io.packageRoot, adapter.runtime)}`;
   const decision = await decideToolUse({
     paths,
     cwd,
     use: tool,
     sessionId,
-    noSessionFix: `this Claude Code session (${runtimeId}) is bound to no live hestai session (its SessionStart hook binds one and clocks in). Bind one now by running that step: ${rebind}`,
+    noSessionFix: `this ${adapter.label} session (${runtimeId}) is bound to no live hestai session (its SessionStart hook binds one and clocks in). Bind one now by running that step: ${rebind}`,
     config,
     now: clock(),
     cli,
     env: io.env,
     packageRoot: io.packageRoot,
   });
-  if (decision.allow) return 0;
+  if (decision.allow) return answer(io, adapter.allow());
   appendAudit(paths, {
     event: 'agent_tool_refused',
     session_id: decision.session_id,
     at: clock().toISOString(),
-    runtime: 'claude-code',
+    runtime: adapter.runtime,
     runtime_session_id: runtimeId,
     code: decision.code,
     what: decision.what,
   });
-  io.stderr(refusalText(decision));
-  return 2;
+  return answer(io, adapter.refuse(refusalText(decision)));
 }
 
 /**
@@ -181,13 +203,13 @@ async function preToolUse(io: ClaudeHookIo, payload: Record<string, unknown>, to
  * hook already sent it back (`stop_hook_active`), the agent may stop. Without a bound session there is
  * nothing to hold it to. A failure here never keeps the agent working (exit 1: Claude Code goes on).
  */
-async function stop(io: ClaudeHookIo, payload: Record<string, unknown>): Promise<number> {
+async function stop(io: ClaudeHookIo, adapter: RuntimeAdapter, payload: Record<string, unknown>): Promise<number> {
   if (payload['stop_hook_active'] === true) return 0;
   const { root } = rootAndCwd(io, payload);
   const { config } = await loadConfig(root);
   if (!config.protocol.enforce || !config.agents.stop_gate) return 0;
   const paths = workspacePaths(root);
-  const binding = readBinding(paths, 'claude-code', checkRuntimeSessionId(payload['session_id']));
+  const binding = readBinding(paths, adapter.runtime, checkRuntimeSessionId(payload['session_id']));
   const session = binding === null ? null : readSession(paths, binding.session_id);
   if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return 0;
   const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
@@ -203,6 +225,5 @@ async function stop(io: ClaudeHookIo, payload: Record<string, unknown>): Promise
   lines.push(
     `fix: ${verdict.code === 'NOT_STARTED' ? verdict.remedy : `${verdict.remedy}; then hestai clock-out --session ${session.session_id} (MCP clock_out)`}`,
   );
-  io.stderr(`${lines.join('\n')}\n`);
-  return 2;
+  return answer(io, adapter.holdStop(`${lines.join('\n')}\n`));
 }

@@ -10,6 +10,7 @@ import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { contextPaths } from '../session/response.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
 import { cliCommandFor } from './project-root.js';
+import type { RuntimeAdapter } from './adapters/types.js';
 
 /** The role SessionStart clocks in as when `HESTAI_ROLE` does not name one. */
 export const DEFAULT_AGENT_ROLE = 'implementation-lead';
@@ -22,6 +23,8 @@ export interface SessionStartInput {
   packageRoot: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The runtime (its binding namespace, its name, how its context is said and its shell's env file). */
+  adapter: RuntimeAdapter;
 }
 
 const live = (s: SessionRecord | null): s is SessionRecord => s !== null && isLive(s);
@@ -40,7 +43,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   const paths = workspacePaths(root);
   const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
   const runtimeId = checkRuntimeSessionId(input.payload['session_id']);
-  const binding = readBinding(paths, 'claude-code', runtimeId);
+  const binding = readBinding(paths, input.adapter.runtime, runtimeId);
   let session = binding ? readSession(paths, binding.session_id) : null;
   const resumed = live(session);
   if (!live(session)) {
@@ -48,7 +51,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
     const response = await clockIn({ working_dir: root, role, on_conflict: 'continue' }, { clock, env });
     writeBinding(paths, {
       version: 1,
-      runtime: 'claude-code',
+      runtime: input.adapter.runtime,
       runtime_session_id: runtimeId,
       session_id: response.session_id,
       bound_at: clock().toISOString(),
@@ -60,7 +63,8 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
       });
   }
   const token = session.session_id;
-  const envFile = env['CLAUDE_ENV_FILE'];
+  const envVar = input.adapter.envFileVar;
+  const envFile = envVar === null ? undefined : env[envVar];
   if (envFile) fs.appendFileSync(envFile, `export HESTAI_SESSION=${token}\n`);
 
   const { config } = await loadConfig(root);
@@ -95,17 +99,19 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
           : verdict.code === 'STALE'
             ? `your context is ${ageHours} h old (limit ${verdict.limitHours} h): regenerate it with ${cli} refresh --session ${token} and re-read the files above.`
             : `the anchor handshake of this session is terminal: stop and ask a human to run ${cli} anchor reset --token ${token} --reason "..." (audited).`;
-  input.stdout(
+  const context = input.adapter.context(
     [
-      `hestai: this Claude Code session is bound to hestai session ${token} (role ${session.role}, focus "${session.focus}"; ${resumed ? 'resumed' : 'clocked in now'}).`,
+      `hestai: this ${input.adapter.label} session is bound to hestai session ${token} (role ${session.role}, focus "${session.focus}"; ${resumed ? 'resumed' : 'clocked in now'}).`,
       envFile
         ? `HESTAI_SESSION=${token} is set for your shell commands, so your commits are judged under this session and carry its trailers.`
-        : `CLAUDE_ENV_FILE is not set: prefix your commits with HESTAI_SESSION=${token} so they are judged under this session.`,
+        : `${envVar ?? `${input.adapter.label} has no env file for your shell`}${envVar === null ? '' : ' is not set'}: prefix your commits with HESTAI_SESSION=${token} so they are judged under this session.`,
       `context: generated ${session.context_generated_at} (${ageHours} h ago; limit ${config.freshness.max_age_hours} h). Read: ${read.join(', ')}.`,
       `next: ${next}`,
       'hestai refuses Edit, Write, MultiEdit, NotebookEdit and shell commands that write (git commit, > and >>, tee, ...) inside this worktree until this session is anchored and its context fresh; it never lets an agent write .hestai/.',
       '',
     ].join('\n'),
   );
-  return 0;
+  if (context.stdout !== undefined) input.stdout(context.stdout);
+  if (context.stderr !== undefined) input.stderr(context.stderr);
+  return context.code;
 }

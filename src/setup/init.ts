@@ -12,6 +12,15 @@ import { configGet } from '../git/repo.js';
 import { HESTAI_HOOKS, hookCommand, isShellHook, withHookLine } from './install.js';
 import { AGENT_RUNTIMES, type AgentRuntime } from '../agent/binding.js';
 import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from '../agent/claude-settings.js';
+import {
+  agentHookCommand,
+  codexHooksFor,
+  geminiHooksFor,
+  mergeCursorHooks,
+  mergeHookGroups,
+  RUNTIME_HOOK_FILES,
+  type HookFileRuntime,
+} from '../agent/runtime-settings.js';
 
 export interface InitInput {
   working_dir: string;
@@ -238,7 +247,8 @@ export function initWorkspace(input: InitInput): InitResult {
   if (input.mcp || agent !== null) writeMcpJson(actions, workspace);
   const hints: string[] = [];
   if (agent === 'claude-code') writeClaudeSettings(actions, workspace, hooksDir);
-  else if (fs.existsSync(path.join(root, '.claude')) && !claudeHooksInstalled(root)) {
+  else if (agent !== null) hints.push(...writeRuntimeHooks(actions, workspace, hooksDir, agent));
+  if (agent !== 'claude-code' && fs.existsSync(path.join(root, '.claude')) && !claudeHooksInstalled(root)) {
     hints.push(
       '.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)',
     );
@@ -267,6 +277,38 @@ export function claudeCommandFor(hooksDir: string): string {
 function writeClaudeSettings(actions: InitAction[], workspace: Workspace, hooksDir: string): void {
   const file = path.join(workspace.root, CLAUDE_SETTINGS_FILE);
   put(actions, workspace, file, mergeClaudeSettings(readTextIfExists(file), claudeCommandFor(hooksDir), file));
+}
+
+/**
+ * Merges hestai's hooks into the project hook file of Codex, Gemini CLI or Cursor (`RUNTIME_HOOK_FILES`);
+ * returns the hints the runtime needs from a person (Codex runs only hooks trusted in its /hooks review).
+ */
+function writeRuntimeHooks(
+  actions: InitAction[],
+  workspace: Workspace,
+  hooksDir: string,
+  runtime: HookFileRuntime,
+): string[] {
+  const file = path.join(workspace.root, RUNTIME_HOOK_FILES[runtime]);
+  const command = path.isAbsolute(hooksDir)
+    ? agentHookCommand({ absolute: path.join(hooksDir, 'agent-hook') }, runtime)
+    : agentHookCommand({ project: `${hooksDir}/agent-hook` }, runtime);
+  const before = readTextIfExists(file);
+  const text =
+    runtime === 'cursor'
+      ? mergeCursorHooks(before, command, file)
+      : mergeHookGroups(before, runtime === 'codex' ? codexHooksFor(command) : geminiHooksFor(command), file, runtime);
+  put(actions, workspace, file, text);
+  const mcp = `node ${installedBinPath()} mcp`;
+  if (runtime === 'codex')
+    return [
+      `Codex runs only hooks a person has trusted: open codex in this repository and trust hestai's hooks in /hooks (codex exec skips untrusted hooks silently)`,
+      `register the MCP server for Codex: codex mcp add hestai -- ${mcp}`,
+    ];
+  if (runtime === 'gemini') return [`register the MCP server for Gemini CLI: gemini mcp add hestai ${mcp}`];
+  return [
+    `register the MCP server for Cursor in .cursor/mcp.json: {"mcpServers": {"hestai": {"command": "node", "args": ["${installedBinPath()}", "mcp"]}}}`,
+  ];
 }
 
 function claudeHooksInstalled(root: string): boolean {

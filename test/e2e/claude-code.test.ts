@@ -132,7 +132,7 @@ describe('hestai init --agent claude-code', () => {
     const plain = repo.hestai(['init', '--no-husky']);
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('hint: .claude/ found: run hestai init --agent claude-code');
-    expect(repo.hestai(['init', '--agent', 'cursor']).stderr).toContain('unknown agent runtime "cursor"');
+    expect(repo.hestai(['init', '--agent', 'windsurf']).stderr).toContain('unknown agent runtime "windsurf"');
   });
 });
 

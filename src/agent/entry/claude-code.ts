@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runToolUseCheck } from '../check-tool-use.js';
 import { runClaudeHook } from '../claude-code.js';
+import { ADAPTERS } from '../adapters/index.js';
 
 /**
  * All of stdin, read with fs.read on descriptor 0: no stream or net module to load (process.stdin would
@@ -35,9 +36,20 @@ function readStdin(): Promise<string> {
   });
 }
 
-/** Runs the Claude Code hook for the event on stdin; resolves to the exit code. */
-export function run(packageRoot: string): Promise<number> {
+/**
+ * Runs the hook of `runtime` (default Claude Code; `hooks/agent-hook <runtime>` for the others) for the
+ * event on stdin; resolves to the exit code. An unknown runtime is refused (exit 2: nothing unchecked passes).
+ */
+export function run(packageRoot: string, runtime = 'claude-code'): Promise<number> {
+  const adapter = Object.hasOwn(ADAPTERS, runtime) ? ADAPTERS[runtime as keyof typeof ADAPTERS] : undefined;
+  if (adapter === undefined) {
+    process.stderr.write(
+      `hestai hook failed: unknown agent runtime ${JSON.stringify(runtime)} (known: ${Object.keys(ADAPTERS).join(', ')})\n`,
+    );
+    return Promise.resolve(2);
+  }
   return runClaudeHook({
+    adapter,
     stdin: readStdin,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -14,7 +14,7 @@ export function registerInit(program: Command): void {
     .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
     .option(
       '--agent <runtime>',
-      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp)',
+      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp), codex (.codex/hooks.json), gemini (.gemini/settings.json) or cursor (.cursor/hooks.json)',
     )
     .action(
       action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string }) => {

@@ -1,0 +1,37 @@
+import type { AgentRuntime } from '../binding.js';
+import type { ToolUse } from '../tool-use.js';
+
+/** The events hestai acts on, by its own names (a runtime's names are translated by its adapter). */
+export type HookEvent = 'PreToolUse' | 'SessionStart' | 'Stop';
+
+/** What a hook process answers: text on stdout and stderr, and its exit code. */
+export interface HookAnswer {
+  code: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+/**
+ * One agent runtime's hook protocol (issue 29): how its payload reads as hestai's plain tool call and event,
+ * and how hestai's answer is said back to it. An adapter translates only: every decision is made by the one
+ * decision function (`decideToolUse`, the same as `hestai check tool-use`).
+ */
+export interface RuntimeAdapter {
+  runtime: AgentRuntime;
+  /** The runtime's name for people and models ("Claude Code"). */
+  label: string;
+  /** The hestai event of a payload, or null for events hestai lets through. */
+  event(payload: Record<string, unknown>): HookEvent | null;
+  /** The runtime's tool call as the plain tool call. */
+  toolUse(payload: Record<string, unknown>): ToolUse;
+  /** A refused tool call (`text`: the reason and the fix). */
+  refuse(text: string): HookAnswer;
+  /** An allowed tool call. */
+  allow(): HookAnswer;
+  /** SessionStart's context for the model. */
+  context(text: string): HookAnswer;
+  /** Stop while the agent is not done: send it back with `text`. */
+  holdStop(text: string): HookAnswer;
+  /** The variable naming a file whose `export` lines the agent's shell sources, if the runtime has one. */
+  envFileVar: string | null;
+}

@@ -1,0 +1,157 @@
+import { usageError } from '../errors.js';
+import { hasControl } from '../util/text.js';
+import { shellQuote } from '../util/quote.js';
+import { isRecord, parseJsonObject } from '../util/validate.js';
+
+// The hook files of the agent runtimes other than Claude Code (issue 29), written by `hestai init --agent
+// <runtime>`: which events call hestai's hook, with which command, merged into what is there.
+
+/** Where each runtime reads its project hooks. */
+export const RUNTIME_HOOK_FILES = {
+  codex: '.codex/hooks.json',
+  gemini: '.gemini/settings.json',
+  cursor: '.cursor/hooks.json',
+} as const;
+export type HookFileRuntime = keyof typeof RUNTIME_HOOK_FILES;
+
+/**
+ * The command a runtime runs for every hestai hook event: `hooks/agent-hook <runtime>` by absolute path, or,
+ * when hestai-hooks is the project's dependency, under the worktree root git names (the runtimes set no
+ * project-directory variable). `|| exit 2`: a command that cannot start (the package not installed, node
+ * missing) blocks, since exit 1 or 127 would let the call through.
+ */
+export function agentHookCommand(entry: { project: string } | { absolute: string }, runtime: HookFileRuntime): string {
+  if ('project' in entry) {
+    if (!/^[A-Za-z0-9_./-]+$/.test(entry.project) || entry.project.split('/').includes('..'))
+      throw usageError(`the project-relative hook path ${JSON.stringify(entry.project)} is not a plain relative path`, {
+        code: 'AGENT_CONFIG_INVALID',
+      });
+    return `node "$(git rev-parse --show-toplevel)"/${entry.project} ${runtime} || exit 2`;
+  }
+  if (!entry.absolute.startsWith('/') || hasControl(entry.absolute))
+    throw usageError(`the hook entrypoint ${JSON.stringify(entry.absolute)} is not a plain absolute path`, {
+      code: 'AGENT_CONFIG_INVALID',
+      remedy: 'Install hestai-hooks in a directory whose path has no control characters.',
+    });
+  return `node ${shellQuote(entry.absolute)} ${runtime} || exit 2`;
+}
+
+/** True for a hook command hestai wrote (how a re-run finds and replaces its own entries). */
+export function isHestaiAgentCommand(command: unknown): boolean {
+  return (
+    typeof command === 'string' && /^node\s.*hooks\/agent-hook['"]?\s+[a-z-]+(\s*\|\|\s*exit 2)?\s*$/.test(command)
+  );
+}
+
+interface CommandHook {
+  type: 'command';
+  command: string;
+  timeout: number;
+}
+interface MatcherGroup {
+  matcher?: string;
+  hooks: CommandHook[];
+}
+
+/**
+ * Codex CLI (`.codex/hooks.json`, timeouts in seconds): SessionStart binds and clocks in, PreToolUse judges
+ * shell calls (Codex sends only those, `apply_patch` among them), Stop holds the agent to the end gates.
+ */
+export function codexHooksFor(command: string): Record<string, MatcherGroup> {
+  return {
+    SessionStart: { hooks: [{ type: 'command', command, timeout: 60 }] },
+    PreToolUse: { matcher: 'Bash|apply_patch|Edit|Write', hooks: [{ type: 'command', command, timeout: 10 }] },
+    Stop: { hooks: [{ type: 'command', command, timeout: 30 }] },
+  };
+}
+
+/**
+ * Gemini CLI (`.gemini/settings.json`, timeouts in milliseconds): SessionStart binds and clocks in,
+ * BeforeTool judges its file and shell tools, AfterAgent holds the agent to the end gates.
+ */
+export function geminiHooksFor(command: string): Record<string, MatcherGroup> {
+  return {
+    SessionStart: { hooks: [{ type: 'command', command, timeout: 60_000 }] },
+    BeforeTool: {
+      matcher: 'write_file|replace|run_shell_command|edit|write',
+      hooks: [{ type: 'command', command, timeout: 10_000 }],
+    },
+    AfterAgent: { hooks: [{ type: 'command', command, timeout: 30_000 }] },
+  };
+}
+
+/**
+ * The new text of a `{hooks: {Event: [matcher groups]}}` file (Codex's hooks.json, Gemini's settings.json):
+ * hestai's group added or replaced in place per event, every other setting, event, group and hook kept, in
+ * order. Idempotent. A file that is not a JSON object of that shape is refused, naming the file and key.
+ */
+export function mergeHookGroups(
+  existing: string | null,
+  ours: Record<string, MatcherGroup>,
+  file: string,
+  runtime: HookFileRuntime,
+): string {
+  const refuse = (what: string) =>
+    usageError(`${file}: ${what}`, {
+      file,
+      code: 'AGENT_CONFIG_INVALID',
+      remedy: `Fix ${file}, then run \`hestai init --agent ${runtime}\` again; it was left unchanged.`,
+    });
+  const doc = parseJsonObject(existing, refuse);
+  const hooks = doc['hooks'] ?? {};
+  if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
+  const merged: Record<string, unknown> = { ...hooks };
+  for (const [event, group] of Object.entries(ours)) {
+    const groups = merged[event] ?? [];
+    if (!Array.isArray(groups)) throw refuse(`"hooks.${event}" is not a list`);
+    let placed = false;
+    const next: unknown[] = [];
+    for (const [i, g] of groups.entries()) {
+      if (!isRecord(g) || (g['hooks'] !== undefined && !Array.isArray(g['hooks'])))
+        throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
+      const entries = (g['hooks'] as unknown[] | undefined) ?? [];
+      const others = entries.filter((h) => !(isRecord(h) && isHestaiAgentCommand(h['command'])));
+      if (others.length === entries.length) next.push(g);
+      else {
+        if (others.length > 0) next.push({ ...g, hooks: others });
+        if (!placed) next.push(group);
+        placed = true;
+      }
+    }
+    if (!placed) next.push(group);
+    merged[event] = next;
+  }
+  return `${JSON.stringify({ ...doc, hooks: merged }, null, 2)}\n`;
+}
+
+/**
+ * Cursor (`.cursor/hooks.json`, `{version: 1, hooks: {event: [{command}]}}`): beforeShellExecution,
+ * beforeMCPExecution and beforeReadFile are asked before the agent acts (answered with `permission`),
+ * afterFileEdit is told after an edit, stop when the agent ends.
+ */
+export const CURSOR_EVENTS = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'afterFileEdit', 'stop'];
+
+/** The new text of `.cursor/hooks.json` with hestai's command on each of CURSOR_EVENTS, everything else kept. */
+export function mergeCursorHooks(existing: string | null, command: string, file: string): string {
+  const refuse = (what: string) =>
+    usageError(`${file}: ${what}`, {
+      file,
+      code: 'AGENT_CONFIG_INVALID',
+      remedy: `Fix ${file}, then run \`hestai init --agent cursor\` again; it was left unchanged.`,
+    });
+  const doc = parseJsonObject(existing, refuse);
+  const hooks = doc['hooks'] ?? {};
+  if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
+  const merged: Record<string, unknown> = { ...hooks };
+  for (const event of CURSOR_EVENTS) {
+    const entries = merged[event] ?? [];
+    if (!Array.isArray(entries)) throw refuse(`"hooks.${event}" is not a list`);
+    const at = entries.findIndex((e) => isRecord(e) && isHestaiAgentCommand(e['command']));
+    const ours = { command };
+    merged[event] =
+      at === -1
+        ? [...entries, ours]
+        : entries.flatMap((e, i) => (i === at ? [ours] : isRecord(e) && isHestaiAgentCommand(e['command']) ? [] : [e]));
+  }
+  return `${JSON.stringify({ version: 1, ...doc, hooks: merged }, null, 2)}\n`;
+}
