@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-repo.js';
 import { startModelEndpoint, type ModelEndpoint, type ModelRequest, type Step } from '../helpers/model-endpoint.js';
 import { runRuntime, runtimeBin, runtimeEnv, type RuntimeRun } from '../helpers/runtimes.js';
 
@@ -193,5 +193,30 @@ describe.skipIf(CLAUDE === null)('Claude Code’s Stop hook', () => {
     const sentBack = JSON.stringify(turns[1]!.body.messages.at(-1));
     expect(sentBack).toContain('hestai: not done yet');
     expect(sentBack).toContain('fix: ');
+  });
+});
+
+describe.skipIf(CLAUDE === null)('Claude Code with a hook that cannot start', () => {
+  it('does not let the write through when the hook command cannot start (hestai-hooks not installed in a fresh clone)', async () => {
+    const repo = makeRepo();
+    // hestai-hooks as the project's dependency: init writes the portable "$CLAUDE_PROJECT_DIR"/node_modules/... command
+    fs.mkdirSync(path.join(repo.dir, 'node_modules'));
+    fs.symlinkSync(PROJECT_ROOT, path.join(repo.dir, 'node_modules/hestai-hooks'));
+    const init = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
+    expect(init.status, init.stderr).toBe(0);
+    const settings = fs.readFileSync(path.join(repo.dir, '.claude/settings.json'), 'utf8');
+    expect(settings).toContain('$CLAUDE_PROJECT_DIR');
+    // the clone before `npm install`: the settings are committed, the package is not there
+    fs.rmSync(path.join(repo.dir, 'node_modules'), { recursive: true });
+    repo.write('src/app.ts', APP);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    const endpoint = await startModelEndpoint({ api: 'anthropic', script: [read(repo), write(repo)] });
+    const run = await claude(repo, endpoint);
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    expect(endpoint.remaining()).toBe(0);
+    expect(fs.readFileSync(path.join(repo.dir, 'src/app.ts'), 'utf8')).toBe(APP);
+    const [, result] = endpoint.toolResults();
+    expect(result?.isError, JSON.stringify(result)).toBe(true);
   });
 });
