@@ -213,7 +213,8 @@ async function stop(io: ClaudeHookIo, adapter: RuntimeAdapter, payload: Record<s
   const session = binding === null ? null : readSession(paths, binding.session_id);
   if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return 0;
   const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
-  const verdict = await judgeAgentProtocol(paths, config, session, io.env, systemClock(), 'stop');
+  const cli = cliCommandFor(root, io.packageRoot);
+  const verdict = await judgeAgentProtocol(paths, config, session, io.env, systemClock(), 'stop', cli);
   if (verdict.ok || verdict.code === 'NO_PROTOCOL') return 0;
   const lines = [`hestai: not done yet: ${verdict.reason}.`];
   for (const u of verdict.unmet)
@@ -223,7 +224,7 @@ async function stop(io: ClaudeHookIo, adapter: RuntimeAdapter, payload: Record<s
       `      run: ${u.cli}`,
     );
   lines.push(
-    `fix: ${verdict.code === 'NOT_STARTED' ? verdict.remedy : `${verdict.remedy}; then hestai clock-out --session ${session.session_id} (MCP clock_out)`}`,
+    `fix: ${verdict.code === 'NOT_STARTED' ? verdict.remedy : `${verdict.remedy}; then ${cli} clock-out --session ${session.session_id} (MCP clock_out)`}`,
   );
   return answer(io, adapter.holdStop(`${lines.join('\n')}\n`));
 }

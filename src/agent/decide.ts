@@ -218,12 +218,12 @@ export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecisio
     );
   }
   const role = session.role;
-  const anchorCall = `call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
+  const anchorCall = `call the MCP tool anchor (mcp__hestai__anchor) with ${JSON.stringify({ stage: 'identity', working_dir: paths.root, session_id: token, role })}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same working_dir and session_id — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
   const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), input.config, input.now);
   if (verdict.ok) {
     if (input.config.protocol.enforce) {
       const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
-      const gate = await judgeAgentProtocol(paths, input.config, session, input.env, input.now, 'edit');
+      const gate = await judgeAgentProtocol(paths, input.config, session, input.env, input.now, 'edit', cli);
       if (!gate.ok) {
         const first = gate.unmet[0];
         const gates = gate.unmet.map((u) => `${u.result.phase}/${u.result.gate} (${u.result.step})`).join('; ');

@@ -84,7 +84,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   let protocolStep: string | null = null;
   if (verdict.ok && config.protocol.enforce) {
     const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
-    const gate = await judgeAgentProtocol(paths, config, session, env, clock(), 'edit');
+    const gate = await judgeAgentProtocol(paths, config, session, env, clock(), 'edit', cli);
     const first = gate.ok ? undefined : gate.unmet[0];
     if (!gate.ok)
       protocolStep = `${gate.reason}${first ? `: ${first.result.phase}/${first.result.gate} (${first.result.step}); call the MCP tool ${first.mcp} — or run ${first.cli}` : `; ${gate.remedy}`}.`;
@@ -95,7 +95,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
       : verdict.ok
         ? 'you are anchored and your context is fresh: edits and commits are allowed.'
         : verdict.code === 'NO_ANCHOR'
-          ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"${session.role}","token":"${token}"}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same token — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`
+          ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with ${JSON.stringify({ stage: 'identity', working_dir: root, session_id: token, role: session.role })}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same working_dir and session_id — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`
           : verdict.code === 'STALE'
             ? `your context is ${ageHours} h old (limit ${verdict.limitHours} h): regenerate it with ${cli} refresh --session ${token} and re-read the files above.`
             : `the anchor handshake of this session is terminal: stop and ask a human to run ${cli} anchor reset --token ${token} --reason "..." (audited).`;

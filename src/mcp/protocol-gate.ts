@@ -74,11 +74,20 @@ export async function protocolGate(
   ]);
   const session = readSession(paths, sessionId);
   if (session === null) return null;
-  const verdict = await judgeAgentProtocol(paths, config, session, deps.env, deps.clock(), 'edit');
+  const { hestaiCommand } = await import('../agent/invocation.js');
+  const verdict = await judgeAgentProtocol(
+    paths,
+    config,
+    session,
+    deps.env,
+    deps.clock(),
+    'edit',
+    hestaiCommand(paths.root),
+  );
   if (verdict.ok)
     return { enforced: true, unlocked: true, code: 'UNLOCKED', reason: verdict.reason, unmet: [], remedy: null };
   if (verdict.code === 'NOT_STARTED') {
-    const call = `session_start(${JSON.stringify({ objective: '<your objective>' })})`;
+    const call = `session_start(${JSON.stringify({ working_dir: paths.root, session_id: sessionId, objective: '<your objective>' })})`;
     return {
       enforced: true,
       unlocked: false,

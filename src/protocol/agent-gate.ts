@@ -50,11 +50,13 @@ export async function judgeAgentProtocol(
   env: NodeJS.ProcessEnv,
   now: Date,
   moment: AgentMoment,
+  /** How this project calls hestai (`npx hestai` in a local install: src/agent/invocation.ts). */
+  cli = 'hestai',
 ): Promise<AgentGateVerdict> {
   const run = await openHookRun(paths, session, {
-    noProtocol: 'ask a human to run hestai init (it installs the default protocol) or to set protocol.enforce: false',
+    noProtocol: `ask a human to run ${cli} init (it installs the default protocol) or to set protocol.enforce: false`,
     notStarted: (id) =>
-      `call the MCP tool session_start with {"objective":"..."} — or run hestai session start --session ${id} --objective "..."`,
+      `call the MCP tool session_start with ${JSON.stringify({ working_dir: paths.root, session_id: id, objective: '...' })} — or run ${cli} session start --session ${id} --objective "..."`,
   });
   if (!run.ok) return run;
   const { protocol, state } = run;
@@ -76,7 +78,13 @@ export async function judgeAgentProtocol(
       ok: true,
       reason: `protocol phase ${state.current_phase}: the ${moment === 'edit' ? 'start' : 'end'} gates are met`,
     };
-  const ctx = { session_id: id, role: session.role, trusted: commandTrust(paths.root, env).trusted };
+  const ctx = {
+    session_id: id,
+    role: session.role,
+    trusted: commandTrust(paths.root, env).trusted,
+    working_dir: paths.root,
+    cli,
+  };
   return {
     ok: false,
     code: 'GATE_UNMET',
@@ -94,7 +102,7 @@ export async function judgeAgentProtocol(
     })),
     remedy:
       moment === 'edit'
-        ? 'satisfy them, then advance: hestai session advance (MCP advance_phase)'
-        : 'do them before you finish, or say why you cannot (hestai session blocked / MCP get_blocked_reason)',
+        ? `satisfy them, then advance: ${cli} session advance --session ${id} (MCP advance_phase(${JSON.stringify({ working_dir: paths.root, session_id: id })}))`
+        : `do them before you finish, or say why you cannot (${cli} session blocked --session ${id} / MCP get_blocked_reason(${JSON.stringify({ working_dir: paths.root, session_id: id })}))`,
   };
 }

@@ -101,7 +101,7 @@ export async function judgeCommitProtocol(
   const blocking = results.filter((r) => unmet(r));
   if (blocking.length === 0) return { ok: true, reason: `protocol phase ${current.id}: no blocking gate unmet` };
   const trusted = commandTrust(paths.root, env).trusted;
-  const ctx = { session_id: id, role: session.role, trusted };
+  const ctx = { session_id: id, role: session.role, trusted, working_dir: paths.root };
   return {
     ok: false,
     code: 'GATE_UNMET',

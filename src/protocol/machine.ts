@@ -1,5 +1,5 @@
 import type { GateResult } from './evaluate.js';
-import { evidenceNeeded, suggestAction, type Surface } from './remedy.js';
+import { evidenceNeeded, suggestAction, type RemedyContext, type Surface } from './remedy.js';
 import type { ProtocolState, Violation } from './store.js';
 import { COMPLETE, gateKey, type Phase, type Protocol } from './types.js';
 
@@ -191,7 +191,7 @@ export function blockedReason(
   state: ProtocolState,
   results: readonly GateResult[],
   surface: Surface,
-  ctx: { role?: string | undefined; trusted?: boolean },
+  ctx: Omit<RemedyContext, 'session_id'>,
 ): BlockedReason {
   const phase = protocol.phases.find((p) => p.id === state.current_phase);
   const blocked_phases: BlockedPhase[] = [];

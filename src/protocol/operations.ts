@@ -62,6 +62,19 @@ import {
 export interface ProtocolDeps {
   clock: Clock;
   env: NodeJS.ProcessEnv;
+  /** How remedies call hestai in a worktree (the adapter's `hestaiCommand`); `hestai` when absent. */
+  cli?: ((root: string) => string) | undefined;
+}
+
+/** What the remedies of this run need: the session, its worktree and how this project calls hestai. */
+function remedyContext(run: Base, deps: ProtocolDeps) {
+  return {
+    session_id: run.session.session_id,
+    role: run.session.role,
+    trusted: commandTrust(run.paths.root, deps.env).trusted,
+    working_dir: run.paths.root,
+    cli: deps.cli?.(run.paths.root) ?? 'hestai',
+  };
 }
 
 interface Base {
@@ -444,6 +457,8 @@ export interface AdvancePhaseResult {
   current_phase: string;
   success: boolean;
   blocked_by?: string[];
+  /** When refused: the call (MCP) or command (CLI) that fixes each gate in blocked_by, in order. */
+  suggested_actions?: string[];
   /** With force: what was skipped (one line per requirement; also in the violations log). */
   violations?: string[];
   warnings: string[];
@@ -456,6 +471,8 @@ export async function advancePhase(
     session_id?: string | undefined;
     target_phase?: string | undefined;
     force?: boolean | undefined;
+    /** Who asked: the remedies of a refused advance are worded for it (default cli). */
+    surface?: Surface | undefined;
   },
   deps: ProtocolDeps,
 ): Promise<AdvancePhaseResult> {
@@ -468,16 +485,17 @@ export async function advancePhase(
     });
   const results = await evaluateGates(run, state, gatesOf(plan.phases), deps, { runCommands: true });
   const now = deps.clock().toISOString();
-  const trusted = commandTrust(run.paths.root, deps.env).trusted;
-  const recovery = (r: GateResult) => {
+  const ctx = remedyContext(run, deps);
+  const fix = (r: GateResult, surface: Surface) => {
     const phase = run.protocol.phases.find((p) => p.id === r.phase)!;
     return suggestAction(
       r.phase,
       phase.gates.find((g) => g.id === r.gate)!,
-      'cli',
-      { session_id: state.session_id, role: run.session.role, trusted },
+      surface,
+      ctx,
     );
   };
+  const recovery = (r: GateResult) => fix(r, 'cli');
   const outcome = await updateProtocolState(run.paths, state.session_id, (current) => {
     if (current === null || current.current_phase !== state.current_phase) {
       throw blockedError('the protocol run changed while the gates were checked (another agent advanced or ended it)', {
@@ -521,6 +539,14 @@ export async function advancePhase(
         : `blocked by ${outcome.blocked_by.join(', ')}`,
   };
   if (outcome.blocked_by.length > 0) result.blocked_by = outcome.blocked_by;
+  if (!outcome.success) {
+    // A refused advance names the call that fixes each gate that refused it.
+    const surface = input.surface ?? 'cli';
+    result.suggested_actions = results
+      .filter((r) => outcome.blocked_by.includes(gateKey(r.phase, r.gate)))
+      .map((r) => fix(r, surface));
+    if (result.suggested_actions.length > 0) result.message += `; fix: ${result.suggested_actions.join(' | ')}`;
+  }
   if (outcome.violations.length > 0) result.violations = outcome.violations.map((v) => v.requirement);
   return result;
 }
@@ -662,10 +688,7 @@ export async function getBlockedReason(
   const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   const phase = run.protocol.phases.find((p) => p.id === state.current_phase);
   const results = phase ? await evaluateGates(run, state, gatesOf([phase]), deps, { runCommands: false }) : [];
-  return blockedReason(run.protocol, state, results, input.surface, {
-    role: run.session.role,
-    trusted: commandTrust(run.paths.root, deps.env).trusted,
-  });
+  return blockedReason(run.protocol, state, results, input.surface, remedyContext(run, deps));
 }
 
 // ---------------------------------------------------------------------------------------------------

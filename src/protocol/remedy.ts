@@ -5,20 +5,38 @@ export type Surface = 'cli' | 'mcp';
 const call = (tool: string, args: Record<string, unknown>) => `${tool}(${JSON.stringify(args)})`;
 const q = (s: string) => (/^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/** Who the remedy is for: the session, where it works, and how this project calls hestai. */
+export interface RemedyContext {
+  session_id: string;
+  role?: string | undefined;
+  trusted?: boolean;
+  /** The worktree root: every MCP call names it (`working_dir` is required by every tool). */
+  working_dir?: string | undefined;
+  /**
+   * How a command line calls hestai here (`npx hestai` in a local install, src/agent/project-root.ts
+   * `cliCommandFor`), passed in by the adapter that knows; `hestai` when none did.
+   */
+  cli?: string | undefined;
+}
+
+/** Pure: the `working_dir` and `session_id` every protocol tool call carries. */
+const where = (ctx: RemedyContext) => ({
+  ...(ctx.working_dir === undefined ? {} : { working_dir: ctx.working_dir }),
+  session_id: ctx.session_id,
+});
+
 /**
- * Pure: the action that satisfies an unmet gate, as a tool call (MCP) or a command (CLI). The evidence
- * placeholders in angle brackets are the only parts the caller fills in.
+ * Pure: the action that satisfies an unmet gate, as a tool call (MCP: the tool's own input schema, with
+ * `working_dir` and `session_id`) or a command (CLI: as this project calls hestai, with `--session`). The
+ * evidence placeholders in angle brackets are the only parts the caller fills in.
  */
-export function suggestAction(
-  phase: string,
-  gate: Gate,
-  surface: Surface,
-  ctx: { session_id: string; role?: string | undefined; trusted?: boolean },
-): string {
+export function suggestAction(phase: string, gate: Gate, surface: Surface, ctx: RemedyContext): string {
+  const cli = ctx.cli ?? 'hestai';
+  const session = `--session ${q(ctx.session_id)}`;
   const validate =
     surface === 'mcp'
-      ? call('validate_gate', { phase, step: gate.id })
-      : `hestai session gate ${q(phase)} --step ${q(gate.id)}`;
+      ? call('validate_gate', { ...where(ctx), phase, step: gate.id })
+      : `${cli} session gate ${q(phase)} --step ${q(gate.id)} ${session}`;
   const check = gate.check;
   switch (check.type) {
     case 'evidence': {
@@ -32,20 +50,20 @@ export function suggestAction(
               ? '<commit sha>'
               : '<what you observed>';
       if (surface === 'mcp')
-        return call('record_evidence', { phase, step: gate.id, evidence_type: type, evidence: value });
+        return call('record_evidence', { ...where(ctx), phase, step: gate.id, evidence_type: type, evidence: value });
       const hint = type === 'content_hash' ? `  (sha256sum ${q(check.path ?? '')})` : '';
-      return `hestai session evidence ${q(phase)} --step ${q(gate.id)} --type ${type} --value ${q(value)}${hint}`;
+      return `${cli} session evidence ${q(phase)} --step ${q(gate.id)} --type ${type} --value ${q(value)} ${session}${hint}`;
     }
     case 'anchor_valid':
       return surface === 'mcp'
-        ? `${call('anchor', { stage: 'identity', role: ctx.role ?? '<role>', token: ctx.session_id })} then stages context and proof, then ${validate}`
-        : `hestai anchor --stage identity --role ${ctx.role ?? '<role>'} --token ${ctx.session_id} (then --stage context and --stage proof), then ${validate}`;
+        ? `${call('anchor', { stage: 'identity', ...where(ctx), role: ctx.role ?? '<role>' })} then stages context and proof (same working_dir and session_id), then ${validate}`
+        : `${cli} anchor --stage identity --role ${q(ctx.role ?? '<role>')} --token ${q(ctx.session_id)} (then --stage context and --stage proof), then ${validate}`;
     case 'context_fresh':
       return surface === 'mcp'
-        ? `regenerate the context (clock_in again, or a human runs hestai refresh --session ${ctx.session_id}), then ${validate}`
-        : `hestai refresh --session ${ctx.session_id} (or acknowledge: hestai ack --session ${ctx.session_id} --reason "..."), then ${validate}`;
+        ? `regenerate the context (clock_in again, or a human runs ${cli} refresh ${session}), then ${validate}`
+        : `${cli} refresh ${session} (or acknowledge: ${cli} ack ${session} --reason "..."), then ${validate}`;
     case 'command':
-      if (ctx.trusted === false) return `a human reviews the repository and runs \`hestai trust\`, then ${validate}`;
+      if (ctx.trusted === false) return `a human reviews the repository and runs \`${cli} trust\`, then ${validate}`;
       return `make \`${check.run}\` exit 0, then ${validate}`;
     case 'file_exists':
       return `create ${check.path}, then ${validate}`;
@@ -58,7 +76,7 @@ export function suggestAction(
     case 'branch_not':
       return `switch to a work branch: git switch -c <branch>, then ${validate}`;
     case 'tests_first':
-      return `commit the failing test first (test(scope): ...), then the implementation; see hestai verify; then ${validate}`;
+      return `commit the failing test first (test(scope): ...), then the implementation; see ${cli} verify; then ${validate}`;
   }
 }
 

@@ -153,7 +153,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
     expect(start.stdout).toContain(`bound to hestai session ${token} (role implementation-lead`);
     expect(start.stdout).toContain('clocked in now');
     expect(start.stdout).toContain(
-      `next: anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","role":"implementation-lead","token":"${token}"}`,
+      `next: anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with {"stage":"identity","working_dir":${JSON.stringify(fs.realpathSync(repo.dir))},"session_id":"${token}","role":"implementation-lead"}`,
     );
 
     const blocked = claude(repo, command, agent, edit(repo, 'src/app.ts'));

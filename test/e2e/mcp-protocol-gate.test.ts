@@ -32,7 +32,9 @@ describe('MCP tools under protocol.enforce (stdio)', () => {
     const notStarted = await mcp.call('clock_out', { working_dir: repo.dir, summary: 'too early' });
     expect(notStarted.isError).toBe(true);
     expect(textOf(notStarted)).toContain('code: PROTOCOL_GATE');
-    expect(textOf(notStarted)).toContain('session_start({"objective":');
+    expect(textOf(notStarted)).toContain(
+      `session_start({"working_dir":${JSON.stringify(fs.realpathSync(repo.dir))},"session_id":"${id}","objective":`,
+    );
     expect(active(repo.dir, id)).toBe(true);
 
     const start = await mcp.call('session_start', { working_dir: repo.dir, objective: 'gated work' });
@@ -43,9 +45,12 @@ describe('MCP tools under protocol.enforce (stdio)', () => {
     const text = textOf(blocked);
     expect(text).toContain('clock_out is refused');
     expect(text).toContain('BINDING/read_context');
-    expect(text).toContain('record_evidence({"phase":"BINDING","step":"read_context","evidence_type":"content_hash"');
+    const where = `"working_dir":${JSON.stringify(fs.realpathSync(repo.dir))},"session_id":"${id}"`;
+    expect(text).toContain(
+      `record_evidence({${where},"phase":"BINDING","step":"read_context","evidence_type":"content_hash"`,
+    );
     expect(text).toContain('BINDING/anchor');
-    expect(text).toContain(`anchor({"stage":"identity","role":"${CEREMONY_ROLE}","token":"${id}"})`);
+    expect(text).toContain(`anchor({"stage":"identity",${where},"role":"${CEREMONY_ROLE}"})`);
     expect(active(repo.dir, id)).toBe(true);
 
     // The tools that satisfy the gates, and the status, are never refused.

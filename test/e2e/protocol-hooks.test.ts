@@ -30,7 +30,7 @@ describe('pre-commit with protocol.enforce', () => {
     expect(blocked.stderr).toContain('BINDING/read_context');
     expect(blocked.stderr).toContain('run: hestai session evidence BINDING --step read_context --type content_hash');
     expect(blocked.stderr).toContain(
-      'MCP: record_evidence({"phase":"BINDING","step":"read_context","evidence_type":"content_hash"',
+      `MCP: record_evidence({"working_dir":${JSON.stringify(fs.realpathSync(repo.dir))},"session_id":`,
     );
     expect(blocked.stderr).not.toContain('BINDING/anchor'); // anchored
 

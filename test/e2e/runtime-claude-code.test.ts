@@ -92,7 +92,7 @@ describe.skipIf(CLAUDE === null)('Claude Code (the real program) runs the hooks 
     const bindings = path.join(repo.dir, '.hestai/sessions/bindings/claude-code');
     const [bound] = fs.readdirSync(bindings);
     const binding = JSON.parse(fs.readFileSync(path.join(bindings, bound!), 'utf8'));
-    expect(results[0]!.content).toContain(`"token":"${binding.session_id}"`);
+    expect(results[0]!.content).toContain(`"session_id":"${binding.session_id}"`);
   });
 });
 

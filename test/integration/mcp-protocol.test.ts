@@ -45,10 +45,11 @@ describe('MCP session-protocol tools', () => {
     const blocked = await mcp.call('get_blocked_reason', w);
     expect(blocked.structuredContent).toMatchObject({ is_blocked: true, current_phase: 'BINDING' });
     const actions = blocked.structuredContent!['suggested_actions'] as string[];
-    expect(actions[0]).toMatch(
-      /^record_evidence\(\{"phase":"BINDING","step":"read_context","evidence_type":"content_hash"/,
+    const where = `"working_dir":${JSON.stringify(fs.realpathSync(repo.dir))},"session_id":"${token}"`;
+    expect(actions[0]).toContain(
+      `record_evidence({${where},"phase":"BINDING","step":"read_context","evidence_type":"content_hash"`,
     );
-    expect(actions[1]).toMatch(/^anchor\(\{"stage":"identity","role":"implementation-lead","token":"/);
+    expect(actions[1]).toContain(`anchor({"stage":"identity",${where},"role":"implementation-lead"})`);
 
     const refused = await mcp.call('advance_phase', w);
     expect(refused.isError).toBe(true);

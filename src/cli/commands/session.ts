@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { hestaiCommand } from '../../agent/invocation.js';
 import { ExitCode } from '../../errors.js';
 import type { Checklist } from '../../protocol/machine.js';
 import { paint, type Output } from '../output.js';
 import { action, type CommandContext, type CommandResult } from '../run.js';
 import type { SessionSub } from '../session-argv.js';
 
-const deps = (ctx: CommandContext) => ({ clock: ctx.clock, env: ctx.env });
+const deps = (ctx: CommandContext) => ({ clock: ctx.clock, env: ctx.env, cli: hestaiCommand });
 const dir = (ctx: CommandContext) => path.resolve(ctx.cwd);
 const lib = () => import('../../protocol/operations.js');
 
@@ -54,7 +55,7 @@ export const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInpu
       `protocol run started for session ${res.session_id}: phase ${res.phase}`,
       res.blocked_until.length ? `blocked until: ${res.blocked_until.join(', ')}` : 'no blocking start gate is unmet',
       ...formatChecklist(ctx.out, res.checklist),
-      'next: hestai session blocked',
+      `next: ${hestaiCommand(dir(ctx))} session blocked`,
     ].join('\n');
     return { exitCode: ExitCode.Ok, json: res, text };
   },
@@ -84,7 +85,8 @@ export const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInpu
     const lines = [`${res.success ? paint(ctx.out, 'green', 'ok') : paint(ctx.out, 'red', 'refused')} ${res.message}`];
     for (const v of res.violations ?? []) lines.push(`  violation: ${v}`);
     for (const w of res.warnings) lines.push(`${paint(ctx.out, 'yellow', 'warn')} ${w}`);
-    if (!res.success) lines.push('hint: see what is missing: hestai session blocked');
+    for (const a of res.suggested_actions ?? []) lines.push(`    run:   ${a}`);
+    if (!res.success) lines.push(`hint: see what is missing: ${hestaiCommand(dir(ctx))} session blocked`);
     return { exitCode: res.success ? ExitCode.Ok : ExitCode.Blocked, json: res, text: lines.join('\n') };
   },
   evidence: async (ctx, inv) => {
@@ -141,7 +143,9 @@ export const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInpu
     ];
     for (const u of res.unmet) lines.push(`  unmet: ${u}`);
     if (res.status === 'INCOMPLETE')
-      lines.push('hint: hestai session blocked (for the current phase) or hestai session show');
+      lines.push(
+        `hint: ${hestaiCommand(dir(ctx))} session blocked (for the current phase) or ${hestaiCommand(dir(ctx))} session show`,
+      );
     return {
       exitCode: res.status === 'INCOMPLETE' ? ExitCode.Blocked : ExitCode.Ok,
       json: res,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { hestaiCommand } from '../../agent/invocation.js';
 import type { McpContext as McpDeps } from '../deps.js';
 import { failedResult, okResult } from '../result.js';
 import { LIMITS, optionalSessionId, strictInput, workingDir } from '../schemas.js';
@@ -11,7 +12,7 @@ import { defineTool } from '../tool.js';
 // shows only {type: "object"} (advertised() in ../schemas.ts keeps the whole list within 10 KB).
 
 const lib = () => import('../../protocol/operations.js');
-const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env });
+const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env, cli: hestaiCommand });
 
 /**
  * The worktree (working_dir, validated and cached by the connection) and the session the tool acts on: the
@@ -159,6 +160,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
         current_phase: z.string().describe('The phase after it (COMPLETE after the last).'),
         success: z.boolean().describe('Whether the run advanced.'),
         blocked_by: z.array(z.string()).optional().describe('PHASE/gate of each unmet blocking requirement.'),
+        suggested_actions: z
+          .array(z.string())
+          .optional()
+          .describe('When refused: the tool call that fixes each gate of blocked_by, in order.'),
         violations: z.array(z.string()).optional().describe('With force: what was skipped.'),
         warnings: z.array(z.string()).describe('Unmet non-blocking gates.'),
         message: z.string().describe('What happened.'),
@@ -169,7 +174,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       const res = await (
         await lib()
       ).advancePhase(
-        { ...args, ...target(deps, args.working_dir, args.session_id, 'advance_phase', true) },
+        { ...args, ...target(deps, args.working_dir, args.session_id, 'advance_phase', true), surface: 'mcp' },
         deps$(deps),
       );
       const text = `${res.message}${res.warnings.length ? `\nwarnings: ${res.warnings.join('; ')}` : ''}${res.success ? '' : '\nhint: get_blocked_reason lists the tool calls that unblock it'}`;
