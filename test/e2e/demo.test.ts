@@ -27,5 +27,15 @@ describe('the demo (npm start)', () => {
     const dir = /hestai demo in (\S+)/.exec(out)?.[1];
     expect(dir).toBeDefined();
     expect(fs.existsSync(path.dirname(dir!))).toBe(false);
+    // It ends by writing the report of its history (outside the removed repository) and printing its path.
+    const report = /report: (\S+\.html)\n/.exec(out)?.[1];
+    expect(report, out.slice(-400)).toBeDefined();
+    try {
+      const html = fs.readFileSync(report!, 'utf8');
+      expect(html).toContain('data-metric="commits"');
+      expect(html).toContain('feat(greet): greet by name');
+    } finally {
+      fs.rmSync(path.dirname(report!), { recursive: true, force: true });
+    }
   });
 });
