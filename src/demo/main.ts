@@ -1,12 +1,14 @@
 import { DemoRepo, show } from './demo-repo.js';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
  * `npm start`: the built-in demo. In a temporary repository with the hooks installed by
  * `hestai init --no-husky`, real `git commit`s show each rule blocking and then passing: no session,
  * test-first, stale context (injected clock), `hestai verify` as CI would run it, and an agent's edit
- * refused and then allowed by the Claude Code hooks. It exits 0 when
+ * refused and then allowed by the Claude Code hooks; it ends by writing `hestai report` of that history
+ * (outside the repository) and printing its path. It exits 0 when
  * every step behaved as shown, and always cleans up.
  */
 async function demo(): Promise<void> {
@@ -222,7 +224,17 @@ async function demo(): Promise<void> {
       repo.shell(hook, editGreet, agent),
       0,
     );
+    // The audit trail of everything above, kept after the repository is removed.
+    const keep = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-demo-report-'));
+    const report = path.join(keep, 'hestai-report.html');
+    show(
+      '6. the audit trail to look at: the branch of step 4 as one HTML page (verdicts, sessions, anchors)',
+      `hestai report --out ${report}`,
+      repo.hestai(['report', '--out', report]),
+      0,
+    );
     process.stdout.write('\ndemo complete: every step behaved as shown.\n');
+    process.stdout.write(`report: ${report}\n`);
   } finally {
     repo.cleanup();
   }

@@ -18,7 +18,7 @@ dl.summary div.bad dd{color:var(--fail)}dl.summary div.warnish dd{color:var(--wa
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{text-align:left;vertical-align:top;padding:3px 6px;border-bottom:1px solid var(--line)}
 th{font-size:12px;color:var(--muted);font-weight:600}
 td.st{font-weight:600;white-space:nowrap}.st.fail,.mark.fail{color:var(--fail)}.st.warn,.mark.warn{color:var(--warn)}.st.pass,.mark.pass{color:var(--pass)}.st.skip{color:var(--skip)}
-td.msg{word-break:break-word}td.clause{color:var(--muted);font-size:12px}
+table.verdicts td:first-child{white-space:nowrap}td.msg{word-break:break-word}td.clause{color:var(--muted);font-size:12px}
 section.commit{border:1px solid var(--line);border-left:4px solid var(--pass);border-radius:4px;margin:6px 0;padding:4px 10px}
 section.commit[data-status=fail]{border-left-color:var(--fail)}section.commit[data-status=warn]{border-left-color:var(--warn)}
 summary{cursor:pointer}p.facts{margin:4px 0;color:var(--muted)}

@@ -44,10 +44,11 @@ export function timelineSvg(data: ReportData): string {
   const parts = [open];
   for (let i = 0; i <= 4; i++) {
     const t = t0 + ((t1 - t0) * i) / 4;
-    const label = new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+    const iso = new Date(t).toISOString();
+    const label = i === 0 ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : iso.slice(5, 16).replace('T', ' ');
     const anchor = i === 0 ? 'start' : i === 4 ? 'end' : 'middle';
     parts.push(
-      `<line class="tick" x1="${x(t)}" y1="${TOP - 8}" x2="${x(t)}" y2="${height - 6}"/><text class="axis" x="${x(t)}" y="12" text-anchor="${anchor}">${label} UTC</text>`,
+      `<line class="tick" x1="${x(t)}" y1="${TOP - 8}" x2="${x(t)}" y2="${height - 6}"/><text class="axis" x="${x(t)}" y="12" text-anchor="${anchor}">${label}</text>`,
     );
   }
   const marks = data.commits.length <= TIMELINE_MARK_LIMIT;
