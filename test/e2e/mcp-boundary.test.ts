@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  anchorOverMcp,
+  CEREMONY_BIND,
+  CEREMONY_ROLE,
+  ceremonyRepo,
+  connectStdio,
+  textOf,
+  type OverStdio,
+} from '../helpers/mcp.js';
+import type { TempRepo } from '../helpers/git-repo.js';
+
+// Issue 26, item 6: no MCP connection acts for another. Two agents, each its own `hestai mcp` process
+// started by the SDK's real stdio client in the same worktree; the intruder names the victim's session id.
+
+async function clockIn(mcp: OverStdio, repo: TempRepo): Promise<string> {
+  const result = await mcp.call('clock_in', { working_dir: repo.dir, role: CEREMONY_ROLE, focus: 'work' });
+  expect(result.isError, textOf(result)).toBeFalsy();
+  return result.structuredContent!['session_id'] as string;
+}
+
+const pendingDir = (repo: TempRepo, id: string) => path.join(repo.dir, '.hestai/sessions/pending', id);
+
+describe('no MCP connection acts for another', () => {
+  it("another connection's anchor on my session id is refused at every stage, so it can neither lock nor own it", async () => {
+    const repo = ceremonyRepo();
+    const victim = await connectStdio(repo.dir, repo.env);
+    const intruder = await connectStdio(repo.dir, repo.env);
+    const mine = await clockIn(victim, repo);
+
+    for (const stage of ['identity', 'context', 'proof', 'proof', 'proof', 'proof', 'proof'] as const) {
+      const refused = await intruder.call('anchor', {
+        stage,
+        working_dir: repo.dir,
+        session_id: mine,
+        role: CEREMONY_ROLE,
+        payload: stage === 'identity' ? undefined : 'garbage',
+      });
+      expect(refused.isError, stage).toBe(true);
+      expect(textOf(refused), stage).toContain('NOT_YOUR_SESSION');
+    }
+    expect(fs.existsSync(pendingDir(repo, mine))).toBe(false);
+    expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/terminal'))).toBe(false);
+
+    // The victim anchors undisturbed; the intruder still cannot close or drive its session.
+    expect(await anchorOverMcp(victim, repo.dir, mine)).toBe(mine);
+    const status = await victim.call('anchor_status', { working_dir: repo.dir });
+    expect(status.structuredContent).toMatchObject({ session_id: mine, unlocked: true });
+    const out = await intruder.call('clock_out', { working_dir: repo.dir, session_id: mine });
+    expect(textOf(out)).toContain('NOT_YOUR_SESSION');
+    const oneShot = await intruder.call('odyssean_anchor', {
+      working_dir: repo.dir,
+      session_id: mine,
+      role: CEREMONY_ROLE,
+      vector_candidate: '===RAPH_VECTOR::v4.0===\n===END===',
+    });
+    expect(oneShot.isError).toBe(true);
+    expect(textOf(oneShot)).toContain('NOT_YOUR_SESSION');
+  });
+
+  it('session_start, record_evidence and validate_gate on another connection’s session are refused', async () => {
+    const repo = ceremonyRepo();
+    const victim = await connectStdio(repo.dir, repo.env);
+    const intruder = await connectStdio(repo.dir, repo.env);
+    const mine = await clockIn(victim, repo);
+    const w = { working_dir: repo.dir, session_id: mine };
+    for (const [tool, args] of [
+      ['session_start', { ...w, objective: 'hijack' }],
+      ['record_evidence', { ...w, phase: 'BINDING', evidence_type: 'manual', evidence: 'x' }],
+      ['validate_gate', { ...w, phase: 'BINDING' }],
+    ] as const) {
+      const refused = await intruder.call(tool, args);
+      expect(refused.isError, tool).toBe(true);
+      expect(textOf(refused), tool).toContain('NOT_YOUR_SESSION');
+    }
+    expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', mine, 'protocol.json'))).toBe(false);
+    const own = await victim.call('session_start', { working_dir: repo.dir, objective: 'mine' });
+    expect(own.isError, textOf(own)).toBeFalsy();
+  });
+
+  it('a failed handshake is still the connection’s own to retry (ownership is unchanged by the refusals)', async () => {
+    const repo = ceremonyRepo();
+    const agent = await connectStdio(repo.dir, repo.env);
+    const id = await clockIn(agent, repo);
+    const identity = await agent.call('anchor', {
+      stage: 'identity',
+      working_dir: repo.dir,
+      session_id: id,
+      role: CEREMONY_ROLE,
+    });
+    expect(identity.isError, textOf(identity)).toBeFalsy();
+    const context = await agent.call('anchor', {
+      stage: 'context',
+      working_dir: repo.dir,
+      session_id: id,
+      payload: CEREMONY_BIND,
+    });
+    expect(context.isError, textOf(context)).toBeFalsy();
+  });
+
+  it('tools act only inside the repository the server serves', async () => {
+    const served = ceremonyRepo();
+    const other = ceremonyRepo();
+    const mcp = await connectStdio(served.dir, served.env);
+    for (const [tool, args] of [
+      ['clock_in', { working_dir: other.dir, role: CEREMONY_ROLE, focus: 'elsewhere' }],
+      ['anchor', { stage: 'identity', working_dir: other.dir, role: CEREMONY_ROLE }],
+    ] as const) {
+      const refused = await mcp.call(tool, args);
+      expect(refused.isError, tool).toBe(true);
+      expect(textOf(refused), tool).toContain('OUTSIDE_SERVED_ROOT');
+      expect(textOf(refused), tool).toContain(served.dir);
+    }
+    const sessions = path.join(other.dir, '.hestai/sessions/active');
+    expect(fs.existsSync(sessions) ? fs.readdirSync(sessions).filter((n) => !n.startsWith('.')) : []).toEqual([]);
+    // A subdirectory of the served repository is the served repository.
+    fs.mkdirSync(path.join(served.dir, 'src', 'deep'), { recursive: true });
+    const inside = await mcp.call('clock_in', {
+      working_dir: path.join(served.dir, 'src', 'deep'),
+      role: CEREMONY_ROLE,
+      focus: 'here',
+    });
+    expect(inside.isError, textOf(inside)).toBeFalsy();
+  });
+});
