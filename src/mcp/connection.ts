@@ -1,4 +1,5 @@
-import { blockedError } from '../errors.js';
+import path from 'node:path';
+import { blockedError, usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import {
   requireSessionChoice,
@@ -14,9 +15,14 @@ import { WatchedMemo } from './watched-memo.js';
  * process). A connection owns what it started (docs/design.md "One agent, one session"):
  *
  * - `started`: sessions it clocked in (clock_in, or anchor identity without a session id);
- * - `bound`: sessions whose proof passed on this connection (anchor proof, odyssean_anchor);
  * - `pinned`: the session the agent runtime pinned for the server (`HESTAI_SESSION` in its environment);
  * - `current`: its default session, the last one it clocked in or anchored (else `pinned`).
+ *
+ * Only these are its own (issue 26, item 6): every tool that writes a session (anchor, odyssean_anchor,
+ * clock_out, session_start, record_evidence, validate_gate, advance_phase, session_end, resolve_conflict)
+ * refuses any other (`NOT_YOUR_SESSION`), so another connection can neither run my handshake into TERMINAL
+ * nor close my session; anchoring never makes a session a connection's own. It acts only inside the
+ * repositories it serves (`served`: the worktree `hestai mcp` was started in; null when unrestricted).
  *
  * It also caches the workspace of every `working_dir` it was given (resolved once per directory and
  * connection, not per call; from the repository's files where git would answer the same, so no git process
@@ -26,7 +32,6 @@ import { WatchedMemo } from './watched-memo.js';
  */
 export class Connection {
   private readonly started = new Set<string>();
-  private readonly bound = new Set<string>();
   private readonly workspaces = new Map<string, Workspace>();
   private currentSession: { session_id: string; root: string } | null = null;
   private lastRoot: string | null = null;
@@ -37,6 +42,8 @@ export class Connection {
     /** The directory the server was started in (or `hestai mcp --cwd DIR`). */
     private readonly startDir: string,
     env: NodeJS.ProcessEnv,
+    /** The worktree roots the tools may act in (null: any; the in-process server of tests and embedders). */
+    private readonly served: readonly string[] | null = null,
   ) {
     const pin = env['HESTAI_SESSION']?.trim();
     this.pinned = pin ? pin : null;
@@ -47,10 +54,25 @@ export class Connection {
     let workspace = this.workspaces.get(workingDir);
     if (workspace === undefined) {
       workspace = resolveWorkspace(workingDir, { requireAbsolute: true, fromFiles: true });
+      this.requireServed(workspace.root);
       this.workspaces.set(workingDir, workspace);
     }
     this.lastRoot = workspace.root;
     return workspace;
+  }
+
+  /** Refuses a worktree outside the repositories this server serves (no state is written elsewhere). */
+  private requireServed(root: string): void {
+    if (this.served === null) return;
+    const inside = (dir: string) => {
+      const rel = path.relative(dir, root);
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    };
+    if (this.served.some(inside)) return;
+    throw usageError(`working_dir ${root} is outside the repository this server serves (${this.served.join(', ')})`, {
+      code: 'OUTSIDE_SERVED_ROOT',
+      remedy: `Pass a working_dir inside ${this.served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,
+    });
   }
 
   /** Records a session this connection started; it becomes the default. */
@@ -59,9 +81,8 @@ export class Connection {
     this.currentSession = { session_id: sessionId, root };
   }
 
-  /** Records a session anchored on this connection; it becomes the default. */
+  /** Records a session anchored on this connection (one it owns): it becomes the default; ownership is unchanged. */
   bound_(sessionId: string, root: string): void {
-    this.bound.add(sessionId);
     this.currentSession = { session_id: sessionId, root };
   }
 
@@ -89,9 +110,9 @@ export class Connection {
     };
   }
 
-  /** Whether this connection may act destructively on `sessionId`: it started, anchored or was pinned to it. */
+  /** Whether this connection may write `sessionId`: it started it, or its runtime pinned it. */
   owns(sessionId: string): boolean {
-    return this.started.has(sessionId) || this.bound.has(sessionId) || this.pinned === sessionId;
+    return this.started.has(sessionId) || this.pinned === sessionId;
   }
 
   /**
@@ -108,13 +129,13 @@ export class Connection {
     return resolveSession(paths, this.resolveInput(paths, explicit));
   }
 
-  /** Refuses (exit 1) a destructive tool on a session this connection neither started, anchored nor was pinned to. */
+  /** Refuses (exit 1) a writing tool on a session this connection neither started nor was pinned to. */
   requireOwned(sessionId: string, tool: string): void {
     if (this.owns(sessionId)) return;
-    throw blockedError(`${tool} refused: session ${sessionId} was not started or anchored by this connection`, {
+    throw blockedError(`${tool} refused: session ${sessionId} was not started by this connection`, {
       code: 'NOT_YOUR_SESSION',
       remedy:
-        `${tool} acts only on the session this connection clocked in or anchored (or that HESTAI_SESSION pinned for the server). ` +
+        `${tool} acts only on the session this connection clocked in (or that HESTAI_SESSION pinned for the server). ` +
         'Leave session_id out to use your own session, or call clock_in to start one. A session of another agent is closed by that agent, or by a human (hestai clock-out --session ' +
         `${sessionId}).`,
     });

@@ -8,6 +8,11 @@ export interface McpDeps {
   env: NodeJS.ProcessEnv;
   /** One diagnostic line; production writes it to stderr, never stdout (stdout is the protocol). */
   log: (line: string) => void;
+  /**
+   * The worktree roots the tools may act in: `hestai mcp` serves the worktree it was started in (`cwd`);
+   * null (the default of an in-process server) leaves `working_dir` unrestricted.
+   */
+  served: readonly string[] | null;
 }
 
 /** Fills in the defaults: process cwd and env, the CLI clock (honours HESTAI_NOW), stderr logging. */
@@ -18,6 +23,7 @@ export function resolveDeps(deps: Partial<McpDeps> = {}): McpDeps {
     env,
     clock: deps.clock ?? clockFromEnv(env),
     log: deps.log ?? ((line) => process.stderr.write(line.endsWith('\n') ? line : `${line}\n`)),
+    served: deps.served ?? null,
   };
 }
 

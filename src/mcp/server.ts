@@ -20,7 +20,7 @@ export type { McpDeps } from './deps.js';
  */
 export function createServer(deps: Partial<McpDeps> = {}): McpServer {
   const base = resolveDeps(deps);
-  const resolved: McpContext = { ...base, connection: new Connection(base.cwd, base.env) };
+  const resolved: McpContext = { ...base, connection: new Connection(base.cwd, base.env, base.served) };
   const server = new McpServer(
     { name: 'hestai', version: VERSION },
     {

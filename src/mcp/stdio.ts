@@ -1,8 +1,22 @@
 import { format } from 'node:util';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { resolveWorkspace } from '../workspace.js';
 import { resolveDeps, type McpDeps } from './deps.js';
 import { GatedStdioTransport } from './stdio-transport.js';
 import { createServer } from './server.js';
+
+/**
+ * The repository `hestai mcp` serves: the worktree of the directory it was started in (Claude Code starts it
+ * in the project). Its tools act only there (issue 26, item 6). Started outside any repository (a global
+ * client that names working_dir per call), it is not restricted.
+ */
+export function servedRoots(cwd: string): string[] | null {
+  try {
+    return [resolveWorkspace(cwd, { fromFiles: true }).root];
+  } catch {
+    return null;
+  }
+}
 
 /** One diagnostic line for stderr: SDK errors (e.g. a zod dump for a malformed message) can be huge. */
 function oneLine(text: string, max = 400): string {
@@ -27,7 +41,10 @@ export function serveMcpStdio(
   deps: Partial<McpDeps> = {},
   io: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
 ): StdioServerHandle {
-  const resolved = resolveDeps(deps);
+  const resolved = {
+    ...resolveDeps(deps),
+    served: deps.served === undefined ? servedRoots(deps.cwd ?? process.cwd()) : deps.served,
+  };
   const toStderr = (...args: unknown[]) => resolved.log(format(...args));
   console.log = toStderr;
   console.info = toStderr;

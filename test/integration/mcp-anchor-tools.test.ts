@@ -166,7 +166,8 @@ describe('MCP tools: odyssean_anchor (one-shot)', () => {
   it('validates a whole vector, writes the anchor and unlocks; a wrong ARM is an isError result naming the true value', async () => {
     const repo = anchorRepo();
     const session = seedSession(repo.dir, { focus: 'general' });
-    const mcp = await connectInProcess({ clock, env: repo.env });
+    // A session this connection did not clock in is its own only when its runtime pins it (issue 26).
+    const mcp = await connectInProcess({ clock, env: { ...repo.env, HESTAI_SESSION: session.session_id } });
     const wrong = await mcp.call('odyssean_anchor', {
       working_dir: repo.dir,
       session_id: session.session_id,

@@ -83,6 +83,8 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
         args.session_id !== undefined && args.session_id !== ''
           ? checkSessionId(args.session_id, 'session_id', 'mcp')
           : (own ?? undefined);
+      // Another agent's handshake is never this connection's to run (a failed stage counts toward TERMINAL).
+      if (token !== undefined) deps.connection.requireOwned(token, 'anchor');
       const input = {
         stage: args.stage,
         working_dir: args.working_dir,

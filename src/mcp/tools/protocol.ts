@@ -99,7 +99,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const res = await (
         await lib()
-      ).sessionStart({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_start') }, deps$(deps));
+      ).sessionStart(
+        { ...args, ...target(deps, args.working_dir, args.session_id, 'session_start', true) },
+        deps$(deps),
+      );
       return okResult(
         res,
         `protocol run started for session ${res.session_id}: phase ${res.phase}; blocked until: ${res.blocked_until.join(', ') || 'nothing'}. Next: get_blocked_reason.`,
@@ -134,7 +137,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const res = await (
         await lib()
-      ).validateGate({ ...args, ...target(deps, args.working_dir, args.session_id, 'validate_gate') }, deps$(deps));
+      ).validateGate(
+        { ...args, ...target(deps, args.working_dir, args.session_id, 'validate_gate', true) },
+        deps$(deps),
+      );
       return okResult(
         res,
         `${res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}): ${res.message}`,
@@ -212,7 +218,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const res = await (
         await lib()
-      ).recordEvidence({ ...args, ...target(deps, args.working_dir, args.session_id, 'record_evidence') }, deps$(deps));
+      ).recordEvidence(
+        { ...args, ...target(deps, args.working_dir, args.session_id, 'record_evidence', true) },
+        deps$(deps),
+      );
       return okResult(res, `evidence recorded for ${res.phase}/${res.step}: ${res.gate_status}: ${res.message}`);
     },
   );
