@@ -4,6 +4,7 @@
  * in CI. One extra `git push` when there is something new; nothing when the remote already has it.
  */
 import { ANCHORS_REF, anchorPublishState, fetchAnchorStore, isAncestor, mergeAnchorStore, pushAnchorStore } from '../git/anchors.js';
+import { recordChanges } from '../git/change-records.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { HookOutcome } from './outcome.js';
@@ -25,6 +26,9 @@ export function prePush(input: PrePushInput): HookOutcome {
   if (!input.config.anchors.publish || !remote) return pass();
   // The user pushes the anchors branch themselves (git push --all, or by name): nothing to add.
   if (input.stdin.split('\n').some((line) => line.split(' ')[2] === ANCHORS_REF)) return pass();
+  // Each pushed work branch leaves a change record, so its squash on the default branch can be judged by its commits.
+  const db = input.config.tdd.default_branch;
+  recordChanges(input.root, pushedBranches(input.stdin, db), [`refs/remotes/${remote}/${db}`, `refs/heads/${db}`], input.clock());
   const state = anchorPublishState(input.root, remote);
   if (state.local === null) return pass();
   if (state.tracking === state.local || (state.tracking !== null && isAncestor(input.root, state.local, state.tracking))) return pass();
@@ -51,4 +55,16 @@ export function prePush(input: PrePushInput): HookOutcome {
     };
   }
   return pass([`hestai: published the anchor proof records (hestai/anchors) to ${remote}`]);
+}
+
+/** Pure: the work branches a push updates (`<local ref> <local sha> <remote ref> <remote sha>` lines): not deletions, not the default branch. */
+export function pushedBranches(stdin: string, defaultBranch: string): { branch: string; tip: string }[] {
+  const out: { branch: string; tip: string }[] = [];
+  for (const line of stdin.split('\n')) {
+    const [local = '', tip = '', remoteRef = ''] = line.trim().split(' ');
+    if (!local.startsWith('refs/heads/') || !remoteRef.startsWith('refs/heads/')) continue;
+    if (/^0+$/.test(tip) || remoteRef === `refs/heads/${defaultBranch}` || remoteRef === ANCHORS_REF) continue;
+    out.push({ branch: remoteRef, tip });
+  }
+  return out;
 }

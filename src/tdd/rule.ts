@@ -30,6 +30,8 @@ export interface TddVerdict extends Verdict {
   pairedWith: string[];
   /** The same, each with its header and how it relates to the commit. */
   pairings: Pairing[];
+  /** Set by `hestai verify` when the commit passed as the squash of a branch verified test-first (src/verify/squash-evidence.ts). */
+  squash_of?: { branch: string; tip: string; commits: number; matched_by: 'tree' | 'patch-id' };
   /** The `TDD-Exempt` reason when the commit passed only through its exemption. */
   exempt: string | null;
 }

@@ -7,4 +7,6 @@ export interface Verdict {
   clause?: string;
   /** test-first: the test commits a commit was paired with, each with how it relates (src/tdd/relation.ts). */
   paired_with?: { sha: string; header: string; relation: string }[];
+  /** test-first: the branch a squash commit squashes, verified test-first commit by commit. */
+  squash_of?: { branch: string; tip: string; commits: number; matched_by: 'tree' | 'patch-id' };
 }

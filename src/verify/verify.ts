@@ -11,6 +11,7 @@ import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveRange, shallowRangeError, type VerifyRange } from './range.js';
 import { pairingRevisions } from './pairing-context.js';
+import { squashEvidence } from './squash-evidence.js';
 import type { LogCommit } from '../git/parse.js';
 import { resolveCommit } from '../git/repo.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
@@ -58,7 +59,8 @@ function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdi
   const clause = t.clause ? { clause: t.clause } : {};
   if (t.exempt === null) {
     const pairings = t.pairings.length > 0 ? { paired_with: t.pairings } : {};
-    return { rule: t.rule, status: t.status, message: t.message, ...clause, ...pairings };
+    const squash = t.squash_of ? { squash_of: t.squash_of } : {};
+    return { rule: t.rule, status: t.status, message: t.message, ...clause, ...pairings, ...squash };
   }
   const status = policy === 'allow' ? 'pass' : policy === 'warn' ? 'warn' : 'fail';
   return { rule: t.rule, status, message: `${t.message} (verify.exempt: ${policy})`, ...clause };
@@ -119,6 +121,24 @@ export async function verifyRange(
   const tdd = new Map<string, TddVerdict>();
   const where = pairing?.onDefault === true ? 'default-branch' : 'branch';
   for (const v of evaluateTestFirst(judged, { ...config.tdd, where })) tdd.set(v.sha, v);
+  // On the default branch, a failing commit that is the squash of a branch verified test-first passes.
+  if (where === 'default-branch') {
+    const failing = facts.filter((f) => tdd.get(f.sha)?.status === 'fail' && f.parents !== null && f.parentCount === 1);
+    const squashes = squashEvidence(
+      workspace.root,
+      failing.map((f) => ({ sha: f.sha, parent: f.parents![0]! })),
+      config,
+    );
+    for (const [sha, of] of squashes) {
+      const t = tdd.get(sha)!;
+      tdd.set(sha, {
+        ...t,
+        status: 'pass',
+        message: `the squash of ${of.branch.replace(/^refs\/heads\//, '')} (tip ${of.tip.slice(0, 7)}, ${of.commits} commit(s)), whose commits pass test-first one by one; matched by ${of.matched_by} through its change record on hestai/anchors`,
+        squash_of: of,
+      });
+    }
+  }
 
   const anchorsLevel = config.verify.anchors;
   let evidence: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
