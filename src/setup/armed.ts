@@ -4,7 +4,17 @@ import { usageError } from '../errors.js';
 import { configSet } from '../git/config.js';
 import { configGet } from '../git/repo.js';
 import type { Workspace } from '../workspace.js';
-import { HESTAI_HOOKS, HUSKY_HOOKS, HUSKY_RUNNER, hookMarker, RUNNER_MARK } from './install.js';
+import {
+  FRAMEWORK_HOOKS,
+  HESTAI_HOOKS,
+  HUSKY_HOOKS,
+  HUSKY_RUNNER,
+  hookMarker,
+  isPreCommitFrameworkHook,
+  PRE_COMMIT_CONFIG,
+  preCommitConfigNames,
+  RUNNER_MARK,
+} from './install.js';
 
 /** Where git looks for this worktree's hooks, and whether hestai's two hooks will run there. */
 export interface HooksInspection {
@@ -46,6 +56,15 @@ function executable(file: string): boolean {
   }
 }
 
+/** True when the pre-commit framework generated this hook file and its config names hestai's hook id. */
+function frameworkRuns(root: string, hook: string, text: string): boolean {
+  if (!isPreCommitFrameworkHook(text) || !(FRAMEWORK_HOOKS as readonly string[]).includes(hook)) return false;
+  return preCommitConfigNames(
+    readIfExists(path.join(root, PRE_COMMIT_CONFIG)),
+    hook as (typeof FRAMEWORK_HOOKS)[number],
+  );
+}
+
 /** Inspects, without changing anything, whether the hooks will fire in this worktree. */
 export function inspectHooks(workspace: Workspace): HooksInspection {
   const repo = workspace.repo;
@@ -64,7 +83,9 @@ export function inspectHooks(workspace: Workspace): HooksInspection {
     const text = executable(file) ? readIfExists(file) : null;
     const runsHusky =
       text !== null && (text.includes(RUNNER_MARK) || (/\/h"/.test(text) && fs.existsSync(path.join(hooksDir, 'h'))));
-    const fires = text !== null && (text.includes(hookMarker(hook)) || (runsHusky && inHusky));
+    const fires =
+      text !== null &&
+      (text.includes(hookMarker(hook)) || (runsHusky && inHusky) || frameworkRuns(workspace.root, hook, text));
     (fires ? active : inactive).push(hook);
   }
   const strayInstalls: string[] = [];

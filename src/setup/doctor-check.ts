@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
-import { PROBE_EXIT } from '../hooks/main.js';
 import { runProcess } from '../util/run-process.js';
 import { inspectHooks, notFiring } from './armed.js';
+import { isPreCommitFrameworkHook, PRE_COMMIT_CONFIG } from './install.js';
+import { readTextIfExists } from '../state/store.js';
 
 /** The hooks doctor runs on a dry-run message: the two commit gates (pre-push would reach the remote). */
 const PROBED_HOOKS = ['pre-commit', 'commit-msg'] as const;
@@ -35,12 +36,16 @@ export async function probeHookChain(
         timeoutMs: 120_000,
       });
       const output = `${result.stdout}${result.stderr}`;
-      if (result.status === PROBE_EXIT && output.includes(`probe ${nonce} reached the ${hook} hook`)) continue;
-      const why = result.startError
-        ? `it could not be started (${result.startError})`
-        : result.timedOut
-          ? 'it did not finish within 120 s'
-          : `it exited ${result.status} without reaching hestai's line (a line after an exit or exec never runs)`;
+      const reached = output.includes(`probe ${nonce} reached the ${hook} hook`);
+      // hestai's part exits 3 (PROBE_EXIT, src/hooks/main.ts); a manager may report any failure as 1 (the pre-commit framework does).
+      if (reached && result.status !== 0 && result.status !== null) continue;
+      const why = reached
+        ? `it reached hestai's line but exited ${result.status}: the chain ignores hestai's refusal`
+        : result.startError
+          ? `it could not be started (${result.startError})`
+          : result.timedOut
+            ? 'it did not finish within 120 s'
+            : `it exited ${result.status} without reaching hestai's line (a line after an exit or exec never runs)`;
       failures.push(`${hook}: hestai's part never runs: ${file} ${why}`);
     }
   } finally {
@@ -89,6 +94,16 @@ export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = 
       remedy: `Run hestai init --no-husky (it installs into ${inspection.hooksDir}, where git looks), or \`git config --unset core.hooksPath\`.`,
     };
   }
+  const framework = inspection.inactive.filter((hook) =>
+    isPreCommitFrameworkHook(readTextIfExists(path.join(inspection.hooksDir, hook))),
+  );
+  if (framework.length > 0)
+    return {
+      name: 'hooks',
+      status: 'fail',
+      message: `${framework.join(' and ')} ${framework.length === 1 ? 'is' : 'are'} run by the pre-commit framework, whose ${PRE_COMMIT_CONFIG} does not name hestai's hook ${framework.length === 1 ? 'id' : 'ids'} (${framework.map((h) => `hestai-${h}`).join(', ')})`,
+      remedy: `Run hestai init: it prints the lines to add to ${PRE_COMMIT_CONFIG}.`,
+    };
   return {
     name: 'hooks',
     status: 'warn',

@@ -9,7 +9,20 @@ import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
 import { ensureHooksArmed, installHuskyRunner, runnerDir, type ArmedResult } from './armed.js';
 import { configGet } from '../git/repo.js';
-import { HESTAI_HOOKS, hookCommand, isShellHook, withHookLine } from './install.js';
+import {
+  FRAMEWORK_HOOKS,
+  HESTAI_HOOKS,
+  hookCommand,
+  isPreCommitFrameworkHook,
+  isShellHook,
+  PRE_COMMIT_CONFIG,
+  PRE_COMMIT_INSTALL,
+  preCommitConfigLines,
+  preCommitConfigNames,
+  withHookLine,
+} from './install.js';
+import { cliCommandFor } from '../util/invocation.js';
+import { shellQuote } from '../util/quote.js';
 import { AGENT_RUNTIMES, type AgentRuntime } from '../agent/binding.js';
 import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from '../agent/claude-settings.js';
 import {
@@ -47,6 +60,23 @@ export interface InitResult {
   armed: ArmedResult;
   /** Suggestions for the user (e.g. a `.claude/` directory without hestai's agent hooks). */
   hints: string[];
+  /**
+   * Set when a hook manager runs the hooks and hestai did not edit its files: the exact lines to add to the
+   * manager's configuration, and the command to run then.
+   */
+  refused: HookManagerRefusal | null;
+}
+
+/** What to add to a hook manager's configuration so it runs hestai's hooks. */
+export interface HookManagerRefusal {
+  manager: 'pre-commit';
+  /** The configuration file, relative to the worktree root. */
+  file: string;
+  /** Where in it the lines go. */
+  where: string;
+  lines: string[];
+  /** The command that installs the manager's hooks afterwards. */
+  then: string;
 }
 
 /** The installed package root (dist/setup/init.js → ../..). */
@@ -208,6 +238,8 @@ export function initWorkspace(input: InitInput): InitResult {
 
   const mode = (input.husky ?? projectUsesHusky(root)) ? 'husky' : 'plain';
   const hooksDir = hooksDirFor(root);
+  const hints: string[] = [];
+  let refused: HookManagerRefusal | null = null;
   if (mode === 'husky') {
     for (const hook of HESTAI_HOOKS) {
       const file = path.join(root, '.husky', hook);
@@ -224,9 +256,18 @@ export function initWorkspace(input: InitInput): InitResult {
     // Where git runs hooks from: core.hooksPath when set (relative to the worktree root), else the common
     // git dir's hooks/. Installing anywhere else would leave commits unchecked.
     const hooksHome = plainHooksDir(workspace);
+    const framework = usesPreCommitFramework(root, hooksHome);
     for (const hook of HESTAI_HOOKS) {
       const file = path.join(hooksHome, hook);
       const existing = readTextIfExists(file);
+      // The pre-commit framework regenerates its hook files, which hand over with `exec`: never edit them.
+      if (framework && (FRAMEWORK_HOOKS as readonly string[]).includes(hook)) continue;
+      if (isPreCommitFrameworkHook(existing)) {
+        hints.push(
+          `${path.relative(root, file)} is run by the pre-commit framework, which cannot pass hestai's ${hook} its input: \`pre-commit uninstall --hook-type ${hook}\`, then hestai init again`,
+        );
+        continue;
+      }
       if (existing !== null && !isShellHook(existing)) {
         throw usageError(`${file} exists and is not a shell script, so hestai cannot add its line to it`, {
           file,
@@ -242,10 +283,18 @@ export function initWorkspace(input: InitInput): InitResult {
         0o755,
       );
     }
+    const config = readTextIfExists(path.join(root, PRE_COMMIT_CONFIG));
+    if (framework && !FRAMEWORK_HOOKS.every((hook) => preCommitConfigNames(config, hook)))
+      refused = {
+        manager: 'pre-commit',
+        file: PRE_COMMIT_CONFIG,
+        where: 'under repos:',
+        lines: preCommitConfigLines((hook) => frameworkEntry(root, hooksDir, hook)),
+        then: PRE_COMMIT_INSTALL,
+      };
   }
   const agent = input.agent === undefined ? null : checkAgent(input.agent);
   if (input.mcp || agent !== null) writeMcpJson(actions, workspace);
-  const hints: string[] = [];
   if (agent === 'claude-code') writeClaudeSettings(actions, workspace, hooksDir);
   else if (agent !== null) hints.push(...writeRuntimeHooks(actions, workspace, hooksDir, agent));
   if (agent !== 'claude-code' && fs.existsSync(path.join(root, '.claude')) && !claudeHooksInstalled(root)) {
@@ -253,7 +302,24 @@ export function initWorkspace(input: InitInput): InitResult {
       '.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)',
     );
   }
-  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace), hints };
+  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace), hints, refused };
+}
+
+/** True when the pre-commit framework runs this repository's hooks (its config, or a hook it generated). */
+function usesPreCommitFramework(root: string, hooksHome: string): boolean {
+  if (fs.existsSync(path.join(root, PRE_COMMIT_CONFIG))) return true;
+  return FRAMEWORK_HOOKS.some((hook) => isPreCommitFrameworkHook(readTextIfExists(path.join(hooksHome, hook))));
+}
+
+/**
+ * The `entry:` of hestai's hook in `.pre-commit-config.yaml`: the dependency's hook by its relative path,
+ * else the global `hestai check <hook>` (no path of this machine in a file the team commits), else this
+ * package's hook by path.
+ */
+function frameworkEntry(root: string, hooksDir: string, hook: 'pre-commit' | 'commit-msg'): string {
+  if (path.isAbsolute(hooksDir) && cliCommandFor(root, PACKAGE_ROOT) === 'hestai') return `hestai check ${hook}`;
+  const file = `${hooksDir}/${hook}`;
+  return `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
 }
 
 function checkAgent(agent: string): AgentRuntime {

@@ -31,12 +31,21 @@ export function registerInit(program: Command): void {
           ...(changed.length === 0
             ? ['  nothing to change: already initialised']
             : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
-          `  hooks call ${result.hooks_dir}/{pre-commit,commit-msg}`,
-          `  ${result.armed.message}`,
+          ...(result.refused === null
+            ? [`  hooks call ${result.hooks_dir}/{pre-commit,commit-msg}`, `  ${result.armed.message}`]
+            : [
+                `hooks: the ${result.refused.manager} framework runs this repository's pre-commit and commit-msg hooks, so hestai did not edit them. Add these lines to ${result.refused.file} ${result.refused.where}:`,
+                '',
+                ...result.refused.lines,
+                '',
+                `then run: ${result.refused.then}`,
+                'and check with: hestai doctor',
+              ]),
           ...result.hints.map((h) => `hint: ${h}`),
           `next: ${clockInHint('hook', availableRoles(workspacePaths(result.root)))} (README "Getting started")`,
         ].join('\n');
-        return { exitCode: result.armed.armed ? ExitCode.Ok : ExitCode.Blocked, json: result, text };
+        const armed = result.armed.armed && result.refused === null;
+        return { exitCode: armed ? ExitCode.Ok : ExitCode.Blocked, json: result, text };
       }),
     );
 }
