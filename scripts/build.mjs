@@ -9,8 +9,7 @@
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundle instead.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -181,27 +180,17 @@ const builtinsOnce = {
     }));
   },
 };
-// The launchers in hooks/ load these four bundles through hooks/code-cache.cjs (a V8 code cache in the user's cache
-// directory). A bundle compiled by vm.Script has no loader for `import()` (Node 20 offers one only as an experimental
-// feature that warns on stderr), so esbuild turns the bundles' lazy imports of their sibling bundles into require()
-// (`supported: { 'dynamic-import': false }`), and each bundle gets its build id, a hash of its bytes, on its first
-// line: the cache file's name carries it, so two builds never share a cache file.
-const cachedHook = { ...hookBundle, supported: { 'dynamic-import': false } };
-function stampBuild(file) {
-  const url = new URL(`../${file}`, import.meta.url);
-  const text = readFileSync(url, 'utf8');
-  if (/\bimport\(/.test(text)) throw new Error(`${file} still calls import(): the code cache cannot load it`);
-  const id = createHash('sha256').update(text).digest('hex').slice(0, 32);
-  writeFileSync(url, `//hestai-build:${id}\n${text}`);
-}
+// The launchers in hooks/ require these four bundles by path (Node's own compile cache on where the running Node
+// has module.enableCompileCache). Their lazy imports of sibling bundles are plain require() calls
+// (`supported: { 'dynamic-import': false }`): a CommonJS bundle loads its siblings synchronously.
+const launchedHook = { ...hookBundle, supported: { 'dynamic-import': false } };
 for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
   await esbuild.build({
-    ...cachedHook,
+    ...launchedHook,
     entryPoints: [`src/hooks/entry/${hook}.ts`],
     outfile: `dist/hooks/${hook}.cjs`,
     plugins: [keepConfigValidationOut, lazyCrypto, builtinsOnce],
   });
-  stampBuild(`dist/hooks/${hook}.cjs`);
 }
 await esbuild.build({
   ...hookBundle,
@@ -237,12 +226,11 @@ const keepProtocolOut = {
   },
 };
 await esbuild.build({
-  ...cachedHook,
+  ...launchedHook,
   entryPoints: ['src/agent/entry/claude-code.ts'],
   outfile: 'dist/hooks/claude-code.cjs',
   plugins: [keepConfigValidationOut, keepSessionStartOut, keepProtocolOut, lazyCrypto, builtinsOnce],
 });
-stampBuild('dist/hooks/claude-code.cjs');
 await esbuild.build({
   ...hookBundle,
   entryPoints: ['src/protocol/agent-gate.ts'],

@@ -1,5 +1,5 @@
 // What each hook-path measure buys: the shipped pre-commit hook (one bundled CommonJS file, commander-free,
-// config cache, V8 code cache) beside the same hook with one measure taken away at a time. Informational, no budgets.
+// config cache) beside the same hook with one measure taken away at a time. Informational, no budgets.
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, ROOT, write } from '../lib/env.mjs';
@@ -59,12 +59,6 @@ export default function measuresGroup() {
         measure: () => hook([CLI, '--cwd', '.', 'check', 'pre-commit']),
       },
       {
-        id: 'no-code-cache',
-        label: 'shipped hook without its V8 code cache (HESTAI_CODE_CACHE=0: the bundle compiled on every start)',
-        ...shared,
-        measure: () => hook([path.join(ROOT, 'hooks/pre-commit')], { env: { ...repo.env, HESTAI_CODE_CACHE: '0' } }),
-      },
-      {
         id: 'config-miss',
         label: 'shipped hook, .hestai_workspace.yaml changed (cache miss: yaml + zod)',
         ...shared,
@@ -72,7 +66,7 @@ export default function measuresGroup() {
         measure: () => hook([path.join(ROOT, 'hooks/pre-commit')]),
       },
     ],
-    ratios: ['shipped', 'unbundled', 'commander', 'no-code-cache', 'config-miss'].flatMap((id) => [
+    ratios: ['shipped', 'unbundled', 'commander', 'config-miss'].flatMap((id) => [
       { case: id, baseline: 'node-e-0', metric: 'wall' },
       ...(id === 'shipped' ? [] : [{ case: id, baseline: 'shipped', metric: 'wall' }]),
     ]),

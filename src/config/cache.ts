@@ -35,7 +35,7 @@ const worktreeAnswers = new Map<string, boolean>();
 /**
  * Whether `dir` or a directory above it holds a `.git` entry: a git worktree, whose files a clone or an agent
  * writes. HOME at a repository's root (common in containers) or XDG_CACHE_HOME pointing into one would make a
- * cloned repository's committed files the caches (a code cache the hooks run, git facts and verdicts they
+ * cloned repository's committed files the caches (git facts and verdicts they
  * believe), so no cache is kept there at all; the hooks then answer as without one. Remembered per process.
  */
 function insideWorktree(dir: string): boolean {
