@@ -56,6 +56,21 @@ describe('evidence quality (lessons from the field)', () => {
     },
   );
 
+  it.each(['done', 'x', 'ok', 'OK!', 'yes', 'fixed', 'Done.', 'checked', 'looks good', 'all fine'])(
+    '"%s" says nothing specific: below the documented minimum (two words, ten letters or digits)',
+    (value) => {
+      const problem = evidenceWordingProblem(value, STEP);
+      expect(problem).toContain('too short');
+      for (const type of ['manual', 'tool_output'] as const)
+        expect(evaluateGate('P', gate, facts(), [ev(value, type)]).status).toBe('FAIL');
+    },
+  );
+
+  it('accepts short evidence that still names what was observed', () => {
+    expect(evidenceWordingProblem('On branch feat/x, clean', STEP)).toBeNull();
+    expect(evidenceWordingProblem('epic 183 open', STEP)).toBeNull();
+  });
+
   it('accepts evidence that says what was observed', () => {
     const value = 'HANDOFF.md: epic #183 in progress, PR 42 awaiting review';
     expect(evidenceWordingProblem(value, STEP)).toBeNull();
@@ -100,5 +115,40 @@ describe('evidence quality (lessons from the field)', () => {
     expect(evaluateGate('P', narrow, facts(), [ev('I read it carefully: epic 183')]).message).toContain(
       'does not satisfy this gate',
     );
+  });
+});
+
+describe('git_state: recorded git output is compared with git itself', () => {
+  const HEAD = 'abc1234def5678901234567890abcdef12345678';
+  const gitGate: Gate = {
+    id: 'git_state',
+    step: 'Document the git state (branch, status, last commit)',
+    level: 'SHOULD',
+    blocking: false,
+    pre_commit: true,
+    check: { type: 'git_state' },
+  };
+  const withHead = (branch: string | null) => ({ ...facts(), head: { branch, sha: HEAD } });
+  const out = (value: string): EvidenceRecord => ({ ...ev(value, 'tool_output'), step: 'git_state' });
+
+  it('passes when the output names the current branch and HEAD', () => {
+    const r = evaluateGate('P', gitGate, withHead('feat/x'), [out('## feat/x\nabc1234 feat: the thing')]);
+    expect(r).toMatchObject({ status: 'PASS' });
+  });
+
+  it.each([
+    ['any tool output', 'git status: all good here'],
+    ['another branch', '## main\nabc1234 feat: the thing'],
+    ['another commit', '## feat/x\n9999999 feat: the thing'],
+  ])('fails for %s', (_, value) => {
+    const r = evaluateGate('P', gitGate, withHead('feat/x'), [out(value)]);
+    expect(r.status).toBe('FAIL');
+    expect(r.message).toContain('feat/x');
+    expect(r.message).toContain('abc1234');
+  });
+
+  it('is PENDING without output, and unknown git is a FAIL, never a pass', () => {
+    expect(evaluateGate('P', gitGate, withHead('feat/x'), []).status).toBe('PENDING');
+    expect(evaluateGate('P', gitGate, facts(), [out('## feat/x\nabc1234 x')]).status).toBe('FAIL');
   });
 });
