@@ -141,7 +141,57 @@ export function evaluateGate(
     }
     case 'evidence':
       return evaluateEvidence(base, gate, check.accepts, check.path, facts, evidence);
+    case 'git_state':
+      return evaluateGitState(base, gate, facts, evidence);
   }
+}
+
+/** Hex words of 7 or more digits in a text (abbreviated or full commit shas). */
+const HEX_WORDS = /\b[0-9a-f]{7,64}\b/gi;
+
+/**
+ * Pure: a git_state gate. The newest recorded output of git must say something (the wording rule) and name
+ * what git says now: the current branch (or that HEAD is detached) and HEAD or the run's starting commit.
+ */
+function evaluateGitState(
+  base: Omit<GateResult, 'status' | 'evidence' | 'message'>,
+  gate: Gate,
+  facts: Facts,
+  evidence: readonly EvidenceRecord[],
+): GateResult {
+  const mine = evidence.filter((e) => e.phase === base.phase && e.step === gate.id && e.type === 'tool_output');
+  if (mine.length === 0)
+    return { ...base, status: 'PENDING', evidence: null, message: 'no git output recorded (tool_output)' };
+  const head = facts.head;
+  if (head === undefined)
+    return { ...base, status: 'FAIL', evidence: null, message: 'the git state could not be determined' };
+  const shas = [head.sha, facts.starting_commit].filter((s): s is string => s !== null);
+  const want = `branch ${head.branch ?? '(detached HEAD)'}, HEAD ${head.sha?.slice(0, 7) ?? '(no commit)'}`;
+  let first: GateResult | null = null;
+  for (const e of [...mine].reverse()) {
+    const wording = evidenceWordingProblem(e.value, gate.step);
+    const text = e.value;
+    const namesBranch =
+      head.branch === null
+        ? /detached|no branch/i.test(text)
+        : text
+            .split(/[\s:()[\]'"`]+/)
+            .some((w) => w === head.branch || w.endsWith(`/${head.branch}`) || w.startsWith(`${head.branch}...`));
+    const namesCommit =
+      shas.length === 0 || (text.match(HEX_WORDS) ?? []).some((h) => shas.some((s) => s.startsWith(h.toLowerCase())));
+    if (wording === null && namesBranch && namesCommit)
+      return { ...base, status: 'PASS', evidence: e.value, message: `the recorded git state matches git (${want})` };
+    first ??= {
+      ...base,
+      status: 'FAIL',
+      evidence: e.value,
+      message:
+        wording !== null
+          ? `${wording} (git says: ${want})`
+          : `the recorded git state does not match git (${want}): record the output of \`git status -sb && git log -1 --oneline\``,
+    };
+  }
+  return first!;
 }
 
 function evaluateEvidence(

@@ -16,6 +16,12 @@ const PLACEHOLDER_WORDS =
   /^(?:todo|tbd|tba|tbc|pending|n\/?a|na|none|nil|null|wip|later|fixme|xxx|skip|skipped|placeholder|not\s+(?:yet\s+)?(?:done|applicable|available|started)|to\s+do|to\s+be\s+(?:done|determined|added|confirmed)|coming\s+soon)$/i;
 const PLACEHOLDER_OPENING = /^(?:todo|tbd|fixme|xxx|pending|n\/a|wip)\b/i;
 
+/**
+ * The documented minimum of `manual` and `tool_output` evidence (docs/protocol.md): at least two words and
+ * ten letters or digits, so "done", "x", "ok", "yes" or "fixed" say nothing specific and prove nothing.
+ */
+export const EVIDENCE_MIN = { words: 2, alnum: 10 } as const;
+
 const words = (text: string): string[] =>
   text
     .toLowerCase()
@@ -34,8 +40,10 @@ export function evidenceWordingProblem(value: string, step: string): string | nu
   if (PLACEHOLDER_WORDS.test(text) || PLACEHOLDER_OPENING.test(text)) {
     return `the evidence "${truncate(text)}" is a placeholder (TODO, pending, TBD, N/A ...), not evidence`;
   }
-  const stepWords = new Set(words(step));
   const own = words(text);
+  if (own.length < EVIDENCE_MIN.words || text.replace(/[^A-Za-z0-9]/g, '').length < EVIDENCE_MIN.alnum)
+    return `the evidence "${truncate(text)}" is too short to say what was observed (at least ${EVIDENCE_MIN.words} words and ${EVIDENCE_MIN.alnum} letters or digits: the output, path, sha or what you saw)`;
+  const stepWords = new Set(words(step));
   if (own.length > 0 && own.every((w) => stepWords.has(w))) {
     return `the evidence "${truncate(text)}" only repeats the step ("${truncate(step)}"); say what was observed (output, path, sha, hash)`;
   }

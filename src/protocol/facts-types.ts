@@ -29,6 +29,8 @@ export interface Facts {
   /** Uncommitted paths (staged, unstaged, untracked); empty when clean. */
   dirty: string[] | null;
   branch: string | null | undefined;
+  /** HEAD's branch (null: detached) and commit, for git_state checks (null sha: no commit yet). */
+  head?: { branch: string | null; sha: string | null } | undefined;
   anchor: { valid: boolean; reason: string } | undefined;
   context: { fresh: boolean; reason: string } | undefined;
   tests_first: { ok: boolean; failures: string[]; judged: number } | undefined;

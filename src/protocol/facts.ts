@@ -5,7 +5,7 @@ import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
 import { readHead } from '../git/refs.js';
-import { currentBranch, status } from '../git/repo.js';
+import { currentBranch, headCommit, status } from '../git/repo.js';
 import { rangeFacts, rangeFactsAsync, workTreeFilesAsync, type RangeFacts } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isAcknowledged, readSession } from '../records/session.js';
@@ -199,6 +199,11 @@ export function gatherFactsSync(input: GatherInput): Facts {
   if (types.has('branch_not')) {
     const head = readHead(root);
     facts.branch = head === null ? currentBranch(root) : head.branch;
+  }
+  if (types.has('git_state')) {
+    const head = readHead(root);
+    facts.head =
+      head === null ? { branch: currentBranch(root), sha: headCommit(root) } : { branch: head.branch, sha: head.sha };
   }
   if (types.has('anchor_valid')) {
     const check = hasValidAnchor(paths, input.session_id);

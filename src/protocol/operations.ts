@@ -43,6 +43,7 @@ import {
 } from './store.js';
 import { commandTrust } from './trust.js';
 import {
+  acceptedEvidence,
   COMPLETE,
   EVIDENCE_TYPES,
   gateKey,
@@ -565,7 +566,7 @@ export interface RecordEvidenceResult {
 
 function pickStep(phase: Phase, type: EvidenceType, step: string | undefined): Gate {
   if (step !== undefined) return findGate(phase, step);
-  const accepting = phase.gates.filter((g) => g.check.type === 'evidence' && g.check.accepts.includes(type));
+  const accepting = phase.gates.filter((g) => acceptedEvidence(g.check).includes(type));
   if (accepting.length === 1) return accepting[0]!;
   if (accepting.length === 0 && phase.gates.length === 1) return phase.gates[0]!;
   throw usageError(
@@ -616,7 +617,7 @@ export async function recordEvidence(
   // that the record and the gate's result are written together (one locked write), unless another agent
   // changed the evidence meanwhile (then as before: record, re-read, judge, record the result).
   const ahead =
-    gate.check.type === 'evidence'
+    acceptedEvidence(gate.check).length > 0
       ? await gatherFacts(
           factsInput(run, { ...before, evidence: [...before.evidence, record] }, target, deps, { runCommands: false }),
         )
@@ -652,7 +653,7 @@ export async function recordEvidence(
       return { state: recorded, result: { state: recorded, judged: r } };
     },
   );
-  if (gate.check.type !== 'evidence') {
+  if (acceptedEvidence(gate.check).length === 0) {
     return {
       phase: phase.id,
       step: gate.id,

@@ -1,7 +1,7 @@
 import { commitShaOf, contentHashOf, evidencePathOf, evidenceWordingProblem, type EvidenceRecord } from './evidence.js';
 import { pathMatches } from './evaluate.js';
 import type { RunEvent } from './run-log.js';
-import { gateKey, type CheckType, type Gate, type Protocol } from './types.js';
+import { acceptedEvidence, gateKey, type CheckType, type Gate, type Protocol } from './types.js';
 
 /**
  * Checks whose result at the end still says whether they held when their phase was passed (git history,
@@ -18,7 +18,7 @@ export const RECHECKED_AT_END: ReadonlySet<CheckType> = new Set([
 
 /** Pure: why one evidence record cannot have proved `gate` (its form, not its facts now), or null. */
 function formProblem(e: EvidenceRecord, gate: Gate): string | null {
-  if (gate.check.type !== 'evidence' || !gate.check.accepts.includes(e.type)) return 'not an accepted type';
+  if (!acceptedEvidence(gate.check).includes(e.type)) return 'not an accepted type';
   switch (e.type) {
     case 'tool_output':
     case 'manual':
@@ -29,7 +29,7 @@ function formProblem(e: EvidenceRecord, gate: Gate): string | null {
       return contentHashOf(e.value) === null ? 'not a sha256' : null;
     case 'file_path': {
       const p = evidencePathOf(e.value);
-      const want = gate.check.path;
+      const want = gate.check.type === 'evidence' ? gate.check.path : undefined;
       return p === null || (want !== undefined && !pathMatches(want, p)) ? 'not a matching path' : null;
     }
   }
@@ -65,7 +65,7 @@ export function planPassedRecheck(
       for (const gate of phase.gates) {
         const key = gateKey(id, gate.id);
         if (!gate.blocking || e.forced.includes(key)) continue;
-        if (gate.check.type === 'evidence') {
+        if (acceptedEvidence(gate.check).length > 0) {
           const proved = evidence.some(
             (r) => r.phase === id && r.step === gate.id && r.recorded_at <= e.at && formProblem(r, gate) === null,
           );

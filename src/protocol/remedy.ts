@@ -75,6 +75,16 @@ export function suggestAction(phase: string, gate: Gate, surface: Surface, ctx: 
       return `commit or stash the uncommitted changes (git status), then ${validate}`;
     case 'branch_not':
       return `switch to a work branch: git switch -c <branch>, then ${validate}`;
+    case 'git_state':
+      return surface === 'mcp'
+        ? call('record_evidence', {
+            ...where(ctx),
+            phase,
+            step: gate.id,
+            evidence_type: 'tool_output',
+            evidence: '<output of git status -sb && git log -1 --oneline>',
+          })
+        : `${cli} session evidence ${q(phase)} --step ${q(gate.id)} --type tool_output --value "$(git status -sb && git log -1 --oneline)" ${session}`;
     case 'tests_first':
       return `commit the failing test first (test(scope): ...), then the implementation; see ${cli} verify; then ${validate}`;
   }
@@ -104,5 +114,7 @@ export function evidenceNeeded(gate: Gate): string {
       return 'fresh (or acknowledged) session context';
     case 'tests_first':
       return 'a test commit before each feat commit of the run';
+    case 'git_state':
+      return 'tool_output of git naming the current branch and HEAD (git status -sb && git log -1 --oneline)';
   }
 }

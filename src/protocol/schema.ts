@@ -38,6 +38,7 @@ const checkSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('anchor_valid') }),
   z.strictObject({ type: z.literal('context_fresh') }),
   z.strictObject({ type: z.literal('tests_first') }),
+  z.strictObject({ type: z.literal('git_state') }),
   z.strictObject({
     type: z.literal('evidence'),
     accepts: z.array(z.enum(EVIDENCE_TYPES)).min(1).describe('Evidence types that can satisfy the gate'),

@@ -24,6 +24,7 @@ export const CHECK_TYPES = [
   'context_fresh',
   'tests_first',
   'evidence',
+  'git_state',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
@@ -37,7 +38,9 @@ export type Check =
   | { type: 'anchor_valid' }
   | { type: 'context_fresh' }
   | { type: 'tests_first' }
-  | { type: 'evidence'; accepts: EvidenceType[]; path?: string | undefined };
+  | { type: 'evidence'; accepts: EvidenceType[]; path?: string | undefined }
+  /** Recorded `tool_output` of git (branch and last commit) that must name the current branch and HEAD. */
+  | { type: 'git_state' };
 
 /**
  * Checks that can only hold once the commit exists: the pre-commit hook never evaluates them (a commit
@@ -73,5 +76,12 @@ export interface Protocol {
 
 /** The pseudo-phase after the last one. */
 export const COMPLETE = 'COMPLETE';
+
+/** Pure: the evidence types that satisfy a gate's check ([] when recorded evidence plays no part). */
+export function acceptedEvidence(check: Check): readonly EvidenceType[] {
+  if (check.type === 'evidence') return check.accepts;
+  if (check.type === 'git_state') return ['tool_output'];
+  return [];
+}
 
 export const gateKey = (phase: string, gate: string): string => `${phase}/${gate}`;
