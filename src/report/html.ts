@@ -98,16 +98,43 @@ function anchorBlock(a: ReportAnchor, base: string | null): string {
 <p class="facts">ARTIFACT <code>${h(a.artifact ?? '')}</code> · GATE <code>${h(a.gate ?? '')}</code></p>`;
 }
 
+/** Up to this many sessions are shown in full (those with findings first); the others one line each. */
+export const FULL_SESSION_LIMIT = 60;
+
+function sessionLine(s: ReportSession): string {
+  const id = s.id === null ? '' : ` id="s-${h(s.id)}"`;
+  const anchors = s.anchors.map((a) => `${a.digest.slice(0, 12)}…${a.problem ? ' (no record)' : ''}`).join(', ');
+  return `<tr${id}><td>${h(s.label)}</td><td>${s.commits.length}</td><td>${anchors}</td></tr>`;
+}
+
+function sessionBlock(s: ReportSession, base: string | null): string {
+  const id = s.id === null ? '' : ` id="s-${h(s.id)}"`;
+  const events = s.events.map((e) => `<li>${h(e.kind)} ${h(e.at)}${e.reason ? `: ${h(e.reason)}` : ''}</li>`).join('');
+  return `<details${id}><summary><strong>${h(s.label)}</strong> <span class="meta">${s.commits.length} commit(s)${s.id ? ` · session ${h(s.id)}` : ''}</span></summary>
+${s.anchors.map((a) => anchorBlock(a, base)).join('\n')}${events ? `<ul class="events">${events}</ul>` : ''}</details>`;
+}
+
 function sessionsSection(data: ReportData): string {
-  const blocks = data.sessions.map((s: ReportSession) => {
-    const id = s.id === null ? '' : ` id="s-${h(s.id)}"`;
-    const events = s.events
-      .map((e) => `<li>${h(e.kind)} ${h(e.at)}${e.reason ? `: ${h(e.reason)}` : ''}</li>`)
-      .join('');
-    return `<details${id}><summary><strong>${h(s.label)}</strong> <span class="meta">${s.commits.length} commit(s)${s.id ? ` · session ${h(s.id)}` : ''}</span></summary>
-${s.anchors.map((a) => anchorBlock(a, data.blobBase)).join('\n')}${events ? `<ul class="events">${events}</ul>` : ''}</details>`;
-  });
-  return `<section id="sessions"><h2>Sessions</h2>${blocks.join('\n') || '<p class="muted">no commits in the range</p>'}</section>`;
+  const status = new Map(data.commits.map((c) => [c.sha, worst(c)]));
+  const rank = (s: ReportSession) =>
+    s.commits.some((sha) => status.get(sha) === 'fail')
+      ? 0
+      : s.commits.some((sha) => status.get(sha) === 'warn')
+        ? 1
+        : 2;
+  const full = new Set(
+    data.sessions
+      .map((s, i) => ({ i, r: rank(s) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .slice(0, FULL_SESSION_LIMIT)
+      .map((x) => x.i),
+  );
+  const blocks = data.sessions.filter((_, i) => full.has(i)).map((s) => sessionBlock(s, data.blobBase));
+  const rest = data.sessions.filter((_, i) => !full.has(i));
+  const lines = rest.length
+    ? `<details><summary>${rest.length} more session(s), one line each</summary><table class="session-list mono"><tr><th>session</th><th>commits</th><th>anchors</th></tr>${rest.map(sessionLine).join('')}</table></details>`
+    : '';
+  return `<section id="sessions"><h2>Sessions</h2>${blocks.join('\n') || '<p class="muted">no commits in the range</p>'}${lines}</section>`;
 }
 
 function exceptionsSection(data: ReportData): string {
@@ -157,14 +184,13 @@ function commitSection(c: ReportCommit, data: ReportData, sessionLabel: Map<stri
 }
 
 function compactRow(c: ReportCommit): string {
-  const status = worst(c);
   const findings = c.verdicts
     .filter((v) => v.status === 'fail' || v.status === 'warn')
     .map((v) => `${v.rule} ${v.status}`);
-  return `<tr class="compact" id="c-${c.sha}" data-status="${status}"><td><code>${short(c.sha)}</code></td><td>${h(c.header)}</td><td>${h(findings.join(', ') || 'all pass')}</td></tr>`;
+  return `<tr id="c-${c.sha}" data-status="${worst(c)}"><td>${short(c.sha)}</td><td>${h(c.header)}</td><td>${h(findings.join(', '))}</td></tr>`;
 }
 
-/** Which commits get a full section: all of them up to the limit; beyond it, those with errors first, then warnings. */
+/** Which commits get a full section: all of them up to the limit; beyond it, only those with errors, then warnings, up to the limit. */
 export function fullCommits(commits: readonly ReportCommit[], limit = FULL_COMMIT_LIMIT): Set<string> {
   if (commits.length <= limit) return new Set(commits.map((c) => c.sha));
   const chosen = new Set<string>();
@@ -179,7 +205,7 @@ function commitsSection(data: ReportData): string {
   const sections = data.commits.filter((c) => full.has(c.sha)).map((c) => commitSection(c, data, labels));
   const rest = data.commits.filter((c) => !full.has(c.sha));
   const compact = rest.length
-    ? `<details><summary>${rest.length} more commit(s), one line each (the ${full.size} above are shown in full: errors first, then warnings)</summary><table class="compact-list"><tr><th>commit</th><th>header</th><th>findings</th></tr>${rest.map(compactRow).join('')}</table></details>`
+    ? `<details><summary>${rest.length} more commit(s), one line each (the ${full.size} above are shown in full: errors first, then warnings)</summary><table class="compact-list mono"><tr><th>commit</th><th>header</th><th>findings</th></tr>${rest.map(compactRow).join('')}</table></details>`
     : '';
   return `<section id="commits"><h2>Commits</h2><p class="filter"><label><input type="checkbox" id="only-findings"> only commits with errors or warnings</label></p>
 ${sections.join('\n')}${compact}</section>`;

@@ -22,7 +22,7 @@ table.verdicts td:first-child{white-space:nowrap}td.msg{word-break:break-word}td
 section.commit{border:1px solid var(--line);border-left:4px solid var(--pass);border-radius:4px;margin:6px 0;padding:4px 10px}
 section.commit[data-status=fail]{border-left-color:var(--fail)}section.commit[data-status=warn]{border-left-color:var(--warn)}
 summary{cursor:pointer}p.facts{margin:4px 0;color:var(--muted)}
-body:has(#only-findings:checked) section.commit[data-status=pass],body:has(#only-findings:checked) tr.compact[data-status=pass]{display:none}
+body:has(#only-findings:checked) section.commit[data-status=pass],body:has(#only-findings:checked) table.compact-list tr[data-status=pass]{display:none}
 .timeline-box{overflow-x:auto}svg.timeline{font:11px system-ui,sans-serif;background:#fafbfc;border:1px solid var(--line)}
 svg .tick{stroke:#e6e8eb}svg .axis{fill:var(--muted)}svg .lane-line{stroke:#c9d1d9}svg .lane-label{fill:var(--fg)}
 svg .c-pass{fill:var(--pass)}svg .c-warn{fill:var(--warn)}svg .c-fail{fill:var(--fail)}

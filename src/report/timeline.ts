@@ -1,5 +1,5 @@
 import { escapeHtml } from './escape.js';
-import type { ReportCommit, ReportData, SessionEvent } from './model.js';
+import type { ReportCommit, ReportData, ReportSession, SessionEvent } from './model.js';
 
 const WIDTH = 960;
 const LEFT = 210;
@@ -9,6 +9,8 @@ const TOP = 30;
 /** Above this many commits, a lane shows its commits in time buckets instead of one mark each. */
 export const TIMELINE_MARK_LIMIT = 1500;
 const BUCKETS = 160;
+/** At most this many lanes are drawn; the rest share one lane. */
+export const LANE_LIMIT = 40;
 
 type Status = 'fail' | 'warn' | 'pass';
 
@@ -31,7 +33,8 @@ export function timelineSvg(data: ReportData): string {
   const times: number[] = [];
   for (const c of data.commits) if (!Number.isNaN(ms(c.committerDate))) times.push(ms(c.committerDate));
   for (const s of data.sessions) for (const e of s.events) if (!Number.isNaN(ms(e.at))) times.push(ms(e.at));
-  const height = TOP + data.sessions.length * LANE + 12;
+  const lanes = visibleLanes(data, byId);
+  const height = TOP + lanes.length * LANE + 12;
   const open = `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="timeline: one lane per session">`;
   if (times.length === 0) return `${open}<text x="10" y="20">no dated commits in the range</text></svg>`;
   let t0 = Math.min(...times);
@@ -52,7 +55,7 @@ export function timelineSvg(data: ReportData): string {
     );
   }
   const marks = data.commits.length <= TIMELINE_MARK_LIMIT;
-  data.sessions.forEach((s, i) => {
+  lanes.forEach((s, i) => {
     const y = TOP + i * LANE + LANE / 2;
     const target = s.id === null ? '' : ` href="#s-${escapeHtml(s.id)}"`;
     parts.push(
@@ -60,12 +63,43 @@ export function timelineSvg(data: ReportData): string {
     );
     for (const e of s.events) parts.push(eventMark(e, x, y));
     const commits = s.commits.map((sha) => byId.get(sha)!).filter((c) => !Number.isNaN(ms(c.committerDate)));
-    if (marks) for (const c of commits) parts.push(commitMark(c, x(ms(c.committerDate)), y));
+    if (marks && s.commits.length <= TIMELINE_MARK_LIMIT / 4)
+      for (const c of commits) parts.push(commitMark(c, x(ms(c.committerDate)), y));
     else parts.push(...buckets(commits, t0, t1, x, y));
     parts.push('</g>');
   });
   parts.push('</svg>');
   return parts.join('');
+}
+
+/**
+ * The lanes drawn: all of them up to LANE_LIMIT; beyond it, the lanes with errors, then warnings, then the
+ * most commits, in their order, and one last lane holding the commits of all the others (no events).
+ */
+function visibleLanes(data: ReportData, byId: ReadonlyMap<string, ReportCommit>): ReportSession[] {
+  if (data.sessions.length <= LANE_LIMIT) return data.sessions;
+  const weight = (s: ReportSession) => {
+    let w = s.commits.length;
+    for (const sha of s.commits) {
+      const status = worst(byId.get(sha)!);
+      if (status === 'fail') w += 1e9;
+      else if (status === 'warn') w += 1e6;
+    }
+    return w;
+  };
+  const ranked = data.sessions.map((s, i) => ({ s, i, w: weight(s) })).sort((a, b) => b.w - a.w || a.i - b.i);
+  const kept = new Set(ranked.slice(0, LANE_LIMIT - 1).map((r) => r.i));
+  const shown = data.sessions.filter((_, i) => kept.has(i));
+  const others = data.sessions.filter((_, i) => !kept.has(i));
+  shown.push({
+    id: null,
+    label: `${others.length} more lanes`,
+    role: null,
+    anchors: [],
+    events: [],
+    commits: others.flatMap((s) => s.commits),
+  });
+  return shown;
 }
 
 function commitMark(c: ReportCommit, cx: string, y: number): string {
