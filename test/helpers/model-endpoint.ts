@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import type { Dialect, ModelRequest, ToolResult, Turn } from './model-dialects/wire.js';
 import { anthropicDialect } from './model-dialects/anthropic.js';
+import { geminiDialect } from './model-dialects/gemini.js';
 import { openaiChatDialect, openaiResponsesDialect } from './model-dialects/openai.js';
 
 // A scripted model endpoint for the real agent runtimes (issue 29): an HTTP server on 127.0.0.1 that
@@ -20,6 +21,7 @@ export const DIALECTS = {
   anthropic: anthropicDialect,
   'openai-responses': openaiResponsesDialect,
   'openai-chat': openaiChatDialect,
+  gemini: geminiDialect,
 } as const satisfies Record<string, Dialect>;
 
 export interface ModelEndpoint {

@@ -73,12 +73,24 @@ export function runRuntime(
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; input?: string },
 ): Promise<RuntimeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // its own process group, so a runtime that relaunches itself is killed whole at the deadline
+    const child = spawn(bin, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, options.timeoutMs ?? 60_000);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
