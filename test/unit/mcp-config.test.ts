@@ -19,8 +19,11 @@ describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', 
     expect(installedBinPath()).toBe(path.join(root, 'dist/cli/bin.js'));
   });
 
-  it('refuses a relative entrypoint path', () => {
-    expect(() => mcpJsonFor('dist/cli/bin.js')).toThrow(/absolute/);
+  it('takes a project-relative entrypoint (a dependency: the file a team commits), never one that leaves the project', () => {
+    const relative = 'node_modules/hestai-hooks/dist/cli/bin.js';
+    expect(mcpJsonFor(relative).mcpServers.hestai.args).toEqual([relative, 'mcp']);
+    expect(() => mcpJsonFor('../elsewhere/dist/cli/bin.js')).toThrow(/absolute path nor a plain path inside/);
+    expect(() => mcpJsonFor('node_modules/x y/bin.js')).toThrow(/absolute path nor a plain path inside/);
   });
 
   it('adds the server to an existing .mcp.json and keeps the other servers and keys', () => {
