@@ -385,5 +385,8 @@ function claudeHooksInstalled(root: string): boolean {
 /** Registers `hestai mcp` for Claude Code in `.mcp.json`, keeping other servers (`mergeMcpJson`). */
 function writeMcpJson(actions: InitAction[], workspace: Workspace): void {
   const file = path.join(workspace.root, MCP_CONFIG_FILE);
-  put(actions, workspace, file, mergeMcpJson(readTextIfExists(file), installedBinPath(), file));
+  // A dependency is named by its path inside the project, so the file holds no path of this machine.
+  const hooksDir = hooksDirFor(workspace.root);
+  const bin = path.isAbsolute(hooksDir) ? installedBinPath() : `${path.posix.dirname(hooksDir)}/dist/cli/bin.js`;
+  put(actions, workspace, file, mergeMcpJson(readTextIfExists(file), bin, file));
 }

@@ -6,7 +6,11 @@ import { isRecord, parseJsonObject } from '../util/validate.js';
 /** The project-scoped MCP configuration file Claude Code reads. */
 export const MCP_CONFIG_FILE = '.mcp.json';
 
-/** The `mcpServers.hestai` entry: the installed entrypoint, by absolute path, run with `node ... mcp`. */
+/**
+ * The `mcpServers.hestai` entry, run with `node ... mcp`: the dependency's entrypoint by its path inside the
+ * project (Claude Code starts servers in the project directory; the file is the team's), else the
+ * installed entrypoint by absolute path.
+ */
 export interface McpServerEntry {
   type: 'stdio';
   command: string;
@@ -24,11 +28,16 @@ export function installedBinPath(): string {
 
 /** The `.mcp.json` document that registers `hestai mcp` for Claude Code (`hestai init --mcp` writes it). */
 export function mcpJsonFor(binPath: string = installedBinPath()): { mcpServers: { hestai: McpServerEntry } } {
-  if (!path.isAbsolute(binPath)) {
-    throw usageError(`the hestai entrypoint ${JSON.stringify(binPath)} is not an absolute path`, {
-      code: 'MCP_CONFIG_INVALID',
-      remedy: 'Pass the absolute path of dist/cli/bin.js of the installed hestai-hooks package.',
-    });
+  const projectRelative = /^[A-Za-z0-9_./-]+$/.test(binPath) && !binPath.split('/').includes('..');
+  if (!path.isAbsolute(binPath) && !projectRelative) {
+    throw usageError(
+      `the hestai entrypoint ${JSON.stringify(binPath)} is neither an absolute path nor a plain path inside the project`,
+      {
+        code: 'MCP_CONFIG_INVALID',
+        remedy:
+          'Pass node_modules/hestai-hooks/dist/cli/bin.js (a dependency) or the absolute path of dist/cli/bin.js of the installed hestai-hooks package.',
+      },
+    );
   }
   return { mcpServers: { hestai: { type: 'stdio', command: 'node', args: [binPath, 'mcp'], env: {} } } };
 }

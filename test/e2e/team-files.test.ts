@@ -29,7 +29,7 @@ describe('files a team can commit', () => {
       const text = fs.readFileSync(path.join(repo.dir, file), 'utf8');
       for (const machinePath of [repo.dir, PROJECT_ROOT, repo.home, path.dirname(repo.dir)])
         expect(text, `${file} names ${machinePath}`).not.toContain(machinePath);
-      expect(text, file).not.toMatch(/"\/(?!\/)/); // no JSON string starting with an absolute path
+      expect(text, file).not.toMatch(/(?<!\\)"\/(?!\/)/); // no JSON string starting with an absolute path
     }
 
     // Claude Code starts the server with the command and args of .mcp.json, in the project directory.
