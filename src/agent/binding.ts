@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import type { ProcessId } from '../util/proc.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
@@ -18,6 +20,12 @@ export interface SessionBinding {
   runtime_session_id: string;
   session_id: string;
   bound_at: string;
+  /**
+   * The runtime's processes as the SessionStart hook saw them (its parent, the `sh -c` the runtime ran it
+   * through, and that shell's parent, the runtime itself; pid and start time): how the MCP server the same
+   * runtime started finds this binding (`runtimeBindings`). Absent where there is no /proc.
+   */
+  runtime_processes?: ProcessId[];
 }
 
 const validateBinding: Validate<SessionBinding> = (value) => {
@@ -29,6 +37,16 @@ const validateBinding: Validate<SessionBinding> = (value) => {
   expectString(value, 'runtime_session_id', problems, { pattern: RUNTIME_SESSION_ID });
   expectString(value, 'session_id', problems, { pattern: UUID_V4 });
   expectIsoDate(value, 'bound_at', problems);
+  const procs = value['runtime_processes'];
+  if (
+    procs !== undefined &&
+    !(
+      Array.isArray(procs) &&
+      procs.length <= 8 &&
+      procs.every((p) => isRecord(p) && Number.isInteger(p['pid']) && typeof p['start'] === 'string')
+    )
+  )
+    problems.push('runtime_processes: expected a list of {pid, start}');
   return problems.length === 0
     ? { ok: true, value: value as unknown as SessionBinding }
     : { ok: false, errors: problems };
@@ -79,4 +97,42 @@ export function writeBinding(paths: WorkspacePaths, binding: SessionBinding): vo
       code: 'SESSION_INVALID',
     });
   writeJsonAtomic(bindingFile(paths, binding.runtime, binding.runtime_session_id), binding);
+}
+
+/**
+ * The bindings of the runtime process that started the caller (issue 26, item 5: how the MCP server the
+ * runtime started learns the session its SessionStart hook bound): those whose `runtime_processes` include
+ * one of `ancestors` (the caller's own ancestors, pid and start time, parent first), newest first. Under
+ * Claude Code the hook runs as `sh -c` under the runtime and the MCP server as the runtime's child, so they
+ * meet at the runtime's process. A binding unreadable or of no live process is skipped.
+ */
+export function runtimeBindings(
+  paths: WorkspacePaths,
+  runtime: AgentRuntime,
+  ancestors: readonly ProcessId[],
+): SessionBinding[] {
+  if (ancestors.length === 0) return [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.join(paths.bindings, runtime));
+  } catch {
+    return [];
+  }
+  const found: Array<{ binding: SessionBinding; nearest: number }> = [];
+  for (const name of names) {
+    if (!name.endsWith('.json') || !RUNTIME_SESSION_ID.test(name.slice(0, -5))) continue;
+    let binding: SessionBinding | null;
+    try {
+      binding = readBinding(paths, runtime, name.slice(0, -5));
+    } catch {
+      continue;
+    }
+    const procs = binding?.runtime_processes ?? [];
+    const nearest = ancestors.findIndex((a) => procs.some((p) => a.pid === p.pid && a.start === p.start));
+    if (binding !== null && nearest !== -1) found.push({ binding, nearest });
+  }
+  // The binding met at the caller's nearest ancestor first (its runtime, not a terminal both share), then the newest.
+  return found
+    .sort((a, b) => a.nearest - b.nearest || b.binding.bound_at.localeCompare(a.binding.bound_at))
+    .map((f) => f.binding);
 }

@@ -8,6 +8,7 @@ import { workspacePaths } from '../paths.js';
 import { clockIn } from '../session/clock-in.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { contextPaths } from '../session/response.js';
+import { processChain } from '../util/proc.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
 import { cliCommandFor } from './project-root.js';
 import type { RuntimeAdapter } from './adapters/types.js';
@@ -48,20 +49,23 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   const resumed = live(session);
   if (!live(session)) {
     const role = env['HESTAI_ROLE']?.trim() || DEFAULT_AGENT_ROLE;
-    const response = await clockIn({ working_dir: root, role, on_conflict: 'continue' }, { clock, env });
-    writeBinding(paths, {
-      version: 1,
-      runtime: input.adapter.runtime,
-      runtime_session_id: runtimeId,
-      session_id: response.session_id,
-      bound_at: clock().toISOString(),
-    });
+    // Pinned (issue 26): the session is this agent's; a person's plain `git commit` never falls back to it.
+    const response = await clockIn({ working_dir: root, role, on_conflict: 'continue', pinned: true }, { clock, env });
     session = readSession(paths, response.session_id);
     if (!live(session))
       throw usageError(`clock-in returned session ${response.session_id}, which is not active`, {
         code: 'STATE_CORRUPT',
       });
   }
+  // (Re)bound at every start: a resumed runtime is a new process, and its MCP server finds the session by it.
+  writeBinding(paths, {
+    version: 1,
+    runtime: input.adapter.runtime,
+    runtime_session_id: runtimeId,
+    session_id: session.session_id,
+    bound_at: clock().toISOString(),
+    runtime_processes: processChain(process.ppid, 2),
+  });
   const token = session.session_id;
   const envVar = input.adapter.envFileVar;
   const envFile = envVar === null ? undefined : env[envVar];

@@ -8,6 +8,10 @@ import {
   type SessionResolution,
 } from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { AGENT_RUNTIMES, runtimeBindings } from '../agent/binding.js';
+import { isLive, readSession } from '../records/session.js';
+import { processChain, type ProcessId } from '../util/proc.js';
+import { workspacePaths } from '../paths.js';
 import { WatchedMemo } from './watched-memo.js';
 
 /**
@@ -16,7 +20,10 @@ import { WatchedMemo } from './watched-memo.js';
  *
  * - `started`: sessions it clocked in (clock_in, or anchor identity without a session id);
  * - `pinned`: the session the agent runtime pinned for the server (`HESTAI_SESSION` in its environment);
- * - `current`: its default session, the last one it clocked in or anchored (else `pinned`).
+ * - `handed`: the sessions its runtime's SessionStart hook bound (the bindings whose runtime process is an
+ *   ancestor of this server: under Claude Code both are children of the same runtime process; see
+ *   `runtimeBindings`); the newest live one is its default when it clocked in none itself;
+ * - `current`: its default session, the last one it clocked in or anchored (else the handed one, else `pinned`).
  *
  * Only these are its own (issue 26, item 6): every tool that writes a session (anchor, odyssean_anchor,
  * clock_out, session_start, record_evidence, validate_gate, advance_phase, session_end, resolve_conflict)
@@ -37,6 +44,7 @@ export class Connection {
   private lastRoot: string | null = null;
   readonly pinned: string | null;
   readonly memo = new WatchedMemo<unknown>();
+  private ancestorChain: ProcessId[] | null = null;
 
   constructor(
     /** The directory the server was started in (or `hestai mcp --cwd DIR`). */
@@ -91,9 +99,30 @@ export class Connection {
     if (this.currentSession?.session_id === sessionId) this.currentSession = null;
   }
 
-  /** The session this connection clocked in or anchored last in this worktree, or null. */
+  /** The session this connection clocked in or anchored last in this worktree, else the one its runtime bound, or null. */
   ownSession(root: string): string | null {
-    return this.currentSession !== null && this.currentSession.root === root ? this.currentSession.session_id : null;
+    const handed = this.handedSessions(root);
+    const live = handed.find((id) => {
+      const session = readSession(workspacePaths(root), id);
+      return session !== null && isLive(session);
+    });
+    const current =
+      this.currentSession !== null && this.currentSession.root === root ? this.currentSession.session_id : null;
+    // A handed session the runtime has since replaced (`/clear` binds a new one) yields to the newest.
+    if (current !== null && !(live !== undefined && handed.includes(current))) return current;
+    return live ?? current;
+  }
+
+  /**
+   * The sessions the SessionStart hook of this server's own runtime bound in this worktree, newest first
+   * (the server's parent and grandparent are matched against each binding's runtime processes: Linux only).
+   */
+  handedSessions(root: string): string[] {
+    this.ancestorChain ??= processChain(process.ppid, 2);
+    const paths = workspacePaths(root);
+    return AGENT_RUNTIMES.flatMap((runtime) => runtimeBindings(paths, runtime, this.ancestorChain!)).map(
+      (b) => b.session_id,
+    );
   }
 
   /** The connection's default session in this worktree (its own, else the pinned one), or null. */
@@ -110,9 +139,10 @@ export class Connection {
     };
   }
 
-  /** Whether this connection may write `sessionId`: it started it, or its runtime pinned it. */
+  /** Whether this connection may write `sessionId`: it started it, or its runtime pinned or bound it. */
   owns(sessionId: string): boolean {
-    return this.started.has(sessionId) || this.pinned === sessionId;
+    if (this.started.has(sessionId) || this.pinned === sessionId) return true;
+    return this.lastRoot !== null && this.handedSessions(this.lastRoot).includes(sessionId);
   }
 
   /**

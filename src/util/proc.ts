@@ -63,3 +63,34 @@ export function nearestAncestor(
   }
   return { kind: 'none' };
 }
+
+/** One process, named so a reused pid is not mistaken for it: its pid and its start time (clock ticks since boot). */
+export interface ProcessId {
+  pid: number;
+  start: string;
+}
+
+/** Pure: the start time (field 22) from the text of `/proc/<pid>/stat`, or null. */
+export function parseProcStart(text: string): string | null {
+  const close = text.lastIndexOf(')');
+  if (close === -1) return null;
+  return text.slice(close + 2).split(' ')[19] ?? null;
+}
+
+/**
+ * `startPid` and its ancestors (parent next), at most `depth` processes, each with its start time, read from
+ * Linux's /proc; empty where there is no /proc (macOS, Windows).
+ */
+export function processChain(startPid: number, depth: number, procRoot = '/proc'): ProcessId[] {
+  const chain: ProcessId[] = [];
+  let pid = startPid;
+  while (chain.length < depth && pid > 1) {
+    const text = read(`${procRoot}/${pid}/stat`);
+    const stat = text === null ? null : parseProcStat(text);
+    const start = text === null ? null : parseProcStart(text);
+    if (stat === null || start === null) break;
+    chain.push({ pid, start });
+    pid = stat.ppid;
+  }
+  return chain;
+}

@@ -39,6 +39,19 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const { clockIn } = await import('../../session/clock-in.js');
       const { root } = deps.connection.workspace(args.working_dir);
+      // One agent, one session (issue 26): a session the runtime's SessionStart hook bound is the agent's.
+      const bound = deps.connection.handedSessions(root)[0];
+      const own = deps.connection.ownSession(root);
+      if (bound !== undefined && own === bound) {
+        const { usageError } = await import('../../errors.js');
+        throw usageError(
+          `clock_in refused: this agent is already clocked in as session ${bound} (bound by its runtime's SessionStart hook)`,
+          {
+            code: 'SESSION_BOUND',
+            remedy: `Use that session: call anchor with stage "identity" and working_dir (no session_id needed: it is this connection's default), and anchor_status to see where it stands. A second session would make the hooks and this server disagree.`,
+          },
+        );
+      }
       // The session belongs to this connection: pinned, so nothing else picks it implicitly.
       const result = await clockIn({ ...args, pinned: true }, { clock: deps.clock, env: deps.env });
       deps.connection.started_(result.session_id, root);
