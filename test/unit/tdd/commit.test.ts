@@ -24,6 +24,12 @@ describe('testFileMatcher', () => {
     }
   });
 
+  it('counts tests where languages keep them: Go testdata/ and TypeScript type tests (*.test-d.ts, *.spec-d.ts)', () => {
+    for (const file of ['pkg/parse/testdata/golden.txt', 'testdata/a.json', 'src/types.test-d.ts', 'src/x.spec-d.mts'])
+      expect(isTest(file), file).toBe(true);
+    expect(isTest('src/testdata.go')).toBe(false);
+  });
+
   it('uses custom globs', () => {
     const m = testFileMatcher(['spec/**/*.rb']);
     expect(m('spec/models/user_spec.rb')).toBe(true);
