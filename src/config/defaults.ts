@@ -10,12 +10,16 @@ export const DEFAULT_TEST_GLOBS = [
   '**/__tests__/**',
   '**/*.test.*',
   '**/*.spec.*',
+  // TypeScript type tests (vitest, tsd: `*.test-d.ts`)
+  '**/*.test-d.*',
+  '**/*.spec-d.*',
   // Python
   '**/test_*.py',
   '**/*_test.py',
   '**/conftest.py',
   // Go
   '**/*_test.go',
+  '**/testdata/**',
   // Rust integration tests are **/tests/** (above); JVM (Maven/Gradle layout)
   '**/src/test/**',
 ] as const;
