@@ -34,6 +34,11 @@ export const DEFAULTS = {
     policy: 'paired' as 'paired' | 'scoped' | 'any' | 'same-commit',
     types: ['feat'],
     test_globs: [...DEFAULT_TEST_GLOBS] as string[],
+    /** Tests kept inside source files (src/tdd/inline-tests.ts): Rust's #[cfg(test)] modules and #[test] functions. */
+    inline_tests: [{ files: '**/*.rs', start: '^\\s*#\\[(?:cfg\\(test\\)|(?:\\w+::)*test(?:\\(.*\\))?)\\]' }] as {
+      files: string;
+      start: string;
+    }[],
     since: null as string | null,
     default_branch: 'main',
     test_command: 'npm test',

@@ -87,6 +87,27 @@ export const configSchema = z.strictObject({
         .min(1)
         .default(() => [...DEFAULTS.tdd.test_globs])
         .describe('A test commit must change at least one file matching these globs'),
+      inline_tests: z
+        .array(
+          z.strictObject({
+            files: z.string().min(1).describe('A glob of the source files that keep tests inside them'),
+            start: z
+              .string()
+              .min(1)
+              .max(500)
+              .refine((p) => {
+                try {
+                  new RegExp(p);
+                  return true;
+                } catch {
+                  return false;
+                }
+              }, 'expected a JavaScript regular expression, e.g. "^\\s*#\\[test\\]"')
+              .describe('The line that opens a test region (it runs to the end of the next {...} block)'),
+          }),
+        )
+        .default(() => structuredClone(DEFAULTS.tdd.inline_tests))
+        .describe('Tests kept inside source files: a change inside a region counts as a test change'),
       since: z
         .string()
         .regex(/^[0-9a-f]{4,64}$/i, 'expected a commit sha')

@@ -37,6 +37,8 @@ export interface CommitFacts {
   testFilesRemoved: string[];
   /** Every path it changes (added, modified, deleted, renamed: the new path): what its test must relate to. */
   paths: string[];
+  /** Source files it changes both inside and outside an inline test region: test files and code at once. */
+  mixedFiles: string[];
   /** The second line of the message is empty (or there is none): the body is separated from the header. */
   bodySeparated: boolean;
   /** The reason of a `TDD-Exempt:` trailer, or null. */
@@ -56,6 +58,8 @@ export interface CommitInput {
   parents: number | readonly string[];
   /** What this commit's `This reverts commit <sha>` line resolves to in the repository (null: not a real revert). */
   reverts?: string | null;
+  /** Source files whose change lies (partly) inside inline test regions (src/tdd/inline-tests.ts). */
+  inline?: { tests: readonly string[]; mixed: readonly string[] };
 }
 
 export interface FactOptions {
@@ -107,9 +111,10 @@ export function commitFacts(
     parentCount,
     reverts,
     ignoredBy: ignored,
-    testFiles: tests.filter(addsOrModifies).map((c) => c.path),
+    testFiles: [...tests.filter(addsOrModifies).map((c) => c.path), ...(input.inline?.tests ?? [])],
     testFilesRemoved: tests.filter((c) => !addsOrModifies(c)).map((c) => c.path),
     paths: changes.map((c) => c.path),
+    mixedFiles: [...(input.inline?.mixed ?? [])],
     bodySeparated: second === undefined || second.trim() === '',
     exemption: exempt === null || exempt.trim() === '' ? null : exempt.trim(),
     trailers,

@@ -62,6 +62,7 @@ const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 /** The paths a commit changes that are not test files: what a test must be about. */
 export function subjectPaths(commit: CommitFacts): string[] {
   const tests = new Set([...commit.testFiles, ...commit.testFilesRemoved]);
+  for (const m of commit.mixedFiles) tests.delete(m); // code and its inline test: a subject too
   const subjects = commit.paths.filter((p) => !tests.has(p));
   // Documentation last: a relation through code is the one worth naming.
   const doc = (p: string) => /(?:^|\/)docs?\/|\.(?:md|mdx|rst|txt|adoc)$/i.test(p);

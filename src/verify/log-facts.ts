@@ -1,7 +1,15 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 import { resolveCommits } from '../git/history.js';
 import type { LogCommit } from '../git/parse.js';
-import { commitFacts, revertedSha, type CommitFacts } from '../tdd/commit.js';
+import { commitHunks } from '../git/hunks.js';
+import { commitFacts, revertedSha, type CommitFacts, type CommitInput } from '../tdd/commit.js';
+import {
+  classifyHunks,
+  compileInlineRules,
+  inlineRuleFor,
+  inlineTestRegions,
+  type CompiledInlineRule,
+} from '../tdd/inline-tests.js';
 import { ignoreRules } from '../tdd/ignore.js';
 import { testFileMatcher } from '../tdd/test-files.js';
 
@@ -20,18 +28,59 @@ export function logFacts(
   const named = commits.map((c) => revertedSha(c.message));
   const wanted = named.filter((s): s is string => s !== null);
   const resolved = wanted.length === 0 ? new Map<string, string | null>() : resolveCommits(root, wanted);
-  return commits.map((c, i) =>
-    commitFacts(
-      {
-        sha: c.sha,
-        message: c.message,
-        files: c.files,
-        ...(c.changes ? { changes: c.changes } : {}),
-        parents: c.parents,
-        reverts: named[i] ? (resolved.get(named[i]!) ?? null) : null,
-      },
-      isTest,
-      { ignore },
-    ),
+  const input = (c: LogCommit, i: number): CommitInput => ({
+    sha: c.sha,
+    message: c.message,
+    files: c.files,
+    ...(c.changes ? { changes: c.changes } : {}),
+    parents: c.parents,
+    reverts: named[i] ? (resolved.get(named[i]!) ?? null) : null,
+  });
+  const facts = commits.map((c, i) => commitFacts(input(c, i), isTest, { ignore }));
+  // Tests inside source files (tdd.inline_tests): only for test commits and commits that need a test,
+  // that change such a file; their hunks and new contents come from two more git processes in all.
+  const rules = compileInlineRules(config.tdd.inline_tests ?? []);
+  if (rules.length === 0) return facts;
+  const candidates = facts.filter(
+    (f) =>
+      f.kind === 'normal' &&
+      f.parentCount <= 1 &&
+      f.conventional !== null &&
+      (f.conventional.type === 'test' || config.tdd.types.includes(f.conventional.type)) &&
+      f.paths.some((p) => !isTest(p) && inlineRuleFor(rules, p) !== null),
   );
+  if (candidates.length === 0) return facts;
+  const { hunks, content } = commitHunks(
+    root,
+    candidates.map((f) => f.sha),
+    (config.tdd.inline_tests ?? []).map((r) => r.files),
+  );
+  return facts.map((f, i) => {
+    const files = hunks.get(f.sha);
+    if (!files) return f;
+    const inline = inlineChanges(f.sha, files, content, rules, isTest);
+    if (inline.tests.length === 0) return f;
+    return commitFacts({ ...input(commits[i]!, i), inline }, isTest, { ignore });
+  });
+}
+
+/** Pure: which of a commit's source files change inside inline test regions only (`tests`) or inside and outside (`mixed`). */
+export function inlineChanges(
+  sha: string,
+  files: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>,
+  content: ReadonlyMap<string, string>,
+  rules: readonly CompiledInlineRule[],
+  isTest: (file: string) => boolean,
+): { tests: string[]; mixed: string[] } {
+  const tests: string[] = [];
+  const mixed: string[] = [];
+  for (const [p, fileHunks] of files) {
+    const rule = inlineRuleFor(rules, p);
+    const text = content.get(`${sha}:${p}`);
+    if (rule === null || text === undefined || isTest(p)) continue;
+    const kind = classifyHunks(fileHunks, inlineTestRegions(text, rule.start));
+    if (kind === 'test' || kind === 'mixed') tests.push(p);
+    if (kind === 'mixed') mixed.push(p);
+  }
+  return { tests, mixed };
 }
