@@ -63,7 +63,10 @@ async function homeLayer(home: string | undefined, env: NodeJS.ProcessEnv, warni
   const file = path.join(home, '.hestai', 'config', 'ai.yaml');
   const text = readIfExists(file);
   if (text === null) return null;
-  const { parse } = await import('yaml');
+  // The bundle (dist/) carries yaml as CommonJS, whose dynamic import has only a default export: take
+  // parse from whichever shape this build has (the "parse is not a function" of issue 30).
+  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  const parse = typeof yaml.parse === 'function' ? yaml.parse : yaml.default!.parse;
   let data: unknown;
   try {
     data = parse(text, { maxAliasCount: 100 });
