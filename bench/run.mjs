@@ -24,6 +24,7 @@ import startupGroup from './groups/startup.mjs';
 import measuresGroup from './groups/measures.mjs';
 import agentGroup from './groups/agent.mjs';
 import protocolGroup from './groups/protocol.mjs';
+import reportGroup from './groups/report.mjs';
 
 function parseArgs(argv) {
   const opts = { quick: false, only: null, iterations: null, warmups: null, save: true };
@@ -123,6 +124,7 @@ async function main() {
     measuresGroup(),
     agentGroup(),
     protocolGroup(),
+    reportGroup(),
   ];
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const run = {
