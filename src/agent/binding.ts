@@ -7,7 +7,7 @@ import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store
 import { expectIsoDate, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 
 /** The agent runtimes hestai binds sessions for. */
-export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini'] as const;
+export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
 export type AgentRuntime = (typeof AGENT_RUNTIMES)[number];
 
 /** A runtime's own session id: plain characters only, so it can name a file. */

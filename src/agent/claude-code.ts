@@ -69,6 +69,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   const adapter = io.adapter ?? claudeCodeAdapter;
   let event: string | null = null;
   let tool: ToolUse | null = null;
+  let seen: Record<string, unknown> = {};
   const failed = (error: unknown): number => {
     const why = message(error);
     if (event === 'PreToolUse' || event === null) {
@@ -80,6 +81,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
         io,
         adapter.refuse(
           `hestai hook failed: ${why}\nhestai refuses changes it cannot check (it fails closed for edits; reads still work). fix: tell a human that the hestai hook fails; they can run it by hand to see why: ${hookCommandFor(io.packageRoot, adapter.runtime)}\n`,
+          seen,
         ),
       );
     }
@@ -101,7 +103,9 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
     );
   });
   const work = (async () => {
-    const payload = parsePayload(await io.stdin());
+    const raw = parsePayload(await io.stdin());
+    const payload = adapter.normalize ? adapter.normalize(raw) : raw;
+    seen = payload;
     const name = payload['hook_event_name'];
     if (typeof name !== 'string' || name === '') {
       // Without the event hestai cannot tell what is asked: a write is refused, a listed read goes on.
@@ -194,7 +198,7 @@ async function preToolUse(
     code: decision.code,
     what: decision.what,
   });
-  return answer(io, adapter.refuse(refusalText(decision)));
+  return answer(io, adapter.refuse(refusalText(decision), payload));
 }
 
 /**

@@ -125,11 +125,18 @@ export function mergeHookGroups(
 }
 
 /**
- * Cursor (`.cursor/hooks.json`, `{version: 1, hooks: {event: [{command}]}}`): beforeShellExecution,
+ * Cursor (`.cursor/hooks.json`, `{version: 1, hooks: {event: [{command}]}}`): sessionStart binds, beforeShellExecution,
  * beforeMCPExecution and beforeReadFile are asked before the agent acts (answered with `permission`),
  * afterFileEdit is told after an edit, stop when the agent ends.
  */
-export const CURSOR_EVENTS = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'afterFileEdit', 'stop'];
+export const CURSOR_EVENTS = [
+  'sessionStart',
+  'beforeShellExecution',
+  'beforeMCPExecution',
+  'beforeReadFile',
+  'afterFileEdit',
+  'stop',
+];
 
 /** The new text of `.cursor/hooks.json` with hestai's command on each of CURSOR_EVENTS, everything else kept. */
 export function mergeCursorHooks(existing: string | null, command: string, file: string): string {

@@ -1,12 +1,14 @@
 import type { AgentRuntime } from '../binding.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
+import { cursorAdapter } from './cursor.js';
 import { geminiAdapter } from './gemini.js';
 import type { RuntimeAdapter } from './types.js';
 
 /** Every runtime's adapter, by runtime: they all feed the one decision function. */
-export const ADAPTERS: Readonly<Partial<Record<AgentRuntime, RuntimeAdapter>>> = {
+export const ADAPTERS: Readonly<Record<AgentRuntime, RuntimeAdapter>> = {
   'claude-code': claudeCodeAdapter,
   codex: codexAdapter,
   gemini: geminiAdapter,
+  cursor: cursorAdapter,
 };

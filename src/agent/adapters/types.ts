@@ -20,12 +20,14 @@ export interface RuntimeAdapter {
   runtime: AgentRuntime;
   /** The runtime's name for people and models ("Claude Code"). */
   label: string;
+  /** The payload in Claude Code's terms (`session_id`, `cwd`, `stop_hook_active`), when the runtime names them otherwise. */
+  normalize?(payload: Record<string, unknown>): Record<string, unknown>;
   /** The hestai event of a payload, or null for events hestai lets through. */
   event(payload: Record<string, unknown>): HookEvent | null;
   /** The runtime's tool call as the plain tool call. */
   toolUse(payload: Record<string, unknown>): ToolUse;
-  /** A refused tool call (`text`: the reason and the fix). */
-  refuse(text: string): HookAnswer;
+  /** A refused tool call (`text`: the reason and the fix; `payload`: the call, normalized). */
+  refuse(text: string, payload: Record<string, unknown>): HookAnswer;
   /** An allowed tool call. */
   allow(): HookAnswer;
   /** SessionStart's context for the model. */
