@@ -13,6 +13,8 @@ export interface ReportOptions {
   working_dir: string;
   from?: string;
   to?: string;
+  /** The environment: in GitHub Actions the event names the base, as for verify (src/verify/range.ts). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
       working_dir: options.working_dir,
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.to === undefined ? {} : { to: options.to }),
+      ...(options.env === undefined ? {} : { env: options.env }),
     },
     {
       clock: systemClock,

@@ -5,7 +5,7 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 
 /** The config sections `hestai verify` takes from the base of the range. */
-export const POLICY_SECTIONS = ['tdd', 'commit', 'verify', 'anchors', 'anchor', 'freshness'] as const;
+export const POLICY_SECTIONS = ['tdd', 'commit', 'verify', 'anchors', 'anchor', 'freshness', 'protocol'] as const;
 
 export interface PolicyChange {
   key: string;

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../clock.js';
-import { configFromText, loadConfig } from '../config/load.js';
+import { configFromText } from '../config/load.js';
+import { usageError } from '../errors.js';
 import { fileAtCommit } from '../git/show.js';
 import { policyChanges, type PolicyChange } from './policy.js';
 import { history } from '../git/history.js';
@@ -9,7 +10,7 @@ import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
-import { resolveRange, shallowRangeError, type VerifyRange } from './range.js';
+import { resolveBase, resolvePolicyCommit, resolveRange, shallowRangeError, type VerifyRange } from './range.js';
 import { pairingRevisions } from './pairing-context.js';
 import { squashEvidence } from './squash-evidence.js';
 import type { LogCommit } from '../git/parse.js';
@@ -26,8 +27,12 @@ export interface VerifyInput {
   working_dir: string;
   from?: string;
   to?: string;
+  /** The commit whose config is the policy, instead of the base (auditing the default branch from tdd.since). */
+  policy?: string;
   /** Run the test command at each paired test commit (must fail) and feat commit (must pass). */
   red_green?: boolean;
+  /** The environment: GITHUB_ACTIONS, GITHUB_EVENT_NAME and GITHUB_EVENT_PATH name the base in GitHub Actions. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One commit's verdicts. */
@@ -42,7 +47,8 @@ export interface CommitReport {
 /** The verify report (docs/design.md §7); `errors`/`warnings` count fail/warn verdicts. */
 export interface VerifyReport {
   ok: boolean;
-  range: { from: string | null; to: string };
+  /** `base`: where the base came from (--from, the event, origin/HEAD); `policy`: the commit whose config judged. */
+  range: { from: string | null; to: string; base?: string; policy?: string };
   commits: CommitReport[];
   /** Policy keys (tdd.*, verify.*, anchors.*, anchor.*, freshness.*) the branch changes; each is a warning. */
   policy_changes: PolicyChange[];
@@ -82,35 +88,37 @@ export async function verifyRange(
   deps: VerifyDeps = { clock: systemClock },
 ): Promise<VerifyReport> {
   const workspace = resolveWorkspace(input.working_dir);
-  const { config: local } = await loadConfig(workspace.root);
-  let config = local;
-  let range = resolveRange(workspace, local, input);
-  let policy: PolicyChange[] = [];
-  // Policy comes from the base: a branch (or an explicit --from) is judged by the rules of what it merges
-  // into, read from the base commit's .hestai_workspace.yaml; the branch's own changes are reported. On the
-  // default branch the base is tdd.since, the adoption point, whose tree predates the config: the
-  // committed config is used there.
-  if ((range.base === 'merge-base' || range.base === 'explicit') && range.from !== null) {
-    const from = range.from;
-    config = await configFromText(
-      fileAtCommit(workspace.root, from, WORKSPACE_FILE),
-      `${from.slice(0, 7)}:${WORKSPACE_FILE}`,
+  // The base decides, even which base (DESIGN.md 2026-11-26): the range starts at a base chosen outside the
+  // branch (--from, the GitHub event, origin/HEAD), and the policy is read from the base's
+  // .hestai_workspace.yaml (or from --policy when auditing a branch's own history); the branch's own
+  // changes to the policy are reported, never applied.
+  const base = resolveBase(workspace, input, input.env ?? {});
+  const policyRev = input.policy === undefined ? base.rev : resolvePolicyCommit(workspace, input.policy);
+  const config = await configFromText(
+    fileAtCommit(workspace.root, policyRev, WORKSPACE_FILE),
+    `${policyRev.slice(0, 7)}:${WORKSPACE_FILE}`,
+  );
+  const range = resolveRange(workspace, config, { from: base.rev, ...(input.to ? { to: input.to } : {}) });
+  if ((base.source === 'origin/HEAD' || base.source.endsWith('(no origin remote)')) && range.from === range.to)
+    throw usageError(
+      `nothing to judge: ${input.to ?? 'HEAD'} is the base verify defaults to, ${base.source}, itself (${range.to.slice(0, 7)})`,
+      {
+        code: 'NO_BASE',
+        remedy: `Check a branch (\`npx hestai verify --to <branch>\`), or audit this branch's own history from its adoption point: \`npx hestai verify --from ${config.tdd.since ?? '<commit>'} --policy HEAD\`. In GitHub Actions use the hestai action (it takes the base from the event) with actions/checkout \`fetch-depth: 0\`.`,
+      },
     );
-    const tip = await configFromText(
-      fileAtCommit(workspace.root, range.to, WORKSPACE_FILE),
-      `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`,
-    ).catch(() => local);
-    policy = policyChanges(config, tip);
-    if (config.tdd.since !== local.tdd.since || config.tdd.default_branch !== local.tdd.default_branch)
-      range = resolveRange(workspace, config, input);
-  }
+  const tip = await configFromText(
+    fileAtCommit(workspace.root, range.to, WORKSPACE_FILE),
+    `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`,
+  ).catch(() => config);
+  const policy: PolicyChange[] = policyChanges(config, tip);
   const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
   if ('error' in result) throw shallowRangeError(range.to);
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
   // Test-first judges each commit against its ancestry since its branch's base, not the range alone.
   const since = config.tdd.since ? resolveCommit(workspace.root, config.tdd.since) : null;
-  const pairing = range.base === 'merge-base' ? null : pairingRevisions(workspace.root, config, range.to, since);
+  const pairing = pairingRevisions(workspace.root, config, range.to, since);
   const context = pairingContext(workspace.root, range, pairing, result.commits);
   const contextFacts = logFacts(workspace.root, context, config);
   const factsBySha = new Map(contextFacts.map((f) => [f.sha, f]));
@@ -205,7 +213,7 @@ export async function verifyRange(
   });
   // The protocol on the branch may not weaken the base's: judged once for the range, reported on the
   // last commit that changed .hestai/protocol.yaml.
-  const protocol = await protocolPolicyVerdict(workspace.root, range.from, range.to);
+  const protocol = await protocolPolicyVerdict(workspace.root, policyRev, range.to);
   if (protocol !== null) {
     const changer = [...commits].reverse().find((c) => c.files.includes(PROTOCOL_FILE)) ?? commits[commits.length - 1];
     changer?.verdicts.push(protocol);
@@ -220,7 +228,7 @@ export async function verifyRange(
   }
   return {
     ok: errors === 0,
-    range: { from: range.from, to: range.to },
+    range: { from: range.from, to: range.to, base: base.source, policy: policyRev },
     commits,
     policy_changes: policy,
     where,
@@ -230,7 +238,7 @@ export async function verifyRange(
 }
 
 /**
- * The commits test-first judges the range's commits against: with an explicit `--from` (a push verified
+ * The commits test-first judges the range's commits against: whatever the base (a push verified
  * from its previous tip), their ancestry since the branch's base (src/verify/pairing-context.ts), read with
  * one more `git log`; the range itself when that history does not contain it all, or reaches a shallow
  * boundary (then the range is judged alone, as before).
@@ -241,7 +249,7 @@ function pairingContext(
   pairing: { revisions: string[] } | null,
   commits: readonly LogCommit[],
 ): readonly LogCommit[] {
-  if (range.base !== 'explicit' || pairing === null) return commits;
+  if (pairing === null) return commits;
   const result = history(root, { revisions: pairing.revisions, topoOrder: true });
   if ('error' in result) return commits;
   const shas = new Set(result.commits.map((c) => c.sha));

@@ -220,7 +220,9 @@ describe('anchors that CI can verify', () => {
     expect(repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' }).status).toBe(0);
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
     const clone = repo.freshClone('feat/x', ['--single-branch']);
-    const strict = repo.verifyJson(clone);
+    // A single-branch clone has no origin/HEAD: the base is named, as the action does from the event.
+    const base = ['--from', repo.git(['rev-parse', 'main']).stdout.trim()];
+    const strict = repo.verifyJson(clone, base);
     expect(strict.status).toBe(1);
     expect(verdictOf(strict.report, 'docs: anchored work', 'anchor')?.message).toContain(
       'git fetch origin hestai/anchors',
@@ -231,7 +233,7 @@ describe('anchors that CI can verify', () => {
       allowFail: true,
     });
     expect(fetched.status, fetched.stderr).toBe(0);
-    expect(repo.verifyJson(clone).status).toBe(0);
+    expect(repo.verifyJson(clone, base).status).toBe(0);
   });
 
   it('anchors.publish: false: the pre-push hook publishes nothing and verify says the anchors cannot be checked', () => {

@@ -61,7 +61,7 @@ describe.runIf(linux)('commit-msg hook: git commit --amend (real commits, instal
     expect(trailerCount(message(repo), 'HestAI-Anchor')).toBe(1);
     expect(repo.git(['rev-list', '--count', 'main..HEAD']).stdout.trim()).toBe('2');
     // hestai verify (anchor proofs aside: this clone has none) pairs the amended feat with the test.
-    const verify = repo.hestai(['verify', '--format', 'json']);
+    const verify = repo.hestai(['verify', '--from', 'main', '--format', 'json']);
     const report = JSON.parse(verify.stdout) as {
       commits: Array<{ header: string; verdicts: Array<{ rule: string; status: string }> }>;
     };

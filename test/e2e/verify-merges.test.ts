@@ -61,7 +61,7 @@ describe('verify judges merges by what they add', () => {
     repo.write('a.txt', 'both\n');
     repo.git(['add', 'a.txt']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'Merge branch side (resolved)']);
-    const ok = JSON.parse(repo.hestai(['verify', '--format', 'json']).stdout) as VerifyReport;
+    const ok = JSON.parse(repo.hestai(['verify', '--from', 'main', '--format', 'json']).stdout) as VerifyReport;
     expect(verdictOf(ok, 'Merge branch side (resolved)', 'merge')?.status).toBe('pass');
   });
 });

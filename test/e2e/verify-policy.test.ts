@@ -105,7 +105,7 @@ describe('exemptions and bypasses are visible however the message is cleaned', (
       'feat: generated client\n\nTDD-Exempt: generated from the OpenAPI spec\n\n# a comment paragraph kept by --cleanup=verbatim\n',
       'src/b.ts',
     );
-    const result = repo.hestai(['verify', '--format', 'json']);
+    const result = repo.hestai(['verify', '--from', 'main', '--format', 'json']);
     return { status: result.status, report: JSON.parse(result.stdout) as VerifyReport };
   };
 

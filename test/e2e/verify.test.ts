@@ -21,7 +21,7 @@ describe('hestai verify catches what the hooks did not see', () => {
     fs.writeFileSync(`${repo.dir}/src/c.ts`, 'x');
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '-m', 'chore: urgent'], { env: { HESTAI_BYPASS: 'release blocker' } });
-    const result = repo.hestai(['verify', '--format', 'json']);
+    const result = repo.hestai(['verify', '--from', 'main', '--format', 'json']);
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout) as {
       commits: { header: string; verdicts: { rule: string; status: string; message: string }[] }[];

@@ -49,7 +49,12 @@ export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS
   }
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('GIT_') && !key.startsWith('HESTAI_') && key !== 'HUSKY' && key !== 'NO_COLOR')
+    // GITHUB_ACTIONS/GITHUB_EVENT_*: a test's verify must not take its base from the CI run's own event.
+    if (
+      !key.startsWith('GIT_') &&
+      !key.startsWith('HESTAI_') &&
+      !['HUSKY', 'NO_COLOR', 'GITHUB_ACTIONS', 'GITHUB_EVENT_NAME', 'GITHUB_EVENT_PATH'].includes(key)
+    )
       env[key] = value;
   }
   return {

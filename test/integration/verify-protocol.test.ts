@@ -28,7 +28,7 @@ describe('hestai verify: a branch may not weaken the base protocol', () => {
     );
     expect(relaxed).not.toBe(DEFAULT);
     const repo = branchWith(relaxed);
-    const res = repo.hestai(['verify', '--format', 'json']);
+    const res = repo.hestai(['verify', '--from', 'main', '--format', 'json']);
     expect(res.status).toBe(1);
     const report = JSON.parse(res.stdout) as {
       commits: Array<{ verdicts: Array<{ rule: string; status: string; message: string }> }>;
@@ -47,7 +47,7 @@ describe('hestai verify: a branch may not weaken the base protocol', () => {
       'level: MUST\n        check: { type: branch_not',
     );
     const repo = branchWith(stronger);
-    const res = repo.hestai(['verify', '--format', 'json']);
+    const res = repo.hestai(['verify', '--from', 'main', '--format', 'json']);
     expect(res.status, res.stdout).toBe(0);
     expect(res.stdout).toContain('changed without weakening');
   });
@@ -62,7 +62,7 @@ describe('hestai verify: a branch may not weaken the base protocol', () => {
     repo.git(['switch', '-q', '-c', 'feat/drop']);
     repo.git(['rm', '-q', '.hestai/protocol.yaml']);
     repo.commit('chore: drop the protocol');
-    const res = repo.hestai(['verify']);
+    const res = repo.hestai(['verify', '--from', 'main']);
     expect(res.status).toBe(1);
     expect(res.stdout + res.stderr).toContain('removed or is invalid');
   });

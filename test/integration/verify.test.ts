@@ -9,8 +9,10 @@ interface Report {
   errors: number;
   warnings: number;
 }
+// These repositories have no remote, so no origin/HEAD: the base is named, as a workflow would (`--from main`).
 const verify = (repo: TempRepo, args: string[] = [], cwd = repo.dir) => {
-  const result = repo.hestai(['verify', '--format', 'json', ...args], { cwd });
+  const base = args.includes('--from') ? [] : ['--from', 'main'];
+  const result = repo.hestai(['verify', '--format', 'json', ...base, ...args], { cwd });
   return { ...result, report: (result.stdout ? JSON.parse(result.stdout) : null) as Report };
 };
 const verdict = (report: Report, header: string, rule: string) =>
@@ -49,11 +51,11 @@ describe('hestai verify', () => {
     expect(report.ok).toBe(false);
     expect(report.errors).toBe(1);
     expect(verdict(report, 'feat(cli): no test', 'test-first')?.message).toContain('feat commit');
-    const text = repo.hestai(['verify']);
+    const text = repo.hestai(['verify', '--from', 'main']);
     expect(text.status).toBe(1);
     expect(text.stdout).toContain('feat(cli): no test');
     expect(text.stdout).toMatch(/commit the failing test first/i);
-    const github = repo.hestai(['verify', '--format', 'github']);
+    const github = repo.hestai(['verify', '--from', 'main', '--format', 'github']);
     expect(github.status).toBe(1);
     expect(github.stdout).toMatch(/^::error file=src\/cli\.ts,title=hestai test-first \([0-9a-f]{7}\)::feat commit/m);
   });
@@ -91,7 +93,8 @@ describe('hestai verify', () => {
     repo.write('.hestai_workspace.yaml', `tdd:\n  since: ${old}\nverify:\n  trailers: off\n  anchors: off\n`);
     repo.commit('test: a', { 'test/a.test.ts': 'x' });
     repo.commit('feat: a', { 'src/a.ts': 'x' });
-    const { status, report } = verify(repo);
+    // Auditing the default branch's own history: from tdd.since, with the policy of its tip.
+    const { status, report } = verify(repo, ['--from', old, '--policy', 'HEAD']);
     expect(status).toBe(0);
     expect(report.range.from).toBe(old);
     expect(report.commits.map((c) => c.header)).toEqual(['test: a', 'feat: a']);

@@ -28,6 +28,7 @@ export function registerReport(program: Command): void {
           working_dir: ctx.cwd,
           ...(options.from === undefined ? {} : { from: options.from }),
           to: options.to,
+          env: process.env,
         });
         const text = format === 'html' ? renderHtml(data) : renderMarkdown(data);
         const out = options.out ?? (format === 'html' ? 'hestai-report.html' : '-');
