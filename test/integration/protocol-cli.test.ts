@@ -216,6 +216,29 @@ describe('hestai session (the protocol state machine)', () => {
     expect(json(text.stdout)['sessions'][0]['violations']).toBeGreaterThanOrEqual(4);
   });
 
+  it('key_decisions and the run evidence are bounded lists: too many is a clear error naming the field, nothing written', () => {
+    const { run, statePath } = setup({ config: 'protocol:\n  force_limit: 3\n' });
+    run(['session', 'start', '--objective', 'bounded']);
+    const decisions = Array.from({ length: 21 }, (_, i) => ['--decision', `decision number ${i}`]).flat();
+    const res = run(['session', 'end', '--summary', 'too many decisions', ...decisions]);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain('key_decisions');
+    expect(res.stderr).toContain('20');
+    expect(fs.existsSync(statePath)).toBe(true);
+    const state = json(fs.readFileSync(statePath, 'utf8'));
+    state['evidence'] = Array.from({ length: 200 }, (_, i) => ({
+      phase: 'BINDING',
+      step: 'read_context',
+      type: 'manual',
+      value: `observation number ${i}`,
+      recorded_at: state['started_at'],
+    }));
+    fs.writeFileSync(statePath, JSON.stringify(state));
+    const more = run(['session', 'evidence', 'BINDING', '--type', 'content_hash', '--value', 'a'.repeat(64)]);
+    expect(more.status).toBe(2);
+    expect(more.stderr).toContain('200 evidence records');
+  });
+
   it('a target phase that would skip a blocking gate is refused', () => {
     const { run } = setup();
     run(['session', 'start', '--objective', 'skip ahead']);
