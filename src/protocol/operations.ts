@@ -60,6 +60,13 @@ import {
  * Plan, then apply: facts are gathered (git, files, records), the pure rules decide, and the state is
  * written under the session's lock (re-read inside it, so concurrent agents never lose a write).
  */
+/** The bounds of a run's lists and texts (docs/protocol.md): a larger input is an error, never truncated. */
+export const RUN_LIMITS = { key_decisions: 20, text: 1000, summary: 8000, evidence_records: 200 } as const;
+
+function tooLarge(what: string, limit: string, remedy: string) {
+  return usageError(`${what} exceeds its limit (${limit}); nothing was written`, { code: 'LIMIT_EXCEEDED', remedy });
+}
+
 export interface ProtocolDeps {
   clock: Clock;
   env: NodeJS.ProcessEnv;
@@ -632,6 +639,12 @@ export async function recordEvidence(
           code: 'PROTOCOL_NOT_STARTED',
           remedy: 'Start a new run: hestai session start.',
         });
+      if (current.evidence.length >= RUN_LIMITS.evidence_records)
+        throw tooLarge(
+          `the run's evidence (already ${current.evidence.length} evidence records)`,
+          `at most ${RUN_LIMITS.evidence_records} evidence records per run`,
+          'Record evidence once per gate, with what was observed; end the run and start a new session for more work.',
+        );
       const next = { ...current, evidence: [...current.evidence, record] };
       if (ahead === null || JSON.stringify(current.evidence) !== JSON.stringify(before.evidence))
         return { state: next, result: { state: next, judged: null } };
@@ -724,6 +737,19 @@ export async function sessionEnd(
       code: 'SUMMARY_MISSING',
       remedy: 'Say what the session accomplished: --summary "..." (MCP: summary).',
     });
+  const decisions = input.key_decisions ?? [];
+  if (decisions.length > RUN_LIMITS.key_decisions || decisions.some((d) => d.length > RUN_LIMITS.text))
+    throw tooLarge(
+      `key_decisions (${decisions.length} item(s))`,
+      `at most ${RUN_LIMITS.key_decisions} items of ${RUN_LIMITS.text} characters`,
+      'Keep the decisions worth keeping; put the rest in the summary or the project docs.',
+    );
+  if (summary.length > RUN_LIMITS.summary || (input.next_session_notes?.length ?? 0) > RUN_LIMITS.summary)
+    throw tooLarge(
+      'summary or next_session_notes',
+      `${RUN_LIMITS.summary} characters each`,
+      'Shorten it; link to a document for the details.',
+    );
   const { run, state } = await openRun(input.working_dir, input.session_id, deps.env);
   // The phases already passed held when they were passed (or their skip is a recorded violation); the
   // rest are checked now. A MUST gate unmet there makes the run INCOMPLETE.

@@ -277,7 +277,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
         session_id: optionalSessionId,
         summary: z.string().min(1).max(LIMITS.text).describe('What you did.'),
         next_session_notes: z.string().max(LIMITS.text).optional().describe('For the next session.'),
-        key_decisions: z.array(z.string().max(LIMITS.text)).optional().describe('Worth keeping.'),
+        key_decisions: z.array(z.string().max(LIMITS.text)).max(20).optional().describe('Worth keeping (at most 20).'),
       }),
       output: z.looseObject({
         session_id: z.string().describe('The session.'),
