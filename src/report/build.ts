@@ -37,6 +37,7 @@ export function buildReport(input: ReportInput): ReportData {
     const trailers = parseTrailers((m?.message ?? '').replace(/\n+$/, ''));
     const parents = m?.parents ?? [];
     const digest = DIGEST.exec(lastTrailer(trailers, 'HestAI-Anchor') ?? '')?.[1] ?? null;
+    const squashOf = c.verdicts.find((v) => v.rule === 'test-first')?.squash_of ?? null;
     return {
       sha: c.sha,
       header: c.header,
@@ -44,12 +45,13 @@ export function buildReport(input: ReportInput): ReportData {
       authorDate: m?.authorDate ?? '',
       committerDate: m?.committerDate ?? '',
       parents,
-      shape: parents.length > 1 ? 'merge' : /\(#\d+\)$/.test(c.header) ? 'squash' : 'commit',
+      shape: parents.length > 1 ? 'merge' : squashOf !== null || /\(#\d+\)$/.test(c.header) ? 'squash' : 'commit',
       session: lastTrailer(trailers, 'HestAI-Session'),
       anchor: digest,
       exempt: lastTrailer(trailers, 'TDD-Exempt'),
       bypass: lastTrailer(trailers, 'HestAI-Bypass'),
       paired: pairedWith(c.verdicts, shas.slice(0, i)),
+      squashOf,
       files: c.files,
       verdicts: c.verdicts,
     };
@@ -72,26 +74,25 @@ export function buildReport(input: ReportInput): ReportData {
  * The test commits of a feat's test-first verdict: its `paired_with` field when verify gives one, else the
  * short shas its "paired with test commit ..." message names, resolved among the commits before it.
  */
-function pairedWith(verdicts: readonly Verdict[], earlier: readonly string[]): string[] {
+function pairedWith(verdicts: readonly Verdict[], earlier: readonly string[]): ReportCommit['paired'] {
   const v = verdicts.find((x) => x.rule === 'test-first');
   if (!v || v.status !== 'pass') return [];
   const field: unknown = v.paired_with;
   // verify's `paired_with` is [{sha, header, relation}] (docs/enforcement.md); plain shas are read too.
-  if (Array.isArray(field))
-    return field
-      .map((p: unknown) =>
-        typeof p === 'string'
-          ? p
-          : typeof p === 'object' && p !== null && 'sha' in p && typeof p.sha === 'string'
-            ? p.sha
-            : null,
-      )
-      .filter((s): s is string => s !== null);
+  if (Array.isArray(field)) {
+    const out: ReportCommit['paired'] = [];
+    for (const p of field as unknown[]) {
+      if (typeof p === 'string') out.push({ sha: p, relation: null });
+      else if (typeof p === 'object' && p !== null && 'sha' in p && typeof p.sha === 'string')
+        out.push({ sha: p.sha, relation: 'relation' in p && typeof p.relation === 'string' ? p.relation : null });
+    }
+    return out;
+  }
   if (!v.message.startsWith('paired with test commit')) return [];
-  const out: string[] = [];
+  const out: ReportCommit['paired'] = [];
   for (const m of v.message.matchAll(/\b([0-9a-f]{7}) "/g)) {
     const full = earlier.find((s) => s.startsWith(m[1]!));
-    if (full) out.push(full);
+    if (full) out.push({ sha: full, relation: null });
   }
   return out;
 }

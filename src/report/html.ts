@@ -172,7 +172,15 @@ function commitSection(c: ReportCommit, data: ReportData, sessionLabel: Map<stri
   if (c.anchor !== null) facts.push(`anchor <code>sha256:${c.anchor.slice(0, 16)}…</code>`);
   if (c.paired.length > 0)
     facts.push(
-      `paired with test commit ${c.paired.map((p) => `<a href="#c-${h(p)}"><code>${short(p)}</code></a>`).join(', ')}`,
+      `paired with test commit ${c.paired
+        .map(
+          (p) => `<a href="#c-${h(p.sha)}"><code>${short(p.sha)}</code></a>${p.relation ? ` (${h(p.relation)})` : ''}`,
+        )
+        .join(', ')}`,
+    );
+  if (c.squashOf !== null)
+    facts.push(
+      `squash of ${h(c.squashOf.branch.replace(/^refs\/heads\//, ''))} (tip ${short(c.squashOf.tip)}, ${c.squashOf.commits} commit(s), matched by ${h(c.squashOf.matched_by)})`,
     );
   if (c.shape !== 'commit')
     facts.push(`<strong>${c.shape}</strong>${c.shape === 'merge' ? ` of ${c.parents.length} parents` : ''}`);

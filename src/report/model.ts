@@ -16,7 +16,7 @@ export interface ReportCommit {
   authorDate: string;
   committerDate: string;
   parents: string[];
-  /** A merge (2+ parents), a squashed pull request (`... (#N)` with one parent), or a plain commit. */
+  /** A merge (2+ parents), a squash (verify's `squash_of`, or one parent and a header ending in `(#N)`), or a plain commit. */
   shape: CommitShape;
   /** `HestAI-Session` and the `HestAI-Anchor` digest (hex), when present. */
   session: string | null;
@@ -24,8 +24,10 @@ export interface ReportCommit {
   /** `TDD-Exempt` and `HestAI-Bypass` reasons, when present. */
   exempt: string | null;
   bypass: string | null;
-  /** The test commits verify paired this commit with (from its test-first verdict). */
-  paired: string[];
+  /** The test commits verify paired this commit with, and how each relates (its test-first `paired_with`). */
+  paired: { sha: string; relation: string | null }[];
+  /** The branch a squash commit squashes, when verify matched it (its test-first `squash_of`). */
+  squashOf: { branch: string; tip: string; commits: number; matched_by: string } | null;
   files: string[];
   /** verify's verdicts, exactly as `verify --format json` gives them. */
   verdicts: Verdict[];
