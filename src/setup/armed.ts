@@ -10,7 +10,10 @@ import {
   HUSKY_HOOKS,
   HUSKY_RUNNER,
   hookMarker,
+  isLefthookHook,
   isPreCommitFrameworkHook,
+  LEFTHOOK_CONFIGS,
+  lefthookConfigNames,
   PRE_COMMIT_CONFIG,
   preCommitConfigNames,
   RUNNER_MARK,
@@ -56,8 +59,15 @@ function executable(file: string): boolean {
   }
 }
 
-/** True when the pre-commit framework generated this hook file and its config names hestai's hook id. */
+/**
+ * True when a hook manager runs hestai's hook from this file: lefthook's stub with hestai's command in its
+ * config, or the pre-commit framework's hook with hestai's hook id in .pre-commit-config.yaml.
+ */
 function frameworkRuns(root: string, hook: string, text: string): boolean {
+  if (isLefthookHook(text))
+    return LEFTHOOK_CONFIGS.some((name) =>
+      lefthookConfigNames(readIfExists(path.join(root, name)), hook as (typeof HESTAI_HOOKS)[number]),
+    );
   if (!isPreCommitFrameworkHook(text) || !(FRAMEWORK_HOOKS as readonly string[]).includes(hook)) return false;
   return preCommitConfigNames(
     readIfExists(path.join(root, PRE_COMMIT_CONFIG)),

@@ -13,7 +13,9 @@ import {
   FRAMEWORK_HOOKS,
   HESTAI_HOOKS,
   hookCommand,
+  isLefthookHook,
   isPreCommitFrameworkHook,
+  LEFTHOOK_CONFIGS,
   isShellHook,
   PRE_COMMIT_CONFIG,
   PRE_COMMIT_INSTALL,
@@ -22,6 +24,7 @@ import {
   withHookLine,
 } from './install.js';
 import { cliCommandFor } from '../util/invocation.js';
+import { withLefthookCommands } from './lefthook-yaml.js';
 import { shellQuote } from '../util/quote.js';
 import { AGENT_RUNTIMES, type AgentRuntime } from '../agent/binding.js';
 import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from '../agent/claude-settings.js';
@@ -257,7 +260,9 @@ export function initWorkspace(input: InitInput): InitResult {
     // git dir's hooks/. Installing anywhere else would leave commits unchecked.
     const hooksHome = plainHooksDir(workspace);
     const framework = usesPreCommitFramework(root, hooksHome);
-    for (const hook of HESTAI_HOOKS) {
+    const lefthook = lefthookConfigFile(root, hooksHome);
+    if (lefthook !== null) installThroughLefthook(actions, workspace, lefthook, hooksDir, hints);
+    for (const hook of lefthook === null ? HESTAI_HOOKS : []) {
       const file = path.join(hooksHome, hook);
       const existing = readTextIfExists(file);
       // The pre-commit framework regenerates its hook files, which hand over with `exec`: never edit them.
@@ -303,6 +308,46 @@ export function initWorkspace(input: InitInput): InitResult {
     );
   }
   return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace), hints, refused };
+}
+
+/**
+ * lefthook's configuration file when lefthook runs this repository's hooks (its config, or its stubs in
+ * the hooks directory: then lefthook.yml, which init creates), else null.
+ */
+function lefthookConfigFile(root: string, hooksHome: string): string | null {
+  const found = LEFTHOOK_CONFIGS.find((name) => fs.existsSync(path.join(root, name)));
+  if (found !== undefined) return path.join(root, found);
+  const stubs = HESTAI_HOOKS.some((hook) => isLefthookHook(readTextIfExists(path.join(hooksHome, hook))));
+  return stubs ? path.join(root, LEFTHOOK_CONFIGS[0]) : null;
+}
+
+/**
+ * Installs through lefthook: hestai's commands in its configuration, then `lefthook install` (the project's
+ * node_modules/.bin/lefthook, else the one on PATH) so lefthook writes the hooks it now runs. lefthook
+ * rewrites its hook files, so init never edits them.
+ */
+function installThroughLefthook(
+  actions: InitAction[],
+  workspace: Workspace,
+  file: string,
+  hooksDir: string,
+  hints: string[],
+): void {
+  put(actions, workspace, file, withLefthookCommands(readTextIfExists(file) ?? '', hooksDir, file));
+  const local = path.join(workspace.root, 'node_modules', '.bin', 'lefthook');
+  const bin = fs.existsSync(local) ? local : 'lefthook';
+  const run = process.getBuiltinModule('node:child_process').spawnSync(bin, ['install'], {
+    cwd: workspace.root,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0)
+    hints.push(
+      `lefthook runs this repository's hooks: hestai's commands are in ${path.relative(workspace.root, file)}; run \`${bin === local ? 'npx lefthook' : 'lefthook'} install\` so lefthook installs them (it said: ${(run.error?.message ?? `${run.stderr}${run.stdout}`).trim().split('\n')[0]})`,
+    );
+  else
+    hints.push(
+      `lefthook runs hestai's hooks (${path.relative(workspace.root, file)}); \`lefthook install\` has installed them`,
+    );
 }
 
 /** True when the pre-commit framework runs this repository's hooks (its config, or a hook it generated). */

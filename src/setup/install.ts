@@ -146,3 +146,23 @@ export function preCommitConfigLines(entry: (hook: 'pre-commit' | 'commit-msg') 
 
 /** The command that installs the framework's hooks for both of hestai's hook types. */
 export const PRE_COMMIT_INSTALL = 'pre-commit install --hook-type pre-commit --hook-type commit-msg';
+
+/** lefthook's configuration files that init edits (YAML), in lefthook's order of lookup. */
+export const LEFTHOOK_CONFIGS = ['lefthook.yml', '.lefthook.yml', 'lefthook.yaml', '.lefthook.yaml'] as const;
+
+/** True when a hook file's text is lefthook's stub (it calls `lefthook run <hook>`). */
+export function isLefthookHook(text: string | null): boolean {
+  return text !== null && /\blefthook\b/.test(text) && /\brun\b/.test(text);
+}
+
+/** The lefthook `run:` line for hestai's hook: git's arguments as {1} {2}; pre-push also reads refs on stdin. */
+export function lefthookCommand(hook: HestaiHook, hooksDir: string): string {
+  const file = `${hooksDir}/${hook}`;
+  const node = `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
+  return hook === 'commit-msg' ? `${node} {1}` : hook === 'pre-push' ? `${node} {1} {2}` : node;
+}
+
+/** True when lefthook's configuration text runs hestai's hook (its `hooks/<hook>` entrypoint). */
+export function lefthookConfigNames(configText: string | null, hook: HestaiHook): boolean {
+  return configText !== null && configText.includes(`hooks/${hook}`);
+}
