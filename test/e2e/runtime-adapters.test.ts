@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AGENT_RUNTIMES } from '../../src/agent/binding.js';
+import { ADAPTERS } from '../../src/agent/adapters/index.js';
+import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
+
+// One decision, many adapters (issue 29, item 5): every runtime's hook, as `hestai init --agent <runtime>`
+// writes it, and `hestai check tool-use` answer the same tool call with the same decision (the same
+// reason and fix lines), and no adapter carries a rule of its own.
+
+function commandsOf(repo: TempRepo): Record<string, string> {
+  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(repo.dir, file), 'utf8'));
+  return {
+    'claude-code': read('.claude/settings.json').hooks.PreToolUse[0].hooks[0].command,
+    codex: read('.codex/hooks.json').hooks.PreToolUse[0].hooks[0].command,
+    gemini: read('.gemini/settings.json').hooks.BeforeTool[0].hooks[0].command,
+    cursor: read('.cursor/hooks.json').hooks.beforeShellExecution[0].command,
+  };
+}
+
+/** The same call, `echo 2 > src/app.ts`, in each runtime's payload. */
+function payloads(repo: TempRepo): Record<string, Record<string, unknown>> {
+  const command = 'echo 2 > src/app.ts';
+  const claude = { session_id: 'rt-1', cwd: repo.dir, tool_name: 'Bash', tool_input: { command } };
+  return {
+    'claude-code': { ...claude, hook_event_name: 'PreToolUse' },
+    codex: { ...claude, hook_event_name: 'PreToolUse', turn_id: 't-1' },
+    gemini: { ...claude, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command' },
+    cursor: {
+      hook_event_name: 'beforeShellExecution',
+      conversation_id: 'rt-1',
+      workspace_roots: [repo.dir],
+      command,
+      cwd: repo.dir,
+    },
+  };
+}
+
+/** The `hestai: ... blocked` and `fix:` lines of a refusal, wherever the runtime's answer carries them. */
+function refusal(stdout: string, stderr: string): string {
+  const text = stdout.trim().startsWith('{') ? (JSON.parse(stdout).agent_message ?? stderr) : stderr;
+  return text
+    .split('\n')
+    .filter((l: string) => l.startsWith('hestai: ') || l.startsWith('fix: '))
+    .join('\n');
+}
+
+describe('one decision, many adapters', () => {
+  it('every runtime has an adapter, and no adapter imports a rule (decide, bash-writes, read-only, protected paths)', () => {
+    expect(Object.keys(ADAPTERS).sort()).toEqual([...AGENT_RUNTIMES].sort());
+    const dir = path.join(PROJECT_ROOT, 'src/agent/adapters');
+    for (const file of fs.readdirSync(dir)) {
+      const source = fs.readFileSync(path.join(dir, file), 'utf8');
+      expect(source, file).not.toMatch(/from '\.\.\/(decide|bash-writes|read-only|protected)\.js'/);
+    }
+  });
+
+  it('each runtime’s hook and hestai check tool-use refuse the same call with the same reason and fix', () => {
+    const repo = makeRepo();
+    for (const runtime of AGENT_RUNTIMES) {
+      const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
+      expect(init.status, init.stderr).toBe(0);
+    }
+    fs.appendFileSync(
+      path.join(repo.dir, '.hestai_workspace.yaml'),
+      'github:\n  issue_search: false\n  pr_context: false\n',
+    );
+    repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+    const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead']);
+    expect(clockIn.status, clockIn.stderr).toBe(0);
+    const session = JSON.parse(clockIn.stdout).session_id as string;
+    const env = { ...repo.env, HESTAI_SESSION: session };
+
+    const generic = repo.hestai(['check', 'tool-use', '--deny-exit', '2'], {
+      env: { HESTAI_SESSION: session },
+      input: JSON.stringify({ tool: 'Bash', command: 'echo 2 > src/app.ts', cwd: repo.dir }),
+    });
+    expect(generic.status).toBe(2);
+    const expected = refusal('', generic.stderr);
+    expect(expected).toContain(`hestai: > src/app.ts blocked: session ${session}`);
+
+    const commands = commandsOf(repo);
+    for (const [runtime, payload] of Object.entries(payloads(repo))) {
+      const run = spawnSync('sh', ['-c', commands[runtime]!], {
+        cwd: repo.dir,
+        env,
+        input: JSON.stringify(payload),
+        encoding: 'utf8',
+      });
+      expect(refusal(run.stdout, run.stderr), runtime).toBe(expected);
+    }
+    expect(fs.readFileSync(path.join(repo.dir, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+  });
+});
