@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { pinnedVersion, RUNTIMES, runtimeBin, type RuntimeName } from '../helpers/runtimes.js';
+
+// The contract per runtime (issue 29, item 6): the end-to-end tests (runtime-<name>.test.ts) run the pinned
+// program and fail when a payload field hestai reads changes; here the installed program must be the
+// pinned one, and the latest release the registry serves is named when it differs (a warning, never a
+// failure: bump the pin and run the end-to-end tests to adopt it). Offline, the latest is skipped with a
+// warning.
+
+const versionOf: Record<RuntimeName, (out: string) => string | undefined> = {
+  'claude-code': (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
+  codex: (out) => /(\d+\.\d+\.\d+)/.exec(out)?.[1],
+  gemini: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
+};
+
+describe.each(Object.keys(RUNTIMES) as RuntimeName[])('the %s contract', (runtime) => {
+  const bin = runtimeBin(runtime);
+  it.skipIf(bin === null)('the installed program is the pinned version', () => {
+    const run = spawnSync(bin!, ['--version'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(versionOf[runtime](run.stdout)).toBe(pinnedVersion(runtime));
+  });
+
+  it('names the latest release when it is not the pinned one (a warning)', () => {
+    const view = spawnSync('npm', ['view', RUNTIMES[runtime].pkg, 'version'], { encoding: 'utf8', timeout: 20_000 });
+    const latest = view.status === 0 ? view.stdout.trim() : null;
+    if (latest === null) {
+      process.stderr.write(`[contract] ${RUNTIMES[runtime].pkg}: the registry did not answer; latest not checked\n`);
+      return;
+    }
+    expect(latest).toMatch(/^\d+\.\d+\.\d+/);
+    if (latest !== pinnedVersion(runtime))
+      process.stderr.write(
+        `[contract] warning: ${RUNTIMES[runtime].pkg} ${latest} is out; pinned ${pinnedVersion(runtime)}. To adopt it: npm install --save-dev --save-exact ${RUNTIMES[runtime].pkg}@${latest}, then npx vitest run test/e2e/runtime-*.test.ts\n`,
+      );
+  });
+});
