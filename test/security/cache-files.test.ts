@@ -201,3 +201,55 @@ describe.skipIf(!asRoot)("another user's file in the cache directory is a miss (
     expectTampered(commit(repo, 'chore: work'), 'foreign anchor');
   });
 });
+
+describe('a forged cache entry the agent writes as a regular file of this user is never believed', () => {
+  // Issue 27 item 3 / issue 26 item 3: an agent running as the user can write the user cache directory. No
+  // cache may make a hook pass what it would block without it: a validated config, protocol or anchor is
+  // never taken from that directory.
+  it('config: an entry with the exact text and the test-first rule off does not let an unpaired feat through', () => {
+    const { repo } = anchoredRepo();
+    const { entry, forged } = forgedConfig(repo);
+    fs.writeFileSync(entry, forged);
+    expectUnpairedFeat(commit(repo, 'feat: unpaired'), 'forged config');
+  });
+
+  it('config: an entry that turns the commit-msg hook off does not let an unpaired feat through', () => {
+    const { repo } = anchoredRepo();
+    const { entry } = forgedConfig(repo);
+    const good = JSON.parse(fs.readFileSync(entry, 'utf8')) as { config: { hooks: Record<string, unknown> } };
+    fs.writeFileSync(
+      entry,
+      JSON.stringify({ ...good, config: { ...good.config, hooks: { ...good.config.hooks, commit_msg: false } } }),
+    );
+    expectUnpairedFeat(commit(repo, 'feat: unpaired'), 'forged config, commit_msg off');
+  });
+
+  it('protocol: an entry whose protocol has no gates does not let the enforced commit through', () => {
+    const { repo, env } = protocolRepo({ focus: 'cache', objective: 'forged' });
+    const before = commit(repo, 'chore: work', env);
+    expect(before.status).toBe(1);
+    expect(before.stderr).toContain('BINDING/read_context');
+    const entries = cached(repo, 'protocol', /\.json$/);
+    expect(entries.length, 'a protocol cache entry to forge (or none at all)').toBeLessThanOrEqual(1);
+    for (const entry of entries) {
+      const good = JSON.parse(fs.readFileSync(entry, 'utf8')) as {
+        protocol: { phases: Array<{ gates: unknown[] }> };
+      };
+      const forged = {
+        ...good,
+        protocol: { ...good.protocol, phases: good.protocol.phases.map((p) => ({ ...p, gates: [] })) },
+      };
+      fs.writeFileSync(entry, JSON.stringify(forged));
+    }
+    const after = commit(repo, 'chore: work', env);
+    expect(after.status, after.stderr).toBe(1);
+    expect(after.stderr).toContain('BINDING/read_context');
+  });
+
+  it('anchor: an entry vouching for an edited anchor does not make it pass', () => {
+    const { repo, token } = anchoredRepo();
+    const { entry, forged } = editAnchor(repo, token);
+    fs.writeFileSync(entry, forged);
+    expectTampered(commit(repo, 'chore: work'), 'forged anchor');
+  });
+});
