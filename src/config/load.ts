@@ -3,7 +3,6 @@ import { readTextIfExists } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
 import { workspacePaths } from '../paths.js';
-import { readCachedConfig, writeCachedConfig } from './cache.js';
 
 export interface LoadedConfig {
   config: WorkspaceConfig;
@@ -14,17 +13,13 @@ export interface LoadedConfig {
 /**
  * Loads `.hestai_workspace.yaml` from a worktree root. Without the file, the defaults are returned and
  * neither yaml nor zod is loaded (the hook path stays small). With it, every problem is reported at once
- * in one `HestaiError` (exit 2) naming the file, each key path and line. A valid file's config is cached
- * in the user cache directory (`~/.cache/hestai/config/<sha256 of the text>.json`, never in the worktree,
- * see cache.ts), validated on read, and read back on the next load of the same text.
+ * in one `HestaiError` (exit 2) naming the file, each key path and line. Never cached (issue 27): a cache
+ * an agent can write must not decide a hook's verdict.
  */
-export async function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+export async function loadConfig(root: string, _env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   const file = workspacePaths(root).workspaceConfig;
   const text = readTextIfExists(file);
   if (text === null) return { config: structuredClone(DEFAULTS) as WorkspaceConfig, file: null };
-  // The same text validated before: no yaml or zod to load (every command, not only the hooks).
-  const cached = readCachedConfig(root, text, env);
-  if (cached !== null) return { config: cached, file };
   const { validateConfigText } = await import('./validate.js');
   const { config, errors } = validateConfigText(text);
   if (config === null) {
@@ -39,7 +34,6 @@ export async function loadConfig(root: string, env: NodeJS.ProcessEnv = process.
       remedy: 'Fix the keys listed above (see "Configuration" in the README for every key and its default).',
     });
   }
-  writeCachedConfig(root, text, config, env);
   return { config, file };
 }
 

@@ -52,7 +52,7 @@ export function startCommitFacts(
 ): EarlyCommitFacts | null {
   try {
     const state = readProtocolState(paths, session.session_id);
-    const loaded = state === null ? null : cachedProtocolFromText(state.protocol_text, paths.protocol, env);
+    const loaded = state === null ? null : cachedProtocolFromText(state.protocol_text, paths.protocol);
     if (loaded === null || state === null || state.current_phase === COMPLETE) return null;
     const judged = commitGates(loaded.protocol, state).gates.filter(({ gate }) => gate.pre_commit);
     return {

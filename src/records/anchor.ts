@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
-import { userCacheDir } from '../config/cache.js';
-import { readJsonWithText, readOwnCacheFile, writeJsonAtomic, type Validate } from '../state/store.js';
+import { readJsonWithText, type Validate } from '../state/store.js';
 import { readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
-import { textKey } from '../util/text-key.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 
 export const STRICTNESS = ['quick', 'default', 'deep'] as const;
@@ -190,54 +188,16 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
 }
 
 /**
- * Anchors whose integrity hash held, remembered by their exact file text in the user cache directory
- * (`~/.cache/hestai/anchor/<format>-<text key>.json`, never the worktree): the hooks check the same anchor on
- * every commit, and hashing its canonical form in pure JavaScript costs about a millisecond in a process that
- * just started. An entry vouches only for the exact text it holds (compared whole), so an anchor edited after
- * validation is hashed (and refused); anything unexpected in an entry is a miss. Same trust as the config
- * cache in that directory.
+ * Anchor texts this process already found intact (the pre-commit hook checks one anchor up to four times).
+ * In memory only: nothing vouching for an anchor is cached where an agent could write it (issue 27).
  */
-const INTACT_FORMAT = 1;
-/** An entry holds one anchor's text: a larger file is a miss. */
-const MAX_INTACT_BYTES = 4 * 1024 * 1024;
-
-function intactFile(text: string): { dir: string; file: string } | null {
-  const dir = userCacheDir(process.env);
-  return dir === null ? null : { dir, file: path.join(dir, 'anchor', `${INTACT_FORMAT}-${textKey(text)}.json`) };
-}
-
-/** Texts this process already found intact (the pre-commit hook checks one anchor up to four times). */
 const intactHere = new Set<string>();
 
-function knownIntact(text: string): boolean {
-  if (intactHere.has(text)) return true;
-  try {
-    const where = intactFile(text);
-    const raw = where === null ? null : readOwnCacheFile(where.file, MAX_INTACT_BYTES);
-    if (raw === null) return false;
-    const entry = JSON.parse(raw) as { format?: unknown; text?: unknown } | null;
-    const intact = entry !== null && typeof entry === 'object' && entry.format === INTACT_FORMAT && entry.text === text;
-    if (intact) remember(text);
-    return intact;
-  } catch {
-    return false;
-  }
-}
-
-function remember(text: string): void {
-  if (intactHere.size >= 8) intactHere.clear();
-  intactHere.add(text);
-}
+const knownIntact = (text: string): boolean => intactHere.has(text);
 
 function rememberIntact(text: string): void {
-  remember(text);
-  const where = intactFile(text);
-  if (where === null) return;
-  try {
-    writeJsonAtomic(where.file, { format: INTACT_FORMAT, text }, { within: where.dir, durable: false });
-  } catch {
-    /* remembering is an optimisation only */
-  }
+  if (intactHere.size >= 8) intactHere.clear();
+  intactHere.add(text);
 }
 
 /** True when an anchor file exists for the token (valid or not). */

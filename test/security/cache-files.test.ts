@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { protocolRepo } from '../helpers/protocol-repo.js';
 import { userCacheDir } from '../../src/config/cache.js';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import { workspacePaths } from '../../src/paths.js';
 import { anchorFile } from '../../src/records/anchor.js';
 import { textKey } from '../../src/util/text-key.js';
@@ -11,12 +12,10 @@ import { makeRepo, tempDir, type RunResult, type TempRepo } from '../helpers/git
 import { makeSession } from '../helpers/session-fixture.js';
 import { hestai, noStack } from './helpers.js';
 
-// Review of the user cache directory (~/.cache/hestai): every cache read there goes through one reader
-// (readOwnCacheFile in src/state/store.ts) that opens without following a symlink and without blocking, and
-// believes only a regular file of this user within a size bound. Planted in place of a cache file, a FIFO
-// must not hang the hooks, a symlink must not be followed, and (as root) another user's file in a shared
-// cache directory must be a miss. Real `git commit`s through the installed hooks; the verdict is the one
-// without a cache.
+// Review of the user cache directory (~/.cache/hestai): no validated config, protocol or anchor is cached
+// there any more (issue 27), so whatever is planted where earlier builds read them (a FIFO, a symlink,
+// another user's file, or a forged regular file the agent writes) changes nothing: the hooks never hang and
+// judge as without a cache. Real `git commit`s through the installed hooks.
 
 const TIMEOUT = 60_000;
 
@@ -45,15 +44,12 @@ function release(fifo: string): void {
 
 const cacheDir = (repo: TempRepo) => userCacheDir(repo.env)!;
 
-/** The cache files under `sub` whose name matches `pattern`. */
-function cached(repo: TempRepo, sub: string, pattern: RegExp): string[] {
-  const dir = path.join(cacheDir(repo), sub);
-  return fs.existsSync(dir)
-    ? fs
-        .readdirSync(dir)
-        .filter((f) => pattern.test(f))
-        .map((f) => path.join(dir, f))
-    : [];
+/** Where the protocol cache of earlier builds was read for the workspace's protocol text (format 3). */
+function protocolEntry(repo: TempRepo): string {
+  const text = fs.readFileSync(path.join(repo.dir, '.hestai/protocol.yaml'), 'utf8');
+  const entry = path.join(cacheDir(repo), 'protocol', `3-${textKey(text)}.json`);
+  fs.mkdirSync(path.dirname(entry), { recursive: true });
+  return entry;
 }
 
 function mkfifo(file: string): void {
@@ -106,13 +102,30 @@ function editAnchor(repo: TempRepo, token: string): { text: string; entry: strin
   return { text, entry, forged: JSON.stringify({ format: 1, text }) };
 }
 
-/** The config entry rewritten to switch the test-first rule off. */
-function forgedConfig(repo: TempRepo): { entry: string; forged: string } {
-  const entries = cached(repo, 'config', /\.json$/);
-  expect(entries, 'no config cache was written').toHaveLength(1);
-  const good = JSON.parse(fs.readFileSync(entries[0]!, 'utf8')) as { config: { tdd: Record<string, unknown> } };
-  const forged = { ...good, config: { ...good.config, tdd: { ...good.config.tdd, policy: 'any', types: [] } } };
-  return { entry: entries[0]!, forged: JSON.stringify(forged) };
+/** Where the config cache of earlier builds was read (format 4): the path an attacker plants at. */
+function configEntry(repo: TempRepo): { entry: string; text: string } {
+  const text = fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8');
+  const entry = path.join(cacheDir(repo), 'config', `4-${textKey(text)}.json`);
+  fs.mkdirSync(path.dirname(entry), { recursive: true });
+  return { entry, text };
+}
+
+/** A config entry for the workspace file's exact text, with `change` applied: what the agent would write. */
+function forgedConfig(
+  repo: TempRepo,
+  change: (c: typeof DEFAULTS) => unknown = (c) => ({ ...c, tdd: { ...c.tdd, policy: 'any', types: [] } }),
+): { entry: string; forged: string } {
+  const { entry, text } = configEntry(repo);
+  const config = { ...DEFAULTS, tdd: { ...DEFAULTS.tdd, policy: 'paired' as const } };
+  return { entry, forged: JSON.stringify({ format: 4, text, config: change(config) }) };
+}
+
+/** Where the anchor cache of earlier builds was read for this session's anchor text (format 1). */
+function anchorEntry(repo: TempRepo, token: string): string {
+  const text = fs.readFileSync(anchorFile(workspacePaths(repo.dir), token), 'utf8');
+  const entry = path.join(cacheDir(repo), 'anchor', `1-${textKey(text)}.json`);
+  fs.mkdirSync(path.dirname(entry), { recursive: true });
+  return entry;
 }
 
 /** Puts `content` at `entry` through a symlink to a file of this user outside the cache directory. */
@@ -133,14 +146,12 @@ function plantForeign(entry: string, content: string): void {
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 describe('a FIFO planted at a cache path never hangs a hook', () => {
-  it('anchor and config caches: the commit completes with the verdict of no cache', () => {
-    const { repo } = anchoredRepo();
-    for (const [sub, pattern] of [
-      ['anchor', /\.json$/],
-      ['config', /\.json$/],
+  it('at the former anchor and config cache paths: the commit completes with the verdict of no cache', () => {
+    const { repo, token } = anchoredRepo();
+    for (const [sub, entries] of [
+      ['anchor', [anchorEntry(repo, token)]],
+      ['config', [configEntry(repo).entry]],
     ] as const) {
-      const entries = cached(repo, sub, pattern);
-      expect(entries.length, `${sub}: no cache was written`).toBeGreaterThan(0);
       for (const entry of entries) mkfifo(entry);
       try {
         expectPass(commit(repo, 'chore: work'), `${sub} FIFO, chore`);
@@ -152,11 +163,10 @@ describe('a FIFO planted at a cache path never hangs a hook', () => {
     }
   });
 
-  it('protocol cache: the enforced commit completes, blocked by the same gate', () => {
+  it('at the former protocol cache path: the enforced commit completes, blocked by the same gate', () => {
     const { repo, env } = protocolRepo({ focus: 'cache', objective: 'fifo' });
     const run = (args: string[]) => hestai(repo, args, env);
-    const entries = cached(repo, 'protocol', /\.json$/);
-    expect(entries).toHaveLength(1);
+    const entries = [protocolEntry(repo)];
     mkfifo(entries[0]!);
     try {
       const r = commit(repo, 'chore: work', env);
@@ -215,12 +225,8 @@ describe('a forged cache entry the agent writes as a regular file of this user i
 
   it('config: an entry that turns the commit-msg hook off does not let an unpaired feat through', () => {
     const { repo } = anchoredRepo();
-    const { entry } = forgedConfig(repo);
-    const good = JSON.parse(fs.readFileSync(entry, 'utf8')) as { config: { hooks: Record<string, unknown> } };
-    fs.writeFileSync(
-      entry,
-      JSON.stringify({ ...good, config: { ...good.config, hooks: { ...good.config.hooks, commit_msg: false } } }),
-    );
+    const { entry, forged } = forgedConfig(repo, (c) => ({ ...c, hooks: { ...c.hooks, commit_msg: false } }));
+    fs.writeFileSync(entry, forged);
     expectUnpairedFeat(commit(repo, 'feat: unpaired'), 'forged config, commit_msg off');
   });
 
@@ -229,18 +235,9 @@ describe('a forged cache entry the agent writes as a regular file of this user i
     const before = commit(repo, 'chore: work', env);
     expect(before.status).toBe(1);
     expect(before.stderr).toContain('BINDING/read_context');
-    const entries = cached(repo, 'protocol', /\.json$/);
-    expect(entries.length, 'a protocol cache entry to forge (or none at all)').toBeLessThanOrEqual(1);
-    for (const entry of entries) {
-      const good = JSON.parse(fs.readFileSync(entry, 'utf8')) as {
-        protocol: { phases: Array<{ gates: unknown[] }> };
-      };
-      const forged = {
-        ...good,
-        protocol: { ...good.protocol, phases: good.protocol.phases.map((p) => ({ ...p, gates: [] })) },
-      };
-      fs.writeFileSync(entry, JSON.stringify(forged));
-    }
+    const text = fs.readFileSync(path.join(repo.dir, '.hestai/protocol.yaml'), 'utf8');
+    const weak = { version: 1, phases: [{ id: 'BINDING', stage: 'start', gates: [] }] };
+    fs.writeFileSync(protocolEntry(repo), JSON.stringify({ format: 3, text, protocol: weak }));
     const after = commit(repo, 'chore: work', env);
     expect(after.status, after.stderr).toBe(1);
     expect(after.stderr).toContain('BINDING/read_context');

@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configCacheFile } from '../../src/config/cache.js';
+import { userCacheDir } from '../../src/config/cache.js';
+import { textKey } from '../../src/util/text-key.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { runHook } from '../helpers/session-fixture.js';
 import { hestai, noStack } from './helpers.js';
 
-// Issue 12, item 3: the config cache can never weaken a rule. It holds the workspace file's exact text (a
-// cache for any other text is a miss), lives outside the worktree (a repository cannot commit or hand-edit
-// it), and is validated on read: a cache that disagrees or is malformed is ignored and rewritten, never a
-// crash, never a pass.
+// Issue 12, item 3, issue 27: no cache can weaken a rule. A cache committed into the worktree is never read,
+// and the validated config is cached nowhere (an agent can write the user cache directory too): the text is
+// validated on every load.
 
 const YAML =
   'anchor:\n  required: true\nverify:\n  anchors: off\ngithub:\n  issue_search: false\n  pr_context: false\n';
@@ -61,52 +61,19 @@ describe('config cache: never weakens a rule', () => {
     expect(result.status).toBe(0);
   });
 
-  it('a malformed cache in the user cache directory is ignored and rewritten, never a crash', () => {
+  it('validates the text on every load and writes no cache; an entry planted where earlier builds read one is never used', () => {
     const repo = makeRepo();
     repo.commit('chore: config', { '.hestai_workspace.yaml': YAML });
-    const file = configCacheFile(YAML, repo.env)!;
-    expect(file.startsWith(repo.home)).toBe(true);
     expect(hestai(repo, ['status']).status).toBe(0);
-    const good = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    // The cache holds the exact text it was validated from: that, not a digest of it, is what a read compares.
-    expect(good['text']).toBe(YAML);
-    for (const bad of [
-      'not json',
-      JSON.stringify({ ...good, config: { ...DEFAULTS, tdd: {} } }),
-      JSON.stringify({ ...good, config: { ...DEFAULTS, anchor: { required: 'no' } } }),
-      JSON.stringify({ ...good, text: undefined }),
-      JSON.stringify({ ...good, text: 42 }),
-      JSON.stringify({ ...good, format: 2 }),
-      JSON.stringify({
-        sha256: createHash('sha256').update(`hestai-config-cache:3\n${YAML}`).digest('hex'),
-        config: good['config'],
-      }),
-      'null',
-    ]) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, bad);
-      const result = hestai(repo, ['status']);
-      noStack(result);
-      expect(result.status).toBe(0);
-      const rewritten = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-        text: string;
-        config: { anchor: { required: boolean }; tdd: { types: string[] } };
-      };
-      expect(rewritten.text).toBe(YAML);
-      expect(rewritten.config.anchor.required).toBe(true);
-      expect(rewritten.config.tdd.types).toEqual(['feat']);
-    }
-  });
-
-  it('a cache written for other content is never used for this content, even one byte apart', () => {
-    const repo = makeRepo();
-    repo.commit('chore: config', { '.hestai_workspace.yaml': YAML });
-    const file = configCacheFile(YAML, repo.env)!;
-    expect(hestai(repo, ['status']).status).toBe(0);
-    const good = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const dir = path.join(userCacheDir(repo.env)!, 'config');
+    expect(fs.existsSync(dir)).toBe(false);
     const weakConfig = { ...DEFAULTS, anchor: { ...DEFAULTS.anchor, required: false } };
-    for (const text of ['anchor:\n  required: false\n', `${YAML} `, YAML.replace('anchor:', 'anchor: ')]) {
-      fs.writeFileSync(file, JSON.stringify({ ...good, text, config: weakConfig }));
+    fs.mkdirSync(dir, { recursive: true });
+    for (const text of [YAML, 'anchor:\n  required: false\n', `${YAML} `]) {
+      fs.writeFileSync(
+        path.join(dir, `4-${textKey(YAML)}.json`),
+        JSON.stringify({ format: 4, text, config: weakConfig }),
+      );
       repo.write('src/a.ts', 'export {};\n');
       repo.git(['add', 'src/a.ts']);
       expect(runHook('pre-commit', repo.dir, repo.env).status, text).toBe(1);
