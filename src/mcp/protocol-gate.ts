@@ -33,6 +33,12 @@ export const PROTOCOL_OPEN_TOOLS: ReadonlySet<string> = new Set([
  */
 const OPEN_WHEN_TERMINAL: ReadonlySet<string> = new Set(['clock_out']);
 
+/**
+ * Gated tools that serve a session holding no valid anchor (issue 30): nothing it did can be committed, so
+ * the agent may close its own session (clock_out refuses any session but the connection's own).
+ */
+const OPEN_WHEN_UNANCHORED: ReadonlySet<string> = new Set(['clock_out']);
+
 /** The protocol's verdict on a session's tools (`anchor_status.protocol_gate`). */
 export interface ProtocolGate {
   /** Whether `protocol.enforce` is set in the workspace. */
@@ -135,6 +141,10 @@ export async function requireProtocolStartGates(
   const id = resolution.choice.session_id;
   const gate = await protocolGate(deps, paths, id);
   if (gate === null || gate.unlocked) return;
+  if (OPEN_WHEN_UNANCHORED.has(tool)) {
+    const { hasValidAnchor } = await import('../records/anchor.js');
+    if (!hasValidAnchor(paths, id).valid) return;
+  }
   if (OPEN_WHEN_TERMINAL.has(tool)) {
     const { handshakeIsTerminal } = await import('../hooks/handshake.js');
     if (handshakeIsTerminal(paths, id)) return;
