@@ -56,11 +56,13 @@ export const DEFAULTS = {
     constitutions: 'install' as 'install' | 'strict',
   },
   hooks: { pre_commit: true, commit_msg: true, trailers: true },
+  // CI is the judge: a commit made past the hooks (no trailers: --no-verify), a bypass and an exemption are
+  // errors unless the base's policy lowers them (issue 24).
   verify: {
-    trailers: 'warn' as 'off' | 'warn' | 'error',
-    bypass: 'warn' as 'warn' | 'error',
+    trailers: 'error' as 'off' | 'warn' | 'error',
+    bypass: 'error' as 'warn' | 'error',
     anchors: 'error' as 'off' | 'warn' | 'error',
-    exempt: 'warn' as 'allow' | 'warn' | 'error',
+    exempt: 'error' as 'allow' | 'warn' | 'error',
   },
   anchors: { publish: true },
   protocol: { enforce: false, force_limit: 3, history_limit: 50 },

@@ -27,3 +27,54 @@ export function automaticMerge(
 export function differingPaths(cwd: string, a: string, b: string): string[] {
   return splitNul(runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', a, b], { cwd }).stdout);
 }
+
+/**
+ * Which commits really revert the commit they name, as `git revert` makes them: the named commit is in the
+ * reverting commit's history, and the reverting commit's change (against its first parent) is the inverse
+ * of the named commit's, line for line (`git diff -U0`, line numbers and index lines aside, so changes made
+ * elsewhere in the files since do not matter). One `git diff-tree --stdin` for every pair, then one
+ * `git merge-base --is-ancestor` per pair whose diffs match.
+ */
+export function realReverts(
+  cwd: string,
+  pairs: readonly { sha: string; parent: string; reverts: string }[],
+): Set<string> {
+  const real = new Set<string>();
+  if (pairs.length === 0) return real;
+  // `--stdin` reads "<commit> [<parent>]" (full shas): "X" gives X's change, "<R's parent> R" the inverse of R's.
+  const input = pairs.map((p) => `${p.reverts}\n${p.parent} ${p.sha}\n`).join('');
+  const result = runGit(
+    ['diff-tree', '--stdin', '--always', '-p', '-U0', '--no-renames', '--no-color', '--no-ext-diff'],
+    {
+      cwd,
+      input,
+      okCodes: [128],
+    },
+  );
+  if (result.status !== 0) return real;
+  const blocks = diffBlocks(result.stdout);
+  if (blocks.length !== pairs.length * 2) return real;
+  pairs.forEach((p, i) => {
+    const named = blocks[2 * i]!;
+    const inverse = blocks[2 * i + 1]!;
+    if (named === '' || named !== inverse) return;
+    const ancestor = runGit(['merge-base', '--is-ancestor', p.reverts, p.sha], { cwd, okCodes: [1, 128] });
+    if (ancestor.status === 0) real.add(p.sha);
+  });
+  return real;
+}
+
+/** Pure: `git diff-tree --stdin --always -p` output split per input line, each diff without its index and hunk-position lines. */
+export function diffBlocks(text: string): string[] {
+  const blocks: string[][] = [];
+  for (const line of text.split('\n')) {
+    if (/^[0-9a-f]{40,64}$/.test(line)) {
+      blocks.push([]);
+      continue;
+    }
+    const block = blocks[blocks.length - 1];
+    if (!block || line.startsWith('index ')) continue;
+    block.push(line.startsWith('@@') ? '@@' : line);
+  }
+  return blocks.map((b) => b.join('\n').trim());
+}

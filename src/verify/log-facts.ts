@@ -2,6 +2,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { resolveCommits } from '../git/history.js';
 import type { LogCommit } from '../git/parse.js';
 import { commitHunks } from '../git/hunks.js';
+import { realReverts } from '../git/merge.js';
 import { commitFacts, revertedSha, type CommitFacts, type CommitInput } from '../tdd/commit.js';
 import {
   classifyHunks,
@@ -22,12 +23,26 @@ export function logFacts(
   root: string,
   commits: readonly LogCommit[],
   config: Pick<WorkspaceConfig, 'tdd' | 'commit'>,
+  options: { earnedReverts?: boolean } = {},
 ): CommitFacts[] {
   const isTest = testFileMatcher(config.tdd.test_globs);
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
   const named = commits.map((c) => revertedSha(c.message));
   const wanted = named.filter((s): s is string => s !== null);
   const resolved = wanted.length === 0 ? new Map<string, string | null>() : resolveCommits(root, wanted);
+  // verify: a revert is exempt only when it is one (src/git/merge.ts realReverts); a line naming some
+  // existing commit earns nothing.
+  if (options.earnedReverts && wanted.length > 0) {
+    const pairs = commits.flatMap((c, i) => {
+      const target = named[i] ? resolved.get(named[i]!) : null;
+      const parent = c.parents[0];
+      return target && parent ? [{ sha: c.sha, parent, reverts: target }] : [];
+    });
+    const real = realReverts(root, pairs);
+    commits.forEach((c, i) => {
+      if (named[i] && !real.has(c.sha)) named[i] = null;
+    });
+  }
   const input = (c: LogCommit, i: number): CommitInput => ({
     sha: c.sha,
     message: c.message,

@@ -120,7 +120,7 @@ export async function verifyRange(
   const since = config.tdd.since ? resolveCommit(workspace.root, config.tdd.since) : null;
   const pairing = pairingRevisions(workspace.root, config, range.to, since);
   const context = pairingContext(workspace.root, range, pairing, result.commits);
-  const contextFacts = logFacts(workspace.root, context, config);
+  const contextFacts = logFacts(workspace.root, context, config, { earnedReverts: true });
   const factsBySha = new Map(contextFacts.map((f) => [f.sha, f]));
   const facts = result.commits.map((c) => factsBySha.get(c.sha)!);
   const bypassed = (f: CommitFacts, i: number) =>

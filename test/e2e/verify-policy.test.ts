@@ -110,7 +110,7 @@ describe('exemptions and bypasses are visible however the message is cleaned', (
   };
 
   it('a bypass committed with --cleanup=verbatim and a trailing # paragraph is listed; TDD-Exempt per verify.exempt', () => {
-    const warn = branch('verify:\n  anchors: off\n  trailers: off\n');
+    const warn = branch('verify:\n  anchors: off\n  trailers: off\n  bypass: warn\n  exempt: warn\n');
     expect(verdictOf(warn.report, 'feat: hotfix', 'bypass')?.message).toContain('prod is down');
     expect(verdictOf(warn.report, 'feat: generated client', 'test-first')?.status).toBe('warn');
     expect(warn.status).toBe(0);

@@ -28,7 +28,8 @@ describe('hestai verify catches what the hooks did not see', () => {
     };
     const byHeader = (h: string) => report.commits.find((c) => c.header === h)!.verdicts;
     expect(byHeader('feat: sneaked past the hooks').find((v) => v.rule === 'test-first')?.status).toBe('fail');
-    expect(byHeader('feat: sneaked past the hooks').find((v) => v.rule === 'trailers')?.status).toBe('warn');
+    // A commit made past the hooks carries no trailers: an error by default (verify.trailers: error).
+    expect(byHeader('feat: sneaked past the hooks').find((v) => v.rule === 'trailers')?.status).toBe('fail');
     expect(byHeader('docs: hooked').find((v) => v.rule === 'trailers')?.status).toBe('pass');
     expect(byHeader('chore: urgent').find((v) => v.rule === 'bypass')?.message).toContain('release blocker');
   });

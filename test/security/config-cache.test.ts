@@ -14,7 +14,7 @@ import { hestai, noStack } from './helpers.js';
 // validated on every load.
 
 const YAML =
-  'anchor:\n  required: true\nverify:\n  anchors: off\ngithub:\n  issue_search: false\n  pr_context: false\n';
+  'anchor:\n  required: true\nverify:\n  anchors: off\n  trailers: warn\ngithub:\n  issue_search: false\n  pr_context: false\n';
 
 function withCommittedCache(config: unknown): TempRepo {
   const repo = makeRepo();
