@@ -29,6 +29,10 @@ export class GatedStdioTransport implements Transport {
   private readonly gate: LineGate;
   private started = false;
   private closed = false;
+  /** The protocol revision the initialize answer named (batches exist only in 2025-03-26). */
+  private revision: string | null = null;
+  /** Batches being answered: the ids still awaited and the responses so far, answered as one array. */
+  private readonly batches: Array<{ waiting: Set<string | number>; responses: JSONRPCMessage[] }> = [];
 
   constructor(
     private readonly stdin: Input,
@@ -51,8 +55,23 @@ export class GatedStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio transport is closed'));
+    const m = message as { id?: unknown; result?: { protocolVersion?: unknown } };
+    if (typeof m.result?.protocolVersion === 'string') this.revision = m.result.protocolVersion;
+    if ((typeof m.id === 'string' || typeof m.id === 'number') && !('method' in message)) {
+      const batch = this.batches.find((b) => b.waiting.has(m.id as string | number));
+      if (batch !== undefined) {
+        batch.waiting.delete(m.id as string | number);
+        batch.responses.push(message);
+        if (batch.waiting.size > 0) return Promise.resolve();
+        this.batches.splice(this.batches.indexOf(batch), 1);
+        return this.write(`${JSON.stringify(batch.responses)}\n`);
+      }
+    }
+    return this.write(serializeMessage(message));
+  }
+
+  private write(json: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const json = serializeMessage(message);
       let settled = false;
       const onError = (error: Error) => {
         if (settled) return;
@@ -87,12 +106,31 @@ export class GatedStdioTransport implements Transport {
     this.onclose?.();
   }
 
+  /** An Invalid Request error (-32600) for a message that cannot be answered by its own id. */
+  private invalid(id: string | number | null, message: string): void {
+    void this.write(serializeMessage({ jsonrpc: '2.0', id, error: { code: -32600, message } } as never)).catch(
+      (error: Error) => this.onerror?.(error),
+    );
+  }
+
   private deliver(value: unknown): void {
+    if (Array.isArray(value)) return this.deliverBatch(value);
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(value);
     } catch (error) {
       this.onerror?.(error as Error);
+      // A request (it has an id, or a method and an id key) is answered, with its id when that is one.
+      if (value !== null && typeof value === 'object' && 'id' in value) {
+        const id = (value as { id: unknown }).id;
+        const usable = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+        this.invalid(
+          usable ? (id as string | number) : null,
+          usable
+            ? 'Invalid Request: not a JSON-RPC 2.0 request'
+            : 'Invalid Request: a request id must be a string or an integer',
+        );
+      }
       return;
     }
     try {
@@ -101,6 +139,28 @@ export class GatedStdioTransport implements Transport {
       // As the SDK's transport does: reported, and the next line is read (never an uncaught exception).
       this.onerror?.(error as Error);
     }
+  }
+
+  /**
+   * A JSON-RPC batch: in protocol revision 2025-03-26 (the only one with batches) each member is delivered and
+   * the responses to its requests are written as one array (none when it held only notifications); in every
+   * other revision, and for an empty batch, one Invalid Request error with id null.
+   */
+  private deliverBatch(members: unknown[]): void {
+    if (this.revision !== '2025-03-26' || members.length === 0) {
+      this.invalid(
+        null,
+        members.length === 0
+          ? 'Invalid Request: an empty batch'
+          : `Invalid Request: JSON-RPC batches are not supported in protocol revision ${this.revision ?? '(not negotiated)'}; send one message per line`,
+      );
+      return;
+    }
+    const ids = members
+      .map((m) => (m !== null && typeof m === 'object' && 'method' in m ? (m as { id?: unknown }).id : undefined))
+      .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number');
+    if (ids.length > 0) this.batches.push({ waiting: new Set(ids), responses: [] });
+    for (const member of members) this.deliver(member);
   }
 
   private readonly ondata = (chunk: Buffer | string): void => {

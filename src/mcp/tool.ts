@@ -2,6 +2,7 @@ import type { McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { McpContext } from './deps.js';
 import { auditPathTraversal } from '../security.js';
+import { CancelledError, throwIfCancelled, withCancellation } from '../util/cancel.js';
 import { errorResult, type ToolResult } from './result.js';
 import { advertised } from './schemas.js';
 import { mcpWorded } from './wording.js';
@@ -41,11 +42,21 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
       outputSchema: advertised(spec.output, 'output'),
       annotations: spec.annotations,
     },
-    (async (args: z.infer<I>) => {
+    (async (args: z.infer<I>, ctx?: { mcpReq?: { signal?: AbortSignal } }) => {
+      const signal = ctx?.mcpReq?.signal;
       try {
-        if (!PROTOCOL_OPEN_TOOLS.has(name)) await requireProtocolStartGates(deps, name, args);
-        return mcpWorded(await handler(args));
+        // A cancelled request stops before any write it has not made (issue 26): here, and in every lock wait.
+        return await withCancellation(signal, async () => {
+          throwIfCancelled(name);
+          if (!PROTOCOL_OPEN_TOOLS.has(name)) await requireProtocolStartGates(deps, name, args);
+          throwIfCancelled(name);
+          return mcpWorded(await handler(args));
+        });
       } catch (error) {
+        if (error instanceof CancelledError) {
+          deps.log(`hestai mcp: ${name} ${error.message} (the client cancelled the request)`);
+          return mcpWorded(errorResult(error, deps.log));
+        }
         const audited = auditPathTraversal(error, () => deps.cwd, `mcp:${name}`, deps.clock);
         if (audited.auditLog !== null)
           deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);

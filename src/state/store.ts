@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { usageError, HestaiError } from '../errors.js';
 import { assertSafeStatePath, unsafeStatePath } from './safe-path.js';
+import { throwIfCancelled } from '../util/cancel.js';
 
 export { assertSafeStatePath, stateBoundary } from './safe-path.js';
 
@@ -349,7 +350,9 @@ export async function withLock<T>(lockPath: string, fn: () => T | Promise<T>, op
   // This holding's own owner line (unique: two holdings in one process differ by their id), so release
   // removes the lock only while it is still this holding's.
   const mine = `${lockOwnerLine(process.pid).trimEnd()} id:${randomBytes(6).toString('hex')}\n`;
-  while (!tryAcquire(lockPath, staleMs, mine)) {
+  for (;;) {
+    throwIfCancelled(`taking the lock ${lockPath}`); // a cancelled MCP request stops before the writes it guards
+    if (tryAcquire(lockPath, staleMs, mine)) break;
     if (Date.now() > deadline) {
       throw usageError(`timed out waiting for the lock ${lockPath}`, {
         file: lockPath,
