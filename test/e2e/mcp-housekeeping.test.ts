@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -47,6 +47,51 @@ async function opened(revision: string) {
   expect(init.result.protocolVersion).toBe(revision);
   server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return { repo, server };
+}
+
+/**
+ * Another process holding a lock of the state store, as store.ts takes one: the lock directory made with
+ * mkdir(2) and an `owner` file naming a live process (pid, start time and this machine's boot). Released on `release()`.
+ */
+async function holdLock(lockPath: string): Promise<{ release: () => Promise<void> }> {
+  const script = `
+    const fs = require('node:fs');
+    const path = require('node:path');
+    const lock = ${JSON.stringify(lockPath)};
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    fs.mkdirSync(lock);
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    let boot = '';
+    try { boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(); } catch {}
+    fs.writeFileSync(path.join(lock, 'owner'), process.pid + (start ? ' start:' + start : '') + (boot ? ' boot:' + boot : '') + '\\n');
+    process.stdout.write('held\\n');
+    process.stdin.once('data', () => {
+      fs.rmSync(lock, { recursive: true, force: true });
+      process.stdout.write('released\\n');
+      process.exit(0);
+    });`;
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['-e', script], { stdio: 'pipe' });
+  let out = '';
+  const saw = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (out.includes(word)) resolve();
+      };
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        check();
+      });
+      child.on('exit', () => (out.includes(word) ? resolve() : reject(new Error(`lock holder exited: ${out}`))));
+      check();
+    });
+  await saw('held');
+  return {
+    async release() {
+      child.stdin.write('release\n');
+      await saw('released');
+    },
+  };
 }
 
 describe('MCP housekeeping', () => {
@@ -99,10 +144,8 @@ describe('MCP housekeeping', () => {
   it('a cancelled clock_in waiting on a lock stops before it creates a session', async () => {
     const repo = makeRepo();
     const mcp = await connectStdio(repo.dir, repo.env);
-    const lock = path.join(repo.dir, '.hestai/sessions/.locks/sessions');
-    fs.mkdirSync(lock, { recursive: true });
-    // Held by this (live) test process, as store.ts writes an owner.
-    fs.writeFileSync(path.join(lock, 'owner'), `${process.pid}\n`);
+    const holder = await holdLock(path.join(repo.dir, '.hestai/sessions/.locks/sessions'));
+    const active = path.join(repo.dir, '.hestai/sessions/active');
     const controller = new AbortController();
     const call = mcp.client
       .callTool(
@@ -110,13 +153,12 @@ describe('MCP housekeeping', () => {
         { signal: controller.signal },
       )
       .catch((error: Error) => error);
-    await mcp.client.ping(); // the call is in the server before it is cancelled
-    await sleep(50);
+    // clock_in creates active/ and takes the sessions lock in one synchronous step: from here on it waits.
+    while (!fs.existsSync(active)) await sleep(5);
     controller.abort('the user pressed Esc');
     expect(await call).toBeInstanceOf(Error);
     await mcp.client.ping(); // the cancellation notification is in the server before the lock is released
-    fs.rmSync(lock, { recursive: true, force: true });
-    const active = path.join(repo.dir, '.hestai/sessions/active');
+    await holder.release();
     const sessions = () =>
       fs.existsSync(active) ? fs.readdirSync(active).filter((n) => /^[0-9a-f-]{36}$/.test(n)) : [];
     // The server says when the cancelled call stopped; a session written instead ends the wait too.
