@@ -138,11 +138,29 @@ describe('commit-msg hook: test-first', () => {
     expect(scissors.status).toBe(0);
   });
 
-  it('leaves an empty message alone so git aborts the commit', () => {
+  it('judges an empty message as verify does (git commit --allow-empty-message stores it): blocked, file untouched', () => {
     const repo = makeRepo();
     const result = commitMsg(repo, '# only comments\n');
-    expect(result.status).toBe(0);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('the header (first line) is empty');
     expect(result.message).toBe('# only comments\n');
+    repo.git(['commit', '--no-verify', '-q', '--allow-empty', '--allow-empty-message', '-m', '']);
+    repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n  anchors: off\n');
+    const verify = repo.hestai(['verify', '--format', 'json', '--from', 'HEAD~1']);
+    expect(verify.status).toBe(1);
+    expect(verify.stdout).toContain('the header (first line) is empty');
+  });
+
+  it('a header ending in CR (a CRLF message kept verbatim) or holding U+2028 is judged by its type, as verify does', () => {
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    expect(commitMsg(repo, 'docs: crlf\r\n\r\nbody\r\n').status).toBe(0);
+    expect(commitMsg(repo, 'docs: a\u2028b\n').status).toBe(0);
+    repo.git(['commit', '--no-verify', '-q', '--allow-empty', '--cleanup=verbatim', '-m', 'docs: crlf\r\n\r\nbody\r']);
+    repo.git(['commit', '--no-verify', '-q', '--allow-empty', '-m', 'docs: a\u2028b']);
+    const verify = repo.hestai(['verify', '--format', 'json']);
+    expect(verify.status, verify.stdout).toBe(0);
   });
 
   it('pairs only a related test commit: a test of another package does not let a feat of this one through', () => {

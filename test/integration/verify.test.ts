@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
@@ -144,5 +145,22 @@ describe('hestai verify', () => {
     expect(bad.status).toBe(1);
     expect(verdict(bad.report, 'feat(b): nothing new', 'red-green')?.message).toMatch(/RED/);
     expect(repo.git(['worktree', 'list']).stdout.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('hestai verify when git log fails', () => {
+  it('a missing object in a full clone is reported as what git said, never as a shallow clone', () => {
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n' });
+    repo.commit('docs: a', { 'docs/a.md': 'one\ntwo\nthree\nfour\nfive\n' });
+    repo.git(['mv', 'docs/a.md', 'docs/b.md']);
+    repo.write('docs/b.md', 'one\ntwo\nthree\nfour\nsix\n');
+    repo.commit('docs: b');
+    const blob = repo.git(['rev-parse', 'HEAD~1:docs/a.md']).stdout.trim();
+    fs.rmSync(path.join(repo.dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
+    const result = repo.hestai(['verify']);
+    expect(result.status).toBe(2);
+    expect(result.stderr + result.stdout).not.toContain('shallow');
+    expect(result.stderr + result.stdout).toContain(blob.slice(0, 7));
   });
 });

@@ -133,3 +133,10 @@ describe('headerProblem: what is wrong with a header that is not a Conventional 
     expect(headerProblem(header)).toEqual({ problem, clause });
   });
 });
+
+describe('headers with CR or U+2028', () => {
+  it('a trailing CR (CRLF kept verbatim) ends the line; U+2028 inside the description is text', () => {
+    expect(parseConventionalHeader('feat(cli): x\r')).toMatchObject({ type: 'feat', scope: 'cli', subject: 'x' });
+    expect(parseConventionalHeader('docs: a\u2028b')).toMatchObject({ type: 'docs', subject: 'a\u2028b' });
+  });
+});
