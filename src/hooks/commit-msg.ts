@@ -71,7 +71,6 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   if (bypass.kind === 'empty') return { exitCode: 1, lines: EMPTY_BYPASS_LINES, audit: [], session_id: null };
   const options = messageOptions(root, raw, env);
   const message = cleanMessage(raw, options);
-  if (message === '') return pass(); // git aborts an empty message itself
 
   const paths = workspacePaths(root);
   const resolved = resolveCommitSession(paths, env);

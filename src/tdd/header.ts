@@ -9,7 +9,9 @@ export interface ConventionalHeader {
   subject: string;
 }
 
-const HEADER = /^([A-Za-z][A-Za-z0-9-]*)(?:\(([^()\r\n]*[^()\s][^()\r\n]*)\))?(!)?: (\S.*)$/;
+// The description is any text up to the end of the line: `[^\n]`, not `.`, which in JavaScript also stops at
+// CR, U+2028 and U+2029 (a CRLF message kept verbatim ends its header in CR; U+2028 is text to git).
+const HEADER = /^([A-Za-z][A-Za-z0-9-]*)(?:\(([^()\r\n]*[^()\s][^()\r\n]*)\))?(!)?: (\S[^\n]*)$/;
 
 /** Parses a Conventional Commit header; null when the line is not one. Nothing is trimmed first. */
 export function parseConventionalHeader(header: string): ConventionalHeader | null {

@@ -9,6 +9,7 @@ import { checkHeader } from '../tdd/header-rule.js';
 import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
+import { usageError } from '../errors.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveBase, resolvePolicyCommit, resolveRange, shallowRangeError, type VerifyRange } from './range.js';
 import { pairingRevisions } from './pairing-context.js';
@@ -113,7 +114,14 @@ export async function verifyRange(
   ).catch(() => config);
   const policy: PolicyChange[] = policyChanges(config, tip);
   const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
-  if ('error' in result) throw shallowRangeError(range.to);
+  if ('error' in result) {
+    // Only a shallow clone hides history; any other failure (a missing object) is reported as git said it.
+    if (workspace.repo?.isShallow) throw shallowRangeError(range.to);
+    throw usageError(`git log failed for the range ${range.revisions.join(' ')}: ${result.error}`, {
+      code: 'GIT_FAILED',
+      remedy: 'Check the repository (git fsck); fetch missing objects (git fetch --refetch origin) or clone it again.',
+    });
+  }
   for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
   // Test-first judges each commit against its ancestry since its branch's base, not the range alone.
