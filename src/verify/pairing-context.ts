@@ -7,7 +7,8 @@ import { mergeBase, resolveCommit } from '../git/repo.js';
  * only the new commits, but their test commits may have come in an earlier push: they are judged
  * against the same history the commit-msg hook saw.
  *
- * The base is the merge-base of `to` with `tdd.default_branch` (local, else `origin/<default>`) when
+ * The base is the merge-base of `to` with the remote's default branch (`origin/HEAD`, else
+ * `tdd.default_branch`, local or `origin/<default>`) when
  * `to` is not on it; on the default branch (or with no default branch), `tdd.since` or the root.
  * Returns the revisions of that history for `git log`, `tdd.since` always excluded.
  */
@@ -20,7 +21,7 @@ export function pairingRevisions(
   let base: string | null = null;
   let onDefault = false;
   const db = config.tdd.default_branch;
-  for (const ref of [`refs/heads/${db}`, `refs/remotes/origin/${db}`]) {
+  for (const ref of ['refs/remotes/origin/HEAD', `refs/heads/${db}`, `refs/remotes/origin/${db}`]) {
     if (resolveCommit(root, ref) === null) continue;
     const mb = mergeBase(root, to, ref);
     if (mb !== null && mb !== to) base = mb;

@@ -9,7 +9,6 @@ import { checkHeader } from '../tdd/header-rule.js';
 import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
-import { usageError } from '../errors.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveBase, resolvePolicyCommit, resolveRange, shallowRangeError, type VerifyRange } from './range.js';
 import { pairingRevisions } from './pairing-context.js';

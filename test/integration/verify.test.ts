@@ -158,7 +158,7 @@ describe('hestai verify when git log fails', () => {
     repo.commit('docs: b');
     const blob = repo.git(['rev-parse', 'HEAD~1:docs/a.md']).stdout.trim();
     fs.rmSync(path.join(repo.dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
-    const result = repo.hestai(['verify']);
+    const result = repo.hestai(['verify', '--from', 'HEAD~2']);
     expect(result.status).toBe(2);
     expect(result.stderr + result.stdout).not.toContain('shallow');
     expect(result.stderr + result.stdout).toContain(blob.slice(0, 7));
