@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either, and
- * null when it lies inside a git worktree (see insideWorktree). The history cache lives here (src/git/log-cache.ts,
+ * null when its real path (symlinks resolved) lies inside a git worktree (see insideWorktree). The history cache lives here (src/git/log-cache.ts,
  * snapshot.ts), outside every worktree: a repository can commit or hand-edit anything in it. No validated config,
  * protocol or anchor is cached here (issue 27): an agent running as the user can write this directory, and a
  * cache must never make a hook pass what it would block without it.
@@ -17,7 +17,20 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
       : home && path.isAbsolute(home)
         ? path.join(home, '.cache', 'hestai')
         : null;
-  return dir === null || insideWorktree(dir) ? null : dir;
+  return dir === null || insideWorktree(realDir(dir)) ? null : dir;
+}
+
+/** The real path of `dir`: of its nearest existing ancestor, joined with the rest (a cache dir not made yet). */
+function realDir(dir: string): string {
+  let rest = '';
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      return path.join(fs.realpathSync(d), rest);
+    } catch {
+      if (path.dirname(d) === d) return dir;
+      rest = path.join(path.basename(d), rest);
+    }
+  }
 }
 
 const worktreeAnswers = new Map<string, boolean>();
