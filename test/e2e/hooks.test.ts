@@ -43,8 +43,11 @@ describe('hestai init --no-husky', () => {
       expect(fs.readFileSync(path.join(paths.agents, `${role}.oct.md`), 'utf8')).toMatch(/^===/);
     }
     const gitignore = fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8');
-    for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/cache/', '.hestai/context/state/'])
+    for (const line of ['.hestai/sessions/', '.hestai/audit/', '.hestai/context/state/'])
       expect(gitignore.split('\n')).toContain(line);
+    // Issue 27: nothing is cached in the worktree, so there is no .hestai/cache/ to make or ignore.
+    expect(gitignore.split('\n')).not.toContain('.hestai/cache/');
+    expect(fs.existsSync(path.join(repo.dir, '.hestai', 'cache'))).toBe(false);
     const hook = fs.readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8');
     expect(hook).toContain(path.join(PROJECT_ROOT, 'hooks/pre-commit'));
     expect(hook).not.toMatch(/npx|tsx/);
