@@ -30,9 +30,6 @@ export interface WorkspacePaths {
   protocol: string;
   hestaiSys: string;
   agents: string;
-  /** `.hestai/cache/`: derived data, git-ignored (e.g. the validated config for the hooks). */
-  cache: string;
-  configCache: string;
 }
 
 let last: WorkspacePaths | null = null;
@@ -76,8 +73,6 @@ export function workspacePaths(root: string): WorkspacePaths {
     protocol: under(hestai, 'protocol.yaml'),
     hestaiSys,
     agents: under(hestaiSys, 'agents'),
-    cache: under(hestai, 'cache'),
-    configCache: under(hestai, 'cache', 'config.json'),
   });
   return last;
 }

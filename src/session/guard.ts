@@ -18,7 +18,6 @@ export function assertNoSymlinkEscape(paths: WorkspacePaths): void {
     paths.audit,
     paths.context,
     paths.state,
-    paths.cache,
   ].map((d) => [d, 'dir']);
   for (const [entry, kind] of [...entries, [paths.auditLog, 'file'] as [string, 'file']]) {
     try {

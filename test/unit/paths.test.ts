@@ -31,8 +31,6 @@ function joined(root: string): Record<string, string> {
     protocol: j('.hestai', 'protocol.yaml'),
     hestaiSys: j('.hestai-sys'),
     agents: j('.hestai-sys', 'agents'),
-    cache: j('.hestai', 'cache'),
-    configCache: j('.hestai', 'cache', 'config.json'),
   };
 }
 
