@@ -118,3 +118,13 @@ describe('hints run where the user is', () => {
     expect(fish.stdout).toMatch(/^set -gx HESTAI_SESSION [0-9a-f-]{36}\n$/);
   });
 });
+
+describe('roles', () => {
+  it('a clock-in with a role that has no constitution here says so and lists the roles', () => {
+    const repo = makeRepo();
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    const clockIn = repo.hestai(['clock-in', '--role', 'nope']);
+    expect(clockIn.stdout + clockIn.stderr).toMatch(/role "nope" has no constitution/);
+    expect(clockIn.stdout + clockIn.stderr).toContain(ROLES.join(', '));
+  });
+});
