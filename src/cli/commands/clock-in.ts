@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, usageError } from '../../errors.js';
 import { quoteInput } from '../../util/quote.js';
+import { availableRoles } from '../../records/roles.js';
+import { resolveWorkspace } from '../../workspace.js';
 import { paint } from '../output.js';
 import { action } from '../run.js';
 
@@ -88,6 +90,15 @@ export function registerClockIn(program: Command): void {
           );
           for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
           for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
+          const roles = availableRoles(resolveWorkspace(ctx.cwd).paths);
+          if (roles.length > 0 && !roles.includes(opts.role))
+            lines.push(
+              paint(
+                ctx.out,
+                'yellow',
+                `warning: role "${opts.role}" has no constitution here (roles here: ${roles.join(', ')}): clock in with one of them, or add .hestai-sys/agents/${opts.role}.oct.md`,
+              ),
+            );
           lines.push(
             res.instruction,
             `next: hestai anchor --stage identity --role ${opts.role} --token ${res.session_id}`,
