@@ -23,6 +23,14 @@ describe('the demo (npm start)', () => {
     expect(out).toContain('clocked in now');
     expect(out).toContain('hestai: Edit blocked: session');
     expect(out).toMatch(/the same Edit is allowed\n\$ .*\n {2}→ exit 0/);
+    // the act with the real Claude Code (the project's devDependency): refused, anchored, then allowed
+    if (fs.existsSync(path.join(PROJECT_ROOT, 'node_modules/.bin/claude'))) {
+      expect(out).toContain('5b. the real Claude Code runs the same hooks');
+      expect(out).toMatch(
+        /Claude Code sent back for the Write \(is_error: true\):\n {4}PreToolUse:Write hook error: .*hestai: Write blocked: session /,
+      );
+      expect(out).toContain('Claude Code sent back for the Write (is_error: false)');
+    }
     expect(out).toContain('demo complete');
     const dir = /hestai demo in (\S+)/.exec(out)?.[1];
     expect(dir).toBeDefined();
