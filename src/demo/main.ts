@@ -1,3 +1,4 @@
+import { claudeAct } from './claude-act.js';
 import { DemoRepo, show } from './demo-repo.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +8,8 @@ import path from 'node:path';
  * `npm start`: the built-in demo. In a temporary repository with the hooks installed by
  * `hestai init --no-husky`, real `git commit`s show each rule blocking and then passing: no session,
  * test-first, stale context (injected clock), `hestai verify` as CI would run it, and an agent's edit
- * refused and then allowed by the Claude Code hooks; it ends by writing `hestai report` of that history
+ * refused and then allowed by the Claude Code hooks, then by the real Claude Code when it is installed (a
+ * scripted model on 127.0.0.1, src/demo/claude-act.ts); it ends by writing `hestai report` of that history
  * (outside the repository) and printing its path. It exits 0 when
  * every step behaved as shown, and always cleans up.
  */
@@ -224,6 +226,24 @@ async function demo(): Promise<void> {
       repo.shell(hook, editGreet, agent),
       0,
     );
+    // 5b. The same hooks run by the real Claude Code, when the project's devDependency is installed.
+    await claudeAct(repo, (token) => {
+      stage(
+        ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
+        '   its agent anchors (as its shell would): identity',
+        `hestai anchor --stage identity --role implementation-lead --token ${token.slice(0, 8)}…`,
+      );
+      stage(
+        ['--stage', 'context', '--token', token, '--payload-file', bind],
+        '   context',
+        'hestai anchor --stage context …',
+      );
+      stage(
+        ['--stage', 'proof', '--token', token, '--payload-file', proof],
+        '   proof',
+        'hestai anchor --stage proof …',
+      );
+    });
     // The audit trail of everything above, kept after the repository is removed.
     const keep = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-demo-report-'));
     const report = path.join(keep, 'hestai-report.html');
