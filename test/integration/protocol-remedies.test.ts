@@ -121,4 +121,15 @@ describe('the remedies of the protocol, executed', () => {
     );
     expect(json(validate.stdout)).toMatchObject({ step: 'read_context', status: 'PASS' });
   });
+
+  it('a stage without its token says the token is missing and how to pass it, never token "undefined"', () => {
+    const { repo, env } = localInstall();
+    fs.writeFileSync(path.join(repo.dir, 'bind.md'), '## BIND\n');
+    for (const stage of ['context', 'proof']) {
+      const res = repo.hestai(['anchor', '--stage', stage, '--payload-file', 'bind.md'], { env });
+      expect(res.status, stage).toBe(2);
+      expect(res.stderr).not.toContain('undefined');
+      expect(res.stderr).toContain('--token');
+    }
+  });
 });
