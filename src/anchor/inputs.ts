@@ -25,6 +25,11 @@ export const parseStrictness = (v: unknown, flag = '--strictness'): Strictness =
   oneOf('strictness', v, STRICTNESS, flag);
 
 export function parseToken(v: unknown, what = 'token'): string {
+  if (v === undefined || v === null || v === '')
+    throw usageError(`the ${what} is missing: this stage continues the handshake of one session`, {
+      code: 'TOKEN_MISSING',
+      remedy: `Pass --token <session_id> (MCP: session_id), the ${what} clock-in or the identity stage returned.`,
+    });
   if (typeof v !== 'string' || !UUID_V4.test(v)) {
     throw usageError(`${what} ${quoteInput(v)} is not a session token (a lower-case UUID v4)`, {
       code: 'TOKEN_INVALID',
