@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { verdictOf, type VerifyReport } from '../helpers/anchored-repo.js';
+
+// Issue 24 item 2: merges git cannot reproduce are errors. Pushed to a bare remote, judged in a fresh clone.
+
+function adopted(config = ''): { repo: TempRepo; remote: string } {
+  const repo = makeRepo();
+  repo.commit('chore: config', {
+    '.hestai_workspace.yaml': `verify:\n  anchors: off\n  trailers: off\n${config}`,
+    'a.txt': 'one\ntwo\nthree\n',
+  });
+  const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
+  repo.git(['init', '-q', '--bare', remote]);
+  repo.git(['remote', 'add', 'origin', remote]);
+  repo.git(['push', '-q', 'origin', 'main']);
+  return { repo, remote };
+}
+
+function pushAndVerify(repo: TempRepo, remote: string) {
+  repo.git(['push', '-q', '-f', 'origin', 'feat/x']);
+  const clone = path.join(tempDir('hestai-ci-'), 'clone');
+  repo.git(['clone', '-q', '--branch', 'feat/x', `file://${remote}`, clone]);
+  const result = repo.hestai(['verify', '--format', 'json'], { cwd: clone });
+  return { status: result.status, report: JSON.parse(result.stdout) as VerifyReport };
+}
+
+/** A commit with the given parents whose tree is `tree` plus `extra` files (git commit-tree, no hooks). */
+function forge(repo: TempRepo, tree: string, parents: string[], extra: Record<string, string>, message: string) {
+  const index = { GIT_INDEX_FILE: path.join(repo.dir, '.git', 'forge-index') };
+  repo.git(['read-tree', tree], { env: index });
+  for (const [file, content] of Object.entries(extra)) {
+    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: content }).stdout.trim();
+    repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], { env: index });
+  }
+  const written = repo.git(['write-tree'], { env: index }).stdout.trim();
+  const sha = repo.git(['commit-tree', written, ...parents.flatMap((p) => ['-p', p]), '-m', message]).stdout.trim();
+  repo.git(['update-ref', 'refs/heads/feat/x', sha]);
+  repo.git(['checkout', '-q', '-f', 'feat/x']);
+  return sha;
+}
+
+describe('merges git cannot reproduce are errors', () => {
+  it('attack: an octopus merge made with git commit-tree that adds a file fails; a real octopus merge passes', () => {
+    const { repo, remote } = adopted();
+    for (const b of ['b1', 'b2']) {
+      repo.git(['checkout', '-q', '-b', b, 'main']);
+      repo.commit(`docs: ${b}`, { [`docs/${b}.md`]: `${b}\n` });
+    }
+    repo.git(['checkout', '-q', '-b', 'feat/x', 'main']);
+    repo.commit('docs: branch', { 'docs/x.md': 'x\n' });
+    repo.git(['merge', '-q', '--no-verify', '-m', 'Merge b1 and b2', 'b1', 'b2']);
+    expect(repo.git(['rev-list', '--parents', '-n1', 'HEAD']).stdout.trim().split(' ')).toHaveLength(4);
+    const honest = pushAndVerify(repo, remote);
+    expect(verdictOf(honest.report, 'Merge b1 and b2', 'merge')?.status).toBe('pass');
+    for (const b of ['b3', 'b4']) {
+      repo.git(['checkout', '-q', '-b', b, 'main']);
+      repo.commit(`docs: ${b}`, { [`docs/${b}.md`]: `${b}\n` });
+    }
+    repo.git(['checkout', '-q', 'feat/x']);
+    repo.git(['merge', '-q', '--no-verify', '--no-commit', 'b3', 'b4']);
+    const tree = repo.git(['write-tree']).stdout.trim();
+    repo.git(['merge', '--abort']);
+    forge(repo, tree, ['feat/x', 'b3', 'b4'], { 'src/backdoor.ts': 'export const open = true;\n' }, 'sync b3 b4');
+    const evil = pushAndVerify(repo, remote);
+    expect(evil.status).toBe(1);
+    expect(verdictOf(evil.report, 'sync b3 b4', 'merge')?.status).toBe('fail');
+    expect(verdictOf(evil.report, 'sync b3 b4', 'merge')?.message).toContain('src/backdoor.ts');
+  });
+
+  it('attack: a merge with an unrelated root fails unless the base policy allows unrelated histories', () => {
+    const { repo, remote } = adopted();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit('docs: branch', { 'docs/x.md': 'x\n' });
+    repo.git(['checkout', '-q', '--orphan', 'other']);
+    repo.git(['rm', '-rq', '--cached', '.']);
+    repo.commit('chore: another root', { 'vendor/lib.ts': 'export {};\n' });
+    repo.git(['checkout', '-q', '-f', 'feat/x']);
+    repo.git(['merge', '-q', '--no-verify', '--allow-unrelated-histories', '-m', 'Merge another root', 'other']);
+    const { status, report } = pushAndVerify(repo, remote);
+    expect(status).toBe(1);
+    expect(verdictOf(report, 'Merge another root', 'merge')?.status).toBe('fail');
+    expect(verdictOf(report, 'Merge another root', 'merge')?.message).toContain('verify.unrelated_histories');
+
+    const allowed = adopted('  unrelated_histories: allow\n');
+    allowed.repo.git(['checkout', '-q', '-b', 'feat/x']);
+    allowed.repo.git(['checkout', '-q', '--orphan', 'other']);
+    allowed.repo.git(['rm', '-rq', '--cached', '.']);
+    allowed.repo.commit('chore: another root', { 'vendor/lib.ts': 'export {};\n' });
+    allowed.repo.git(['checkout', '-q', '-f', 'feat/x']);
+    allowed.repo.git([
+      'merge',
+      '-q',
+      '--no-verify',
+      '--allow-unrelated-histories',
+      '-m',
+      'Merge another root',
+      'other',
+    ]);
+    const ok = pushAndVerify(allowed.repo, allowed.remote);
+    expect(verdictOf(ok.report, 'Merge another root', 'merge')?.status).toBe('pass');
+  });
+
+  it('attack: new lines inside a conflict resolution fail, naming the file; a resolution that only picks sides passes', () => {
+    const { repo, remote } = adopted();
+    repo.git(['checkout', '-q', '-b', 'side']);
+    repo.commit('docs: side', { 'a.txt': 'one\nSIDE\nthree\n' });
+    repo.git(['checkout', '-q', '-b', 'feat/x', 'main']);
+    repo.commit('docs: branch', { 'a.txt': 'one\nBRANCH\nthree\n' });
+    const resolve = (content: string, message: string) => {
+      repo.git(['merge', '-q', '--no-verify', 'side'], { allowFail: true });
+      repo.write('a.txt', content);
+      repo.git(['add', 'a.txt']);
+      repo.git(['commit', '-q', '--no-verify', '-m', message]);
+    };
+    resolve('one\nBRANCH\nSIDE\nthree\n', 'Merge side (picked both)');
+    expect(verdictOf(pushAndVerify(repo, remote).report, 'Merge side (picked both)', 'merge')?.status).toBe('pass');
+    repo.git(['reset', '-q', '--hard', 'HEAD^']);
+    resolve('one\nBRANCH\nrequire("child_process").exec(process.env.X)\nthree\n', 'Merge side (resolved)');
+    const { status, report } = pushAndVerify(repo, remote);
+    expect(status).toBe(1);
+    expect(verdictOf(report, 'Merge side (resolved)', 'merge')?.status).toBe('fail');
+    expect(verdictOf(report, 'Merge side (resolved)', 'merge')?.message).toContain('a.txt');
+  });
+});
