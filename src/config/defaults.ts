@@ -61,6 +61,7 @@ export const DEFAULTS = {
   verify: {
     trailers: 'error' as 'off' | 'warn' | 'error',
     bypass: 'error' as 'warn' | 'error',
+    unrelated_histories: 'error' as 'error' | 'allow',
     anchors: 'error' as 'off' | 'warn' | 'error',
     exempt: 'error' as 'allow' | 'warn' | 'error',
   },

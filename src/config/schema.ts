@@ -190,6 +190,10 @@ export const configSchema = z.strictObject({
         .default(DEFAULTS.verify.trailers)
         .describe('Missing or malformed HestAI trailers'),
       bypass: z.enum(['warn', 'error']).default(DEFAULTS.verify.bypass).describe('Commits carrying HestAI-Bypass'),
+      unrelated_histories: z
+        .enum(['error', 'allow'])
+        .default(DEFAULTS.verify.unrelated_histories)
+        .describe('A merge of a history that shares no commit with the branch (another root)'),
       anchors: z
         .enum(['off', 'warn', 'error'])
         .default(DEFAULTS.verify.anchors)

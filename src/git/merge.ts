@@ -10,8 +10,10 @@ export function automaticMerge(
   cwd: string,
   first: string,
   second: string,
+  options: { allowUnrelated?: boolean } = {},
 ): { tree: string; conflicted: string[] } | null {
-  const result = runGit(['merge-tree', '--write-tree', '--name-only', '-z', first, second], {
+  const unrelated = options.allowUnrelated ? ['--allow-unrelated-histories'] : [];
+  const result = runGit(['merge-tree', '--write-tree', ...unrelated, '--name-only', '-z', first, second], {
     cwd,
     okCodes: [1, 128, 129],
   });
@@ -77,4 +79,22 @@ export function diffBlocks(text: string): string[] {
     block.push(line.startsWith('@@') ? '@@' : line);
   }
   return blocks.map((b) => b.join('\n').trim());
+}
+
+/**
+ * A commit object for an intermediate automatic merge (an octopus is re-computed one parent at a time, and
+ * `git merge-tree` takes commits): written to the object store, referenced by nothing.
+ */
+export function scratchMergeCommit(cwd: string, tree: string, parents: readonly string[]): string {
+  return runGit(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', 'hestai: re-computed merge'], {
+    cwd,
+    env: {
+      GIT_AUTHOR_NAME: 'hestai',
+      GIT_AUTHOR_EMAIL: 'hestai@localhost',
+      GIT_COMMITTER_NAME: 'hestai',
+      GIT_COMMITTER_EMAIL: 'hestai@localhost',
+      GIT_AUTHOR_DATE: '@0 +0000',
+      GIT_COMMITTER_DATE: '@0 +0000',
+    },
+  }).stdout.trim();
 }

@@ -6,13 +6,33 @@
 import type { Verdict } from '../tdd/verdict.js';
 
 export type MergeEvidence =
-  /** Paths the merge changed beyond git's automatic merge (conflict resolutions excluded). */
-  | { kind: 'two-parent'; added: string[]; conflicted: string[] }
+  /**
+   * Paths the merge changed beyond git's automatic merge of its parents (one at a time for an octopus):
+   * `added` outside the conflicts, `invented` conflicted files holding lines found in none of the parents'
+   * versions (a resolution that only picks sides invents nothing).
+   */
+  | { kind: 'recomputed'; parents: number; added: string[]; conflicted: string[]; invented: string[] }
+  /** An octopus whose parents conflict: git cannot re-compute it. */
   | { kind: 'octopus'; parents: number }
+  /** A parent sharing no history with the first parent, and the base's policy does not allow it. */
+  | { kind: 'unrelated'; parent: string }
   | { kind: 'unknown'; reason: string };
 
+/** Pure: the conflicted files whose merged text has a line found in none of the given versions. */
+export function inventedLines(
+  files: readonly { path: string; merged: string | null; sides: readonly (string | null)[] }[],
+): string[] {
+  const invented: string[] = [];
+  for (const f of files) {
+    if (f.merged === null) continue;
+    const known = new Set(f.sides.flatMap((s) => (s === null ? [] : s.split('\n'))));
+    if (f.merged.split('\n').some((line) => !known.has(line))) invented.push(f.path);
+  }
+  return invented;
+}
+
 /** The clause of every merge verdict. */
-export const MERGE_CLAUSE = 'real merge (2 parents): judged by what it adds beyond its parents (issue 11)';
+export const MERGE_CLAUSE = 'real merge (2+ parents): judged by what it adds beyond its parents (issues 11, 24)';
 
 export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
   const short = sha.slice(0, 7);
@@ -20,17 +40,25 @@ export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
     return {
       rule: 'merge',
       clause: MERGE_CLAUSE,
-      status: 'warn',
-      message: `commit ${short} is an octopus merge of ${evidence.parents} parents: what it adds cannot be compared with an automatic merge; review it by hand`,
+      status: 'fail',
+      message: `commit ${short} is an octopus merge of ${evidence.parents} parents that conflict: git cannot re-compute it, so what it adds was never judged. hint: merge the branches one at a time (git merge <branch>), resolving each conflict in its own merge`,
+    };
+  if (evidence.kind === 'unrelated')
+    return {
+      rule: 'merge',
+      clause: MERGE_CLAUSE,
+      status: 'fail',
+      message: `commit ${short} merges ${evidence.parent.slice(0, 7)}, a history that shares no commit with its first parent: its files never met the commit rules. hint: bring the code in through judged commits, or allow it in the base's policy (verify.unrelated_histories: allow in .hestai_workspace.yaml)`,
     };
   if (evidence.kind === 'unknown')
     return {
       rule: 'merge',
       clause: MERGE_CLAUSE,
-      status: 'warn',
-      message: `commit ${short}: the merge could not be re-computed (${evidence.reason}); review it by hand`,
+      status: 'fail',
+      message: `commit ${short}: the merge could not be re-computed (${evidence.reason}), so what it adds was never judged. hint: run verify with git 2.38 or newer`,
     };
-  if (evidence.added.length === 0) {
+  const bad = [...evidence.added, ...evidence.invented];
+  if (bad.length === 0) {
     return {
       rule: 'merge',
       clause: MERGE_CLAUSE,
@@ -41,9 +69,7 @@ export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
           : `merge: only resolves conflicts in ${evidence.conflicted.join(', ')}`,
     };
   }
-  const shown =
-    evidence.added.slice(0, 20).join(', ') +
-    (evidence.added.length > 20 ? `, … (${evidence.added.length} in all)` : '');
+  const shown = bad.slice(0, 20).join(', ') + (bad.length > 20 ? `, … (${bad.length} in all)` : '');
   return {
     rule: 'merge',
     clause: MERGE_CLAUSE,

@@ -19,8 +19,10 @@ import { redGreenVerdict, runAtCommit } from './red-green.js';
 import { logFacts } from './log-facts.js';
 import { bypassLine, checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
 import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReader } from './anchor-rule.js';
-import { checkMerge, type MergeEvidence } from './merge-rule.js';
-import { automaticMerge, differingPaths } from '../git/merge.js';
+import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
+import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
+import { catFileBatch } from '../git/anchors.js';
+import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 
 export interface VerifyInput {
@@ -198,7 +200,10 @@ export async function verifyRange(
       if (anchor) verdicts.push(anchor);
     }
     const parents = result.commits[i]!.parents;
-    if (parents.length > 1) verdicts.push(checkMerge(f.sha, mergeEvidence(workspace.root, f.sha, parents)));
+    if (parents.length > 1)
+      verdicts.push(
+        checkMerge(f.sha, mergeEvidence(workspace.root, f.sha, parents, config.verify.unrelated_histories)),
+      );
     const bypass = checkBypass(f, config.verify.bypass, result.commits[i]!.message);
     if (bypass) verdicts.push(bypass);
     const clock = checkClock(f);
@@ -265,12 +270,48 @@ function pairingContext(
   return result.commits;
 }
 
-/** What a real merge (2+ parents) adds beyond git's automatic merge of its parents. */
-function mergeEvidence(root: string, sha: string, parents: readonly string[]): MergeEvidence {
-  if (parents.length > 2) return { kind: 'octopus', parents: parents.length };
-  const auto = automaticMerge(root, parents[0]!, parents[1]!);
-  if (auto === null) return { kind: 'unknown', reason: 'git merge-tree --write-tree (git 2.38 or newer) failed' };
-  const conflicted = new Set(auto.conflicted);
-  const added = differingPaths(root, auto.tree, `${sha}^{tree}`).filter((p) => !conflicted.has(p));
-  return { kind: 'two-parent', added, conflicted: auto.conflicted };
+/**
+ * What a real merge (2+ parents) adds beyond git's automatic merge of its parents, one parent at a time
+ * (an octopus through scratch commits); a parent with no history in common with the first is refused
+ * unless `verify.unrelated_histories: allow`. Conflicted files are read (one `git cat-file --batch`) to
+ * find lines that none of the parents has.
+ */
+function mergeEvidence(
+  root: string,
+  sha: string,
+  parents: readonly string[],
+  unrelated: 'error' | 'allow',
+): MergeEvidence {
+  const first = parents[0]!;
+  for (const p of parents.slice(1)) {
+    if (mergeBase(root, first, p) === null) {
+      if (unrelated === 'error') return { kind: 'unrelated', parent: p };
+    }
+  }
+  const allowUnrelated = unrelated === 'allow';
+  let current = first;
+  let auto: { tree: string; conflicted: string[] } | null = null;
+  for (let k = 1; k < parents.length; k++) {
+    auto = automaticMerge(root, current, parents[k]!, { allowUnrelated });
+    if (auto === null) return { kind: 'unknown', reason: 'git merge-tree --write-tree (git 2.38 or newer) failed' };
+    if (parents.length > 2 && auto.conflicted.length > 0) return { kind: 'octopus', parents: parents.length };
+    if (k < parents.length - 1) current = scratchMergeCommit(root, auto.tree, [current, parents[k]!]);
+  }
+  const conflicted = new Set(auto!.conflicted);
+  const differing = differingPaths(root, auto!.tree, `${sha}^{tree}`);
+  const added = differing.filter((p) => !conflicted.has(p));
+  const resolved = differing.filter((p) => conflicted.has(p));
+  let invented: string[] = [];
+  if (resolved.length > 0) {
+    const specs = resolved.flatMap((p) => [sha, ...parents].map((c) => `${c}:${p}`));
+    const blobs = catFileBatch(root, specs, { content: true });
+    const text = (spec: string) => {
+      const b = blobs.get(spec);
+      return b && b.found && b.content ? b.content.toString('utf8') : null;
+    };
+    invented = inventedLines(
+      resolved.map((p) => ({ path: p, merged: text(`${sha}:${p}`), sides: parents.map((c) => text(`${c}:${p}`)) })),
+    );
+  }
+  return { kind: 'recomputed', parents: parents.length, added, conflicted: auto!.conflicted, invented };
 }

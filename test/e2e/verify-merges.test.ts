@@ -58,7 +58,8 @@ describe('verify judges merges by what they add', () => {
     repo.git(['checkout', '-q', '-b', 'feat/x', 'main']);
     repo.commit('docs: branch edit', { 'a.txt': 'branch\n' });
     repo.git(['merge', '-q', '--no-verify', 'side'], { allowFail: true });
-    repo.write('a.txt', 'both\n');
+    // A resolution that only picks sides (issue 24: a line found in neither parent is an evil merge).
+    repo.write('a.txt', 'side\nbranch\n');
     repo.git(['add', 'a.txt']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'Merge branch side (resolved)']);
     const ok = JSON.parse(repo.hestai(['verify', '--from', 'main', '--format', 'json']).stdout) as VerifyReport;
