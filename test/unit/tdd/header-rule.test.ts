@@ -72,3 +72,23 @@ describe('checkHeader messages', () => {
     );
   });
 });
+
+describe('fixup!/squash!/amend! commits', () => {
+  it("an amend! commit's replacement message must have a Conventional Commit header", () => {
+    const good = checkHeader(facts('amend! feat: x\n\nfeat(cli): x, reworded\n\nbody'));
+    expect(good.status).toBe('skip');
+    const bad = checkHeader(facts('amend! feat: x\n\nadd the thing'));
+    expect(bad.status).toBe('fail');
+    expect(bad.message).toContain('amend!');
+    expect(bad.message).toContain('"add the thing"');
+  });
+
+  it('on the default branch, where nothing squashes them any more, fixup!/squash! commits are warned about', () => {
+    const onBranch = checkHeader(facts('fixup! feat: x'), DEFAULT_HEADER_OPTIONS, 'branch');
+    expect(onBranch.status).toBe('skip');
+    const landed = checkHeader(facts('fixup! feat: x'), DEFAULT_HEADER_OPTIONS, 'default-branch');
+    expect(landed.status).toBe('warn');
+    expect(landed.message).toMatch(/default branch/);
+    expect(landed.message).toMatch(/never be squashed/);
+  });
+});
