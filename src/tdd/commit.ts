@@ -39,6 +39,8 @@ export interface CommitFacts {
   paths: string[];
   /** Source files it changes both inside and outside an inline test region: test files and code at once. */
   mixedFiles: string[];
+  /** For an `amend!` commit: the header of its replacement message (the first line after the blank line), or null. */
+  amendHeader: string | null;
   /** The second line of the message is empty (or there is none): the body is separated from the header. */
   bodySeparated: boolean;
   /** The reason of a `TDD-Exempt:` trailer, or null. */
@@ -70,6 +72,17 @@ export interface FactOptions {
 /** Pure: the sha named by a `This reverts commit <sha>` line git writes for `git revert`, or null. */
 export function revertedSha(message: string): string | null {
   return /^This reverts commit ([0-9a-f]{7,64})\b/m.exec(message)?.[1] ?? null;
+}
+
+/**
+ * Pure: the header of an `amend!` commit's replacement message (the paragraph after the first blank line),
+ * or null when there is none: no body, or only the trailer block the hooks append.
+ */
+function replacementHeader(message: string, hasTrailers: boolean): string | null {
+  const paragraphs = message.split(/\n[ \t]*\n/);
+  if (paragraphs.length < 2) return null;
+  if (paragraphs.length === 2 && hasTrailers) return null;
+  return paragraphs[1]!.split('\n', 1)[0]!;
 }
 
 /** A change that adds or modifies content: not a deletion and not a pure rename. */
@@ -115,6 +128,7 @@ export function commitFacts(
     testFilesRemoved: tests.filter((c) => !addsOrModifies(c)).map((c) => c.path),
     paths: changes.map((c) => c.path),
     mixedFiles: [...(input.inline?.mixed ?? [])],
+    amendHeader: header.startsWith('amend! ') ? replacementHeader(message, trailers.length > 0) : null,
     bodySeparated: second === undefined || second.trim() === '',
     exemption: exempt === null || exempt.trim() === '' ? null : exempt.trim(),
     trailers,

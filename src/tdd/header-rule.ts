@@ -1,5 +1,5 @@
 import type { CommitFacts } from './commit.js';
-import { headerProblem } from './header.js';
+import { headerProblem, parseConventionalHeader } from './header.js';
 import type { Verdict } from './verdict.js';
 
 /** How strictly the header rule reads Conventional Commits (`commit.*` in the workspace config). */
@@ -26,8 +26,33 @@ const SKIP_CLAUSE: Record<Exclude<CommitFacts['kind'], 'normal'>, string> = {
   ignored: 'commit.ignore',
 };
 
-/** Pure: the header must be a Conventional Commit header (the clause deciding each verdict is cited). */
-export function checkHeader(commit: CommitFacts, options: HeaderOptions = DEFAULT_HEADER_OPTIONS): Verdict {
+/**
+ * Pure: the header must be a Conventional Commit header (the clause deciding each verdict is cited). An
+ * `amend!` commit's replacement header (what `git rebase --autosquash` will store) is checked; a
+ * fixup!/squash!/amend! commit on the default branch (`where`), where nothing squashes it any more, is warned about.
+ */
+export function checkHeader(
+  commit: CommitFacts,
+  options: HeaderOptions = DEFAULT_HEADER_OPTIONS,
+  where: 'branch' | 'default-branch' = 'branch',
+): Verdict {
+  if (commit.kind === 'fixup' && commit.amendHeader !== null && parseConventionalHeader(commit.amendHeader) === null) {
+    const { problem, clause } = headerProblem(commit.amendHeader);
+    return {
+      rule: 'header',
+      status: 'fail',
+      clause,
+      message: `the replacement message of this amend! commit has the header ${JSON.stringify(commit.amendHeader)}, which is not a Conventional Commit header: ${problem} (${clause}); git rebase --autosquash would store it. Write "type(scope): subject" on the line after the blank line`,
+    };
+  }
+  if (commit.kind === 'fixup' && where === 'default-branch')
+    return {
+      rule: 'header',
+      status: 'warn',
+      clause: SKIP_CLAUSE.fixup,
+      message:
+        'fixup!/squash!/amend! commit on the default branch: it will never be squashed, so its change was not judged by test-first. Squash such commits before merging (git rebase -i --autosquash on the branch)',
+    };
   if (commit.kind !== 'normal')
     return { rule: 'header', status: 'skip', message: SKIPPED[commit.kind](commit), clause: SKIP_CLAUSE[commit.kind] };
   const cc = commit.conventional;

@@ -182,7 +182,7 @@ export async function verifyRange(
   } as const;
 
   const commits: CommitReport[] = facts.map((f, i) => {
-    const verdicts: Verdict[] = [checkHeader(f, config.commit)];
+    const verdicts: Verdict[] = [checkHeader(f, config.commit, where)];
     const t = tdd.get(f.sha);
     verdicts.push(
       t
