@@ -124,4 +124,43 @@ describe('no MCP connection acts for another', () => {
     });
     expect(inside.isError, textOf(inside)).toBeFalsy();
   });
+  it("one agent's failed handshakes never lock another agent's valid session; a fresh or spare session of the role stays locked", async () => {
+    const repo = ceremonyRepo();
+    const ann = await connectStdio(repo.dir, repo.env);
+    const bob = await connectStdio(repo.dir, repo.env);
+    const annId = await clockIn(ann, repo);
+    expect(await anchorOverMcp(ann, repo.dir, annId)).toBe(annId);
+    const bobId = await clockIn(bob, repo);
+    const spare = await connectStdio(repo.dir, repo.env);
+    const spareId = await clockIn(spare, repo); // clocked in before the lock, not anchored
+    await bob.call('anchor', { stage: 'identity', working_dir: repo.dir, role: CEREMONY_ROLE });
+    await bob.call('anchor', { stage: 'context', working_dir: repo.dir, payload: CEREMONY_BIND });
+    let terminal = false;
+    for (let i = 0; i < 10 && !terminal; i++) {
+      const failed = await bob.call('anchor', { stage: 'proof', working_dir: repo.dir, payload: 'not a proof' });
+      expect(failed.isError).toBe(true);
+      terminal = failed.structuredContent?.['terminal'] === true;
+    }
+    expect(terminal).toBe(true);
+    expect((await bob.call('anchor_status', { working_dir: repo.dir })).structuredContent).toMatchObject({
+      session_id: bobId,
+      unlocked: false,
+    });
+    // Ann anchored before Bob's lock: still unlocked.
+    expect((await ann.call('anchor_status', { working_dir: repo.dir })).structuredContent).toMatchObject({
+      session_id: annId,
+      unlocked: true,
+    });
+    // The escape stays closed: a spare session and a fresh clock-in of the role are locked.
+    expect(await spare.call('anchor', { stage: 'identity', working_dir: repo.dir, role: CEREMONY_ROLE })).toMatchObject(
+      {
+        isError: true,
+      },
+    );
+    expect(spareId).not.toBe(bobId);
+    const fresh = await connectStdio(repo.dir, repo.env);
+    await clockIn(fresh, repo);
+    const identity = await fresh.call('anchor', { stage: 'identity', working_dir: repo.dir, role: CEREMONY_ROLE });
+    expect(identity.isError).toBe(true);
+  });
 });
