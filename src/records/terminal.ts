@@ -21,6 +21,7 @@ import {
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 import { handshakeFile, RETRY_STAGES, type RetryStage } from './handshake.js';
 import { readSession, ROLE_PATTERN } from './session.js';
+import { hasValidAnchor } from './anchor.js';
 
 export interface TerminalLock {
   version: 1;
@@ -104,8 +105,9 @@ const rel = (paths: WorkspacePaths, file: string) => path.relative(paths.root, f
 
 /**
  * Is this session locked by a terminal handshake? Its own pending handshake says terminal, or its role
- * (`role`, else the session's, else the handshake's) has a durable lock in this worktree. A lock file that
- * cannot be read locks too (fail closed). Reads state, writes nothing; null when not locked.
+ * (`role`, else the session's, else the handshake's) has a durable lock in this worktree — unless the lock is
+ * another session's and this one holds a valid anchor made before it. A lock file that cannot be read locks
+ * too (fail closed). Reads state, writes nothing; null when not locked.
  */
 export function terminalState(paths: WorkspacePaths, sessionId: string, role?: string | null): TerminalState | null {
   // Read leniently: only `terminal` matters here, and a partly written record that says terminal still locks.
@@ -133,6 +135,13 @@ export function terminalState(paths: WorkspacePaths, sessionId: string, role?: s
     return { role: who, session_id: null, stage: null, at: null, source: 'role', file: rel(paths, file) };
   }
   if (lock === null) return null;
+  // Another session's lock never locks a session validly anchored before it (issue 26): one agent's failed
+  // handshakes must not stop another agent's work. A session anchored after the lock, or not at all (a
+  // spare or a fresh clock-in of the role), stays locked: that escape stays closed.
+  if (lock.session_id !== sessionId && UUID_V4.test(sessionId)) {
+    const anchor = hasValidAnchor(paths, sessionId);
+    if (anchor.valid && Date.parse(anchor.anchor.validated_at) < Date.parse(lock.at)) return null;
+  }
   return {
     role: who,
     session_id: lock.session_id,
