@@ -41,14 +41,27 @@ export function isArchiveExpired(endedAt: string, now: Date, retentionDays: numb
   return !Number.isNaN(ended) && now.getTime() - ended > retentionDays * DAY_MS;
 }
 
-/** Pure: hours since the session's context was generated (clock-in or refresh). */
-export function contextAgeHours(session: SessionRecord, now: Date): number {
-  return (now.getTime() - Date.parse(session.context_generated_at)) / HOUR_MS;
+/** Pure: hours from a context generation (an ISO instant) to `atMs`. */
+export function ageHoursAt(generatedAt: string, atMs: number): number {
+  return (atMs - Date.parse(generatedAt)) / HOUR_MS;
 }
 
-/** Pure: is the context older than `maxAgeHours` (acknowledged or not)? The one threshold every surface uses. */
+/**
+ * Pure: is a context generated at `generatedAt` older than `maxAgeHours` at `atMs` (exactly `maxAgeHours` is
+ * not)? The one threshold every surface uses: the hooks, status, the protocol, MCP and verify's anchor rule.
+ */
+export function isOlderAt(generatedAt: string, atMs: number, maxAgeHours: number): boolean {
+  return atMs - Date.parse(generatedAt) > maxAgeHours * HOUR_MS;
+}
+
+/** Pure: hours since the session's context was generated (clock-in or refresh). */
+export function contextAgeHours(session: SessionRecord, now: Date): number {
+  return ageHoursAt(session.context_generated_at, now.getTime());
+}
+
+/** Pure: is the context older than `maxAgeHours` (acknowledged or not)? See {@link isOlderAt}. */
 export function isContextOld(session: SessionRecord, now: Date, maxAgeHours: number): boolean {
-  return now.getTime() - Date.parse(session.context_generated_at) > maxAgeHours * HOUR_MS;
+  return isOlderAt(session.context_generated_at, now.getTime(), maxAgeHours);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { CommitFacts } from '../tdd/commit.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
+import { ageHoursAt, isOlderAt } from '../records/freshness.js';
 import { ackCovers } from '../records/session.js';
 
 /** What verify learned about one digest. */
@@ -160,8 +161,8 @@ export function checkAnchor(
     )
       generation = ev.context_generated_at;
   }
-  const ageHours = (committed - seconds(generation)) / 3600;
-  if (ageHours > policy.maxAgeHours) {
+  if (isOlderAt(generation, committed * 1000, policy.maxAgeHours)) {
+    const ageHours = ageHoursAt(generation, committed * 1000);
     const acks = [
       ...r.acknowledgments,
       ...events
