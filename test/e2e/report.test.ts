@@ -88,4 +88,31 @@ describe('hestai report: one HTML page from git alone that never disagrees with 
     // Markdown from a commit message is neutralised: no raw HTML tag, no table break.
     expect(md.stdout).not.toContain('<script>');
   });
+  it('in GitHub Actions the page judges the range verify judges: the base comes from the event, and --policy is passed on', () => {
+    const repo = anchoredRepo();
+    const clone = everyVerdictKind(repo);
+    const feat = repo.git(['log', '-1', '--format=%H', '--grep', '^feat(report): greet politely'], { cwd: clone });
+    const before = feat.stdout.trim();
+    const event = path.join(tempDir('hestai-event-'), 'event.json');
+    fs.writeFileSync(
+      event,
+      JSON.stringify({
+        before,
+        after: repo.git(['rev-parse', 'HEAD'], { cwd: clone }).stdout.trim(),
+        repository: { default_branch: 'main' },
+      }),
+    );
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: event };
+    for (const extra of [[], ['--policy', 'HEAD']]) {
+      const verified = repo.hestai(['verify', '--format', 'json', ...extra], { cwd: clone, env });
+      const report = JSON.parse(verified.stdout) as VerifyReport & { range: { from: string } };
+      expect(report.range.from).toBe(before);
+      const out = path.join(tempDir('hestai-report-'), 'r.html');
+      const run = repo.hestai(['report', '--out', out, ...extra], { cwd: clone, env });
+      expect(run.status, run.stderr).toBe(0);
+      const html = fs.readFileSync(out, 'utf8');
+      expect([...pageVerdicts(html).keys()]).toEqual(report.commits.map((c) => c.sha));
+      expect(metric(html, 'errors')).toBe(String(report.errors));
+    }
+  });
 });
