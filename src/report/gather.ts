@@ -13,6 +13,8 @@ export interface ReportOptions {
   working_dir: string;
   from?: string;
   to?: string;
+  /** verify's `--policy`: the commit whose config judges the range instead of the base's. */
+  policy?: string;
   /** The environment: in GitHub Actions the event names the base, as for verify (src/verify/range.ts). */
   env?: NodeJS.ProcessEnv;
 }
@@ -31,6 +33,7 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
       working_dir: options.working_dir,
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.to === undefined ? {} : { to: options.to }),
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
       ...(options.env === undefined ? {} : { env: options.env }),
     },
     {

@@ -12,11 +12,12 @@ export function registerReport(program: Command): void {
       "the audit trail to look at: one self-contained HTML page (or a markdown step summary) of verify's verdicts, sessions, anchors and exceptions",
     )
     .option('--from <rev>', 'base of the range, excluded (default: as hestai verify)')
+    .option('--policy <rev>', "read the policy from this commit's config instead of the base's (as hestai verify)")
     .option('--to <rev>', 'end of the range, included', 'HEAD')
     .option('--format <format>', 'html (default) | markdown (the CI step summary)')
     .option('--out <file>', 'write here ("-" for stdout); default hestai-report.html for html, stdout for markdown')
     .action(
-      action(async (ctx, options: { from?: string; to: string; format?: string; out?: string }) => {
+      action(async (ctx, options: { from?: string; to: string; policy?: string; format?: string; out?: string }) => {
         const format = options.format ?? 'html';
         if (!FORMATS.includes(format))
           throw usageError(`--format ${format} is not one of ${FORMATS.join(', ')}`, {
@@ -27,6 +28,7 @@ export function registerReport(program: Command): void {
         const data = await gatherReport({
           working_dir: ctx.cwd,
           ...(options.from === undefined ? {} : { from: options.from }),
+          ...(options.policy === undefined ? {} : { policy: options.policy }),
           to: options.to,
           env: process.env,
         });
