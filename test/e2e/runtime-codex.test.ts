@@ -95,3 +95,20 @@ describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hes
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
   });
 });
+
+describe.skipIf(CODEX === null)('Codex CLI’s Stop hook', () => {
+  it('sends the agent back once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {
+    const repo = adopted();
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
+    repo.git(['commit', '-q', '--no-verify', '-am', 'chore: enforce the protocol']);
+    const endpoint = await startModelEndpoint({
+      api: 'openai-responses',
+      script: [{ text: 'all done' }, { text: 'still done' }],
+    });
+    const run = await codex(repo, endpoint);
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    const turns = endpoint.requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0);
+    expect(turns).toHaveLength(2);
+    expect(JSON.stringify(turns[1]!.body.input.at(-1))).toContain('hestai: not done yet');
+  });
+});

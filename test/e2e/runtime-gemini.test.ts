@@ -94,3 +94,20 @@ describe.skipIf(GEMINI === null)(
     });
   },
 );
+
+describe.skipIf(GEMINI === null)('Gemini CLI’s AfterAgent hook', () => {
+  it('retries the turn once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {
+    const repo = adopted();
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
+    repo.git(['commit', '-q', '--no-verify', '-am', 'chore: enforce the protocol']);
+    const endpoint = await startModelEndpoint({
+      api: 'gemini',
+      script: [{ text: 'all done' }, { text: 'still done' }],
+    });
+    const run = await gemini(repo, endpoint);
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    const turns = endpoint.requests.filter((r) => r.body?.tools?.some((t: any) => t.functionDeclarations?.length > 0));
+    expect(turns).toHaveLength(2);
+    expect(JSON.stringify(turns[1]!.body.contents.at(-1))).toContain('hestai: not done yet');
+  });
+});
