@@ -128,3 +128,24 @@ describe('roles', () => {
     expect(clockIn.stdout + clockIn.stderr).toContain(ROLES.join(', '));
   });
 });
+
+describe('hints when only pinned sessions are live', () => {
+  it('the blocked commit names how to export a session with a command that runs', () => {
+    const repo = makeRepo();
+    localInstall(repo);
+    const env = { ...repo.env, PATH: plainPath() };
+    expect(shell(repo, env, 'npx hestai init').status).toBe(0);
+    repo.commit('chore: adopt hestai');
+    expect(shell(repo, env, 'npx hestai clock-in --role implementation-lead --print-env').status).toBe(0);
+    repo.write('notes.md', 'hello\n');
+    repo.git(['add', 'notes.md']);
+    const blocked = shell(repo, env, 'git commit -q -m "docs: notes"');
+    expect(blocked.status).not.toBe(0);
+    const hints = hintsIn(blocked.output);
+    expect(
+      hints.some((h) => h.includes('--print-env')),
+      blocked.output,
+    ).toBe(true);
+    runEach(repo, env, hints, /^(eval "\$\()?npx hestai /);
+  });
+});
