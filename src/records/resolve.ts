@@ -116,10 +116,10 @@ function listCandidate(c: SessionCandidate): string {
 }
 
 /** How to name a session, in the words of the surface. */
-function howToChoose(surface: Surface, id: string): string {
+function howToChoose(surface: Surface, id: string, role: string): string {
   switch (surface) {
     case 'hook':
-      return `run git with your session named: HESTAI_SESSION=${id} git commit ... (an agent runtime exports HESTAI_SESSION once: hestai clock-in --print-env prints the line)`;
+      return `run git with your session named: HESTAI_SESSION=${id} git commit ... (an agent runtime exports HESTAI_SESSION once, for a new session: eval "$(hestai clock-in --role ${role} --print-env)")`;
     case 'cli':
       return `name it: --session ${id} (or export HESTAI_SESSION=${id})`;
     case 'mcp':
@@ -158,14 +158,14 @@ export function describeRefusal(
     return {
       reason: `${resolution.candidates.length} live sessions in this worktree could be meant (${paths.active}), and nothing picks one on your behalf`,
       details,
-      remedy: `Choose yours: ${howToChoose(surface, example)}. Not one of these? ${start[0]!.toUpperCase()}${start.slice(1)}.`,
+      remedy: `Choose yours: ${howToChoose(surface, example, exampleRole(availableRoles(paths)))}. Not one of these? ${start[0]!.toUpperCase()}${start.slice(1)}.`,
     };
   }
   if (resolution.candidates.length > 0) {
     return {
       reason: `no session of this worktree can be used without naming it (${paths.active}): the live session${resolution.candidates.length === 1 ? ' is' : 's are'} pinned to the agent${resolution.candidates.length === 1 ? '' : 's'} that started ${resolution.candidates.length === 1 ? 'it' : 'them'}`,
       details,
-      remedy: `If one is yours, ${howToChoose(surface, example)}. Otherwise ${start}.`,
+      remedy: `If one is yours, ${howToChoose(surface, example, exampleRole(availableRoles(paths)))}. Otherwise ${start}.`,
     };
   }
   return {
