@@ -16,9 +16,16 @@ export interface CommandRun {
 
 /**
  * Runs `command` (via `sh -c`) in a temporary detached worktree at `sha`, with a timeout; the worktree is
- * always removed. The project's node_modules is linked in when the checkout has none.
+ * always removed, with `options.env` (verify passes the minimal gate environment). The project's node_modules
+ * is linked in when the checkout has none.
  */
-export function runAtCommit(root: string, sha: string, command: string, timeoutMs = RED_GREEN_TIMEOUT_MS): CommandRun {
+export function runAtCommit(
+  root: string,
+  sha: string,
+  command: string,
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): CommandRun {
+  const timeoutMs = options.timeoutMs ?? RED_GREEN_TIMEOUT_MS;
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-red-green-'));
   const dir = path.join(base, 'wt');
   try {
@@ -28,6 +35,7 @@ export function runAtCommit(root: string, sha: string, command: string, timeoutM
       fs.symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
     const result = spawnSync('sh', ['-c', command], {
       cwd: dir,
+      ...(options.env ? { env: options.env } : {}),
       encoding: 'utf8',
       timeout: timeoutMs,
       maxBuffer: 64 * 1024 * 1024,

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import { configFromText } from '../config/load.js';
 import { usageError } from '../errors.js';
+import { gateEnvironment, isTrusted, TRUST_REMEDY } from '../trust/index.js';
 import { fileAtCommit } from '../git/show.js';
 import { policyChanges, type PolicyChange } from './policy.js';
 import { history } from '../git/history.js';
@@ -114,6 +115,18 @@ export async function verifyRange(
     `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`,
   ).catch(() => config);
   const policy: PolicyChange[] = policyChanges(config, tip);
+  // --red-green runs a command the repository configured: only in a trusted workspace, and with the
+  // minimal gate environment (never the caller's tokens), like every repository command (src/trust).
+  const callerEnv = input.env ?? process.env;
+  if (input.red_green && !isTrusted({ root: workspace.root }, callerEnv))
+    throw usageError(
+      `verify --red-green runs tdd.test_command (${JSON.stringify(config.tdd.test_command)}) from ${policyRev.slice(0, 7)}:${WORKSPACE_FILE}, and this workspace is not trusted`,
+      {
+        code: 'UNTRUSTED',
+        remedy: `${TRUST_REMEDY} In CI: run \`npx hestai trust\` in a step of your own before verify.`,
+      },
+    );
+  const commandEnv = gateEnvironment(callerEnv);
   const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
   if ('error' in result) {
     // Only a shallow clone hides history; any other failure (a missing object) is reported as git said it.
@@ -215,8 +228,8 @@ export async function verifyRange(
         redGreenVerdict(
           testSha,
           f.sha,
-          runAtCommit(workspace.root, testSha, command),
-          runAtCommit(workspace.root, f.sha, command),
+          runAtCommit(workspace.root, testSha, command, { env: commandEnv }),
+          runAtCommit(workspace.root, f.sha, command, { env: commandEnv }),
           command,
         ),
       );

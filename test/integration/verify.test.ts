@@ -136,6 +136,8 @@ describe('hestai verify', () => {
     repo.git(['checkout', '-q', '-b', 'feat/x']);
     repo.commit('test(a): red', { 'test/run.sh': 'test -f src/a.txt\n' });
     repo.commit('feat(a): green', { 'src/a.txt': 'x' });
+    // The test command is the repository's: it runs only once the workspace is trusted (issue 24).
+    expect(repo.hestai(['trust']).status).toBe(0);
     const good = verify(repo, ['--red-green']);
     expect(good.status, JSON.stringify(good.report)).toBe(0);
     expect(verdict(good.report, 'feat(a): green', 'red-green')?.status).toBe('pass');
