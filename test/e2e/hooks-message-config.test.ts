@@ -95,3 +95,22 @@ describe('commit-msg follows core.commentChar and commit.cleanup through real co
     expect(header()).toBe('chore: six');
   });
 });
+
+describe('commit-msg follows --cleanup=<mode> given on git commit’s command line (read from git’s argv, Linux /proc)', () => {
+  it('judges the message git stores under the command line’s --cleanup, not the config’s', () => {
+    const { repo, header } = setup();
+    // commit.cleanup is strip (setup); --cleanup=whitespace keeps "#42 docs: typo" as the header: blocked.
+    const before = header();
+    repo.write('notes/x.md', 'x\n');
+    repo.git(['add', '-A']);
+    const whitespace = repo.git(['commit', '-q', '--cleanup=whitespace', '-m', '#42 docs: typo'], { allowFail: true });
+    expect(whitespace.status, whitespace.stderr).toBe(1);
+    expect(whitespace.stderr).toContain('"#42 docs: typo" is not a Conventional Commit header');
+    expect(header()).toBe(before);
+    // --cleanup=strip drops "# note": stored as "docs: x", so it passes.
+    repo.git(['config', '--global', 'commit.cleanup', 'whitespace']);
+    const strip = repo.git(['commit', '-q', '--cleanup=strip', '-m', '# note', '-m', 'docs: x'], { allowFail: true });
+    expect(strip.status, strip.stderr).toBe(0);
+    expect(header()).toBe('docs: x');
+  });
+});
