@@ -16,6 +16,8 @@ export interface CommitInvocation {
   date: boolean;
   /** `-C`/`-c`: author and message come from another commit. */
   reuse: boolean;
+  /** `--cleanup=<mode>` (the last one given), or null: how git cleans the message, over `commit.cleanup`. */
+  cleanup: string | null;
 }
 
 type Kind = 'flag' | 'value' | 'optional';
@@ -112,7 +114,14 @@ export function parseCommitInvocation(argv: readonly string[]): CommitInvocation
   }
   const command = argv[i];
   if (command === undefined) return null;
-  const result: CommitInvocation = { command, amend: false, resetAuthor: false, date: false, reuse: false };
+  const result: CommitInvocation = {
+    command,
+    amend: false,
+    resetAuthor: false,
+    date: false,
+    reuse: false,
+    cleanup: null,
+  };
   if (NOT_COMMIT.has(command)) return result;
   const set = (option: string, negated: boolean) => {
     if (option === 'amend') result.amend = !negated;
@@ -128,6 +137,8 @@ export function parseCommitInvocation(argv: readonly string[]): CommitInvocation
       const resolved = resolveLongOption(eq === -1 ? arg.slice(2) : arg.slice(2, eq));
       if (resolved === null) continue; // git refuses it before any hook runs
       set(resolved.option, resolved.negated);
+      if (resolved.option === 'cleanup' && !resolved.negated)
+        result.cleanup = eq === -1 ? (argv[i + 1] ?? null) : arg.slice(eq + 1);
       if (eq === -1 && !resolved.negated && COMMIT_LONG[resolved.option] === 'value') i++;
     } else if (arg.startsWith('-') && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {

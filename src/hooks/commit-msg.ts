@@ -33,6 +33,8 @@ export interface CommitMsgInput {
   clock: Clock;
 }
 
+const CLEANUP_MODES = new Set(['default', 'strip', 'whitespace', 'verbatim', 'scissors']);
+
 /** The commit being made has no sha yet; verdicts name it like this. */
 const THIS_COMMIT = '(this commit)';
 
@@ -49,7 +51,13 @@ const EMPTY_TREE = (sha: string) =>
 function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): MessageOptions {
   const editor = env['GIT_EDITOR'] !== ':';
   const config = commitMessageConfig(root);
-  return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar, cleanup: config.cleanup, editor };
+  // A --cleanup=<mode> on git's command line wins over commit.cleanup; git passes it to no hook, so it is read
+  // from git's argv (Linux /proc, src/git/invocation.ts); elsewhere the config's mode is judged and verify,
+  // which judges the stored message, remains the backstop (docs/enforcement.md).
+  const found = readCommitInvocation();
+  const given = found.kind === 'found' ? (found.invocation?.cleanup ?? null) : null;
+  const cleanup = given !== null && CLEANUP_MODES.has(given) ? (given as MessageOptions['cleanup']) : config.cleanup;
+  return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar, cleanup, editor };
 }
 
 /**
