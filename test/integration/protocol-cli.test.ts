@@ -151,6 +151,8 @@ describe('hestai session (the protocol state machine)', () => {
         outcome: 'COMPLETE',
         key_decisions: ['protocol is data'],
         next_session_notes: 'wire the hooks',
+        forced: [],
+        commits: repo.git(['rev-list', '--reverse', 'HEAD~2..HEAD']).stdout.trim().split('\n'),
       }),
     ]);
   });
@@ -196,7 +198,7 @@ describe('hestai session (the protocol state machine)', () => {
   });
 
   it('a run with a forced MUST skip ends COMPLETE_WITH_VIOLATIONS, never "every MUST gate holds", and records no commit when none was made', () => {
-    const { run, token } = setup({ config: 'protocol:\n  force_limit: 3\n' });
+    const { run, token, repo } = setup({ config: 'protocol:\n  force_limit: 3\n' });
     run(['session', 'start', '--objective', 'forcing to the end']);
     expect(json(run(['session', 'advance', '--force', '--json']).stdout)).toMatchObject({ current_phase: 'WORK' });
     expect(json(run(['session', 'advance', '--json']).stdout)).toMatchObject({ current_phase: 'END' });
@@ -214,6 +216,13 @@ describe('hestai session (the protocol state machine)', () => {
       expect.objectContaining({ session_id: token, outcome: 'COMPLETE_WITH_VIOLATIONS', commit_sha: null }),
     ]);
     expect(json(text.stdout)['sessions'][0]['violations']).toBeGreaterThanOrEqual(4);
+    // The record says what the run was judged by and what it skipped: simple fields for reports and CI.
+    expect(json(text.stdout)['sessions'][0]).toMatchObject({
+      protocol_sha256: sha256(path.join(repo.dir, '.hestai/protocol.yaml')),
+      starting_commit: repo.git(['rev-parse', 'HEAD']).stdout.trim(),
+      commits: [],
+      forced: expect.arrayContaining(['BINDING/read_context', 'BINDING/anchor', 'END/committed']),
+    });
   });
 
   it('key_decisions and the run evidence are bounded lists: too many is a clear error naming the field, nothing written', () => {
