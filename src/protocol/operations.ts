@@ -5,6 +5,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
 import { readHead } from '../git/refs.js';
 import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
+import { rangeFacts } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
@@ -786,6 +787,12 @@ export async function sessionEnd(
   // The run's last commit: HEAD when it moved since the run started, else none (never the starting commit).
   const commit_sha = head !== null && head !== state.starting_commit ? head : null;
   const outcome: RunOutcome = state.violations.length > 0 ? 'COMPLETE_WITH_VIOLATIONS' : 'COMPLETE';
+  const range =
+    commit_sha === null
+      ? null
+      : rangeFacts(run.paths.root, state.starting_commit, { commits: true }, { cacheDir: null, readOnly: true });
+  const commits = (range?.commits ?? []).map((c) => c.sha).slice(-100);
+  const forced = state.events.flatMap((e) => (e.type === 'advance' ? e.forced : []));
   const record: HistoryRecord = {
     session_id: state.session_id,
     objective: state.objective,
@@ -797,6 +804,10 @@ export async function sessionEnd(
     started_at: state.started_at,
     ended_at: now,
     violations: state.violations.length,
+    protocol_sha256: state.protocol_sha256,
+    starting_commit: state.starting_commit,
+    commits,
+    forced,
   };
   const ended = await updateProtocolState(run.paths, state.session_id, (current) =>
     current === null ? { result: false } : { state: null, result: true },

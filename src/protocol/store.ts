@@ -73,6 +73,14 @@ export interface HistoryRecord {
   started_at: string;
   ended_at: string;
   violations: number;
+  /** sha256 of the protocol the run was judged by (the one it started with). */
+  protocol_sha256?: string;
+  /** The commit HEAD was at when the run started, or null. */
+  starting_commit?: string | null;
+  /** The run's commits, oldest first (at most 100: the newest kept), from git at the end. */
+  commits?: string[];
+  /** `PHASE/gate` of each requirement a forced advance skipped (from the run's event log). */
+  forced?: string[];
 }
 
 export interface ProtocolFiles {
