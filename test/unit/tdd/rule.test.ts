@@ -357,6 +357,20 @@ describe('test-first verdict messages say why and what to do', () => {
 });
 
 describe('test-first lines of history: reverts and merges', () => {
+  it('a revert of the revert of a test commit restores the test: it pairs with the feat after it', () => {
+    const verdicts = evaluateTestFirst(
+      [
+        d('t1', 'test: a', ['r']),
+        d('rv', 'Revert "test: a"', ['t1'], { reverts: 't1' }),
+        d('rr', 'Reapply "test: a"', ['rv'], { reverts: 'rv' }),
+        d('f', 'feat: a', ['rr']),
+      ],
+      paired,
+    );
+    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'skip', 'skip', 'pass']);
+    expect(verdicts[3]!.pairedWith).toEqual(['t1']);
+  });
+
   it('a revert removes only the test it reverts', () => {
     const verdicts = evaluateTestFirst(
       [
