@@ -70,6 +70,9 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
   const lines = new Map<string, Line>();
   const paired = new Set<string>();
   const reverted = new Set<string>();
+  /** Each real revert and the commit it reverts; the counting test commits seen, by sha. */
+  const revertOf = new Map<string, string>();
+  const tests = new Map<string, CommitFacts>();
   const verdicts: TddVerdict[] = [];
   const verdict = (
     commit: CommitFacts,
@@ -96,9 +99,19 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
     let next = line;
     judge: {
       if (commit.kind === 'revert' && commit.reverts !== null) {
-        reverted.add(commit.reverts);
-        if (line.pending.some((t) => t.sha === commit.reverts))
-          next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
+        const undone = revertOf.get(commit.reverts);
+        revertOf.set(commit.sha, commit.reverts);
+        if (undone !== undefined && reverted.has(undone)) {
+          // A revert of a revert restores what the first one took away: the test counts again (unless paired).
+          reverted.delete(undone);
+          const test = tests.get(undone);
+          if (test && live(test) && !line.pending.some((t) => t.sha === undone))
+            next = { ...line, pending: [...line.pending, test] };
+        } else {
+          reverted.add(commit.reverts);
+          if (line.pending.some((t) => t.sha === commit.reverts))
+            next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
+        }
       }
       if (commit.kind !== 'normal') {
         verdict(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
@@ -115,6 +128,7 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
       }
       if (header.type === 'test') {
         if (commit.testFiles.length > 0) {
+          tests.set(commit.sha, commit);
           next = {
             ...line,
             pending: options.policy === 'any' ? line.pending : [...line.pending, commit],
