@@ -2,9 +2,9 @@
  * The anchor proof store in git: an orphan branch `hestai/anchors` whose tree holds
  *   records/<sha256>.json            one proof record, named by the sha256 of its bytes
  *   events/<session>/<sha256>.json   acknowledgments, resets and refreshes of a session, append-only
- * Every write is ONE `git fast-import` process that adds files on top of the branch tip (and, for a
- * record, the commit HEAD pointed at as a second parent, so that commit travels with the branch and CI
- * can read its tree even after the work branch was rebased). fast-import refuses a non-fast-forward
+ * Every write is ONE `git fast-import` process that adds files on top of the branch tip (a second parent
+ * only to join another anchors tip: a record's HEAD is never one, so the branch publishes no commit the
+ * pushed refs lack). fast-import refuses a non-fast-forward
  * update, which makes concurrent writers safe: the loser retries on the new tip.
  */
 import { GitError, runGit, runGitBuffer } from './exec.js';

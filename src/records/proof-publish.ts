@@ -46,8 +46,8 @@ export function auditedResets(paths: WorkspacePaths, sessionId: string): ProofRe
 }
 
 /**
- * Stores a proof record in the anchors branch, with its `head` as a second parent so that commit is
- * published with it. Returns the digest (hex), or null outside a git repository.
+ * Stores a proof record in the anchors branch; its `head` is data in the record, never a parent of the
+ * anchors commit (nothing the pushed refs lack is published). Returns the digest (hex), or null outside git.
  */
 export function publishProofRecord(root: string, build: (head: string | null) => ProofRecord, at: Date): string | null {
   const store = storeHead(root);
@@ -58,11 +58,9 @@ export function publishProofRecord(root: string, build: (head: string | null) =>
     root,
     [{ path: recordPath(digest), content: proofBytes(record) }],
     `hestai: anchor ${record.session_id} (${record.role}, ${record.tier})`,
-    {
-      tip: store.tip,
-      merge: record.head,
-      at,
-    },
+    // The recorded HEAD is data in the record, never a parent of the anchors commit: a commit dropped
+    // before any push (one holding a secret) must not reach the remote with the records (issue 24).
+    { tip: store.tip, at },
   );
   return digest;
 }
