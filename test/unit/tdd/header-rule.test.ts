@@ -92,3 +92,15 @@ describe('fixup!/squash!/amend! commits', () => {
     expect(landed.message).toMatch(/never be squashed/);
   });
 });
+
+describe('platform headers point to commit.ignore', () => {
+  it('a GitHub Revert "x" (#n) or an advisory Merge header fails with the commit.ignore pattern that would skip it', () => {
+    const revert = checkHeader(facts('Revert "feat: x" (#12)'));
+    expect(revert.status).toBe('fail');
+    expect(revert.message).toContain('commit.ignore');
+    expect(revert.message).toContain('^Revert "');
+    const merge = checkHeader(facts("Merge branch 'main' into feat/x"));
+    expect(merge.message).toContain('commit.ignore');
+    expect(merge.message).toContain('^Merge ');
+  });
+});
