@@ -26,6 +26,23 @@ const SKIP_CLAUSE: Record<Exclude<CommitFacts['kind'], 'normal'>, string> = {
   ignored: 'commit.ignore',
 };
 
+/** Headers platforms write (a revert without `This reverts commit`, a merge with one parent) and the pattern skipping them. */
+const PLATFORM_HEADERS: readonly { re: RegExp; what: string; pattern: string }[] = [
+  { re: /^Revert "/, what: 'a platform revert (GitHub\'s "Revert" button)', pattern: '^Revert "' },
+  {
+    re: /^Merge (?:branch|pull request|remote-tracking branch) /,
+    what: 'a merge header on a one-parent commit',
+    pattern: '^Merge ',
+  },
+];
+
+function platformHint(header: string): string {
+  const hit = PLATFORM_HEADERS.find((h) => h.re.test(header));
+  return hit
+    ? `. This looks like ${hit.what}: if such commits are intended, skip them with commit.ignore: ['${hit.pattern}'] in .hestai_workspace.yaml`
+    : '';
+}
+
 /**
  * Pure: the header must be a Conventional Commit header (the clause deciding each verdict is cited). An
  * `amend!` commit's replacement header (what `git rebase --autosquash` will store) is checked; a
@@ -62,7 +79,7 @@ export function checkHeader(
       rule: 'header',
       status: 'fail',
       clause,
-      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"`,
+      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"${platformHint(commit.header)}`,
     };
   }
   if (options.type_case === 'lower' && cc.rawType !== cc.type) {
