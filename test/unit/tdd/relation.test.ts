@@ -34,6 +34,13 @@ describe('testRelation: a test commit relates to a feat only through what both t
     );
     expect(testRelation(commit('t', 'test: x', ['test/json.test.ts']), feat)).toBe('tests json.ts, which it changes');
     expect(testRelation(commit('t', 'test(parser): x', ['packages/parser/test/a.test.ts']), feat)).toBeNull();
+    // A test named after several things (runtime-codex.test.ts) tests each of them.
+    expect(
+      testRelation(
+        commit('t', 'test(runtimes): codex', ['test/e2e/runtime-codex.test.ts']),
+        commit('f', 'feat(agent): codex', ['src/agent/adapters/codex.ts']),
+      ),
+    ).toBe('tests codex.ts, which it changes');
   });
 });
 
