@@ -83,7 +83,10 @@ function testNames(tests: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const t of tests) {
     for (const d of folders(t)) names.add(d);
-    names.add(testedName(t));
+    const name = testedName(t);
+    names.add(name);
+    // A test named after several things (`runtime-codex`, `git_parse`) tests each of them.
+    for (const part of name.split(/[-_]/)) if (part.length >= 3 && part !== name) names.add(part);
   }
   for (const common of COMMON_NAMES) names.delete(common);
   names.delete('');
@@ -116,7 +119,8 @@ export function pathRelation(tests: readonly string[], subjects: readonly string
  * - the test's scope is a package (a folder other than `src`, `test`, `packages`, ...) `change` changes,
  *   or `change`'s scope is a package the test's files are in;
  * - a test file is in (or named after) a package `change` changes, or is named after a file it changes
- *   (`json.test.ts`, `test_json.py`, `json_test.go` test `json.*`; `index`, `mod`, `main`, ... are too common);
+ *   (`json.test.ts`, `test_json.py`, `json_test.go` test `json.*`; `runtime-codex.test.ts` tests `runtime.*` and
+ *   `codex.*`; `index`, `mod`, `main`, ... are too common);
  * - both change files of the root package (no package folder at all).
  * A commit that changes no file at all (`--allow-empty`) has nothing to compare: any test commit relates.
  */
