@@ -493,3 +493,12 @@ describe('test-first lines of history: reverts and merges', () => {
     );
   });
 });
+
+describe('the remedy a failure on the default branch offers', () => {
+  it('says that verify fails a TDD-Exempt trailer unless the base policy lowers verify.exempt', () => {
+    const [, feat] = evaluateTestFirst([c('chore: x'), c('feat(cli): add')], { ...paired, where: 'default-branch' });
+    expect(feat!.status).toBe('fail');
+    expect(feat!.message).toContain('TDD-Exempt: <reason>');
+    expect(feat!.message).toMatch(/an error in verify unless the base's policy sets verify\.exempt: warn/);
+  });
+});
