@@ -172,7 +172,7 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
         `hestai: commit blocked by the test-first rule (tdd.policy ${config.tdd.policy}): ${verdict.message}`,
         ...amendNote,
         `hint: keep your work: unstage the implementation (git restore --staged <files>), commit the failing test as "test${facts.conventional.scope ? `(${facts.conventional.scope})` : ''}: ...", then commit this ${type} again. ` +
-          'On purpose? Add a "TDD-Exempt: <reason>" trailer (listed by hestai verify) or set HESTAI_BYPASS="<reason>" (audited).',
+          'On purpose? Add a "TDD-Exempt: <reason>" trailer or set HESTAI_BYPASS="<reason>" (audited); hestai verify fails both unless the base\'s policy sets verify.exempt or verify.bypass to warn.',
       ],
       audit: [],
       session_id,

@@ -255,7 +255,7 @@ function failureMessage(commit: CommitFacts, options: TddOptions, line: Line): s
       `${type} commit "${commit.header}" has no preceding test commit ${why}${own}. ` +
       'It is already on the default branch, so its history cannot be reordered. If the repository squashes pull requests, ' +
       "verify each pull request's branch test-first before merging and publish its change record, or choose tdd.policy same-commit; " +
-      'see docs/enforcement.md "Merge styles". An intended exception: a "TDD-Exempt: <reason>" trailer on the next such commit.'
+      'see docs/enforcement.md "Merge styles". An intended exception: a "TDD-Exempt: <reason>" trailer on the next such commit (an error in verify unless the base\'s policy sets verify.exempt: warn).'
     );
   }
   return (
