@@ -13,6 +13,8 @@ import { commitProbePaths } from './rules/commit.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
 import { validateVector } from './validate.js';
 import { anchorStoreRefs, catFileBatch, listAnchorStore } from '../git/anchors.js';
+import { parseProtocolRun, type ProtocolRunRecord } from '../records/protocol-record.js';
+import type { ProtocolRuns } from '../verify/protocol-run-rule.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const CTX = /CTX:([^[\]\s]*)\[/g;
@@ -174,4 +176,31 @@ export function gatherAnchorEvidence(
     e.ruleErrors.push(...v.errors);
   }
   return { refs: refs.map((r) => r.ref), records, events };
+}
+
+/**
+ * The protocol run records (`protocol/<session>/<sha256>.json`) of `sessions` on every anchors branch this
+ * clone knows, per session id (a record whose bytes do not hash to its name is left out). One ls-tree per
+ * anchors branch and one cat-file batch.
+ */
+export function gatherProtocolRuns(root: string, sessions: ReadonlySet<string>): ProtocolRuns {
+  const runs = new Map<string, ProtocolRunRecord[]>();
+  const refs = anchorStoreRefs(root);
+  if (refs.length === 0 || sessions.size === 0) return { refs: refs.map((r) => r.ref), runs };
+  const wanted = new Map<string, string>();
+  for (const { oid } of refs) {
+    for (const [file, blob] of listAnchorStore(root, oid)) {
+      const m = /^protocol\/([0-9a-f-]{36})\/([0-9a-f]{64})\.json$/.exec(file);
+      if (m && sessions.has(m[1]!)) wanted.set(blob, m[2]!);
+    }
+  }
+  const blobs = catFileBatch(root, [...wanted.keys()], { content: true });
+  for (const [oid, digest] of wanted) {
+    const obj = blobs.get(oid);
+    if (!obj?.found || !obj.content || sha256(obj.content) !== digest) continue;
+    const run = parseProtocolRun(obj.content.toString('utf8'));
+    if (run && sessions.has(run.session_id)) runs.set(run.session_id, [...(runs.get(run.session_id) ?? []), run]);
+  }
+  for (const list of runs.values()) list.sort((a, b) => a.ended_at.localeCompare(b.ended_at));
+  return { refs: refs.map((r) => r.ref), runs };
 }

@@ -66,7 +66,7 @@ export const DEFAULTS = {
     exempt: 'error' as 'allow' | 'warn' | 'error',
   },
   anchors: { publish: true },
-  protocol: { enforce: false, force_limit: 3, history_limit: 50 },
+  protocol: { enforce: false, force_limit: 3, history_limit: 50, verify: 'warn' as 'off' | 'warn' | 'error' },
   agents: { stop_gate: true },
   quality_gates: [] as { name: string; command: string; timeout_ms: number }[],
 };

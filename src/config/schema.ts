@@ -226,6 +226,12 @@ export const configSchema = z.strictObject({
         .max(10_000)
         .default(DEFAULTS.protocol.history_limit)
         .describe('Records kept in the protocol history'),
+      verify: z
+        .enum(['off', 'warn', 'error'])
+        .default(DEFAULTS.protocol.verify)
+        .describe(
+          'hestai verify: commits made under a session whose published protocol run ended INCOMPLETE or with violations',
+        ),
     })
     .default(() => structuredClone(DEFAULTS.protocol)),
   agents: z

@@ -10,6 +10,8 @@ import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
 import { readTextIfExists } from '../state/store.js';
+import { publishProtocolRun } from '../records/proof-publish.js';
+import { PROTOCOL_RUN_KIND } from '../records/protocol-record.js';
 import { sha256Hex } from '../util/sha256.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
@@ -818,6 +820,25 @@ export async function sessionEnd(
       remedy: 'Read session://history (hestai session show --history).',
     });
   await appendHistory(run.paths, record, run.config.protocol.history_limit);
+  // CI sees the run (issue 30): its record goes on the anchors branch, which the pre-push hook publishes.
+  publishProtocolRun(
+    run.paths.root,
+    {
+      kind: PROTOCOL_RUN_KIND,
+      version: 1,
+      session_id: state.session_id,
+      outcome,
+      started_at: state.started_at,
+      ended_at: now,
+      protocol_sha256: state.protocol_sha256,
+      starting_commit: state.starting_commit,
+      commit_sha,
+      commits,
+      forced,
+      violations: state.violations.map((v) => ({ phase: v.phase, requirement: v.requirement, severity: v.severity })),
+    },
+    deps.clock(),
+  );
   return {
     session_id: state.session_id,
     status: outcome,

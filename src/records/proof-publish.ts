@@ -17,6 +17,7 @@ import {
   type ProofRecord,
   type ProofReset,
 } from './proof-record.js';
+import { protocolRunBytes, protocolRunPath, type ProtocolRunRecord } from './protocol-record.js';
 
 /** HEAD and the anchors tip, or null when the workspace is not inside a git repository (nothing to prove there). */
 function storeHead(root: string): { head: string | null; tip: string | null } | null {
@@ -74,6 +75,18 @@ export function publishProofEvent(root: string, event: Omit<ProofEvent, 'kind' |
     root,
     [{ path: eventPath(full.session_id, proofDigest(full)), content: proofBytes(full) }],
     `hestai: ${full.event} ${full.session_id}`,
+    { tip: store.tip, at },
+  );
+}
+
+/** Stores a protocol run record (src/records/protocol-record.ts) in the anchors branch; a no-op outside git. */
+export function publishProtocolRun(root: string, record: ProtocolRunRecord, at: Date): void {
+  const store = storeHead(root);
+  if (store === null) return;
+  writeAnchorStore(
+    root,
+    [{ path: protocolRunPath(record), content: protocolRunBytes(record) }],
+    `hestai: protocol run ${record.session_id} (${record.outcome})`,
     { tip: store.tip, at },
   );
 }

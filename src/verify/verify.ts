@@ -25,6 +25,7 @@ import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge
 import { catFileBatch } from '../git/anchors.js';
 import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
+import { checkProtocolRun, type ProtocolRuns, type ProtocolRunsReader } from './protocol-run-rule.js';
 
 export interface VerifyInput {
   working_dir: string;
@@ -84,6 +85,8 @@ export interface VerifyDeps {
   clock?: Clock;
   /** Reads the anchor proof records (src/anchor/reverify.ts); required unless verify.anchors is off. */
   anchorEvidence?: AnchorEvidenceReader;
+  /** Reads the published protocol runs (src/anchor/reverify.ts: gatherProtocolRuns); without it the protocol rule is not run. */
+  protocolRuns?: ProtocolRunsReader;
 }
 
 export async function verifyRange(
@@ -187,6 +190,17 @@ export async function verifyRange(
       );
     evidence = deps.anchorEvidence(workspace.root, digests, sessions);
   }
+  // Protocol runs published by `session end` (issue 30), per protocol.verify from the base.
+  const protocolLevel = config.protocol.verify;
+  let runs: ProtocolRuns | null = null;
+  if (protocolLevel !== 'off' && deps.protocolRuns) {
+    const sessions = new Set<string>();
+    for (const f of facts) {
+      const s = lastTrailer(f.trailers, 'HestAI-Session');
+      if (s) sessions.add(s);
+    }
+    if (sessions.size > 0) runs = deps.protocolRuns(workspace.root, sessions);
+  }
   const anchorPolicy = {
     level: anchorsLevel === 'off' ? 'warn' : anchorsLevel,
     required: config.anchor.required,
@@ -211,6 +225,10 @@ export async function verifyRange(
     if (anchorsLevel !== 'off') {
       const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
       if (anchor) verdicts.push(anchor);
+    }
+    if (runs !== null && protocolLevel !== 'off') {
+      const run = checkProtocolRun(f, runs, protocolLevel);
+      if (run) verdicts.push(run);
     }
     const parents = result.commits[i]!.parents;
     if (parents.length > 1)

@@ -57,7 +57,7 @@ export function registerVerify(program: Command): void {
           try {
             const { verifyRange, verifyGithub, verifyJson, verifyText } = await import('../../verify/index.js');
             const { testFileMatcher } = await import('../../tdd/test-files.js');
-            const { gatherAnchorEvidence } = await import('../../anchor/reverify.js');
+            const { gatherAnchorEvidence, gatherProtocolRuns } = await import('../../anchor/reverify.js');
             const report = await verifyRange(
               {
                 working_dir: ctx.cwd,
@@ -67,7 +67,7 @@ export function registerVerify(program: Command): void {
                 to: options.to,
                 red_green: options.redGreen === true,
               },
-              { anchorEvidence: gatherAnchorEvidence },
+              { anchorEvidence: gatherAnchorEvidence, protocolRuns: gatherProtocolRuns },
             );
             const exitCode = report.ok ? ExitCode.Ok : ExitCode.Blocked;
             const json = verifyJson(report);
