@@ -64,4 +64,14 @@ describe('verify sees protocol runs published with the anchors', () => {
     const v = verdictOf(report, 'docs: work under the run', 'protocol');
     expect(v?.status ?? 'pass', stderr + JSON.stringify(report, null, 1)).toBe('pass');
   });
+
+  it('hestai report counts the runs verify read, by outcome, in the summary', () => {
+    const repo = anchoredRepo('protocol:\n  force_limit: 5\n');
+    runAndPush(repo, true);
+    const clone = repo.freshClone('feat/x');
+    const md = repo.hestai(['report', '--format', 'markdown'], { cwd: clone });
+    expect(md.status, md.stderr).toBe(0);
+    expect(md.stdout).toContain('| protocol runs | 1 COMPLETE\\_WITH\\_VIOLATIONS 1 |');
+    expect(md.stdout).not.toContain('none published');
+  });
 });
