@@ -1,13 +1,14 @@
-import { gatherAnchorEvidence } from '../anchor/reverify.js';
+import { gatherAnchorEvidence, gatherProtocolRuns } from '../anchor/reverify.js';
 import { systemClock } from '../clock.js';
 import { blobBase, commitMeta } from '../git/commit-meta.js';
 import { configGet } from '../git/repo.js';
 import { lastTrailer, parseTrailers } from '../tdd/trailers.js';
 import type { AnchorEvidence } from '../verify/anchor-rule.js';
+import type { ProtocolRuns } from '../verify/protocol-run-rule.js';
 import { verifyRange } from '../verify/verify.js';
 import { resolveWorkspace } from '../workspace.js';
 import { buildReport } from './build.js';
-import type { ReportData } from './model.js';
+import type { ProtocolRun, ReportData } from './model.js';
 
 export interface ReportOptions {
   working_dir: string;
@@ -28,6 +29,7 @@ export interface ReportOptions {
 export async function gatherReport(options: ReportOptions): Promise<ReportData> {
   const root = resolveWorkspace(options.working_dir).root;
   let evidence: AnchorEvidence | null = null;
+  let runs: ProtocolRuns | null = null;
   const verify = await verifyRange(
     {
       working_dir: options.working_dir,
@@ -39,13 +41,14 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
     {
       clock: systemClock,
       anchorEvidence: (r, digests, sessions) => (evidence = gatherAnchorEvidence(r, digests, sessions)),
+      protocolRuns: (r, sessions) => (runs = gatherProtocolRuns(r, sessions)),
     },
   );
   const meta = commitMeta(
     root,
     verify.commits.map((c) => c.sha),
   );
-  if (evidence === null) {
+  if (evidence === null || runs === null) {
     const digests = new Set<string>();
     const sessions = new Set<string>();
     for (const m of meta.values()) {
@@ -55,13 +58,28 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
       if (d) digests.add(d);
       if (s) sessions.add(s);
     }
-    if (digests.size > 0) evidence = gatherAnchorEvidence(root, digests, sessions);
+    if (evidence === null && digests.size > 0) evidence = gatherAnchorEvidence(root, digests, sessions);
+    // protocol.verify off: the runs are read for display only (they decide nothing there).
+    if (runs === null && sessions.size > 0) runs = gatherProtocolRuns(root, sessions);
   }
   return buildReport({
     verify,
     meta,
     evidence,
-    protocol: null,
+    protocol: protocolRuns(runs),
     blobBase: blobBase(configGet(root, 'remote.origin.url')),
   });
+}
+
+/** The runs verify read, one entry per published run (null: none published for the range's sessions). */
+function protocolRuns(runs: ProtocolRuns | null): ProtocolRun[] | null {
+  const list = [...(runs?.runs.values() ?? [])].flat();
+  if (list.length === 0) return null;
+  return list.map((r) => ({
+    session_id: r.session_id,
+    outcome: r.outcome,
+    violations: r.violations.length,
+    forced: r.forced.length,
+    commits: r.commits,
+  }));
 }
