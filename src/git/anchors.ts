@@ -3,6 +3,7 @@
  *   records/<sha256>.json            one proof record, named by the sha256 of its bytes
  *   events/<session>/<sha256>.json   acknowledgments, resets and refreshes of a session, append-only
  *   protocol/<session>/<sha256>.json a protocol run's record, written by `session end` (src/records/protocol-record.ts)
+ *   changes/<tip>.json               a pushed branch's change record (src/git/change-records.ts)
  * Every write is ONE `git fast-import` process that adds files on top of the branch tip (a second parent
  * only to join another anchors tip: a record's HEAD is never one, so the branch publishes no commit the
  * pushed refs lack). fast-import refuses a non-fast-forward
@@ -96,11 +97,12 @@ export function anchorStoreRefs(cwd: string): { ref: string; oid: string }[] {
     });
 }
 
-/** Every file of an anchors tree (path → blob oid), one `git ls-tree -r -z` process. */
+/** Every file of an anchors tree (path → blob oid; every kind the store holds, so a join keeps them all), one `git ls-tree -r -z` process. */
 export function listAnchorStore(cwd: string, commit: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of splitNul(
-    runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', 'records', 'events', 'protocol'], { cwd }).stdout,
+    runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', 'records', 'events', 'protocol', 'changes'], { cwd })
+      .stdout,
   )) {
     const tab = entry.indexOf('\t');
     const [, type, oid] = entry.slice(0, tab).split(' ');
