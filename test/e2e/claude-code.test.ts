@@ -4,17 +4,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
-import { isolatedEnv, makeRepo, PROJECT_ROOT, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
+import {
+  anchorSession as anchor,
+  bashCall as bash,
+  newAgent,
+  runClaudeHook as claude,
+  sessionStartCall as sessionStart,
+  shellSession,
+  type Agent,
+} from '../helpers/claude-hook.js';
+import { isolatedEnv, makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
 // Claude Code as it runs hooks: the exact command `hestai init --agent claude-code` wrote into
 // .claude/settings.json, through `sh -c`, with CLAUDE_PROJECT_DIR and CLAUDE_ENV_FILE set and the
 // documented JSON payload on stdin (session_id, cwd, hook_event_name, tool_name, tool_input). Exit 2
 // blocks a tool call and its stderr is what the model reads; the env file is sourced by the agent's shell.
-
-interface Agent {
-  runtimeId: string;
-  envFile: string;
-}
 
 function adopt(repo: TempRepo): { command: string; settings: any } {
   const init = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
@@ -31,73 +35,11 @@ function adopt(repo: TempRepo): { command: string; settings: any } {
   return { command: pre.hooks[0].command, settings };
 }
 
-function claude(
-  repo: TempRepo,
-  command: string,
-  agent: Agent,
-  payload: Record<string, unknown>,
-  env: NodeJS.ProcessEnv = {},
-): RunResult {
-  const result = spawnSync('sh', ['-c', command], {
-    cwd: repo.dir,
-    env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir, CLAUDE_ENV_FILE: agent.envFile, ...env },
-    input: JSON.stringify({ session_id: agent.runtimeId, transcript_path: '/dev/null', cwd: repo.dir, ...payload }),
-    encoding: 'utf8',
-  });
-  if (result.error) throw result.error;
-  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
-}
-
 const edit = (repo: TempRepo, file: string) => ({
   hook_event_name: 'PreToolUse',
   tool_name: 'Edit',
   tool_input: { file_path: path.join(repo.dir, file), old_string: 'a', new_string: 'b' },
 });
-const bash = (command: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
-const sessionStart = (source = 'startup') => ({ hook_event_name: 'SessionStart', source });
-
-function newAgent(name: string): Agent {
-  const dir = tempDir('hestai-claude-');
-  return { runtimeId: `${name}-0b7c8a52-4a7e-4f00-9d21-${name.length}`, envFile: path.join(dir, 'env') };
-}
-
-/** The session the agent's shell sees: the last `export HESTAI_SESSION=` line of its env file. */
-function shellSession(agent: Agent): string {
-  const lines = fs.readFileSync(agent.envFile, 'utf8').trim().split('\n');
-  const last = lines.filter((l) => l.startsWith('export HESTAI_SESSION=')).pop();
-  return last!.slice('export HESTAI_SESSION='.length);
-}
-
-/** The whole Odyssean Anchor ceremony through the CLI, as an agent's shell would run it. */
-function anchor(repo: TempRepo, token: string): void {
-  const dir = tempDir('hestai-payload-');
-  const bind = path.join(dir, 'bind.oct');
-  const proof = path.join(dir, 'proof.oct');
-  fs.writeFileSync(
-    bind,
-    '## BIND (Identity Lock)\nROLE::implementation-lead\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[edit-time hooks]\n',
-  );
-  fs.writeFileSync(
-    proof,
-    [
-      '## TENSION (Cognitive Proof - AGENT GENERATED)',
-      'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-1[no test yet]->TRIGGER[commit the failing test first]',
-      'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
-      '## COMMIT (Falsifiable Contract)',
-      'ARTIFACT::src/app.ts',
-      'GATE::npm test',
-      '',
-    ].join('\n'),
-  );
-  for (const args of [
-    ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
-    ['--stage', 'context', '--token', token, '--payload-file', bind],
-    ['--stage', 'proof', '--token', token, '--payload-file', proof],
-  ]) {
-    const step = repo.hestai(['--json', 'anchor', ...args]);
-    expect(step.status, step.stderr + step.stdout).toBe(0);
-  }
-}
 
 describe('hestai init --agent claude-code', () => {
   it('merges the hooks into .claude/settings.json keeping what is there, idempotently, and registers the MCP server', () => {
