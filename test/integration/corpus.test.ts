@@ -29,6 +29,9 @@ describe('the message corpus through real git and hestai verify', () => {
     repo.write('.hestai_workspace.yaml', 'verify:\n  trailers: off\n  anchors: off\n');
     repo.commit('chore: config');
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    // The messages are a branch's commits (fixup!/squash!/amend! are judged only once they reach the default
+    // branch, where verify warns about them: test/unit/tdd/header-rule.test.ts).
+    repo.git(['checkout', '-q', '-b', 'corpus']);
     const dir = tempDir('hestai-corpus-');
     const bySha = new Map<string, Entry>();
     CORPUS.forEach((entry, i) => {
