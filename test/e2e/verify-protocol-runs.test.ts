@@ -74,4 +74,20 @@ describe('verify sees protocol runs published with the anchors', () => {
     expect(md.stdout).toContain('| protocol runs | 1 COMPLETE\\_WITH\\_VIOLATIONS 1 |');
     expect(md.stdout).not.toContain('none published');
   });
+
+  it('an end refused as INCOMPLETE is published too: its commits get a warning until a later end of the same run completes', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const token = repo.anchor();
+    expect(repo.hestai(['session', 'start', '--objective', 'left incomplete']).status).toBe(0);
+    expect(repo.commitHooked('docs: work of an incomplete run', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const end = repo.hestai(['--json', 'session', 'end', '--summary', 'not done']);
+    expect((JSON.parse(end.stdout) as { status: string }).status).toBe('INCOMPLETE');
+    const push = repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true });
+    expect(push.status, push.stderr).toBe(0);
+    const { report, stderr } = repo.verifyJson(repo.freshClone('feat/x'));
+    const v = verdictOf(report, 'docs: work of an incomplete run', 'protocol');
+    expect(v?.status, stderr + JSON.stringify(report, null, 1)).toBe('warn');
+    expect(v?.message).toContain(`session ${token}, whose protocol run ended INCOMPLETE`);
+  });
 });
