@@ -11,7 +11,7 @@ import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
 import { readTextIfExists } from '../state/store.js';
 import { publishProtocolRun } from '../records/proof-publish.js';
-import { PROTOCOL_RUN_KIND } from '../records/protocol-record.js';
+import { PROTOCOL_RUN_KIND, type ProtocolRunRecord } from '../records/protocol-record.js';
 import { sha256Hex } from '../util/sha256.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
@@ -774,6 +774,8 @@ export async function sessionEnd(
   const changed = run.changed === null ? '' : `; ${run.changed}`;
   if (missing.length > 0) {
     await recordResults(run, results, now, state);
+    // CI sees an end refused as INCOMPLETE too (a later end of the same run supersedes it: src/verify/protocol-run-rule.ts).
+    publishProtocolRun(run.paths.root, runRecord(state, 'INCOMPLETE', now, null, []), deps.clock());
     return {
       session_id: state.session_id,
       status: 'INCOMPLETE',
@@ -821,24 +823,7 @@ export async function sessionEnd(
     });
   await appendHistory(run.paths, record, run.config.protocol.history_limit);
   // CI sees the run (issue 30): its record goes on the anchors branch, which the pre-push hook publishes.
-  publishProtocolRun(
-    run.paths.root,
-    {
-      kind: PROTOCOL_RUN_KIND,
-      version: 1,
-      session_id: state.session_id,
-      outcome,
-      started_at: state.started_at,
-      ended_at: now,
-      protocol_sha256: state.protocol_sha256,
-      starting_commit: state.starting_commit,
-      commit_sha,
-      commits,
-      forced,
-      violations: state.violations.map((v) => ({ phase: v.phase, requirement: v.requirement, severity: v.severity })),
-    },
-    deps.clock(),
-  );
+  publishProtocolRun(run.paths.root, runRecord(state, outcome, now, commit_sha, commits), deps.clock());
   return {
     session_id: state.session_id,
     status: outcome,
@@ -851,6 +836,30 @@ export async function sessionEnd(
       outcome === 'COMPLETE'
         ? `every MUST gate holds: history record written, run cleared (clock out next: hestai clock-out)${changed}`
         : `${state.violations.length} requirement(s) were skipped by forced advances (${state.violations.filter((v) => v.severity === 'CRITICAL').length} MUST): ended with violations, history record written, run cleared (clock out next: hestai clock-out)${changed}`,
+  };
+}
+
+/** The record `session end` publishes on the anchors branch (src/records/protocol-record.ts). */
+function runRecord(
+  state: ProtocolState,
+  outcome: string,
+  ended_at: string,
+  commit_sha: string | null,
+  commits: string[],
+): ProtocolRunRecord {
+  return {
+    kind: PROTOCOL_RUN_KIND,
+    version: 1,
+    session_id: state.session_id,
+    outcome,
+    started_at: state.started_at,
+    ended_at,
+    protocol_sha256: state.protocol_sha256,
+    starting_commit: state.starting_commit,
+    commit_sha,
+    commits,
+    forced: state.events.flatMap((e) => (e.type === 'advance' ? e.forced : [])),
+    violations: state.violations.map((v) => ({ phase: v.phase, requirement: v.requirement, severity: v.severity })),
   };
 }
 

@@ -17,7 +17,7 @@ export interface ProtocolRuns {
 /** Reads the runs of `sessions` (src/anchor/reverify.ts: gatherProtocolRuns). */
 export type ProtocolRunsReader = (root: string, sessions: ReadonlySet<string>) => ProtocolRuns;
 
-/** Pure: true when the run did not end COMPLETE with no violations. */
+/** Pure: true when the record does not say COMPLETE with nothing forced and no violations. */
 export const runFellShort = (r: ProtocolRunRecord) =>
   r.outcome !== 'COMPLETE' || r.violations.length > 0 || r.forced.length > 0;
 
@@ -28,7 +28,14 @@ export function checkProtocolRun(commit: CommitFacts, runs: ProtocolRuns, level:
   if (session === null) return null;
   const list = runs.runs.get(session) ?? [];
   if (list.length === 0) return null;
-  const short = list.filter(runFellShort);
+  // One run may be published more than once (an end refused as INCOMPLETE, then a later end): the latest
+  // record of each run (by its start) decides.
+  const latest = new Map<string, ProtocolRunRecord>();
+  for (const r of list) {
+    const seen = latest.get(r.started_at);
+    if (!seen || r.ended_at > seen.ended_at) latest.set(r.started_at, r);
+  }
+  const short = [...latest.values()].filter(runFellShort);
   if (short.length === 0)
     return {
       rule: 'protocol',
