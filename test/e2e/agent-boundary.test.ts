@@ -125,6 +125,16 @@ describe("the rules' own files are never the agent's to write (item 2)", () => {
     const refused: Array<Record<string, unknown>> = [
       bashCall("sed -i 's/max_age_hours: 24/max_age_hours: 99999/' .hestai_workspace.yaml"),
       bashCall("perl -pi -e 's/enforce: true/enforce: false/' .hestai/protocol.yaml"),
+      // Issue 30: a protocol run and the protocol it is sealed against are the rules' own files too.
+      bashCall(
+        `sed -i 's/"current_phase": "[A-Z_]*"/"current_phase": "END"/' .hestai/sessions/active/${token}/protocol.json`,
+      ),
+      preToolUse('Write', { file_path: path.join(repo.dir, '.hestai', 'protocol.yaml'), content: 'phases: []\n' }),
+      preToolUse('Edit', {
+        file_path: path.join(repo.dir, '.hestai', 'sessions', 'active', token, 'protocol.json'),
+        old_string: 'a',
+        new_string: 'b',
+      }),
       bashCall('git checkout -- .hestai_workspace.yaml'),
       bashCall('echo "exit 0" > .git/hooks/pre-commit'),
       bashCall('git config core.hooksPath /dev/null'),
