@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 
 // Cursor (issue 29): its program cannot run here (an editor, not an npm package), so the exact commands
@@ -132,35 +133,7 @@ describe('hestai init --agent cursor: its hooks answer Cursor’s documented pay
     const audit = fs.readFileSync(path.join(repo.dir, '.hestai/audit/audit.jsonl'), 'utf8');
     expect(audit).toMatch(/"event":"agent_tool_refused"[^\n]*"runtime":"cursor"[^\n]*"what":"Edit"/);
 
-    anchorByCli(repo, session);
+    anchorSession(repo, session);
     expect(cursor(repo, hooks, shell(repo, 'echo "export const app = 2;" > src/app.ts')).json.permission).toBe('allow');
   });
 });
-
-function anchorByCli(repo: TempRepo, token: string): void {
-  const dir = fs.mkdtempSync(path.join(repo.home, 'payload-'));
-  fs.writeFileSync(
-    path.join(dir, 'bind.oct'),
-    '## BIND (Identity Lock)\nROLE::implementation-lead\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[cursor hooks]\n',
-  );
-  fs.writeFileSync(
-    path.join(dir, 'proof.oct'),
-    [
-      '## TENSION (Cognitive Proof - AGENT GENERATED)',
-      'L1::[TDD_MANDATE]<->CTX:src/app.ts:1-1[no test yet]->TRIGGER[commit the failing test first]',
-      'L2::[MINIMAL_INTERVENTION]<->CTX:README.md[documents the app]->TRIGGER[keep the contract stable]',
-      '## COMMIT (Falsifiable Contract)',
-      'ARTIFACT::src/app.ts',
-      'GATE::npm test',
-      '',
-    ].join('\n'),
-  );
-  for (const args of [
-    ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
-    ['--stage', 'context', '--token', token, '--payload-file', path.join(dir, 'bind.oct')],
-    ['--stage', 'proof', '--token', token, '--payload-file', path.join(dir, 'proof.oct')],
-  ]) {
-    const step = repo.hestai(['--json', 'anchor', ...args]);
-    expect(step.status, step.stderr + step.stdout).toBe(0);
-  }
-}
