@@ -4,11 +4,8 @@ import type { ProcessId } from '../util/proc.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
+import { AGENT_RUNTIMES, type AgentRuntime } from '../setup/runtime-settings.js';
 import { expectIsoDate, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
-
-/** The agent runtimes hestai binds sessions for. */
-export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
-export type AgentRuntime = (typeof AGENT_RUNTIMES)[number];
 
 /** A runtime's own session id: plain characters only, so it can name a file. */
 export const RUNTIME_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

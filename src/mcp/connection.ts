@@ -8,7 +8,8 @@ import {
   type SessionResolution,
 } from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
-import { AGENT_RUNTIMES, runtimeBindings } from '../agent/binding.js';
+import { runtimeBindings } from '../agent/binding.js';
+import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
 import { isLive, readSession } from '../records/session.js';
 import { processChain, type ProcessId } from '../util/proc.js';
 import { workspacePaths } from '../paths.js';

@@ -16,9 +16,6 @@ export const CLAUDE_PRE_TOOL_MATCHER = '*';
 /** Seconds Claude Code waits before killing each hook (the hook itself fails closed well before). */
 export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10, Stop: 30 } as const;
 
-/** POSIX single quotes (one implementation, in util/quote.ts). */
-export { shellQuote };
-
 /**
  * The command Claude Code runs for every hestai hook event (the event is in the JSON on stdin). `entry`
  * is where `hooks/claude-code` is: relative to the project (`node_modules/hestai-hooks/hooks/claude-code`,

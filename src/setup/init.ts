@@ -26,17 +26,18 @@ import {
 import { cliCommandFor } from '../util/invocation.js';
 import { withLefthookCommands } from './lefthook-yaml.js';
 import { shellQuote } from '../util/quote.js';
-import { AGENT_RUNTIMES, type AgentRuntime } from '../agent/binding.js';
-import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from '../agent/claude-settings.js';
+import { CLAUDE_SETTINGS_FILE, claudeHookCommand, mergeClaudeSettings } from './claude-settings.js';
 import {
+  AGENT_RUNTIMES,
   agentHookCommand,
   codexHooksFor,
   geminiHooksFor,
   mergeCursorHooks,
   mergeHookGroups,
   RUNTIME_HOOK_FILES,
+  type AgentRuntime,
   type HookFileRuntime,
-} from '../agent/runtime-settings.js';
+} from './runtime-settings.js';
 
 export interface InitInput {
   working_dir: string;

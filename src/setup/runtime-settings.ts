@@ -6,6 +6,10 @@ import { isRecord, parseJsonObject } from '../util/validate.js';
 // The hook files of the agent runtimes other than Claude Code (issue 29), written by `hestai init --agent
 // <runtime>`: which events call hestai's hook, with which command, merged into what is there.
 
+/** The agent runtimes hestai installs hooks for (`hestai init --agent`) and binds sessions for. */
+export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
+export type AgentRuntime = (typeof AGENT_RUNTIMES)[number];
+
 /** Where each runtime reads its project hooks. */
 export const RUNTIME_HOOK_FILES = {
   codex: '.codex/hooks.json',

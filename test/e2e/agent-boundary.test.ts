@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeHookCommand } from '../../src/agent/claude-settings.js';
+import { claudeHookCommand } from '../../src/setup/claude-settings.js';
 import {
   adoptClaudeCode,
   anchorSession,

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_RUNTIMES } from '../../src/agent/binding.js';
+import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
 import { ADAPTERS } from '../../src/agent/adapters/index.js';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 

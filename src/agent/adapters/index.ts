@@ -1,4 +1,4 @@
-import type { AgentRuntime } from '../binding.js';
+import type { AgentRuntime } from '../../setup/runtime-settings.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { cursorAdapter } from './cursor.js';

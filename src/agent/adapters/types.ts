@@ -1,4 +1,4 @@
-import type { AgentRuntime } from '../binding.js';
+import type { AgentRuntime } from '../../setup/runtime-settings.js';
 import type { ToolUse } from '../tool-use.js';
 
 /** The events hestai acts on, by its own names (a runtime's names are translated by its adapter). */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeHookCommand, isHestaiHookCommand, mergeClaudeSettings } from '../../../src/agent/claude-settings.js';
+import { claudeHookCommand, isHestaiHookCommand, mergeClaudeSettings } from '../../../src/setup/claude-settings.js';
 import { tempDir } from '../../helpers/git-repo.js';
 
 const FILE = '/r/.claude/settings.json';
