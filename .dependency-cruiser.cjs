@@ -1,8 +1,8 @@
 // The layers of src/, top to bottom (README "Architecture"). A module may import its own layer's folders
 // or any layer below; an import that runs upward fails `npm run lint:layers` (and so .ci/run).
 const LAYERS = [
-  ['cli', 'mcp', 'demo', 'index\\.ts'], //                      adapters
-  ['setup', 'session', 'anchor', 'agent', 'report', 'security\\.ts'], // use cases
+  ['cli', 'mcp', 'agent', 'demo', 'index\\.ts'], //             adapters (agent: the agent runtimes' hooks)
+  ['setup', 'session', 'anchor', 'report', 'security\\.ts'], // use cases
   ['hooks', 'verify', 'protocol'], //                            commit-time, CI and session-protocol decisions
   ['records', 'config', 'trust', 'workspace\\.ts', 'audit\\.ts'], // the files of a workspace
   ['git', 'state', 'octave', 'clock\\.ts'], //                  git, atomic state, formats, time
@@ -32,6 +32,15 @@ forbidden.push(
     to: { path: '^src/', pathNot: path(LAYERS.flat()) },
   },
   { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+  {
+    name: 'no-folder-cycle',
+    comment:
+      'folders import each other in one direction only (a cycle through several folders is one layer in disguise)',
+    severity: 'error',
+    scope: 'folder',
+    from: {},
+    to: { circular: true },
+  },
 );
 module.exports = {
   forbidden,
