@@ -139,7 +139,10 @@ export const HISTORIES: HistoryFixture[] = [
           '0.1.0': { header: 'skip', testFirst: 'skip', clause: 'commit.ignore (built-in: version bump)' },
           'chore(release): 0.1.1': { header: 'skip', clause: 'commit.ignore (built-in: release tool)' },
           'Version Packages': { header: 'skip', clause: 'commit.ignore (built-in: changesets)' },
-          'Merged PR 42: hotfix from Azure DevOps': { header: 'skip', clause: 'commit.ignore (built-in: merge bot)' },
+          'Merged PR 42: hotfix from Azure DevOps': {
+            header: 'fail',
+            clause: 'CC 1.0.0 §1 (single parent: a merge bot header is no exemption)',
+          },
           'Merge pull request #13 from org/squashed': {
             header: 'fail',
             clause: 'CC 1.0.0 §1 (single parent: not a real merge)',

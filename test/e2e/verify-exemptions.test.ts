@@ -63,6 +63,22 @@ describe('a revert is exempt only when it is one', () => {
   });
 });
 
+describe('a merge bot header is no exemption on a single-parent commit', () => {
+  it('attack: untested code committed under an Azure DevOps "Merged PR n:" or Bitbucket "Merged in x (pull request #n)" header is judged, and the failure names the commit.ignore pattern', () => {
+    const { repo, remote } = adopted(NO_ANCHORS);
+    repo.commit('Merged PR 7: add login', { 'src/login.ts': 'export const login = 1;\n' });
+    repo.commit('Merged in feature/x (pull request #8)', { 'src/logout.ts': 'export const logout = 1;\n' });
+    const { status, report } = pushAndVerify(repo, remote);
+    expect(status, JSON.stringify(report, null, 1)).toBe(1);
+    const azure = verdictOf(report, 'Merged PR 7: add login', 'header');
+    expect(azure?.status).toBe('fail');
+    expect(azure?.message).toContain('^Merged PR');
+    const bitbucket = verdictOf(report, 'Merged in feature/x (pull request #8)', 'header');
+    expect(bitbucket?.status).toBe('fail');
+    expect(bitbucket?.message).toContain('^Merged in ');
+  });
+});
+
 describe('bypasses, exemptions and --no-verify commits are errors unless the base lowers them', () => {
   it('attack: a hand-typed HestAI-Bypass on an untested, unanchored feat fails by default; verify.bypass: warn in the base lowers it', () => {
     const strict = adopted(null);

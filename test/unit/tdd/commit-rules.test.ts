@@ -105,7 +105,7 @@ describe('the header rule on real-world shapes', () => {
 
 describe('commit.ignore defaults', () => {
   const rules = ignoreRules([], true);
-  it('ignore version bumps, release tools and merge bots', () => {
+  it('ignore version bumps and release tools; a merge bot header on a single-parent commit is judged (issue 24)', () => {
     for (const header of [
       '0.0.2',
       'v3.0.0',
@@ -116,12 +116,18 @@ describe('commit.ignore defaults', () => {
       'Version Packages (beta)',
       'RELEASING: Releasing 2 package(s)',
       'Publish',
-      'Merged PR 123: add login',
-      'Merged in feature/x (pull request #7)',
     ]) {
       expect(ignoredBy(header, rules), header).not.toBeNull();
     }
-    for (const header of ['feat: 1.0.0', '1.2', 'Merge pull request #1 from a/b', 'Merged PR: x', 'v1.2.3 and more'])
+    for (const header of [
+      'feat: 1.0.0',
+      '1.2',
+      'Merge pull request #1 from a/b',
+      'Merged PR: x',
+      'v1.2.3 and more',
+      'Merged PR 123: add login',
+      'Merged in feature/x (pull request #7)',
+    ])
       expect(ignoredBy(header, rules), header).toBeNull();
     expect(DEFAULT_IGNORES.length).toBeGreaterThanOrEqual(5);
   });

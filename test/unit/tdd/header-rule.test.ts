@@ -103,4 +103,14 @@ describe('platform headers point to commit.ignore', () => {
     expect(merge.message).toContain('commit.ignore');
     expect(merge.message).toContain('^Merge ');
   });
+
+  it('an Azure DevOps "Merged PR n:" or Bitbucket "Merged in x (pull request #n)" header on one parent fails naming its commit.ignore pattern', () => {
+    const azure = checkHeader(facts('Merged PR 123: add login'));
+    expect(azure.status).toBe('fail');
+    expect(azure.message).toContain("commit.ignore: ['^Merged PR \\d+: ']");
+    const bitbucket = checkHeader(facts('Merged in feature/x (pull request #7)'));
+    expect(bitbucket.status).toBe('fail');
+    expect(bitbucket.message).toContain('commit.ignore');
+    expect(bitbucket.message).toContain('^Merged in ');
+  });
 });
