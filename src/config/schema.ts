@@ -143,7 +143,7 @@ export const configSchema = z.strictObject({
       default_ignores: z
         .boolean()
         .default(DEFAULTS.commit.default_ignores)
-        .describe('Also ignore version bumps, release-tool and merge-bot commits'),
+        .describe('Also ignore version bumps and release-tool commits'),
       type_case: z
         .enum(['insensitive', 'lower'])
         .default(DEFAULTS.commit.type_case)

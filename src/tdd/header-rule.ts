@@ -26,13 +26,23 @@ const SKIP_CLAUSE: Record<Exclude<CommitFacts['kind'], 'normal'>, string> = {
   ignored: 'commit.ignore',
 };
 
-/** Headers platforms write (a revert without `This reverts commit`, a merge with one parent) and the pattern skipping them. */
+/** Headers platforms write (a revert without `This reverts commit`, a merge or a merge bot's header on one parent) and the pattern skipping them. */
 const PLATFORM_HEADERS: readonly { re: RegExp; what: string; pattern: string }[] = [
   { re: /^Revert "/, what: 'a platform revert (GitHub\'s "Revert" button)', pattern: '^Revert "' },
   {
     re: /^Merge (?:branch|pull request|remote-tracking branch) /,
     what: 'a merge header on a one-parent commit',
     pattern: '^Merge ',
+  },
+  {
+    re: /^Merged PR \d+: /,
+    what: 'an Azure DevOps pull-request completion on one parent (a squash)',
+    pattern: '^Merged PR \\d+: ',
+  },
+  {
+    re: /^Merged in \S+ \(pull request #\d+\)/,
+    what: 'a Bitbucket pull-request merge header on one parent (a squash)',
+    pattern: '^Merged in ',
   },
 ];
 

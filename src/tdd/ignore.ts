@@ -1,8 +1,10 @@
 /**
  * Headers no commit rule judges (`commit.ignore` plus these defaults when `commit.default_ignores` is
- * true): commits written by release tools and platform merge bots, which cannot follow the rules.
- * Real merges (two or more parents) and real reverts are not judged anyway; these are single-parent
- * commits. Each pattern is matched against the header (the first line) only.
+ * true): commits written by release tools, which cannot follow the rules. Real merges (two or more
+ * parents) and real reverts are not judged anyway; these are single-parent commits. A platform's merge
+ * header (Azure DevOps "Merged PR 1: ...", Bitbucket "Merged in x (pull request #1)") is no default: on a
+ * single parent it is a squash or a made-up merge, judged like any other (issue 24). Each pattern is
+ * matched against the header (the first line) only.
  */
 export const DEFAULT_IGNORES: readonly { pattern: string; what: string }[] = [
   {
@@ -16,8 +18,6 @@ export const DEFAULT_IGNORES: readonly { pattern: string; what: string }[] = [
   { pattern: '^Version Packages(?: \\(.+\\))?$', what: 'the changesets release commit ("Version Packages")' },
   { pattern: '^RELEASING: Releasing \\d+ package\\(s\\)$', what: 'changeset version with commit: true' },
   { pattern: '^Publish$', what: "lerna version's default message" },
-  { pattern: '^Merged PR \\d+: ', what: 'an Azure DevOps pull-request merge ("Merged PR 123: ...")' },
-  { pattern: '^Merged in \\S+ \\(pull request #\\d+\\)$', what: 'a Bitbucket pull-request merge' },
 ];
 
 export interface IgnoreRule {
