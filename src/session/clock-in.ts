@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
-import { activeDir } from '../paths.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import { activeDir, type WorkspacePaths } from '../paths.js';
 import { removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
 import { recoverLeftovers } from './recover.js';
 import { resolveWorkspace } from '../workspace.js';
@@ -11,9 +12,15 @@ import type { GithubContext } from './context/github.js';
 import type { SelectionInfo } from './context/select.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { updateFastLayer, type FastLayerUpdate } from './fast-layer/update.js';
-import { generateContext } from './generate.js';
+import { generateContext, type GeneratedContext } from './generate.js';
 import { assertNoSymlinkEscape, ensureDir } from './guard.js';
-import { isLive, listActiveSessions, SESSION_FILE, type SessionRecord } from '../records/session.js';
+import {
+  isLive,
+  listActiveSessions,
+  SESSION_FILE,
+  type ActiveSessions,
+  type SessionRecord,
+} from '../records/session.js';
 import { contextPaths, missingStructure, sessionContext, type ContextPaths, type SessionContext } from './response.js';
 import { conflictError, conflictsFirst, conflictsOf, detectConflicts, type SessionConflict } from './rules/conflict.js';
 import { markTakenOver, tookOver } from './takeover.js';
@@ -101,174 +108,26 @@ export const CLOCK_IN_INSTRUCTION = 'Read context_paths. Produce Full RAPH. Subm
  */
 export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<ClockInResponse> {
   const { clock, env } = resolveDeps(deps);
-  const role = validateRole(input.role);
-  const explicitFocus = normalizeFocus(input.focus);
-  const model = validateModel(input.model);
-  const onConflict = validateOnConflict(input.on_conflict);
+  const request = validateRequest(input);
   const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
   const paths = workspace.paths;
   assertNoSymlinkEscape(paths);
   const { config } = await loadConfig(workspace.root);
-  const warnings: string[] = [];
-  let lock: ReturnType<typeof readTerminalLock> | { session_id: string; at: string } = null;
-  try {
-    lock = readTerminalLock(paths, role);
-  } catch {
-    lock = { session_id: '(unreadable lock file)', at: 'an unknown time' };
-  }
-  if (lock !== null)
-    warnings.push(
-      `role ${role} is locked in this worktree: the anchor handshake of session ${lock.session_id} went terminal at ${lock.at}. This session cannot anchor or commit until a person runs "hestai anchor reset --token <session_id> --reason ..." (audited); clocking in again does not lift it.`,
-    );
+  const warnings = terminalLockWarnings(paths, request.role);
+  const { role, explicitFocus, model } = request;
   const generated = await generateContext({ workspace, config, env, role, explicitFocus, model, warnings });
-  const focus = generated.gathered.focus;
   const at = clock().toISOString();
-  const now = new Date(at);
-
   ensureDir(paths.active);
   const response = await withLock(sessionsLock(paths), (): ClockInResponse => {
     recoverLeftovers(paths, at);
-    const listed = listActiveSessions(paths);
-    const toStale = sessionsToMarkStale(
-      listed.sessions,
-      now,
-      config.cleanup.stale_session_hours,
-      anchoredAndFresh((id) => hasValidAnchor(paths, id).valid, now, config.freshness.max_age_hours),
-    );
-    const staleIds = new Set(toStale.map((s) => s.session_id));
-    const neighbours = detectConflicts(
-      listed.sessions.filter((s) => !staleIds.has(s.session_id)),
-      focus.value,
-    );
-    const conflicts = conflictsOf(neighbours);
-    if (conflicts.length > 0 && onConflict === 'abort') throw conflictError(conflicts);
-    const sessionId = randomUUID();
-    const record: SessionRecord = {
-      version: 1,
-      session_id: sessionId,
-      role,
-      focus: focus.value,
-      focus_source: focus.source,
-      branch: generated.gathered.git.branch,
-      working_dir: workspace.root,
-      model: generated.model,
-      started_at: at,
-      context_generated_at: at,
-      last_activity: at,
-      state: 'CREATED',
-      starting_commit: generated.gathered.git.head,
-      ownership_log: onConflict === 'takeover' ? tookOver(conflicts, at) : [],
-      acknowledgments: [],
-      ...(input.pinned === true ? { pinned: true } : {}),
-      prompts: generated.prompts,
-    };
-
-    // Stage the session directory, write the FAST layer, then publish the directory with one rename.
-    const staging = path.join(paths.active, `.staging-${sessionId}`);
-    let fast: FastLayerUpdate;
-    try {
-      writeJsonAtomic(path.join(staging, SESSION_FILE), record);
-      fast = updateFastLayer(
-        paths,
-        record,
-        {
-          selected: generated.selection.selected.map((s) => s.path),
-          selection: generated.selection.selection.method,
-          checklistItems: generated.selection.checklist,
-          gathered: generated.gathered,
-          fast: generated.fast,
-          live: new Set(
-            listed.sessions
-              .filter((s) => isLive(s) && !staleIds.has(s.session_id))
-              .filter(
-                (s) => onConflict !== 'takeover' || !conflicts.some((c) => c.existing_session_id === s.session_id),
-              )
-              .map((s) => s.session_id),
-          ),
-        },
-        warnings,
-      );
-      renameStatePath(staging, activeDir(paths, sessionId));
-    } catch (error) {
-      try {
-        removeStatePath(staging);
-      } catch {
-        /* the original error says what went wrong */
-      }
-      throw error;
-    }
-
-    // Seed 000 §7 as issue 18 settles it: every clock-in does what `hestai cleanup` does.
-    const swept = sweepSessions({
-      paths,
-      sessions: listed.sessions,
-      toStale: staleIds,
-      now,
-      retentionDays: config.cleanup.archive_retention_days,
-      by: sessionId,
-    });
-    if (onConflict === 'takeover') {
-      markTakenOver(paths, {
-        takerId: sessionId,
-        taken: conflicts.map((c) => listed.sessions.find((s) => s.session_id === c.existing_session_id)!),
-        at,
-        decided: 'at_clock_in',
-      });
-    }
-    appendAudit(paths, {
-      event: 'clock_in',
-      session_id: sessionId,
-      at,
-      role,
-      focus: focus.value,
-      focus_source: focus.source,
-      selection: generated.selection.selection.method,
-      prompts: generated.prompts,
-      fast_synthesis: generated.fast.synthesis.method,
-    });
-
-    const first = conflicts[0];
-    const conflict: ClockInConflict | null = first
-      ? { ...first, resolution: onConflict, other_live_sessions: conflicts.length }
-      : null;
-    const missing = missingStructure(paths, role);
-    const instruction = [
-      CLOCK_IN_INSTRUCTION,
-      conflictNotice(conflict, neighbours),
-      swept.archived.length > 0
-        ? `${swept.archived.length} stale session(s) were archived (see cleanup.archived).`
-        : '',
-    ]
-      .filter((s) => s !== '')
-      .join(' ');
+    const survey = surveyNeighbours(paths, config, generated.gathered.focus.value, new Date(at));
+    if (survey.conflicts.length > 0 && request.onConflict === 'abort') throw conflictError(survey.conflicts);
+    const record = newSessionRecord(workspace.root, request, generated, survey, at, input.pinned === true);
+    const fast = publishSession(paths, record, generated, liveAfter(survey, request.onConflict), warnings);
+    const swept = sweepAndRecord(paths, config, record, generated, survey, request.onConflict);
     return {
-      session_id: sessionId,
-      context_paths: contextPaths(paths, config),
-      conflict,
-      neighbours: conflictsFirst(neighbours),
-      focus_resolved: focus,
-      github_context: generated.gathered.github,
-      instruction,
-      context_generated_at: at,
-      structure_status: missing.length === 0 ? 'complete' : 'incomplete',
-      structure_missing: missing,
-      selection: generated.selection.selection,
-      context: sessionContext(generated),
-      stale_sessions: toStale.map((s) => ({
-        session_id: s.session_id,
-        role: s.role,
-        focus: s.focus,
-        last_activity: s.last_activity,
-      })),
-      stale_offer: sweepNotice(swept, config.cleanup),
-      cleanup: {
-        archived: swept.archived,
-        deleted_archives: swept.deleted_archives,
-        removed_handshakes: [],
-        problems: swept.problems,
-      },
-      corrupt_sessions: listed.problems,
-      fast_layer: fast!,
+      ...respond(paths, config, record, generated, survey, swept, request.onConflict),
+      fast_layer: fast,
       // Every session starts here, so this is where a worktree whose hooks would not fire is repaired.
       hooks: ensureHooksArmed(workspace),
       warnings,
@@ -276,6 +135,232 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   });
   response.cleanup.removed_handshakes = await removeGoneHandshakes(paths, at);
   return response;
+}
+
+/** The validated input of a clock-in. */
+interface ClockInRequest {
+  role: string;
+  explicitFocus: string | undefined;
+  model: string | undefined;
+  onConflict: ConflictResolution;
+}
+
+function validateRequest(input: ClockInInput): ClockInRequest {
+  return {
+    role: validateRole(input.role),
+    explicitFocus: normalizeFocus(input.focus),
+    model: validateModel(input.model),
+    onConflict: validateOnConflict(input.on_conflict),
+  };
+}
+
+/** A role locked by a terminal handshake stays locked: the new session is told so (an unreadable lock too). */
+function terminalLockWarnings(paths: WorkspacePaths, role: string): string[] {
+  let lock: { session_id: string; at: string } | null;
+  try {
+    lock = readTerminalLock(paths, role);
+  } catch {
+    lock = { session_id: '(unreadable lock file)', at: 'an unknown time' };
+  }
+  if (lock === null) return [];
+  return [
+    `role ${role} is locked in this worktree: the anchor handshake of session ${lock.session_id} went terminal at ${lock.at}. This session cannot anchor or commit until a person runs "hestai anchor reset --token <session_id> --reason ..." (audited); clocking in again does not lift it.`,
+  ];
+}
+
+/** The worktree's sessions as this clock-in finds them (read under the sessions lock). */
+interface NeighbourSurvey {
+  listed: ActiveSessions;
+  /** Sessions inactive beyond the threshold (and not anchored and fresh): marked STALE by this clock-in. */
+  toStale: SessionRecord[];
+  staleIds: Set<string>;
+  /** Every live, not stale neighbour and how its focus relates to the new one. */
+  neighbours: SessionConflict[];
+  conflicts: SessionConflict[];
+}
+
+function surveyNeighbours(paths: WorkspacePaths, config: WorkspaceConfig, focus: string, now: Date): NeighbourSurvey {
+  const listed = listActiveSessions(paths);
+  const toStale = sessionsToMarkStale(
+    listed.sessions,
+    now,
+    config.cleanup.stale_session_hours,
+    anchoredAndFresh((id) => hasValidAnchor(paths, id).valid, now, config.freshness.max_age_hours),
+  );
+  const staleIds = new Set(toStale.map((s) => s.session_id));
+  const neighbours = detectConflicts(
+    listed.sessions.filter((s) => !staleIds.has(s.session_id)),
+    focus,
+  );
+  return { listed, toStale, staleIds, neighbours, conflicts: conflictsOf(neighbours) };
+}
+
+/** The sessions still live once this clock-in is done (a takeover ends the conflicting ones). */
+function liveAfter(survey: NeighbourSurvey, onConflict: ConflictResolution): Set<string> {
+  const taken = (id: string) => onConflict === 'takeover' && survey.conflicts.some((c) => c.existing_session_id === id);
+  return new Set(
+    survey.listed.sessions
+      .filter((s) => isLive(s) && !survey.staleIds.has(s.session_id) && !taken(s.session_id))
+      .map((s) => s.session_id),
+  );
+}
+
+function newSessionRecord(
+  root: string,
+  request: ClockInRequest,
+  generated: GeneratedContext,
+  survey: NeighbourSurvey,
+  at: string,
+  pinned: boolean,
+): SessionRecord {
+  const focus = generated.gathered.focus;
+  return {
+    version: 1,
+    session_id: randomUUID(),
+    role: request.role,
+    focus: focus.value,
+    focus_source: focus.source,
+    branch: generated.gathered.git.branch,
+    working_dir: root,
+    model: generated.model,
+    started_at: at,
+    context_generated_at: at,
+    last_activity: at,
+    state: 'CREATED',
+    starting_commit: generated.gathered.git.head,
+    ownership_log: request.onConflict === 'takeover' ? tookOver(survey.conflicts, at) : [],
+    acknowledgments: [],
+    ...(pinned ? { pinned: true } : {}),
+    prompts: generated.prompts,
+  };
+}
+
+/** Stages the session directory, writes the FAST layer, then publishes the directory with one rename. */
+function publishSession(
+  paths: WorkspacePaths,
+  record: SessionRecord,
+  generated: GeneratedContext,
+  live: Set<string>,
+  warnings: string[],
+): FastLayerUpdate {
+  const staging = path.join(paths.active, `.staging-${record.session_id}`);
+  try {
+    writeJsonAtomic(path.join(staging, SESSION_FILE), record);
+    const fast = updateFastLayer(
+      paths,
+      record,
+      {
+        selected: generated.selection.selected.map((s) => s.path),
+        selection: generated.selection.selection.method,
+        checklistItems: generated.selection.checklist,
+        gathered: generated.gathered,
+        fast: generated.fast,
+        live,
+      },
+      warnings,
+    );
+    renameStatePath(staging, activeDir(paths, record.session_id));
+    return fast;
+  } catch (error) {
+    try {
+      removeStatePath(staging);
+    } catch {
+      /* the original error says what went wrong */
+    }
+    throw error;
+  }
+}
+
+/** Seed 000 §7 as issue 18 settles it: every clock-in does what `hestai cleanup` does; then the takeover and the audit line. */
+function sweepAndRecord(
+  paths: WorkspacePaths,
+  config: WorkspaceConfig,
+  record: SessionRecord,
+  generated: GeneratedContext,
+  survey: NeighbourSurvey,
+  onConflict: ConflictResolution,
+): SweepResult {
+  const at = record.started_at;
+  const swept = sweepSessions({
+    paths,
+    sessions: survey.listed.sessions,
+    toStale: survey.staleIds,
+    now: new Date(at),
+    retentionDays: config.cleanup.archive_retention_days,
+    by: record.session_id,
+  });
+  if (onConflict === 'takeover') {
+    markTakenOver(paths, {
+      takerId: record.session_id,
+      taken: survey.conflicts.map((c) => survey.listed.sessions.find((s) => s.session_id === c.existing_session_id)!),
+      at,
+      decided: 'at_clock_in',
+    });
+  }
+  appendAudit(paths, {
+    event: 'clock_in',
+    session_id: record.session_id,
+    at,
+    role: record.role,
+    focus: record.focus,
+    focus_source: record.focus_source,
+    selection: generated.selection.selection.method,
+    prompts: generated.prompts,
+    fast_synthesis: generated.fast.synthesis.method,
+  });
+  return swept;
+}
+
+/** The response's fields that say what happened (everything but the FAST layer, the hooks and the warnings). */
+function respond(
+  paths: WorkspacePaths,
+  config: WorkspaceConfig,
+  record: SessionRecord,
+  generated: GeneratedContext,
+  survey: NeighbourSurvey,
+  swept: SweepResult,
+  onConflict: ConflictResolution,
+): Omit<ClockInResponse, 'fast_layer' | 'hooks' | 'warnings'> {
+  const first = survey.conflicts[0];
+  const conflict: ClockInConflict | null = first
+    ? { ...first, resolution: onConflict, other_live_sessions: survey.conflicts.length }
+    : null;
+  const missing = missingStructure(paths, record.role);
+  const instruction = [
+    CLOCK_IN_INSTRUCTION,
+    conflictNotice(conflict, survey.neighbours),
+    swept.archived.length > 0 ? `${swept.archived.length} stale session(s) were archived (see cleanup.archived).` : '',
+  ]
+    .filter((s) => s !== '')
+    .join(' ');
+  return {
+    session_id: record.session_id,
+    context_paths: contextPaths(paths, config),
+    conflict,
+    neighbours: conflictsFirst(survey.neighbours),
+    focus_resolved: generated.gathered.focus,
+    github_context: generated.gathered.github,
+    instruction,
+    context_generated_at: record.started_at,
+    structure_status: missing.length === 0 ? 'complete' : 'incomplete',
+    structure_missing: missing,
+    selection: generated.selection.selection,
+    context: sessionContext(generated),
+    stale_sessions: survey.toStale.map((s) => ({
+      session_id: s.session_id,
+      role: s.role,
+      focus: s.focus,
+      last_activity: s.last_activity,
+    })),
+    stale_offer: sweepNotice(swept, config.cleanup),
+    cleanup: {
+      archived: swept.archived,
+      deleted_archives: swept.deleted_archives,
+      removed_handshakes: [],
+      problems: swept.problems,
+    },
+    corrupt_sessions: survey.listed.problems,
+  };
 }
 
 /** Pure: one line on what a clock-in's cleanup did, or null. */
