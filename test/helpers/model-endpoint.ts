@@ -30,6 +30,10 @@ export interface ModelEndpoint {
   requests: ModelRequest[];
   /** Every tool result the runtime sent back, in order. */
   toolResults(): ToolResult[];
+  /** The requests of the agent loop (those that offer tools), in order. */
+  turns(): ModelRequest[];
+  /** The last item of the conversation `request` carries (what the runtime said last). */
+  lastInput(request: ModelRequest): unknown;
   /** The steps of the script not played yet. */
   remaining(): number;
   close(): Promise<void>;
@@ -92,6 +96,8 @@ export async function startModelEndpoint(options: {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     toolResults: () => requests.flatMap((r) => (r.body === null ? [] : dialect.toolResults(r.body))),
+    turns: () => requests.filter((r) => r.body !== null && dialect.isAgentTurn(r.body)),
+    lastInput: (request) => dialect.lastInput(request.body),
     remaining: () => script.length,
     close() {
       clearTimeout(lifetime);

@@ -55,6 +55,7 @@ export const anthropicDialect: Dialect = {
     send('message_stop', {});
     sse(res, events);
   },
+  lastInput: (body) => (Array.isArray(body?.messages) ? body.messages.at(-1) : undefined),
   toolResults(body): ToolResult[] {
     const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
     const last = messages[messages.length - 1];

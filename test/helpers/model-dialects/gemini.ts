@@ -37,6 +37,7 @@ export const geminiDialect: Dialect = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(candidate(said)));
   },
+  lastInput: (body) => (Array.isArray(body?.contents) ? body.contents.at(-1) : undefined),
   toolResults(body): ToolResult[] {
     const contents: any[] = Array.isArray(body?.contents) ? body.contents : [];
     const last = contents[contents.length - 1];

@@ -27,6 +27,7 @@ function responseItems(turn: Turn, n: number): unknown[] {
     type: 'function_call',
     id: `fc_${n}_${i}`,
     call_id: `call_${n}_${i}`,
+    ...(tool.namespace === undefined ? {} : { namespace: tool.namespace }),
     name: tool.name,
     arguments: JSON.stringify(tool.input),
     status: 'completed',
@@ -65,6 +66,7 @@ export const openaiResponsesDialect: Dialect = {
       },
     ]);
   },
+  lastInput: (body) => (Array.isArray(body?.input) ? body.input.at(-1) : undefined),
   toolResults(body): ToolResult[] {
     const input: any[] = Array.isArray(body?.input) ? body.input : [];
     // every request carries the whole conversation: the results after the last model output are new
@@ -109,6 +111,7 @@ export const openaiChatDialect: Dialect = {
     res.write(`data: ${JSON.stringify(chunk({}, 'text' in turn ? 'stop' : 'tool_calls'))}\n\n`);
     res.end('data: [DONE]\n\n');
   },
+  lastInput: (body) => (Array.isArray(body?.messages) ? body.messages.at(-1) : undefined),
   toolResults(body): ToolResult[] {
     const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
     let start = 0;

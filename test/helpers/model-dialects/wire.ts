@@ -6,6 +6,8 @@ import type http from 'node:http';
 export interface ToolCall {
   name: string;
   input: Record<string, unknown>;
+  /** The namespace of a namespaced tool (Codex offers an MCP server's tools as namespace `mcp__<server>`). */
+  namespace?: string;
 }
 
 /** One answer of the model: tool calls (the runtime runs them and calls back) or a final text. */
@@ -37,6 +39,8 @@ export interface Dialect {
   answer(res: http.ServerResponse, turn: Turn, request: ModelRequest, n: number): void;
   /** The tool results carried by a request. */
   toolResults(body: any): ToolResult[];
+  /** The last item of the conversation a request carries (what the runtime said last: a result, a prompt). */
+  lastInput(body: any): unknown;
 }
 
 /** Server-sent events: `event:` (when named) and `data:` lines. */
