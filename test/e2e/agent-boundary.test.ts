@@ -105,6 +105,49 @@ describe('deny by default before the anchor (item 1)', () => {
     }
   });
 
+  it('an unknown or MCP tool is a read only once the base policy lists it in agents.read_tools, never by the branch or the worktree', () => {
+    const { repo, command, agent } = unanchored();
+    const call = (tool: string) => runClaudeHook(repo, command, agent, preToolUse(tool, { path: 'src/app.ts' }));
+    const listing =
+      'agents:\n  read_tools:\n    - mcp__tracker__get_issue\n    - "mcp__docs__search_*"\n    - SomeFutureTool\n';
+    const listed = ['mcp__tracker__get_issue', 'mcp__docs__search_code', 'SomeFutureTool'];
+    const unlisted = ['mcp__tracker__create_issue', 'mcp__docs__write', 'mcp__docsx__search_code', 'OtherTool'];
+    // Refused by default, and the refusal says where a read would be listed.
+    for (const tool of [...listed, ...unlisted]) {
+      const refused = call(tool);
+      expect(refused.status, tool).toBe(2);
+      expect(refused.stderr, tool).toContain('has no valid anchor');
+      expect(refused.stderr, tool).toContain('agents.read_tools');
+    }
+    // The worktree's file (uncommitted) is not the base policy.
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), listing);
+    expect(call('mcp__tracker__get_issue').status).toBe(2);
+    // Nor is the branch's own commit of it.
+    repo.git(['switch', '-q', '-c', 'feature']);
+    repo.git(['commit', '-qam', 'chore: list reads', '--no-verify']);
+    expect(call('mcp__tracker__get_issue').status).toBe(2);
+    // Once the base (main, this repository has no origin) carries it, the listed tools are reads.
+    repo.git(['switch', '-q', 'main']);
+    repo.git(['merge', '-q', '--ff-only', 'feature']);
+    repo.git(['switch', '-q', 'feature']);
+    for (const tool of listed) {
+      const read = call(tool);
+      expect(read.status, `${tool}: ${read.stderr}`).toBe(0);
+    }
+    for (const tool of unlisted) expect(call(tool).status, tool).toBe(2);
+    // Edits and Bash stay judged as before.
+    expect(runClaudeHook(repo, command, agent, preToolUse('Edit', { file_path: 'src/app.ts' })).status).toBe(2);
+  });
+
+  it("agents.read_tools that would list Bash or hestai's own tools is a config error naming the key, and refuses", () => {
+    const { repo, command, agent } = unanchored();
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'agents:\n  read_tools: ["B*"]\n');
+    const refused = runClaudeHook(repo, command, agent, preToolUse('mcp__tracker__get_issue', {}));
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('agents.read_tools.0');
+    expect(refused.stderr).toContain('Bash');
+  });
+
   it('the PreToolUse matcher in .claude/settings.json covers PowerShell, MCP tools and every other tool', () => {
     const repo = makeRepo();
     const { settings } = adoptClaudeCode(repo);

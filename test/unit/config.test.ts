@@ -77,6 +77,43 @@ describe('workspace config', () => {
     expect(byKey['hooks.trailers']!.line).toBe(7);
   });
 
+  it('agents.read_tools lists tool names and name* prefixes, never a tool hestai judges itself', () => {
+    const ok = validateConfigText('agents:\n  read_tools: [mcp__github__get_issue, "mcp__github__list_*", SomeTool]\n');
+    expect(ok.errors).toEqual([]);
+    expect(ok.config?.agents.read_tools).toEqual(['mcp__github__get_issue', 'mcp__github__list_*', 'SomeTool']);
+    expect(validateConfigText('').config?.agents.read_tools).toEqual([]);
+    for (const [pattern, named] of [
+      ['Bash', 'Bash'],
+      ['bash', 'Bash'],
+      ['B*', 'Bash'],
+      ['*', 'Bash'],
+      ['Edit', 'Edit'],
+      ['Write*', 'Write'],
+      ['write_file', 'write_file'],
+      ['run_shell_*', 'run_shell_command'],
+      ['PowerShell', 'PowerShell'],
+      ['shell', 'shell'],
+      ['mcp__*', 'mcp__hestai__'],
+      ['mcp__hest*', 'mcp__hestai__'],
+      ['mcp__hestai__clock_out', 'mcp__hestai__'],
+      ['mcp__hestai__*', 'mcp__hestai__'],
+    ]) {
+      const { config, errors } = validateConfigText(`agents:\n  read_tools:\n    - "${pattern}"\n`);
+      expect(config, pattern).toBeNull();
+      expect(errors, pattern).toHaveLength(1);
+      expect(errors[0], pattern).toMatchObject({ key: 'agents.read_tools.0', line: 3 });
+      expect(errors[0]!.message, pattern).toContain(named);
+    }
+    for (const pattern of ['mcp__x__y z', 'a*b', '**', '']) {
+      const { errors } = validateConfigText(`agents:\n  read_tools: ["${pattern}"]\n`);
+      expect(
+        errors.map((e) => e.key),
+        pattern,
+      ).toEqual(['agents.read_tools.0']);
+      expect(errors[0]!.message, pattern).toContain('a tool name');
+    }
+  });
+
   it('refuses paths that leave the repository', () => {
     const { errors } = validateConfigText('context_paths:\n  additional:\n    - ../secrets\n    - /etc/passwd\n');
     expect(errors.map((e) => e.key)).toEqual(['context_paths.additional.0', 'context_paths.additional.1']);

@@ -5,6 +5,7 @@ import {
   HESTAI_READS,
   POWERSHELL_READS,
   READ_ONLY_COMMANDS,
+  isReadTool,
   READ_TOOLS,
   sedScriptReads,
 } from '../../../src/agent/read-only.js';
@@ -352,6 +353,15 @@ describe('tools: deny by default', () => {
     expect(classifyToolUse({ tool: 'PowerShell', paths: [], command: 'Get-ChildItem', kind: null })).toEqual({
       kind: 'read',
     });
+  });
+  it('a tool listed in agents.read_tools of the base policy is a read: exact names and name* prefixes', () => {
+    expect(isReadTool('mcp__tracker__get_issue')).toBe(false);
+    expect(isReadTool('mcp__tracker__get_issue', ['mcp__tracker__get_issue'])).toBe(true);
+    expect(isReadTool('mcp__tracker__get_issues', ['mcp__tracker__get_issue'])).toBe(false);
+    expect(isReadTool('mcp__tracker__get_x', ['mcp__tracker__get_*'])).toBe(true);
+    expect(isReadTool('mcp__tracker__set_x', ['mcp__tracker__get_*'])).toBe(false);
+    expect(isReadTool('MCP__tracker__get_x', ['mcp__tracker__get_*'])).toBe(false);
+    expect(isReadTool('Read', [])).toBe(true);
   });
   it('a caller cannot call a known writing tool a read', () => {
     expect(classifyToolUse({ tool: 'Edit', paths: ['a'], command: null, kind: 'read' })).toMatchObject({
