@@ -225,11 +225,34 @@ const keepProtocolOut = {
     );
   },
 };
+// The base policy's agents.read_tools (it starts git to resolve the base and read its file) is asked only for
+// a tool hestai does not know that would be refused: its own bundle too.
+const keepBaseReadToolsOut = {
+  name: 'keep-base-read-tools-out',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/base-read-tools\.js$/ }, (args) =>
+      /[\\/]src[\\/]agent$/.test(args.resolveDir) ? { path: './agent-read-tools.cjs', external: true } : undefined,
+    );
+  },
+};
 await esbuild.build({
   ...launchedHook,
   entryPoints: ['src/agent/entry/claude-code.ts'],
   outfile: 'dist/hooks/claude-code.cjs',
-  plugins: [keepConfigValidationOut, keepSessionStartOut, keepProtocolOut, lazyCrypto, builtinsOnce],
+  plugins: [
+    keepConfigValidationOut,
+    keepSessionStartOut,
+    keepProtocolOut,
+    keepBaseReadToolsOut,
+    lazyCrypto,
+    builtinsOnce,
+  ],
+});
+await esbuild.build({
+  ...hookBundle,
+  entryPoints: ['src/agent/base-read-tools.ts'],
+  outfile: 'dist/hooks/agent-read-tools.cjs',
+  plugins: [keepConfigValidationOut, lazyCrypto, builtinsOnce],
 });
 await esbuild.build({
   ...hookBundle,

@@ -47,7 +47,8 @@ function parsePayload(text: string): Record<string, unknown> {
 }
 
 function message(error: unknown): string {
-  if (isHestaiError(error)) return `${error.message}${error.remedy ? ` (hint: ${error.remedy})` : ''}`;
+  if (isHestaiError(error))
+    return `${[error.message, ...error.details].join('\n  ')}${error.remedy ? `\n  (hint: ${error.remedy})` : ''}`;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -6,7 +6,7 @@ import { judgeSession } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession } from '../records/session.js';
 import { isUnder, pathPieces, protectedEntry, protectedName, protectedOutside } from './protected.js';
-import { classifyToolUse, insideRoot, type ToolUse } from './tool-use.js';
+import { classifyToolUse, insideRoot, listableTool, type ToolClass, type ToolUse } from './tool-use.js';
 
 /** Why a tool call was allowed or refused. */
 export type ToolUseCode =
@@ -169,10 +169,33 @@ const deny = (
  * protocol may be unmet either (`judgeAgentProtocol`, the protocol's own rule). Reads state, writes nothing.
  */
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
-  const { paths, use, cli } = input;
-  const cls = classifyToolUse(use, { hestaiBins: hestaiBins(input.packageRoot) });
+  const cls = classifyToolUse(input.use, { hestaiBins: hestaiBins(input.packageRoot) });
   if (cls.kind === 'read')
     return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
+  const decision = await decideWrite(input, cls);
+  if (decision.allow || !listableTool(input.use)) return decision;
+  // A tool hestai does not know is a write unless the base policy lists it as a read (agents.read_tools):
+  // asked only now, so an allowed call never pays for reading the base.
+  const { baseReadTools } = await import('./base-read-tools.js');
+  const base = await baseReadTools(input.paths.root);
+  if (classifyToolUse(input.use, {}, base.patterns).kind === 'read')
+    return {
+      allow: true,
+      code: 'READ',
+      reason: `${input.use.tool} is listed as a read in agents.read_tools of ${base.where}`,
+      fix: null,
+      session_id: null,
+      what: 'read',
+    };
+  const unlisted =
+    base.problem === null
+      ? `not listed in agents.read_tools of ${base.where}`
+      : `agents.read_tools of ${base.where} cannot be read: ${base.problem}`;
+  return { ...decision, what: `${decision.what} (a tool hestai does not know, so a write: ${unlisted})` };
+}
+
+async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write' }): Promise<ToolUseDecision> {
+  const { paths, cli } = input;
   const what = cls.what;
   const root = paths.root;
   const outside = protectedOutside(input.env, input.packageRoot ?? null, root);

@@ -8,6 +8,8 @@
  * Pure data and pure checks over words (no fs, no env): `bash-writes.ts` tokenizes a command and asks here.
  */
 
+import { toolPatternMatches } from '../util/agent-tools.js';
+
 /** How a read-only command may be used. */
 export interface ReadOnlyEntry {
   /**
@@ -290,9 +292,16 @@ export const READ_TOOLS: readonly string[] = [
   'web_fetch',
 ];
 
-/** Pure: is a tool (not a shell or edit tool) a read by the base list? */
-export function isReadTool(tool: string): boolean {
-  return READ_TOOLS.includes(tool) || /^mcp__hestai__[a-z_]+$/.test(tool);
+/**
+ * Pure: is a tool (not a shell or edit tool) a read by the built-in list, or by `listed` (the base policy's
+ * `agents.read_tools`: exact names and `prefix*`, validated by the config schema)?
+ */
+export function isReadTool(tool: string, listed: readonly string[] = []): boolean {
+  return (
+    READ_TOOLS.includes(tool) ||
+    /^mcp__hestai__[a-z_]+$/.test(tool) ||
+    listed.some((pattern) => toolPatternMatches(pattern, tool))
+  );
 }
 
 /** Pure: does an argument list use one of an entry's refused options? */

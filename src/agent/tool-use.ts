@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { bashWrites, powershellWrites, type ShellContext } from './bash-writes.js';
+import { EDIT_TOOLS, GENERIC_EDIT_TOOLS, POWERSHELL_TOOLS, SHELL_TOOLS, TOOL_ALIASES } from '../util/agent-tools.js';
 import { isReadTool } from './read-only.js';
 
 /**
@@ -22,26 +23,20 @@ export interface ToolUse {
 export type ToolClass =
   { kind: 'read' } | { kind: 'write'; targets: string[] | null; what: string; mentions: string[] };
 
-/** Claude Code's file-changing tools (their `tool_input` names the file). */
-export const EDIT_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] as const;
-/** Shell tools whose `command` is read for writes (Claude Code's `Bash`; `shell` for generic callers). */
-export const SHELL_TOOLS = ['Bash', 'shell'] as const;
-/** PowerShell tools (Claude Code's `PowerShell`): their `command` is read as PowerShell. */
-export const POWERSHELL_TOOLS = ['PowerShell', 'powershell'] as const;
-
 const isEditTool = (tool: string) =>
-  (EDIT_TOOLS as readonly string[]).includes(tool) || tool === 'edit' || tool === 'write';
+  (EDIT_TOOLS as readonly string[]).includes(tool) || (GENERIC_EDIT_TOOLS as readonly string[]).includes(tool);
 const isShellTool = (tool: string) => (SHELL_TOOLS as readonly string[]).includes(tool);
 const isPowerShellTool = (tool: string) => (POWERSHELL_TOOLS as readonly string[]).includes(tool);
 
 /**
  * Pure: classifies a tool call, denying by default (issue 26): edit tools write their paths; a shell tool
  * reads only when every part of its command is on the read-only list (`read-only.ts`), a PowerShell tool
- * likewise; any other tool is a read only when the base list (`READ_TOOLS`, hestai's own `mcp__hestai__*`)
- * says so, or when the caller says `kind: "read"` for a tool hestai does not know. Everything else — other
- * MCP tools, unknown tools — is a write with unknown targets.
+ * likewise; any other tool is a read only when the built-in list (`READ_TOOLS`, hestai's own `mcp__hestai__*`)
+ * or `listed` (the base policy's `agents.read_tools`, see `listableTool`) says so, or when the caller says
+ * `kind: "read"` for a tool hestai does not know. Everything else — other MCP tools, unknown tools — is a
+ * write with unknown targets.
  */
-export function classifyToolUse(use: ToolUse, context: ShellContext = {}): ToolClass {
+export function classifyToolUse(use: ToolUse, context: ShellContext = {}, listed: readonly string[] = []): ToolClass {
   const write = (what: string, known = true): ToolClass => ({
     kind: 'write',
     targets: known && use.paths.length > 0 ? use.paths : null,
@@ -57,11 +52,26 @@ export function classifyToolUse(use: ToolUse, context: ShellContext = {}): ToolC
     return use.kind === 'write' ? write(use.tool) : { kind: 'read' };
   }
   if (use.kind === 'write') return write(use.tool);
-  if (use.kind === 'read' || isReadTool(use.tool)) return { kind: 'read' };
+  if (use.kind === 'read' || isReadTool(use.tool, listed)) return { kind: 'read' };
   return write(use.tool, false);
 }
 
+/**
+ * Pure: is this call one that `agents.read_tools` may turn into a read? Only a tool hestai neither knows
+ * (not an edit, shell or PowerShell tool, not on the built-in read list) nor was told about by its caller.
+ */
+export function listableTool(use: ToolUse): boolean {
+  return (
+    use.kind === null &&
+    !isEditTool(use.tool) &&
+    !isShellTool(use.tool) &&
+    !isPowerShellTool(use.tool) &&
+    !isReadTool(use.tool)
+  );
+}
+
 export { AGENT_WRITABLE, PROTECTED_PATHS, protectedEntry } from './protected.js';
+export { EDIT_TOOLS, POWERSHELL_TOOLS, SHELL_TOOLS, TOOL_ALIASES } from '../util/agent-tools.js';
 
 /** Pure: `target` (absolute, or relative to `cwd`) relative to `root`, or null when it lies outside. */
 export function insideRoot(root: string, cwd: string, target: string): string | null {
@@ -71,16 +81,6 @@ export function insideRoot(root: string, cwd: string, target: string): string | 
   if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
   return rel.split(path.sep).join('/');
 }
-
-/**
- * Tool names of other runtimes mapped to Claude Code's (Gemini CLI: `write_file` and `replace` edit a
- * file, `run_shell_command` runs a shell command), so `hestai check tool-use` reads their payloads as is.
- */
-export const TOOL_ALIASES: Readonly<Record<string, string>> = {
-  write_file: 'Write',
-  replace: 'Edit',
-  run_shell_command: 'Bash',
-};
 
 /** Claude Code's PreToolUse `tool_input` as a ToolUse: `file_path`, `notebook_path`, `command`. */
 export function toolUseFromClaude(toolName: unknown, toolInput: unknown): ToolUse {

@@ -67,6 +67,7 @@ export const DEFAULTS = {
   },
   anchors: { publish: true },
   protocol: { enforce: false, force_limit: 3, history_limit: 50, verify: 'warn' as 'off' | 'warn' | 'error' },
-  agents: { stop_gate: true },
+  // Tools an agent may call before its anchor as reads, beyond the built-in list (src/agent/read-only.ts).
+  agents: { stop_gate: true, read_tools: [] as string[] },
   quality_gates: [] as { name: string; command: string; timeout_ms: number }[],
 };

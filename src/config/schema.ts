@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readToolPatternProblem } from '../util/agent-tools.js';
 import { DEFAULTS } from './defaults.js';
 
 /**
@@ -241,6 +242,17 @@ export const configSchema = z.strictObject({
         .default(DEFAULTS.agents.stop_gate)
         .describe(
           "with protocol.enforce, agent runtimes' Stop hook sends the agent back (once per turn) while a MUST end gate is unmet",
+        ),
+      read_tools: z
+        .array(
+          z.string().superRefine((pattern, ctx) => {
+            const problem = readToolPatternProblem(pattern);
+            if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        )
+        .default(() => [...DEFAULTS.agents.read_tools])
+        .describe(
+          'Tools (exact names, or a prefix ending in "*") an agent may call before its anchor as reads; read from the base branch\'s committed file',
         ),
     })
     .default(() => structuredClone(DEFAULTS.agents)),
