@@ -91,3 +91,20 @@ export function activeDir(paths: WorkspacePaths, sessionId: string): string {
 export function relativeToRoot(paths: WorkspacePaths, file: string): string {
   return path.relative(paths.root, file).split(path.sep).join('/');
 }
+
+/**
+ * The files `hestai init` writes into the worktree in any of its modes (relative, `/`-separated): the
+ * workspace config, the human context, the protocol, the role constitutions, `.gitignore`, husky's hook
+ * files, lefthook's configuration, `.mcp.json` and the agent runtimes' hook files. An adoption commit holds
+ * only these (`hestai init --commit`; `hestai verify` recognizes it, src/verify/adoption.ts).
+ */
+const ADOPTION_FILE =
+  /^(?:\.hestai_workspace\.yaml|\.gitignore|\.hestai\/context\/PROJECT-CONTEXT\.oct\.md|\.hestai\/protocol\.yaml|\.hestai-sys\/agents\/[^/]+\.oct\.md|\.husky\/(?:pre-commit|commit-msg|pre-push)|\.?lefthook\.ya?ml|\.mcp\.json|\.claude\/settings\.json|\.codex\/hooks\.json|\.gemini\/settings\.json|\.cursor\/hooks\.json)$/;
+
+/** True when `file` (relative to the worktree root, `/`-separated) is one `hestai init` writes. */
+export function isAdoptionFile(file: string): boolean {
+  return ADOPTION_FILE.test(file);
+}
+
+/** The workspace config, relative to the worktree root (what `hestai verify` reads at a commit). */
+export const WORKSPACE_CONFIG_FILE = '.hestai_workspace.yaml';

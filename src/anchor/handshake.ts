@@ -13,7 +13,9 @@ import { usageError } from '../errors.js';
 import { readSession, type SessionRecord } from '../records/session.js';
 import { sessionLookup } from '../records/known-session.js';
 import { resolveWorkspace } from '../workspace.js';
-import type { WorkspacePaths } from '../paths.js';
+import { WORKSPACE_CONFIG_FILE, type WorkspacePaths } from '../paths.js';
+import { headCommit } from '../git/repo.js';
+import { fileAtCommit } from '../git/show.js';
 import { MAX_RETRIES, MIN_TENSIONS } from './constants.js';
 import { bindTemplate, proofTemplate, renderArm, renderCanonicalAnchor } from './canonical.js';
 import {
@@ -183,6 +185,29 @@ export function constitutionFor(
     ],
     note: ` It had no constitution: installed the packaged default constitution at ${constitution.relative} (commit it).`,
   };
+}
+
+/**
+ * Why a role cannot be anchored yet although its constitution is in the worktree: HEAD does not have it
+ * (the adoption commit is not made, or a new role's file is not committed), and `hestai verify` re-runs the
+ * anchor rules against the commit the proof record names. Null when HEAD has it.
+ */
+export function constitutionNotCommitted(root: string, relative: string): [string, string, string] | null {
+  const head = headCommit(root);
+  if (head !== null && fileAtCommit(root, head, relative) !== null) return null;
+  const where = head === null ? 'there is no commit yet' : `HEAD ${head.slice(0, 7)} does not have it`;
+  const because = 'and hestai verify re-checks an anchor at the commit it records';
+  if (head === null || fileAtCommit(root, head, WORKSPACE_CONFIG_FILE) === null)
+    return [
+      'ADOPTION_UNCOMMITTED',
+      `${relative} and the other files hestai init wrote are not committed (${where}), ${because}`,
+      'Make the adoption commit first: `hestai init --commit` (it commits only the files init writes, hooks skipped), then run this stage again',
+    ];
+  return [
+    'CONSTITUTION_UNCOMMITTED',
+    `${relative} is not committed (${where}), ${because}`,
+    `Commit it from a session of a role whose constitution is committed (\`git add ${relative} && git commit -m "docs(agents): the role's constitution"\`), then run this stage again`,
+  ];
 }
 
 /** The reason a session cannot be anchored, or null. */
@@ -428,6 +453,10 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
       guidance: `Identity accepted (untracked).${note}`,
     };
   }
+  // CI re-checks an anchor at the commit its proof record names (HEAD at the proof stage): a constitution
+  // that is only in the worktree makes an anchor that every local hook accepts and CI rejects.
+  const uncommitted = warnings.length === 0 ? constitutionNotCommitted(ctx.paths.root, constitution.relative) : null;
+  if (uncommitted) return refuse({ ...withConstitution, token: explicitToken }, ...uncommitted);
   let token: string;
   if (explicitToken !== null) {
     const problem = sessionProblem(readSession(ctx.paths, explicitToken), explicitToken, role);

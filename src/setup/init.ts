@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
-import { headCommit } from '../git/repo.js';
+import { headCommit, status } from '../git/repo.js';
+import { commitOnly } from '../git/commit.js';
+import { fileAtCommit } from '../git/show.js';
+import { isAdoptionFile, WORKSPACE_CONFIG_FILE } from '../paths.js';
 import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/store.js';
 import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from './mcp-json.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
@@ -47,7 +50,19 @@ export interface InitInput {
   mcp?: boolean;
   /** Install the edit-time hooks of an agent runtime (`.claude/settings.json` for claude-code; implies `mcp`). */
   agent?: string;
+  /**
+   * Make the adoption commit: the files init wrote (`isAdoptionFile`) that git does not have yet, committed
+   * alone with the hooks skipped, before any session exists (README "Getting started").
+   */
+  commit?: boolean;
 }
+
+/** What `--commit` did: the adoption commit, or why none was made. */
+export type AdoptionCommit =
+  { committed: true; sha: string; message: string; files: string[] } | { committed: false; reason: string };
+
+/** The adoption commit's message (a Conventional Commit `chore`, which the test-first rule never asks a test of). */
+export const ADOPTION_MESSAGE = 'chore: adopt hestai-hooks (hestai init)';
 
 export interface InitAction {
   path: string;
@@ -69,6 +84,8 @@ export interface InitResult {
    * manager's configuration, and the command to run then.
    */
   refused: HookManagerRefusal | null;
+  /** Set with `commit`: the adoption commit made, or why none was. */
+  adoption?: AdoptionCommit;
 }
 
 /** What to add to a hook manager's configuration so it runs hestai's hooks. */
@@ -308,7 +325,30 @@ export function initWorkspace(input: InitInput): InitResult {
       '.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)',
     );
   }
-  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed: ensureHooksArmed(workspace), hints, refused };
+  const armed = ensureHooksArmed(workspace);
+  const adoption = input.commit ? { adoption: commitAdoption(root, actions) } : {};
+  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed, hints, refused, ...adoption };
+}
+
+/**
+ * The adoption commit (`hestai init --commit`): only the files init writes, and only while HEAD has no
+ * workspace config (the repository is adopting). Its hooks are skipped because nothing can be anchored
+ * before it: CI re-checks an anchor at the commit it records, where the role's constitution must already
+ * be. `hestai verify` recognizes the commit by what it holds (src/verify/adoption.ts), not by its message.
+ */
+export function commitAdoption(root: string, actions: readonly InitAction[]): AdoptionCommit {
+  if (headCommit(root) !== null && fileAtCommit(root, 'HEAD', WORKSPACE_CONFIG_FILE) !== null)
+    return {
+      committed: false,
+      reason: `HEAD already has ${WORKSPACE_CONFIG_FILE} (adopted before): commit init's changes from an anchored session (git add, then git commit)`,
+    };
+  const written = new Set(actions.map((a) => a.path.split(path.sep).join('/')).filter(isAdoptionFile));
+  const files = status(root)
+    .map((entry) => entry.path)
+    .filter((file) => written.has(file));
+  if (files.length === 0) return { committed: false, reason: 'nothing of what init writes is left to commit' };
+  const sha = commitOnly(root, files, ADOPTION_MESSAGE);
+  return { committed: true, sha, message: ADOPTION_MESSAGE, files };
 }
 
 /**

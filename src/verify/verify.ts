@@ -26,6 +26,7 @@ import { catFileBatch } from '../git/anchors.js';
 import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 import { checkProtocolRun, type ProtocolRuns, type ProtocolRunsReader } from './protocol-run-rule.js';
+import { adoptionCommits, adoptionVerdict } from './adoption.js';
 
 export interface VerifyInput {
   working_dir: string;
@@ -208,7 +209,10 @@ export async function verifyRange(
     maxAgeHours: config.freshness.max_age_hours,
   } as const;
 
+  // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
+  const adoptions = await adoptionCommits(workspace.root, result.commits);
   const commits: CommitReport[] = facts.map((f, i) => {
+    const adoption = adoptions.has(f.sha) ? { parent: adoptions.get(f.sha)! } : null;
     const verdicts: Verdict[] = [checkHeader(f, config.commit, where)];
     const t = tdd.get(f.sha);
     verdicts.push(
@@ -221,8 +225,10 @@ export async function verifyRange(
             clause: 'docs/design.md §7 (verify.bypass)',
           },
     );
-    if (config.verify.trailers !== 'off') verdicts.push(checkTrailers(f, config.verify.trailers));
-    if (anchorsLevel !== 'off') {
+    if (config.verify.trailers !== 'off')
+      verdicts.push(adoption ? adoptionVerdict('trailers', adoption.parent) : checkTrailers(f, config.verify.trailers));
+    if (anchorsLevel !== 'off' && adoption) verdicts.push(adoptionVerdict('anchor', adoption.parent));
+    else if (anchorsLevel !== 'off') {
       const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
       if (anchor) verdicts.push(anchor);
     }

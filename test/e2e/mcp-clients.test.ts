@@ -38,7 +38,7 @@ const textOf = (result: V1Result) => result.content.map((c) => c.text ?? '').joi
 
 function initRepo(): TempRepo {
   const repo = makeRepo();
-  const init = repo.hestai(['init', '--no-husky']);
+  const init = repo.hestai(['init', '--no-husky', '--commit']);
   expect(init.status, init.stderr).toBe(0);
   return repo;
 }

@@ -6,7 +6,7 @@ import { makeRepo } from '../helpers/git-repo.js';
 describe('hestai anchor names', () => {
   it('takes --session/--tier and still accepts --token/--strictness', () => {
     const repo = makeRepo();
-    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    expect(repo.hestai(['init', '--no-husky', '--commit']).status).toBe(0);
     const clock = repo.hestai(['clock-in', '--role', 'implementation-lead', '--json']);
     const id = (JSON.parse(clock.stdout) as { session_id: string }).session_id;
     const canonical = repo.hestai([

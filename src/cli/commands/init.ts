@@ -4,6 +4,15 @@ import { workspacePaths } from '../../paths.js';
 import { clockInHint } from '../../records/resolve.js';
 import { availableRoles } from '../../records/roles.js';
 import { action } from '../run.js';
+import type { InitResult } from '../../setup/init.js';
+
+/** True when init wrote files of a repository that has not adopted yet (then the adoption commit comes first). */
+function uncommittedAdoption(result: InitResult): boolean {
+  return (
+    result.adoption === undefined &&
+    result.actions.some((a) => a.action === 'created' && a.path === '.hestai_workspace.yaml')
+  );
+}
 
 export function registerInit(program: Command): void {
   program
@@ -16,15 +25,21 @@ export function registerInit(program: Command): void {
       '--agent <runtime>',
       'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp), codex (.codex/hooks.json), gemini (.gemini/settings.json) or cursor (.cursor/hooks.json)',
     )
+    .option(
+      '--commit',
+      'commit what init wrote as the adoption commit (hooks skipped: no session can be anchored before it), so clock-in and the anchor start from a commit that has the constitutions',
+    )
     .action(
-      action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string }) => {
+      action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string; commit?: boolean }) => {
         const { initWorkspace } = await import('../../setup/init.js');
         const result = initWorkspace({
           working_dir: ctx.cwd,
           ...(options.husky === undefined ? {} : { husky: options.husky }),
           mcp: options.mcp === true,
           ...(options.agent === undefined ? {} : { agent: options.agent }),
+          commit: options.commit === true,
         });
+        const adoption = result.adoption;
         const changed = result.actions.filter((a) => a.action !== 'unchanged');
         const text = [
           `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit and .husky/commit-msg' : 'plain git hooks'})`,
@@ -42,6 +57,16 @@ export function registerInit(program: Command): void {
                 'and check with: hestai doctor',
               ]),
           ...result.hints.map((h) => `hint: ${h}`),
+          ...(adoption === undefined
+            ? []
+            : adoption.committed
+              ? [
+                  `committed ${adoption.sha.slice(0, 7)} ${adoption.message} (${adoption.files.length} file(s), hooks skipped: hestai verify recognizes the adoption commit)`,
+                ]
+              : [`not committed: ${adoption.reason}`]),
+          ...(adoption?.committed === true || !uncommittedAdoption(result)
+            ? []
+            : ['next: make the adoption commit first: hestai init --commit (README "Getting started")']),
           `next: ${clockInHint('hook', availableRoles(workspacePaths(result.root)))} (README "Getting started")`,
         ].join('\n');
         const armed = result.armed.armed && result.refused === null;
