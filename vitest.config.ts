@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Four projects: unit (pure, fast), integration (real git in temp repos, library calls and the built
@@ -8,8 +9,15 @@ export default defineConfig({
     // Rebuilds dist/ first when src/ (or another build input) is newer: the integration and e2e tests run it.
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup.ts'],
+    // A worker spends most of its time waiting on the git and node processes it spawns: one worker per core
+    // (vitest's default leaves one core idle, which on a 2-core machine runs the whole suite serially).
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      {
+        extends: true,
+        // Pure tests share one module registry per worker: a fresh one per file cost more than the tests.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000, isolate: false },
+      },
       {
         extends: true,
         test: {

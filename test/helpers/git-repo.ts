@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
 
 /** The repository under test (where dist/ and hooks/ live). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -11,9 +10,14 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export const CLI = path.join(PROJECT_ROOT, 'dist/cli/bin.js');
 
 const cleanups: Array<() => void> = [];
-afterEach(() => {
+/**
+ * Removes the temporary directories made during the test that just ended. test/helpers/setup.ts runs it
+ * after each test of every file (a hook registered here, at module level, would run only for the first
+ * file of a worker that does not isolate its files).
+ */
+export function removeTempDirs(): void {
   while (cleanups.length > 0) cleanups.pop()!();
-});
+}
 
 /** A temporary directory removed after the current test. */
 export function tempDir(prefix = 'hestai-test-'): string {
