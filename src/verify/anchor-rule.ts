@@ -58,7 +58,11 @@ const REANCHOR =
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 export function checkAnchor(
-  commit: CommitFacts & { committerDate: string },
+  commit: CommitFacts & {
+    committerDate: string;
+    /** Whether the record's HEAD is an ancestor of this commit (src/verify/record-ancestry.ts); absent when not asked. */
+    headCovered?: (head: string) => boolean;
+  },
   evidence: AnchorEvidence,
   policy: AnchorPolicy,
 ): Verdict | null {
@@ -135,6 +139,13 @@ export function checkAnchor(
       trailer,
       `the recorded HEAD ${r.head} is not in this clone, so the citations cannot be checked`,
       `fetch the full history and the anchors branch: git fetch --unshallow; ${FETCH}`,
+    );
+  // A record proves the tree it was anchored at: it covers only commits that descend from it (issue 24).
+  if (r.head !== null && commit.headCovered && !commit.headCovered(r.head))
+    return bad(
+      trailer,
+      `the record's HEAD ${r.head.slice(0, 7)} is not an ancestor of the commit: the record proves a tree this commit does not descend from (a made-up or unrelated HEAD, or a history rewritten after anchoring)`,
+      `${REANCHOR}; after rewriting history (rebase, amend), anchor again`,
     );
   if (e.ruleErrors.length > 0)
     return bad(

@@ -22,7 +22,8 @@ import { bypassLine, checkBypass, checkClock, checkTrailers } from './trailer-ru
 import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReader } from './anchor-rule.js';
 import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
-import { catFileBatch } from '../git/anchors.js';
+import { catFileBatch, isAncestor } from '../git/anchors.js';
+import { coveredQueries, queryKey, type AncestryQuery } from './record-ancestry.js';
 import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 import { checkProtocolRun, type ProtocolRuns, type ProtocolRunsReader } from './protocol-run-rule.js';
@@ -202,6 +203,15 @@ export async function verifyRange(
     }
     if (sessions.size > 0) runs = deps.protocolRuns(workspace.root, sessions);
   }
+  // Whether each cited record's HEAD is in the citing commit's history: from the commits read, git asked
+  // only past them (src/verify/record-ancestry.ts).
+  const queries: AncestryQuery[] = [];
+  for (const f of facts) {
+    const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
+    const head = m ? evidence.records.get(m[1]!)?.record?.head : null;
+    if (head) queries.push({ sha: f.sha, head });
+  }
+  const covered = coveredQueries(context, queries, (a, b) => isAncestor(workspace.root, a, b));
   const anchorPolicy = {
     level: anchorsLevel === 'off' ? 'warn' : anchorsLevel,
     required: config.anchor.required,
@@ -229,7 +239,15 @@ export async function verifyRange(
       verdicts.push(adoption ? adoptionVerdict('trailers', adoption.parent) : checkTrailers(f, config.verify.trailers));
     if (anchorsLevel !== 'off' && adoption) verdicts.push(adoptionVerdict('anchor', adoption.parent));
     else if (anchorsLevel !== 'off') {
-      const anchor = checkAnchor({ ...f, committerDate: result.commits[i]!.committerDate }, evidence, anchorPolicy);
+      const anchor = checkAnchor(
+        {
+          ...f,
+          committerDate: result.commits[i]!.committerDate,
+          headCovered: (head) => covered.has(queryKey({ sha: f.sha, head })),
+        },
+        evidence,
+        anchorPolicy,
+      );
       if (anchor) verdicts.push(anchor);
     }
     if (runs !== null && protocolLevel !== 'off') {

@@ -1,0 +1,126 @@
+/**
+ * Does a proof record's HEAD lie in a commit's history (issue 24 item 4)? A record proves the tree the
+ * session anchored at; it covers only commits that descend from that tree's commit. Answered from the
+ * commits verify already read (sha and parents, in any order): one pass over them per 32 HEADs, each
+ * commit carrying a bit per HEAD it descends from. A HEAD outside them (anchored before the branch's
+ * base, or made up) is asked of git where that history ends (`outside`: `git merge-base --is-ancestor`),
+ * once per pair of HEAD and parent.
+ */
+
+/** One commit as verify read it. */
+export interface GraphCommit {
+  sha: string;
+  parents: readonly string[];
+}
+
+/** A question: is `head` a strict ancestor of `sha`? (never `sha` itself: a record anchored at the commit was made after it) */
+export interface AncestryQuery {
+  sha: string;
+  head: string;
+}
+
+/** The key of a query in the answer set. */
+export const queryKey = (q: AncestryQuery) => `${q.sha} ${q.head}`;
+
+/** Parents before children: by generation (1 + the highest generation among the parents read). */
+function parentsFirst(commits: readonly GraphCommit[], parents: ReadonlyMap<string, readonly string[]>): string[] {
+  const generation = new Map<string, number>();
+  for (const c of commits) {
+    const stack = [c.sha];
+    while (stack.length > 0) {
+      const x = stack[stack.length - 1]!;
+      if (generation.has(x)) {
+        stack.pop();
+        continue;
+      }
+      let g = 0;
+      let pending = false;
+      for (const p of parents.get(x)!) {
+        if (!parents.has(p)) continue;
+        const pg = generation.get(p);
+        if (pg === undefined) {
+          stack.push(p);
+          pending = true;
+        } else g = Math.max(g, pg);
+      }
+      if (!pending) {
+        generation.set(x, g + 1);
+        stack.pop();
+      }
+    }
+  }
+  return [...generation.keys()].sort((a, b) => generation.get(a)! - generation.get(b)!);
+}
+
+/**
+ * The queries whose HEAD is a strict ancestor of their commit, as `queryKey`s. `outside(ancestor, descendant)`
+ * answers for a parent outside `commits`; it is asked only for HEADs outside them.
+ */
+export function coveredQueries(
+  commits: readonly GraphCommit[],
+  queries: readonly AncestryQuery[],
+  outside: (ancestor: string, descendant: string) => boolean,
+): Set<string> {
+  const covered = new Set<string>();
+  if (queries.length === 0) return covered;
+  const parents = new Map<string, readonly string[]>();
+  for (const c of commits) parents.set(c.sha, c.parents);
+  const asked = new Map<string, boolean>();
+  const ask = (head: string, parent: string) => {
+    if (head === parent) return true;
+    const key = `${head} ${parent}`;
+    let answer = asked.get(key);
+    if (answer === undefined) asked.set(key, (answer = outside(head, parent)));
+    return answer;
+  };
+  const inGraph: AncestryQuery[] = [];
+  for (const q of queries) {
+    if (q.sha === q.head) continue;
+    if (parents.has(q.sha)) inGraph.push(q);
+    else if (outside(q.head, q.sha)) covered.add(queryKey(q));
+  }
+  const heads = [...new Set(inGraph.map((q) => q.head))];
+  if (heads.length === 0) return covered;
+  const order = parentsFirst(commits, parents);
+  const index = new Map(order.map((sha, i) => [sha, i]));
+  const parentIndexes = order.map((sha) => parents.get(sha)!.map((p) => index.get(p) ?? -1));
+  // A HEAD read here cannot be an ancestor of a parent outside them (that parent is reachable from the
+  // base, the HEAD is not): git is asked only about HEADs outside.
+  const boundary = order.flatMap((sha, i) =>
+    parents.get(sha)!.some((p) => !parents.has(p))
+      ? [{ i, outer: parents.get(sha)!.filter((p) => !parents.has(p)) }]
+      : [],
+  );
+  const bySha = new Map<string, AncestryQuery[]>();
+  for (const q of inGraph) bySha.set(q.sha, [...(bySha.get(q.sha) ?? []), q]);
+  const masks = new Int32Array(order.length);
+  const own = new Int32Array(order.length);
+  for (let start = 0; start < heads.length; start += 32) {
+    const chunk = heads.slice(start, start + 32);
+    const bit = new Map(chunk.map((h, b) => [h, 1 << b]));
+    masks.fill(0);
+    own.fill(0);
+    chunk.forEach((h, b) => {
+      const i = index.get(h);
+      if (i !== undefined) own[i]! |= 1 << b;
+    });
+    for (const { i, outer } of boundary)
+      chunk.forEach((h, b) => {
+        if (!parents.has(h) && outer.some((p) => ask(h, p))) masks[i]! |= 1 << b;
+      });
+    // A commit descends from a HEAD when a parent is it or descends from it.
+    for (let i = 0; i < order.length; i++) {
+      let m = masks[i]!;
+      for (const p of parentIndexes[i]!) if (p >= 0) m |= masks[p]! | own[p]!;
+      masks[i] = m;
+    }
+    for (const [sha, qs] of bySha) {
+      const m = masks[index.get(sha)!]!;
+      for (const q of qs) {
+        const b = bit.get(q.head);
+        if (b !== undefined && (m & b) !== 0) covered.add(queryKey(q));
+      }
+    }
+  }
+  return covered;
+}
