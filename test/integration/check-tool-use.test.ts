@@ -29,6 +29,22 @@ describe('hestai check tool-use', () => {
     expect(check(repo, { tool: 'shell', command: 'git commit -m x' }, [], { HESTAI_SESSION: token }).status).toBe(0);
   });
 
+  it('a file named ..x at the worktree root is inside it: a write there without a session is denied (issue 27)', () => {
+    const repo = makeRepo();
+    for (const target of ['..x.js', `${repo.dir}/..x.js`, 'src/../..x.js', `${repo.dir}/..`]) {
+      const denied = check(repo, { tool: 'Write', paths: [target] }, ['--json']);
+      if (target === `${repo.dir}/..`) {
+        // The parent directory itself is outside, as before.
+        expect(JSON.parse(denied.stdout), target).toMatchObject({ allow: true, code: 'OUTSIDE_WORKTREE' });
+        continue;
+      }
+      expect(denied.status, target).toBe(1);
+      expect(JSON.parse(denied.stdout), target).toMatchObject({ allow: false, code: 'NO_SESSION', what: 'Write' });
+    }
+    const shell = check(repo, { tool: 'shell', command: 'echo x > ..x.js' }, ['--json']);
+    expect(JSON.parse(shell.stdout)).toMatchObject({ allow: false, code: 'NO_SESSION' });
+  });
+
   it('reads are always allowed; an unanchored or stale session is denied with the fix, on the exit code asked for', () => {
     const repo = makeRepo();
     expect(check(repo, { tool: 'Read', paths: ['.hestai/sessions'] }).status).toBe(0);

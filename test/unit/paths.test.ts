@@ -1,8 +1,11 @@
 // workspacePaths is asked for on every hook run, several times: each path must be exactly what path.join
 // gives, whatever the root looks like, and the same object may be handed out again (it is frozen).
+import fc from 'fast-check';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workspacePaths } from '../../src/paths.js';
+import { isInside, pathInside, workspacePaths } from '../../src/paths.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 /** The layout of docs/design.md §3, each path joined from the root as written there. */
 function joined(root: string): Record<string, string> {
@@ -46,5 +49,92 @@ describe('workspacePaths', () => {
     expect(workspacePaths('/tmp/two').root).toBe('/tmp/two');
     expect(workspacePaths('/tmp/one')).toEqual(a);
     expect(workspacePaths('/tmp/one').hestai).toBe(path.join('/tmp/one', '.hestai'));
+  });
+});
+
+// "Inside the worktree" has one definition (issue 27): pathInside. Its reference here is the plainest one
+// there is: the resolved target's segments begin with the resolved root's segments.
+function segments(p: string): string[] {
+  return path
+    .resolve(p)
+    .split(path.sep)
+    .filter((s) => s !== '');
+}
+function reference(root: string, target: string): string | null {
+  const r = segments(root);
+  const t = segments(target);
+  if (t.length < r.length || r.some((s, i) => t[i] !== s)) return null;
+  return t.slice(r.length).join('/') || '.';
+}
+
+const segment = fc.constantFrom('a', 'b', 'src', '..', '.', '..x', 'x..', '...', '..x.js', '.hestai', '');
+const absolute = fc
+  .tuple(fc.array(segment, { maxLength: 6 }), fc.boolean())
+  .map(([parts, slash]) => `/${parts.join('/')}${slash ? '/' : ''}`);
+
+describe('pathInside (the one "inside the worktree")', () => {
+  it('agrees with the segment-prefix reference for any two absolute paths, trailing slashes included', () => {
+    fc.assert(
+      fc.property(absolute, absolute, (root, target) => {
+        expect(pathInside(root, target)).toBe(reference(root, target));
+        expect(isInside(root, target)).toBe(reference(root, target) !== null);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('is path.relative when that does not leave the root, and its answer joins back to the target', () => {
+    fc.assert(
+      fc.property(absolute, fc.array(segment, { maxLength: 6 }), (root, parts) => {
+        const target = path.join(root, ...parts);
+        const rel = path.relative(root, target);
+        const inside = pathInside(root, target);
+        const leaves = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+        expect(inside === null).toBe(leaves);
+        if (inside !== null) {
+          expect(inside).toBe(rel === '' ? '.' : rel.split(path.sep).join('/'));
+          expect(path.join(root, inside)).toBe(path.resolve(target));
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('counts a name that only begins with two dots as inside, and the parent as outside', () => {
+    expect(pathInside('/r', '/r/..x.js')).toBe('..x.js');
+    expect(pathInside('/r', '/r/..x/y')).toBe('..x/y');
+    expect(pathInside('/r', '/r/...')).toBe('...');
+    expect(pathInside('/r/', '/r')).toBe('.');
+    expect(pathInside('/r', '/r/src/')).toBe('src');
+    expect(pathInside('/r', '/r/src/../..x')).toBe('..x');
+    expect(pathInside('/r', '/r/..')).toBeNull();
+    expect(pathInside('/r', '/r/../r2/x')).toBeNull();
+    expect(pathInside('/r', '/r2')).toBeNull();
+    expect(pathInside('/r', '/')).toBeNull();
+    expect(pathInside('/', '/r')).toBe('r');
+  });
+
+  it('over real paths (realpath of both), a symlink leading out is outside and one staying in is inside', () => {
+    const base = tempDir();
+    const root = path.join(base, 'repo');
+    const outside = path.join(base, 'elsewhere');
+    fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(root, '..x.js'), '');
+    fs.writeFileSync(path.join(outside, 'f'), '');
+    fs.writeFileSync(path.join(root, 'src', 'a.ts'), '');
+    fs.symlinkSync(outside, path.join(root, 'out'));
+    fs.symlinkSync(path.join(root, 'src'), path.join(root, 'in'));
+    fs.symlinkSync(root, path.join(base, 'alias'));
+    const real = (p: string) => fs.realpathSync(p);
+
+    expect(pathInside(real(root), real(path.join(root, 'out', 'f')))).toBeNull();
+    expect(pathInside(root, path.join(root, 'out', 'f'))).toBe('out/f'); // by name: inside (why callers resolve)
+    expect(pathInside(real(root), real(path.join(root, 'in', 'a.ts')))).toBe('src/a.ts');
+    expect(pathInside(real(root), real(path.join(root, '..x.js')))).toBe('..x.js');
+    expect(pathInside(real(root), real(path.join(root, 'src', '..', '..x.js')))).toBe('..x.js');
+    // The worktree reached through a link: both sides resolved agree; one side resolved does not.
+    expect(pathInside(real(path.join(base, 'alias')), real(path.join(base, 'alias', 'src', 'a.ts')))).toBe('src/a.ts');
+    expect(pathInside(path.join(base, 'alias'), real(path.join(base, 'alias', 'src', 'a.ts')))).toBeNull();
   });
 });
