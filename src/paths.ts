@@ -87,6 +87,23 @@ export function activeDir(paths: WorkspacePaths, sessionId: string): string {
   return path.join(paths.active, sessionId);
 }
 
+/**
+ * Pure: `target` relative to `root` with forward slashes (`.` for the root itself), or null when it lies
+ * outside. The one definition of "inside" (issue 27): only a `..` segment leaves, so `..x.js` is a file in
+ * the root. Paths compare as given; where a symlink must not lead out, pass the real paths of both.
+ */
+export function pathInside(root: string, target: string): string | null {
+  const rel = path.relative(root, target);
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+/** Pure: `target` is `root` or below it (`pathInside`). */
+export function isInside(root: string, target: string): boolean {
+  return pathInside(root, target) !== null;
+}
+
 /** Workspace-relative path with forward slashes, for messages and JSON. */
 export function relativeToRoot(paths: WorkspacePaths, file: string): string {
   return path.relative(paths.root, file).split(path.sep).join('/');

@@ -5,8 +5,9 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { judgeSession } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession } from '../records/session.js';
-import { isUnder, pathPieces, protectedEntry, protectedName, protectedOutside } from './protected.js';
-import { classifyToolUse, insideRoot, listableTool, type ToolClass, type ToolUse } from './tool-use.js';
+import { pathPieces, protectedEntry, protectedName, protectedOutside } from './protected.js';
+import { classifyToolUse, listableTool, type ToolClass, type ToolUse } from './tool-use.js';
+import { isInside, pathInside } from '../paths.js';
 
 /** Why a tool call was allowed or refused. */
 export type ToolUseCode =
@@ -123,12 +124,12 @@ function protectedMention(
   const target = expandHome(mention, env);
   if (!/[$`]/.test(target) && target !== '') {
     const real = realTarget(cwd, target);
-    const rel = insideRoot(root, cwd, real);
+    const rel = pathInside(root, real);
     if (rel !== null) {
       const entry = protectedEntry(rel) ?? protectedName(rel);
       if (entry !== null) return { entry, shown: rel };
     } else {
-      const dir = outside.find((d) => isUnder(d, real));
+      const dir = outside.find((d) => isInside(d, real));
       if (dir !== undefined) return { entry: `${dir}/`, shown: real };
       const byName = protectedName(real);
       if (byName !== null) return { entry: byName, shown: real };
@@ -137,7 +138,7 @@ function protectedMention(
   for (const piece of [mention, ...pathPieces(mention)]) {
     // The worktree's own location is the user's business: only the part of a path below the root is read.
     const expanded = expandHome(piece, env);
-    const below = path.isAbsolute(expanded) ? insideRoot(root, cwd, expanded) : null;
+    const below = path.isAbsolute(expanded) ? pathInside(root, expanded) : null;
     const byName = protectedName(below ?? expanded);
     if (byName !== null) return { entry: byName, shown: piece };
   }
@@ -214,9 +215,7 @@ async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write'
     }
   }
   if (cls.targets !== null) {
-    const inside = cls.targets.filter(
-      (target) => insideRoot(root, input.cwd, realTarget(input.cwd, expandHome(target, input.env))) !== null,
-    );
+    const inside = cls.targets.filter((target) => isInside(root, realTarget(input.cwd, expandHome(target, input.env))));
     if (inside.length === 0)
       return {
         allow: true,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isInside } from '../paths.js';
 
 /**
  * The rules' own files (issue 26, item 2): what no agent tool call may write, anchored or not. Inside the
@@ -119,12 +120,6 @@ export function protectedOutside(env: NodeJS.ProcessEnv, packageRoot: string | n
   if (xdgCache && path.isAbsolute(xdgCache)) dirs.push(path.join(xdgCache, 'hestai'));
   const xdgConfig = env['XDG_CONFIG_HOME'];
   if (xdgConfig && path.isAbsolute(xdgConfig)) dirs.push(path.join(xdgConfig, 'hestai'));
-  if (packageRoot !== null && !isUnder(packageRoot, root) && !isUnder(root, packageRoot)) dirs.push(packageRoot);
+  if (packageRoot !== null && !isInside(packageRoot, root) && !isInside(root, packageRoot)) dirs.push(packageRoot);
   return dirs;
-}
-
-/** Pure: `target` is `dir` or below it. */
-export function isUnder(dir: string, target: string): boolean {
-  const rel = path.relative(dir, target);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { bashWrites, powershellWrites, type ShellContext } from './bash-writes.js';
 import { EDIT_TOOLS, GENERIC_EDIT_TOOLS, POWERSHELL_TOOLS, SHELL_TOOLS, TOOL_ALIASES } from '../util/agent-tools.js';
 import { isReadTool } from './read-only.js';
@@ -72,15 +71,6 @@ export function listableTool(use: ToolUse): boolean {
 
 export { AGENT_WRITABLE, PROTECTED_PATHS, protectedEntry } from './protected.js';
 export { EDIT_TOOLS, POWERSHELL_TOOLS, SHELL_TOOLS, TOOL_ALIASES } from '../util/agent-tools.js';
-
-/** Pure: `target` (absolute, or relative to `cwd`) relative to `root`, or null when it lies outside. */
-export function insideRoot(root: string, cwd: string, target: string): string | null {
-  const absolute = path.resolve(cwd, target);
-  const rel = path.relative(root, absolute);
-  if (rel === '') return '.';
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
-  return rel.split(path.sep).join('/');
-}
 
 /** Claude Code's PreToolUse `tool_input` as a ToolUse: `file_path`, `notebook_path`, `command`. */
 export function toolUseFromClaude(toolName: unknown, toolInput: unknown): ToolUse {

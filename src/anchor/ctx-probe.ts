@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../paths.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
 
 /**
@@ -36,7 +37,7 @@ export function makeCtxProbe(root: string): CtxProbe {
       cache.set(relative, target);
       return target;
     }
-    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) target = { kind: 'outside', target: real };
+    if (!isInside(realRoot, real)) target = { kind: 'outside', target: real };
     else {
       target = probeFile(real);
     }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { blockedError, usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import {
@@ -12,7 +11,7 @@ import { runtimeBindings } from '../agent/binding.js';
 import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
 import { isLive, readSession } from '../records/session.js';
 import { processChain, type ProcessId } from '../util/proc.js';
-import { workspacePaths } from '../paths.js';
+import { isInside, workspacePaths } from '../paths.js';
 import { WatchedMemo } from './watched-memo.js';
 
 /**
@@ -73,11 +72,7 @@ export class Connection {
   /** Refuses a worktree outside the repositories this server serves (no state is written elsewhere). */
   private requireServed(root: string): void {
     if (this.served === null) return;
-    const inside = (dir: string) => {
-      const rel = path.relative(dir, root);
-      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-    };
-    if (this.served.some(inside)) return;
+    if (this.served.some((dir) => isInside(dir, root))) return;
     throw usageError(`working_dir ${root} is outside the repository this server serves (${this.served.join(', ')})`, {
       code: 'OUTSIDE_SERVED_ROOT',
       remedy: `Pass a working_dir inside ${this.served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,

@@ -7,7 +7,7 @@ import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
 import { readHead } from '../git/refs.js';
 import { currentBranch, headCommit, status } from '../git/repo.js';
 import { rangeFacts, rangeFactsAsync, workTreeFilesAsync, type RangeFacts } from '../git/snapshot.js';
-import type { WorkspacePaths } from '../paths.js';
+import { isInside, type WorkspacePaths } from '../paths.js';
 import { isAcknowledged, readSession } from '../records/session.js';
 import { commitFacts } from '../tdd/commit.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
@@ -115,7 +115,7 @@ function existsInside(root: string, rel: string): boolean {
   try {
     const real = fs.realpathSync(full);
     const realRoot = fs.realpathSync(root);
-    return (real === realRoot || real.startsWith(`${realRoot}${path.sep}`)) && fs.statSync(real).isFile();
+    return isInside(realRoot, real) && fs.statSync(real).isFile();
   } catch {
     return false;
   }

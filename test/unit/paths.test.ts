@@ -112,6 +112,11 @@ describe('pathInside (the one "inside the worktree")', () => {
     expect(pathInside('/r', '/r2')).toBeNull();
     expect(pathInside('/r', '/')).toBeNull();
     expect(pathInside('/', '/r')).toBe('r');
+    // A tool call's path, resolved against its cwd first (src/agent/decide.ts).
+    expect(pathInside('/r', path.resolve('/r/src', 'a.ts'))).toBe('src/a.ts');
+    expect(pathInside('/r', path.resolve('/r/src', '../.hestai/x'))).toBe('.hestai/x');
+    expect(pathInside('/r', path.resolve('/r', '/tmp/bind.oct'))).toBeNull();
+    expect(pathInside('/r', path.resolve('/r', '/r2/x'))).toBeNull();
   });
 
   it('over real paths (realpath of both), a symlink leading out is outside and one staying in is inside', () => {
