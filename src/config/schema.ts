@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readToolPatternProblem } from '../util/agent-tools.js';
+import { COMMIT_SHA, COMMIT_TYPE, ENV_NAME, hasNoParentSegment, isRegExpSource, isRelativePath } from './checks.js';
 import { DEFAULTS } from './defaults.js';
 
 /**
@@ -12,12 +13,12 @@ import { DEFAULTS } from './defaults.js';
 const relPath = z
   .string()
   .min(1, 'expected a non-empty relative path')
-  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), 'expected a path relative to the repository root')
-  .refine((p) => !p.split(/[\\/]/).includes('..'), 'expected a path inside the repository (no "..")');
+  .refine(isRelativePath, 'expected a path relative to the repository root')
+  .refine(hasNoParentSegment, 'expected a path inside the repository (no "..")');
 
 const commitType = z
   .string()
-  .regex(/^[a-z][a-z0-9-]*$/, 'expected a Conventional Commit type in lower case, e.g. "feat" or "fix"');
+  .regex(COMMIT_TYPE, 'expected a Conventional Commit type in lower case, e.g. "feat" or "fix"');
 
 export const qualityGateSchema = z.strictObject({
   name: z.string().min(1).describe('A short label shown in the clock-in context'),
@@ -54,7 +55,7 @@ export const configSchema = z.strictObject({
       base_url: z.url().optional().describe('OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1'),
       api_key_env: z
         .string()
-        .regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name')
+        .regex(ENV_NAME, 'expected an environment variable name')
         .optional()
         .describe('Name of the environment variable holding the API key (the key itself never goes in this file)'),
       timeout_ms: z.number().int().positive().max(120_000).default(DEFAULTS.ai.timeout_ms),
@@ -96,24 +97,13 @@ export const configSchema = z.strictObject({
               .string()
               .min(1)
               .max(500)
-              .refine((p) => {
-                try {
-                  new RegExp(p);
-                  return true;
-                } catch {
-                  return false;
-                }
-              }, 'expected a JavaScript regular expression, e.g. "^\\s*#\\[test\\]"')
+              .refine(isRegExpSource, 'expected a JavaScript regular expression, e.g. "^\\s*#\\[test\\]"')
               .describe('The line that opens a test region (it runs to the end of the next {...} block)'),
           }),
         )
         .default(() => structuredClone(DEFAULTS.tdd.inline_tests))
         .describe('Tests kept inside source files: a change inside a region counts as a test change'),
-      since: z
-        .string()
-        .regex(/^[0-9a-f]{4,64}$/i, 'expected a commit sha')
-        .nullable()
-        .default(DEFAULTS.tdd.since),
+      since: z.string().regex(COMMIT_SHA, 'expected a commit sha').nullable().default(DEFAULTS.tdd.since),
       default_branch: z.string().min(1).default(DEFAULTS.tdd.default_branch),
       test_command: z
         .string()
@@ -130,14 +120,7 @@ export const configSchema = z.strictObject({
             .string()
             .min(1)
             .max(500)
-            .refine((p) => {
-              try {
-                new RegExp(p);
-                return true;
-              } catch {
-                return false;
-              }
-            }, 'expected a JavaScript regular expression, e.g. "^Release v\\d+"'),
+            .refine(isRegExpSource, 'expected a JavaScript regular expression, e.g. "^Release v\\d+"'),
         )
         .default([])
         .describe('Regular expressions matched against the header: matching commits are not judged'),

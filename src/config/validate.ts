@@ -37,37 +37,10 @@ export function validateYamlText<S extends z.ZodType>(
   text: string,
   schema: S,
 ): { value: z.infer<S> | null; errors: ConfigProblem[] } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      value: null,
-      errors: doc.errors.map((error) => {
-        const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
-        return {
-          key: '',
-          ...(pos ? { line: pos.line, column: pos.col } : {}),
-          message: `invalid YAML: ${error.message.split('\n')[0]}`,
-        };
-      }),
-    };
-  }
-  let raw: unknown;
-  try {
-    // An alias bomb (aliases of aliases) expands exponentially: refused past MAX_ALIAS_COUNT expansions.
-    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
-  } catch (error) {
-    return {
-      value: null,
-      errors: [
-        {
-          key: '',
-          line: 1,
-          message: `invalid YAML: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
-        },
-      ],
-    };
-  }
+  const parsed = parseYaml(text);
+  if ('errors' in parsed) return { value: null, errors: parsed.errors };
+  const { doc, lineCounter } = parsed;
+  const raw = parsed.value ?? {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { value: null, errors: [{ key: '', line: 1, message: 'expected a mapping of keys at the top level' }] };
   }
@@ -95,6 +68,49 @@ export function validateYamlText<S extends z.ZodType>(
     }
   }
   return { value: null, errors };
+}
+
+/**
+ * What `yaml` reads from a workspace file's text (duplicate keys refused, at most MAX_ALIAS_COUNT alias
+ * expansions): the plain value (null for an empty document), or the YAML errors with their lines. The
+ * hooks' own reader (yaml-subset.ts) is held equal to this.
+ */
+export function yamlValue(text: string): { value: unknown } | { errors: ConfigProblem[] } {
+  const parsed = parseYaml(text);
+  return 'errors' in parsed ? parsed : { value: parsed.value };
+}
+
+function parseYaml(
+  text: string,
+): { doc: Document; lineCounter: LineCounter; value: unknown } | { errors: ConfigProblem[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      errors: doc.errors.map((error) => {
+        const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
+        return {
+          key: '',
+          ...(pos ? { line: pos.line, column: pos.col } : {}),
+          message: `invalid YAML: ${error.message.split('\n')[0]}`,
+        };
+      }),
+    };
+  }
+  try {
+    // An alias bomb (aliases of aliases) expands exponentially: refused past MAX_ALIAS_COUNT expansions.
+    return { doc, lineCounter, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    return {
+      errors: [
+        {
+          key: '',
+          line: 1,
+          message: `invalid YAML: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
+        },
+      ],
+    };
+  }
 }
 
 /** The keys a strict object accepts at `keyPath` in the schema. */

@@ -59,6 +59,13 @@ const tricky = [
   'mailto:x@y',
   'main',
   'npm test',
+  'mcp__github__get_issue',
+  'mcp__github__get_*',
+  'mcp__*',
+  'Bash',
+  'Edit',
+  'mcp__hestai__anchor',
+  'Read*',
 ];
 
 function stringArbitrary(schema: z.ZodString | z.ZodURL): fc.Arbitrary<string> {
