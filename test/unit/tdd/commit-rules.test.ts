@@ -235,3 +235,27 @@ describe('test-first pairing by ancestry', () => {
     expect(revertedSha('Revert "x"')).toBeNull();
   });
 });
+
+describe('the chore(release) default ignore (issue 25, item 6)', () => {
+  const rules = ignoreRules([], true);
+  it('skips what release tools write, and judges a person writing chore(release) about anything else', () => {
+    for (const header of [
+      'chore(release): 1.2.3', // standard-version, commit-and-tag-version
+      'chore(release): v1.2.3', // the same with a tag prefix
+      'chore(release): 1.2.3 [skip ci]', // semantic-release's @semantic-release/git
+      'chore(release): 2.0.0-beta.1 [skip ci]',
+      'chore(release): publish', // lerna --conventional-commits with --message "chore(release): publish"
+      'chore(release): publish v1.2.3', // lerna's "%s"
+      'chore(release): publish 1.2.3', // nx release
+      'chore(release): publish new version 1.2.3', // lerna-lite
+    ])
+      expect(ignoredBy(header, rules), header).not.toBeNull();
+    for (const header of [
+      'chore(release): update the release workflow',
+      'chore(release): publish the docs site too',
+      'chore(release): 1.2.3 and a quick fix to the parser',
+      'chore(release):1.2.3',
+    ])
+      expect(ignoredBy(header, rules), header).toBeNull();
+  });
+});
