@@ -1,3 +1,6 @@
+/** A version as release tools write it, with an optional `v` (semver 2.0.0's pre-release and build parts). */
+const SEMVER = 'v?(?:0|[1-9]\\d*)\\.(?:0|[1-9]\\d*)\\.(?:0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?';
+
 /**
  * Headers no commit rule judges (`commit.ignore` plus these defaults when `commit.default_ignores` is
  * true): commits written by release tools, which cannot follow the rules. Real merges (two or more
@@ -12,8 +15,9 @@ export const DEFAULT_IGNORES: readonly { pattern: string; what: string }[] = [
     what: 'a version bump (npm version: "0.0.2"; "v3.0.0")',
   },
   {
-    pattern: '^chore\\(release\\): ',
-    what: 'a release commit (standard-version, semantic-release, lerna --conventional-commits: "chore(release): ...")',
+    // Only what the tools write (issue 25): a person's `chore(release): update the workflow` is judged.
+    pattern: `^chore\\(release\\): (?:publish(?: (?:new version )?(?:${SEMVER}|%[sv]))?|${SEMVER})(?: \\[skip ci\\])?$`,
+    what: 'a release commit as the tools write it: "chore(release): 1.2.3" or "v1.2.3" (standard-version, commit-and-tag-version), "1.2.3 [skip ci]" (semantic-release), "publish", "publish v1.2.3", "publish 1.2.3", "publish new version 1.2.3" (lerna, nx release, lerna-lite; also with lerna\'s "%s" or "%v" left unexpanded)',
   },
   { pattern: '^Version Packages(?: \\(.+\\))?$', what: 'the changesets release commit ("Version Packages")' },
   { pattern: '^RELEASING: Releasing \\d+ package\\(s\\)$', what: 'changeset version with commit: true' },

@@ -248,6 +248,7 @@ describe('the chore(release) default ignore (issue 25, item 6)', () => {
       'chore(release): publish v1.2.3', // lerna's "%s"
       'chore(release): publish 1.2.3', // nx release
       'chore(release): publish new version 1.2.3', // lerna-lite
+      'chore(release): publish %s', // lerna's template left unexpanded
     ])
       expect(ignoredBy(header, rules), header).not.toBeNull();
     for (const header of [
