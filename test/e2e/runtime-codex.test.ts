@@ -7,6 +7,7 @@ import {
   anchorSteps,
   APP,
   boundSession,
+  commitCommand,
   expectCommitVerified,
   expectRefusedUnanchored,
   expectSentBackOnce,
@@ -48,11 +49,8 @@ describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hes
         shell(UPDATE),
         ...anchorSteps(wd, (name, input) => ({ tools: [{ namespace: 'mcp__hestai', name, input }] })),
         shell(ADD_TEST),
-        // no env file in Codex: SessionStart told the model to prefix its commits with HESTAI_SESSION=
-        (request) =>
-          shell(
-            `git add test/app.test.ts && HESTAI_SESSION=${sessionInContext(request)} git commit -q -m "test(app): app is 2"`,
-          ),
+        // no env file in Codex: the model commits as its SessionStart context says (HESTAI_SESSION=<id> git commit)
+        (request) => shell(`git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`),
       ],
       {
         // its workspace-write sandbox keeps .git read-only and `codex exec` asks no one: no commit there

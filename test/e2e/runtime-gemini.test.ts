@@ -1,95 +1,91 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
-import { startModelEndpoint, type ModelEndpoint, type Step } from '../helpers/model-endpoint.js';
-import { runRuntime, runtimeBin, runtimeEnv, type RuntimeRun } from '../helpers/runtimes.js';
+import type { Turn } from '../helpers/model-endpoint.js';
+import {
+  adopt,
+  anchorSteps,
+  APP,
+  boundSession,
+  commitCommand,
+  expectCommitVerified,
+  expectRefusedUnanchored,
+  expectSentBackOnce,
+  expectStagesPassed,
+  expectUnlockedByConnection,
+  runAgent,
+  runHint,
+  sessionInContext,
+  withRemote,
+} from '../helpers/runtime-agent.js';
+import { runtimeBin } from '../helpers/runtimes.js';
 
 // Gemini CLI itself (the pinned @google/gemini-cli, issue 29) runs the hooks `hestai init --agent gemini`
 // wrote in .gemini/settings.json: the Gemini API at GOOGLE_GEMINI_BASE_URL is the scripted endpoint on
 // 127.0.0.1, and the test reads the functionResponse parts Gemini CLI sent back and what is on disk.
-// Headless Gemini CLI needs the folder trusted (GEMINI_CLI_TRUST_WORKSPACE) and an auth type in the user's
-// settings; `-m` names a model so no routing call is made; usage statistics are off (no traffic but ours).
+// Gemini CLI names an MCP server's tools `mcp_<server>_<tool>`; the server is registered in the project's
+// .gemini/settings.json with the command `hestai init` prints.
 
 const GEMINI = runtimeBin('gemini');
-const APP = 'export const app = 1;\n';
 
-function adopted(): TempRepo {
-  const repo = makeRepo();
-  const init = repo.hestai(['init', '--no-husky', '--agent', 'gemini']);
-  expect(init.status, init.stderr).toBe(0);
-  fs.appendFileSync(
-    path.join(repo.dir, '.hestai_workspace.yaml'),
-    'github:\n  issue_search: false\n  pr_context: false\n',
-  );
-  repo.write('src/app.ts', APP);
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-  return repo;
-}
-
-function gemini(repo: TempRepo, endpoint: ModelEndpoint): Promise<RuntimeRun> {
-  fs.mkdirSync(path.join(repo.home, '.gemini'), { recursive: true });
-  fs.writeFileSync(
-    path.join(repo.home, '.gemini/settings.json'),
-    JSON.stringify({
-      security: { auth: { selectedType: 'gemini-api-key' } },
-      privacy: { usageStatisticsEnabled: false },
-    }),
-  );
-  return runRuntime(GEMINI!, ['-p', 'change src/app.ts', '--approval-mode', 'yolo', '-m', 'gemini-2.5-flash'], {
-    cwd: repo.dir,
-    env: runtimeEnv(repo.env, {
-      GOOGLE_GEMINI_BASE_URL: endpoint.url,
-      GEMINI_API_KEY: 'test',
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      GEMINI_CLI_NO_RELAUNCH: 'true',
-    }),
-  });
-}
-
-const call = (name: string, input: Record<string, unknown>): Step => ({ tools: [{ name, input }] });
+const call = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
 
 describe.skipIf(GEMINI === null)(
   'Gemini CLI (the real program) runs the hooks hestai init --agent gemini wrote',
   () => {
-    it('binds its session at SessionStart and refuses an unanchored write_file, replace and writing run_shell_command: the file is untouched and the model reads the anchor step', async () => {
-      const repo = adopted();
-      const file = path.join(repo.dir, 'src/app.ts');
-      const endpoint = await startModelEndpoint({
-        api: 'gemini',
-        script: [
+    it('refuses an unanchored write_file, replace and writing run_shell_command (the file untouched, the anchor step named); anchored through the MCP server Gemini CLI started, its write_file is allowed and its git commit carries its trailers and passes verify in a fresh clone', async () => {
+      const { repo, init } = adopt('gemini');
+      const wd = repo.dir;
+      const file = path.join(wd, 'src/app.ts');
+      let remote = '';
+      const { results, endpoint } = await runAgent(
+        'gemini',
+        repo,
+        [
           call('read_file', { file_path: file }),
           call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
           call('replace', { file_path: file, old_string: 'app = 1', new_string: 'app = 3', instruction: 'change it' }),
           call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+          ...anchorSteps(wd, (tool, input) => call(`mcp_hestai_${tool}`, input)),
+          call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
+          // Gemini CLI has no env file and runs the shell's git with core.hooksPath emptied (no hooks): the
+          // model commits as its SessionStart context says (HESTAI_SESSION=<id> git -c core.hooksPath=<dir> commit)
+          (request) =>
+            call('run_shell_command', {
+              command: `git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
+              description: 'commit the test',
+            }),
         ],
-      });
-      const run = await gemini(repo, endpoint);
-      expect(run.status, run.stderr + run.stdout).toBe(0);
-      expect(endpoint.remaining()).toBe(0);
-      expect(fs.readFileSync(file, 'utf8')).toBe(APP);
-      const [read, ...writes] = endpoint.toolResults();
-      expect(read?.isError).toBe(false); // reads are never gated
-      const bindings = path.join(repo.dir, '.hestai/sessions/bindings/gemini');
-      const [bound] = fs.readdirSync(bindings);
-      const session = JSON.parse(fs.readFileSync(path.join(bindings, bound!), 'utf8')).session_id;
-      expect(
-        writes.map((w) => w.isError),
-        JSON.stringify(writes),
-      ).toEqual([true, true, true]);
-      for (const [result, what] of [
-        [writes[0], 'Write'],
-        [writes[1], 'Edit'],
-        [writes[2], '> src/app.ts'],
-      ] as const) {
-        expect(result?.content).toContain(`hestai: ${what} blocked: session ${session}`);
-        expect(result?.content).toContain('fix: call the MCP tool anchor');
-      }
-      // SessionStart's context reached the model (Gemini CLI prepends it to the prompt)
-      expect(JSON.stringify(endpoint.requests.find((r) => r.body?.contents)?.body.contents)).toContain(
-        `bound to hestai session ${session}`,
+        {
+          // the MCP server, registered as init's hint says (project settings, committed as a team would)
+          before: async (env) => {
+            await runHint('gemini', init, /^hint: register the MCP server for Gemini CLI: (.*)$/m, env, wd);
+            repo.git(['commit', '-q', '--no-verify', '-am', 'chore: register the hestai MCP server']);
+            remote = withRemote(repo);
+          },
+        },
       );
+      const session = boundSession(repo, 'gemini');
+      // SessionStart's context reached the model (Gemini CLI prepends it to the prompt)
+      expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
+      const [read, write, replace, shell, identity, context, proof, status, add, commit] = results;
+      expect(read?.isError).toBe(false); // reads are never gated
+      expect(
+        [write, replace, shell].map((r) => r?.isError),
+        JSON.stringify(results),
+      ).toEqual([true, true, true]);
+      expectRefusedUnanchored(write, 'Write', session);
+      expectRefusedUnanchored(replace, 'Edit', session);
+      expectRefusedUnanchored(shell, '> src/app.ts', session);
+      expect(fs.readFileSync(file, 'utf8')).toBe(APP);
+      expect(
+        [identity, context, proof, status, add, commit].map((r) => r?.isError),
+        JSON.stringify(results),
+      ).toEqual([false, false, false, false, false, false]);
+      expectStagesPassed([identity, context, proof]);
+      expectUnlockedByConnection(status, session); // one session: the server Gemini CLI started took its hook's
+      expect(fs.readFileSync(path.join(wd, 'test/app.test.ts'), 'utf8')).toBe('app is 2\n');
+      expectCommitVerified(repo, remote, session, 'test(app): app is 2');
       expect(repo.git(['status', '--porcelain']).stdout).toBe('');
     });
   },
@@ -97,17 +93,6 @@ describe.skipIf(GEMINI === null)(
 
 describe.skipIf(GEMINI === null)('Gemini CLI’s AfterAgent hook', () => {
   it('retries the turn once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {
-    const repo = adopted();
-    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
-    repo.git(['commit', '-q', '--no-verify', '-am', 'chore: enforce the protocol']);
-    const endpoint = await startModelEndpoint({
-      api: 'gemini',
-      script: [{ text: 'all done' }, { text: 'still done' }],
-    });
-    const run = await gemini(repo, endpoint);
-    expect(run.status, run.stderr + run.stdout).toBe(0);
-    const turns = endpoint.requests.filter((r) => r.body?.tools?.some((t: any) => t.functionDeclarations?.length > 0));
-    expect(turns).toHaveLength(2);
-    expect(JSON.stringify(turns[1]!.body.contents.at(-1))).toContain('hestai: not done yet');
+    await expectSentBackOnce('gemini');
   });
 });

@@ -36,6 +36,8 @@ export interface ModelEndpoint {
   lastInput(request: ModelRequest): unknown;
   /** The steps of the script not played yet. */
   remaining(): number;
+  /** Steps that threw instead of giving a turn (the run was ended there), each with its reason. */
+  failures: string[];
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function startModelEndpoint(options: {
   const script = [...options.script];
   const max = options.maxRequests ?? 40;
   const requests: ModelRequest[] = [];
+  const failures: string[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -84,7 +87,14 @@ export async function startModelEndpoint(options: {
         return;
       }
       const step = dialect.isAgentTurn(body) ? script.shift() : undefined;
-      const turn: Turn = step === undefined ? { text: 'done' } : typeof step === 'function' ? step(request) : step;
+      let turn: Turn;
+      try {
+        turn = step === undefined ? { text: 'done' } : typeof step === 'function' ? step(request) : step;
+      } catch (error) {
+        // a step that cannot be played ends the run at once (the runtime reads a final text), and says why
+        failures.push(`step ${requests.length}: ${error instanceof Error ? error.message : String(error)}`);
+        turn = { text: 'scripted endpoint: a step failed' };
+      }
       dialect.answer(res, turn, request, ++n);
     });
   });
@@ -99,6 +109,7 @@ export async function startModelEndpoint(options: {
     turns: () => requests.filter((r) => r.body !== null && dialect.isAgentTurn(r.body)),
     lastInput: (request) => dialect.lastInput(request.body),
     remaining: () => script.length,
+    failures,
     close() {
       clearTimeout(lifetime);
       closed ??= new Promise<void>((resolve) => {

@@ -166,6 +166,7 @@ export async function runAgent(
     cwd: repo.dir,
     env,
   });
+  expect(endpoint.failures).toEqual([]);
   expect(run.status, run.stderr + run.stdout).toBe(0);
   expect(endpoint.remaining(), run.stderr + run.stdout).toBe(0);
   return { run, endpoint, results: endpoint.toolResults() };
@@ -194,6 +195,18 @@ export function boundSession(repo: TempRepo, runtime: RuntimeName): string {
 export function sessionInContext(request: ModelRequest): string {
   const match = /bound to hestai session ([0-9a-f-]{36})/.exec(JSON.stringify(request.body));
   if (match === null) throw new Error('the SessionStart context with the bound session is not in the request');
+  return match[1]!;
+}
+
+/**
+ * The commit command a runtime without an env file is told in its SessionStart context (the session to
+ * commit under, and for a runtime that turns git hooks off in its shell, the hooks to run), up to `commit`.
+ */
+export function commitCommand(request: ModelRequest): string {
+  const match = /commit as `(HESTAI_SESSION=[0-9a-f-]{36} git(?: -c core\.hooksPath=\S+)?) commit \.\.\.`/.exec(
+    JSON.stringify(request.body).replace(/\\"/g, '"'),
+  );
+  if (match === null) throw new Error('the SessionStart context names no commit command');
   return match[1]!;
 }
 

@@ -50,4 +50,17 @@ describe('bashWrites: which shell commands change files (the read-only list: rea
     expect(bashWrites('git commit -m x').targets).toBeNull();
     expect(bashWrites('cat > /tmp/bind.oct <<EOF\n## BIND\nEOF').targets).toEqual(['/tmp/bind.oct']);
   });
+
+  // git's global options come before its subcommand (Gemini CLI turns hooks off in its shell, so an agent
+  // commits with -c core.hooksPath=<the worktree's hooks>: a path git runs hooks from, never one it writes)
+  it('finds git’s subcommand after its global options and their values', () => {
+    expect(bashWrites('git -c core.hooksPath=/r/.git/hooks commit -q -m "test: x"').mentions).toEqual([]);
+    expect(bashWrites('HESTAI_SESSION=abc git -c core.hooksPath=.git/hooks commit -m x').mentions).toEqual([]);
+    expect(bashWrites('git -C sub commit -qm x').mentions).toEqual(['sub']);
+    // other values of -c stay words that may name paths (an editor or a pager runs code)
+    expect(bashWrites("git -c core.editor='rm .hestai/x' commit").mentions).toEqual(['core.editor=rm .hestai/x']);
+    // the subcommand behind a global option is judged as itself: git config writes .git/config
+    expect(bashWrites('git -c user.name=x config core.hooksPath /dev/null').mentions).toContain('.git/config');
+    expect(bashWrites('git --git-dir .git config core.hooksPath /dev/null').mentions).toContain('.git/config');
+  });
 });
