@@ -57,6 +57,32 @@ const GIT_OWN_FILES: Readonly<Record<string, string>> = {
   hook: '.git/hooks',
   'filter-branch': '.git/refs',
 };
+/** git's global options that take the next word as their value (`git -C dir`, `git -c name=value`). */
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--attr-source',
+]);
+
+/** Pure: git's subcommand (at index `at` of `args`) after its global options, and those options' values. */
+export function gitSubcommand(args: readonly string[]): { sub: string | undefined; at: number; values: string[] } {
+  const values: string[] = [];
+  let j = 0;
+  while (j < args.length && args[j]!.startsWith('-')) {
+    const a = args[j]!;
+    const eq = a.indexOf('=');
+    if (eq !== -1 && a.startsWith('--')) values.push(a.slice(eq + 1));
+    else if (GIT_GLOBAL_WITH_VALUE.has(a) && j + 1 < args.length) values.push(args[++j]!);
+    j += 1;
+  }
+  return { sub: args[j], at: j, values };
+}
+
 /** A word that runs a command where it stands: a command substitution. */
 const SUBSTITUTION = /`|\$\(/;
 
@@ -314,14 +340,18 @@ function commandWrites(words: string[], found: Found, context: ShellContext): vo
   }
   found.unknown = true;
   if (name === 'git') {
+    const { sub, at, values } = gitSubcommand(args);
+    // The values of git's global options may name paths (-C dir, -c core.editor=...), except the hooks
+    // directory of -c core.hooksPath=..., which git runs hooks from and never writes (Gemini CLI empties it
+    // in its shell, so an agent commits with -c core.hooksPath=<the worktree's hooks>).
+    for (const v of values) if (!/^core\.hookspath=/i.test(v)) found.mentions.push(...fromCwds(found, v));
     // A commit message, tag message or the like is text, not a path.
     let skip = false;
-    const sub = args.find((a) => !a.startsWith('-'));
     if (sub === 'commit') return;
     // Subcommands that write git's own directory beyond a normal commit: its config, refs by hand, hooks.
     const own = sub === undefined ? undefined : GIT_OWN_FILES[sub];
     if (own !== undefined) found.mentions.push(own);
-    for (const a of args) {
+    for (const a of args.slice(at)) {
       if (skip) skip = false;
       else if (a === '-m' || a === '--message' || a === '-F' || a === '--file') skip = true;
       else if (!/^(-m|--message=)/.test(a)) found.mentions.push(...fromCwds(found, a));

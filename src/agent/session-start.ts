@@ -9,6 +9,8 @@ import { clockIn } from '../session/clock-in.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { contextPaths } from '../session/response.js';
 import { processChain } from '../util/proc.js';
+import { shellQuote } from '../util/quote.js';
+import { hooksDirAsync } from '../git/async.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
 import { cliCommandFor } from './project-root.js';
 import type { RuntimeAdapter } from './adapters/types.js';
@@ -70,6 +72,8 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   const envVar = input.adapter.envFileVar;
   const envFile = envVar === null ? undefined : env[envVar];
   if (envFile) fs.appendFileSync(envFile, `export HESTAI_SESSION=${token}\n`);
+  const git =
+    input.adapter.shellGitHooksOff === true ? `git -c core.hooksPath=${shellWord(await hooksDirAsync(root))}` : 'git';
 
   const { config } = await loadConfig(root);
   const cli = cliCommandFor(root, input.packageRoot);
@@ -108,7 +112,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
       `hestai: this ${input.adapter.label} session is bound to hestai session ${token} (role ${session.role}, focus "${session.focus}"; ${resumed ? 'resumed' : 'clocked in now'}).`,
       envFile
         ? `HESTAI_SESSION=${token} is set for your shell commands, so your commits are judged under this session and carry its trailers.`
-        : `${envVar ?? `${input.adapter.label} has no env file for your shell`}${envVar === null ? '' : ' is not set'}: prefix your commits with HESTAI_SESSION=${token} so they are judged under this session.`,
+        : `${envVar ?? `${input.adapter.label} has no env file for your shell`}${envVar === null ? '' : ' is not set'}${git === 'git' ? '' : ` and runs git there with its hooks turned off (core.hooksPath emptied)`}: commit as \`HESTAI_SESSION=${token} ${git} commit ...\` so your commits are judged under this session and carry its trailers.`,
       `context: generated ${session.context_generated_at} (${ageHours} h ago; limit ${config.freshness.max_age_hours} h). Read: ${read.join(', ')}.`,
       `next: ${next}`,
       'hestai refuses Edit, Write, MultiEdit, NotebookEdit and shell commands that write (git commit, > and >>, tee, ...) inside this worktree until this session is anchored and its context fresh; it never lets an agent write .hestai/.',
@@ -118,4 +122,9 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   if (context.stdout !== undefined) input.stdout(context.stdout);
   if (context.stderr !== undefined) input.stderr(context.stderr);
   return context.code;
+}
+
+/** A shell word: plain when it is only safe characters, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./@%+:,=-]+$/.test(text) ? text : shellQuote(text);
 }

@@ -13,7 +13,8 @@ const EVENTS: Readonly<Record<string, HookEvent>> = {
  * `session_id`, `cwd`, `tool_name` and `tool_input` (`write_file`, `replace`, `run_shell_command` read as
  * Write, Edit and Bash); stdout must be JSON only; exit 2 blocks a tool call with stderr as the reason the
  * agent reads (BeforeTool) or retries the turn with stderr as the prompt (AfterAgent, `stop_hook_active`
- * on the retry); SessionStart's `hookSpecificOutput.additionalContext` reaches the model. No env file.
+ * on the retry); SessionStart's `hookSpecificOutput.additionalContext` reaches the model. No env file, and
+ * git hooks are off in its shell (`shellGitHooksOff`).
  */
 export const geminiAdapter: RuntimeAdapter = {
   runtime: 'gemini',
@@ -31,4 +32,7 @@ export const geminiAdapter: RuntimeAdapter = {
   }),
   holdStop: (text) => ({ code: 2, stderr: text }),
   envFileVar: null,
+  // Gemini CLI 0.61 runs run_shell_command with GIT_CONFIG_COUNT=8 setting core.hooksPath to '' (and
+  // credential.helper, core.fsmonitor, core.sshCommand, diff.external...): no git hook runs for its commits.
+  shellGitHooksOff: true,
 };

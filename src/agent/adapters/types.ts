@@ -36,4 +36,10 @@ export interface RuntimeAdapter {
   holdStop(text: string): HookAnswer;
   /** The variable naming a file whose `export` lines the agent's shell sources, if the runtime has one. */
   envFileVar: string | null;
+  /**
+   * True when the runtime runs the agent's shell commands with git hooks turned off (Gemini CLI empties
+   * `core.hooksPath` in its shell's environment): SessionStart tells the agent to commit with
+   * `git -c core.hooksPath=<this worktree's hooks directory>`, or no hestai hook would judge or sign it.
+   */
+  shellGitHooksOff?: boolean;
 }
