@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   anchorOverMcp,
@@ -123,6 +124,45 @@ describe('no MCP connection acts for another', () => {
       focus: 'here',
     });
     expect(inside.isError, textOf(inside)).toBeFalsy();
+  });
+  it('tools act only inside the roots the client declares (roots/list), follow roots/list_changed, and fall back to the served repository without roots', async () => {
+    const started = ceremonyRepo();
+    const declared = ceremonyRepo();
+    let roots = [{ uri: pathToFileURL(declared.dir).href, name: 'declared' }];
+    const mcp = await connectStdio(started.dir, started.env, { roots: () => roots });
+    const clockInAt = (dir: string) => mcp.call('clock_in', { working_dir: dir, role: CEREMONY_ROLE, focus: 'roots' });
+    // The client's roots replace the directory the server was started in.
+    const refused = await clockInAt(started.dir);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('OUTSIDE_SERVED_ROOT');
+    expect(textOf(refused)).toContain(declared.dir);
+    const sessions = path.join(started.dir, '.hestai/sessions/active');
+    expect(fs.existsSync(sessions) ? fs.readdirSync(sessions).filter((n) => !n.startsWith('.')) : []).toEqual([]);
+    fs.mkdirSync(path.join(declared.dir, 'src', 'deep'), { recursive: true });
+    const inside = await clockInAt(path.join(declared.dir, 'src', 'deep'));
+    expect(inside.isError, textOf(inside)).toBeFalsy();
+    // The client changes its roots and says so: the server asks again.
+    roots = [{ uri: pathToFileURL(started.dir).href, name: 'started' }];
+    await mcp.client.sendRootsListChanged();
+    const now = await clockInAt(started.dir);
+    expect(now.isError, textOf(now)).toBeFalsy();
+    const gone = await clockInAt(declared.dir);
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).toContain('OUTSIDE_SERVED_ROOT');
+    // A root inside the repository does not hand out the repository around it.
+    roots = [{ uri: pathToFileURL(path.join(declared.dir, 'src')).href, name: 'src' }];
+    await mcp.client.sendRootsListChanged();
+    const around = await clockInAt(path.join(declared.dir, 'src', 'deep'));
+    expect(around.isError).toBe(true);
+    expect(textOf(around)).toContain('OUTSIDE_SERVED_ROOT');
+    // No roots at all: today's behaviour, the repository the server was started in.
+    roots = [];
+    await mcp.client.sendRootsListChanged();
+    const fallback = await clockInAt(started.dir);
+    expect(fallback.isError, textOf(fallback)).toBeFalsy();
+    const other = await clockInAt(declared.dir);
+    expect(other.isError).toBe(true);
+    expect(textOf(other)).toContain('OUTSIDE_SERVED_ROOT');
   });
   it("one agent's failed handshakes never lock another agent's valid session; a fresh or spare session of the role stays locked", async () => {
     const repo = ceremonyRepo();

@@ -75,7 +75,12 @@ export async function connectInProcess(deps: Partial<McpDeps> = {}): Promise<InP
 export async function connectStdio(
   cwd: string,
   env: NodeJS.ProcessEnv,
-  options: { entry?: string; args?: string[] } = {},
+  options: {
+    entry?: string;
+    args?: string[];
+    /** Declare the roots capability (with listChanged) and answer roots/list with what this returns. */
+    roots?: () => Array<{ uri: string; name?: string }>;
+  } = {},
 ): Promise<OverStdio> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -88,7 +93,12 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: 'hestai-e2e', version: '1.0.0' });
+  const roots = options.roots;
+  const client = new Client(
+    { name: 'hestai-e2e', version: '1.0.0' },
+    roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
+  );
+  if (roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
   await client.connect(transport);
   open.push(() => client.close());
   return { ...connected(client), stderr: () => stderr };
