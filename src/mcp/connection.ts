@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { blockedError, usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import {
@@ -29,7 +30,8 @@ import { WatchedMemo } from './watched-memo.js';
  * clock_out, session_start, record_evidence, validate_gate, advance_phase, session_end, resolve_conflict)
  * refuses any other (`NOT_YOUR_SESSION`), so another connection can neither run my handshake into TERMINAL
  * nor close my session; anchoring never makes a session a connection's own. It acts only inside the
- * repositories it serves (`served`: the worktree `hestai mcp` was started in; null when unrestricted).
+ * repositories it serves: the roots its client declared (`clientRoots`), else `served` (the worktree
+ * `hestai mcp` was started in; null when unrestricted).
  *
  * It also caches the workspace of every `working_dir` it was given (resolved once per directory and
  * connection, not per call; from the repository's files where git would answer the same, so no git process
@@ -45,6 +47,9 @@ export class Connection {
   readonly pinned: string | null;
   readonly memo = new WatchedMemo<unknown>();
   private ancestorChain: ProcessId[] | null = null;
+  /** The client's declared roots (directories), or null when it has none; see `clientRoots`. */
+  private declared: readonly string[] | null = null;
+  private rootsInFlight: Promise<void> | null = null;
 
   constructor(
     /** The directory the server was started in (or `hestai mcp --cwd DIR`). */
@@ -64,18 +69,57 @@ export class Connection {
       workspace = resolveWorkspace(workingDir, { requireAbsolute: true, fromFiles: true });
       this.requireServed(workspace.root);
       this.workspaces.set(workingDir, workspace);
+    } else if (this.declared !== null) {
+      this.requireServed(workspace.root); // the client's roots may have changed since
     }
     this.lastRoot = workspace.root;
     return workspace;
   }
 
-  /** Refuses a worktree outside the repositories this server serves (no state is written elsewhere). */
+  /**
+   * The directories of the roots the client declared (src/mcp/client-roots.ts), once `answer` settles: null
+   * (no roots) serves as before. Only the latest answer counts; tool calls wait for it (`rootsSettled`).
+   */
+  clientRoots(answer: Promise<readonly string[] | null>): void {
+    const settled: Promise<void> = answer.then((dirs) => {
+      if (this.rootsInFlight === settled) this.declared = dirs;
+    });
+    this.rootsInFlight = settled;
+  }
+
+  /** Resolves once the client's latest roots answer is in (at once when none was asked). */
+  rootsSettled(): Promise<void> {
+    return this.rootsInFlight ?? Promise.resolve();
+  }
+
+  /**
+   * Refuses a worktree outside what this server serves (no state is written elsewhere): the roots its client
+   * declared, else the repository it was started in. The worktree root itself must lie inside one: a root
+   * below it (`repo/src`) does not hand out the repository's `.hestai/` around it.
+   */
   private requireServed(root: string): void {
-    if (this.served === null) return;
-    if (this.served.some((dir) => isInside(dir, root))) return;
-    throw usageError(`working_dir ${root} is outside the repository this server serves (${this.served.join(', ')})`, {
+    const declared = this.declared;
+    const served = declared ?? this.served;
+    if (served === null) return;
+    let real = root;
+    try {
+      real = fs.realpathSync(root);
+    } catch {
+      // compared as given
+    }
+    const inside = (dir: string) => isInside(dir, root) || isInside(dir, real);
+    if (served.some(inside)) return;
+    if (declared !== null)
+      throw usageError(
+        `working_dir ${root} is outside the roots this server's client declared (${declared.join(', ')})`,
+        {
+          code: 'OUTSIDE_SERVED_ROOT',
+          remedy: `Pass a working_dir whose repository lies inside ${declared.join(' or ')}; to work elsewhere, add that repository's root to the client's roots.`,
+        },
+      );
+    throw usageError(`working_dir ${root} is outside the repository this server serves (${served.join(', ')})`, {
       code: 'OUTSIDE_SERVED_ROOT',
-      remedy: `Pass a working_dir inside ${this.served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,
+      remedy: `Pass a working_dir inside ${served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,
     });
   }
 

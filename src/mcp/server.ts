@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { VERSION } from '../version.js';
+import { followClientRoots } from './client-roots.js';
 import { Connection } from './connection.js';
 import { resolveDeps, type McpContext, type McpDeps } from './deps.js';
 import { registerResources } from './register-resources.js';
@@ -31,6 +32,7 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
         'the session is anchored (anchor_status says why). Read hestai://session/current for the current session; the session protocol (session_start, validate_gate, advance_phase, record_evidence, get_blocked_reason, session_end) is read through session://state.',
     },
   );
+  followClientRoots(server, resolved.connection, resolved.log);
   registerClockIn(server, resolved);
   registerAnchor(server, resolved);
   registerOdysseanAnchor(server, resolved);

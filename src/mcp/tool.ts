@@ -48,6 +48,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
         // A cancelled request stops before any write it has not made (issue 26): here, and in every lock wait.
         return await withCancellation(signal, async () => {
           throwIfCancelled(name);
+          await deps.connection.rootsSettled(); // the client's roots, when it declared some (client-roots.ts)
+          throwIfCancelled(name);
           if (!PROTOCOL_OPEN_TOOLS.has(name)) await requireProtocolStartGates(deps, name, args);
           throwIfCancelled(name);
           return mcpWorded(await handler(args));
