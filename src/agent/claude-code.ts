@@ -5,7 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
-import { readSession } from '../records/session.js';
+import { isLive, readSession } from '../records/session.js';
 import { checkRuntimeSessionId, readBinding } from './binding.js';
 import type { AgentRuntime } from '../setup/runtime-settings.js';
 import { shellQuote } from '../util/quote.js';
@@ -217,7 +217,7 @@ async function stop(io: ClaudeHookIo, adapter: RuntimeAdapter, payload: Record<s
   const paths = workspacePaths(root);
   const binding = readBinding(paths, adapter.runtime, checkRuntimeSessionId(payload['session_id']));
   const session = binding === null ? null : readSession(paths, binding.session_id);
-  if (session === null || (session.state !== 'CREATED' && session.state !== 'ACTIVE')) return 0;
+  if (session === null || !isLive(session)) return 0;
   const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
   const cli = cliCommandFor(root, io.packageRoot);
   const verdict = await judgeAgentProtocol(paths, config, session, io.env, systemClock(), 'stop', cli);

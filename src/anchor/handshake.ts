@@ -10,7 +10,7 @@ import { appendAudit } from '../audit.js';
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
-import { readSession, type SessionRecord } from '../records/session.js';
+import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { sessionLookup } from '../records/known-session.js';
 import { resolveWorkspace } from '../workspace.js';
 import { WORKSPACE_CONFIG_FILE, type WorkspacePaths } from '../paths.js';
@@ -222,7 +222,7 @@ export function sessionProblem(
       `no active session ${token} in this worktree`,
       'Run "hestai clock-in --role R" (or the identity stage without --token) to start one.',
     ];
-  if (session.state === 'STALE' || session.state === 'COMPLETED' || session.state === 'ARCHIVED') {
+  if (!isLive(session)) {
     return ['SESSION_CLOSED', `session ${token} is ${session.state}`, 'Clock in again to start a new session.'];
   }
   if (role !== null && session.role !== role) {

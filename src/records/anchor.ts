@@ -3,7 +3,7 @@ import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonWithText, type Validate } from '../state/store.js';
-import { readSession } from './session.js';
+import { isLive, readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
 import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
 
@@ -159,7 +159,7 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
   }
   if (session === null)
     return { valid: false, code: 'NO_SESSION', reason: `no active session ${token} in ${paths.active}` };
-  if (session.state === 'STALE' || session.state === 'COMPLETED' || session.state === 'ARCHIVED') {
+  if (!isLive(session)) {
     return { valid: false, code: 'SESSION_CLOSED', reason: `session ${token} is ${session.state}` };
   }
   let read: { text: string; value: AnchorRecord } | null;

@@ -1,8 +1,6 @@
 import { DAY_MS, HOUR_MS } from '../clock.js';
 import { isAcknowledged, isLive, type SessionRecord } from './session.js';
 
-export { isLive };
-
 /** Pure: has the session had no activity for more than `staleHours` (seed 000 §7, default 72)? */
 export function isInactive(session: SessionRecord, now: Date, staleHours: number): boolean {
   const last = Date.parse(session.last_activity);

@@ -1,6 +1,6 @@
 import { blockedError, type HestaiError } from '../../errors.js';
 import type { SessionRecord } from '../../records/session.js';
-import { isLive } from '../../records/freshness.js';
+import { isLive } from '../../records/session.js';
 
 /**
  * How a neighbour's focus relates to ours (CI-I5, as issue 18 reads it): `same` and `related` foci
