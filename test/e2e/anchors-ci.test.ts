@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeRepo } from '../helpers/git-repo.js';
+import { makeRepo, sharedFixture } from '../helpers/git-repo.js';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, forgeRecord, verdictOf } from '../helpers/anchored-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
@@ -9,11 +9,17 @@ import { makeSession } from '../helpers/session-fixture.js';
 // Issue 11: every attack is run as a team would meet it: real hooks, real `git push` to a bare remote,
 // and `hestai verify` in a fresh clone of that remote (what CI sees).
 
+// The start of most tests: an adopted repository with a remote, on branch feat/x, anchored through the real
+// CLI ceremony. Built once; each test gets its own copy.
+const anchoredOnBranch = sharedFixture(() => {
+  const repo = anchoredRepo();
+  repo.git(['checkout', '-q', '-b', 'feat/x']);
+  return { repo, token: repo.anchor() };
+});
+
 describe('anchors that CI can verify', () => {
   it('an anchored commit pushed with plain git push verifies in a fresh clone: the pre-push hook published its record', () => {
-    const repo = anchoredRepo();
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    const token = repo.anchor();
+    const { repo, token } = anchoredOnBranch();
     const made = repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' });
     expect(made.status, made.stderr).toBe(0);
     const message = repo.git(['log', '-1', '--format=%B']).stdout;
@@ -94,9 +100,7 @@ describe('anchors that CI can verify', () => {
   });
 
   it('attack: a hand-written session.json + anchor.json with a self-computed hash passes the hooks but fails verify', () => {
-    const repo = anchoredRepo();
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    repo.anchor();
+    const { repo } = anchoredOnBranch();
     expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
     // The forger writes the files the hooks read, sealed with the writer's own hash: no clock-in, no handshake.
     const fake = makeSession(repo.dir);
@@ -115,9 +119,7 @@ describe('anchors that CI can verify', () => {
   });
 
   it('attack: --no-verify commits with made-up trailers, or none, fail verify (verify.anchors defaults to error)', () => {
-    const repo = anchoredRepo();
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    const token = repo.anchor();
+    const { repo, token } = anchoredOnBranch();
     expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
     repo.commit(`docs: short made-up digest\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:0000000000000000`, {
       'docs/b.md': 'b\n',
@@ -138,9 +140,7 @@ describe('anchors that CI can verify', () => {
   });
 
   it('attack: a record forged into hestai/anchors whose citations do not exist at its HEAD, or of another session, fails', () => {
-    const repo = anchoredRepo();
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    const token = repo.anchor();
+    const { repo, token } = anchoredOnBranch();
     expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
     const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     const canonical = [
@@ -183,9 +183,7 @@ describe('anchors that CI can verify', () => {
   });
 
   it('freshness is re-checked from the record: a commit over max_age_hours after the context generation fails until an acknowledgment is published; one before anchored_at fails', () => {
-    const repo = anchoredRepo();
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    repo.anchor();
+    const { repo } = anchoredOnBranch();
     expect(repo.commitHooked('docs: fresh', { 'docs/a.md': 'a\n' }).status).toBe(0);
     const trailers = repo.git(['log', '-1', '--format=%(trailers:only,unfold)']).stdout.trim();
     const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
@@ -215,9 +213,7 @@ describe('anchors that CI can verify', () => {
   });
 
   it('a clone without the anchors branch is an error naming how to fetch it, never a silent pass', () => {
-    const repo = anchoredRepo();
-    repo.git(['checkout', '-q', '-b', 'feat/x']);
-    repo.anchor();
+    const { repo } = anchoredOnBranch();
     expect(repo.commitHooked('docs: anchored work', { 'docs/a.md': 'a\n' }).status).toBe(0);
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
     const clone = repo.freshClone('feat/x', ['--single-branch']);

@@ -2,16 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, type VerifyReport } from '../helpers/anchored-repo.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { sharedFixture, tempDir } from '../helpers/git-repo.js';
 import { everyVerdictKind, metric, pageVerdicts } from '../helpers/report-history.js';
 
 // Issue 31: `hestai report` is a view of `hestai verify`: every number and verdict on the page is the one
 // `verify --format json` gives for the same range, read in a fresh clone (what CI and a reviewer see).
 
+// Every test reads the same history: built once (real hooks, push, fresh clone), each test gets its own copy.
+const history = sharedFixture(() => {
+  const repo = anchoredRepo();
+  return { repo, clone: everyVerdictKind(repo) };
+});
+
 describe('hestai report: one HTML page from git alone that never disagrees with verify', () => {
   it('on a history with every verdict kind the page shows exactly verify --format json: counts and every verdict', () => {
-    const repo = anchoredRepo();
-    const clone = everyVerdictKind(repo);
+    const { repo, clone } = history();
     const { report } = repo.verifyJson(clone);
     expect(report.errors).toBeGreaterThan(0);
     const statuses = new Set(report.commits.flatMap((c) => c.verdicts.map((v) => v.status)));
@@ -53,8 +58,7 @@ describe('hestai report: one HTML page from git alone that never disagrees with 
   });
 
   it('a commit message cannot inject markup: <script> in a header is escaped everywhere, the page loads nothing from outside', () => {
-    const repo = anchoredRepo();
-    const clone = everyVerdictKind(repo);
+    const { repo, clone } = history();
     const out = path.join(tempDir('hestai-report-'), 'report.html');
     expect(repo.hestai(['report', '--out', out], { cwd: clone }).status).toBe(0);
     const html = fs.readFileSync(out, 'utf8');
@@ -68,8 +72,7 @@ describe('hestai report: one HTML page from git alone that never disagrees with 
   });
 
   it('--from/--to choose the range as verify does, and --format markdown prints the step summary', () => {
-    const repo = anchoredRepo();
-    const clone = everyVerdictKind(repo);
+    const { repo, clone } = history();
     const from = repo.git(['rev-parse', 'origin/main'], { cwd: clone }).stdout.trim();
     const to = repo.git(['rev-parse', 'HEAD~1'], { cwd: clone }).stdout.trim();
     const { report } = repo.verifyJson(clone, ['--from', from, '--to', to]);
@@ -89,8 +92,7 @@ describe('hestai report: one HTML page from git alone that never disagrees with 
     expect(md.stdout).not.toContain('<script>');
   });
   it('in GitHub Actions the page judges the range verify judges: the base comes from the event, and --policy is passed on', () => {
-    const repo = anchoredRepo();
-    const clone = everyVerdictKind(repo);
+    const { repo, clone } = history();
     const feat = repo.git(['log', '-1', '--format=%H', '--grep', '^feat(report): greet politely'], { cwd: clone });
     const before = feat.stdout.trim();
     const event = path.join(tempDir('hestai-event-'), 'event.json');

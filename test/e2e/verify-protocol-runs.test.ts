@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, verdictOf, type AnchoredRepo } from '../helpers/anchored-repo.js';
+import { sharedFixture } from '../helpers/git-repo.js';
 
 // Issue 30 item 2: CI sees the protocol. `session end` publishes the run's record on hestai/anchors
 // (protocol/<session>/<sha256>.json) and the pre-push hook pushes it; `hestai verify` in a fresh clone reports
@@ -33,10 +34,16 @@ function runAndPush(repo: AnchoredRepo, force: boolean): string {
   return token;
 }
 
+// A run forced past its MUST gates, ended and pushed (protocol.verify at its default): built once, read by
+// two tests, each from its own copy.
+const forcedRun = sharedFixture(() => {
+  const repo = anchoredRepo('protocol:\n  force_limit: 5\n');
+  return { repo, token: runAndPush(repo, true) };
+});
+
 describe('verify sees protocol runs published with the anchors', () => {
   it('a run forced past MUST gates: its commits get a protocol warning in a fresh clone (protocol.verify defaults to warn)', () => {
-    const repo = anchoredRepo('protocol:\n  force_limit: 5\n');
-    const token = runAndPush(repo, true);
+    const { repo, token } = forcedRun();
     const { report, stderr } = repo.verifyJson(repo.freshClone('feat/x'));
     const v = verdictOf(report, 'docs: work under the run', 'protocol');
     expect(v, stderr + JSON.stringify(report, null, 1)).toMatchObject({ status: 'warn', clause: 'protocol.verify' });
@@ -66,8 +73,7 @@ describe('verify sees protocol runs published with the anchors', () => {
   });
 
   it('hestai report counts the runs verify read, by outcome, in the summary', () => {
-    const repo = anchoredRepo('protocol:\n  force_limit: 5\n');
-    runAndPush(repo, true);
+    const { repo } = forcedRun();
     const clone = repo.freshClone('feat/x');
     const md = repo.hestai(['report', '--format', 'markdown'], { cwd: clone });
     expect(md.status, md.stderr).toBe(0);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 /** The repository under test (where dist/ and hooks/ live). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,11 +20,68 @@ export function removeTempDirs(): void {
   while (cleanups.length > 0) cleanups.pop()!();
 }
 
+/** The temporary directories a sharedFixture's build is making (null outside a build). */
+let recording: string[] | null = null;
+
+function removeAfterTest(dir: string): void {
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  recording?.push(dir);
+}
+
 /** A temporary directory removed after the current test. */
 export function tempDir(prefix = 'hestai-test-'): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  removeAfterTest(dir);
   return dir;
+}
+
+function copyTree(from: string, to: string): void {
+  const cp = spawnSync('cp', ['-a', from, to], { encoding: 'utf8' });
+  if (cp.error) throw cp.error;
+  if (cp.status !== 0) throw new Error(`cp -a ${from} ${to} failed (${cp.status}): ${cp.stderr}`);
+}
+
+/**
+ * A fixture built once per test file and given to every test that asks for it as its own pristine copy.
+ * Call `sharedFixture(build)` at the top of a file or describe block, and what it returns inside a test.
+ * The first call runs `build` (real git, real CLI, real hooks, as the test would) and copies aside, with
+ * `cp -a`, every temporary directory `build` made; each later call puts those copies back at the same
+ * paths, so every absolute path inside them (git config, remotes, installed hooks, session records) holds:
+ * the test starts from exactly the state `build` left, as if it had just run it. The copies are removed
+ * after each test like any temporary directory. Tests of one file run one after another, so the paths are
+ * never in use twice.
+ */
+export function sharedFixture<T>(build: () => T): () => T {
+  let saved: { value: T; dirs: string[]; store: string } | undefined;
+  afterAll(() => {
+    if (saved !== undefined) fs.rmSync(saved.store, { recursive: true, force: true });
+  });
+  return () => {
+    if (saved === undefined) {
+      const outer = recording;
+      const dirs: string[] = [];
+      recording = dirs;
+      let value: T;
+      try {
+        value = build();
+      } finally {
+        recording = outer;
+      }
+      outer?.push(...dirs);
+      const kept = dirs.filter((dir) => fs.existsSync(dir));
+      const store = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-fixture-')));
+      kept.forEach((dir, i) => copyTree(dir, path.join(store, String(i))));
+      saved = { value, dirs: kept, store };
+      return value;
+    }
+    const { value, dirs, store } = saved;
+    dirs.forEach((dir, i) => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      copyTree(path.join(store, String(i)), dir);
+      removeAfterTest(dir);
+    });
+    return value;
+  };
 }
 
 /**
