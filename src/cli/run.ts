@@ -25,6 +25,8 @@ export interface CommandResult {
   text: string;
   /** Written to stderr in both modes (e.g. the hook's "using session ..." line). */
   notes?: string[];
+  /** The handler already wrote its output to stdout as it went (`hestai verify` over a long range). */
+  streamed?: boolean;
 }
 
 /** This package's root: dist/cli/ (the bundle and its chunks, or tsc's output) is two levels below it. */
@@ -59,7 +61,9 @@ export function contextFrom(command: Command): CommandContext {
 /** Prints a result and sets the process exit code. */
 export function emit(ctx: CommandContext, result: CommandResult): void {
   for (const note of result.notes ?? []) ctx.out.stderr(note);
-  if (ctx.json) ctx.out.stdout(JSON.stringify(result.json, null, 2));
+  if (result.streamed) {
+    // written already
+  } else if (ctx.json) ctx.out.stdout(JSON.stringify(result.json, null, 2));
   else if (result.text !== '') ctx.out.stdout(result.text);
   process.exitCode = result.exitCode;
 }

@@ -47,7 +47,7 @@ interface Line {
   /** Some counting test commit is an ancestor (policy any). */
   anyTest: boolean;
   /** The last pairing on this line, for the "already paired" explanation. */
-  lastPairing: { feat: CommitFacts; tests: string[] } | null;
+  lastPairing: { feat: { sha: string; header: string }; tests: string[] } | null;
 }
 
 const EMPTY: Line = { pending: [], anyTest: false, lastPairing: null };
@@ -67,13 +67,35 @@ const EMPTY: Line = { pending: [], anyTest: false, lastPairing: null };
  * not judged. A `TDD-Exempt` trailer turns a failure into a warning that names the reason.
  */
 export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddOptions): TddVerdict[] {
+  const judge = testFirstJudge(options);
+  return commits.map((c) => judge(c));
+}
+
+/**
+ * A string of its own: a substring of a long text (a sha or header cut out of a whole `git log` batch) keeps
+ * that text alive for as long as it is kept, so what the rule keeps across batches is copied.
+ */
+const owned = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
+
+/** What a test commit offers later commits: its facts without what pairing never reads (kept per test commit). */
+const kept = (t: CommitFacts): CommitFacts =>
+  JSON.parse(JSON.stringify({ ...t, parents: null, paths: [], trailers: [], testFilesRemoved: [] })) as CommitFacts;
+
+/**
+ * The same rule one commit at a time (parents before children), for `hestai verify`'s stream: it keeps
+ * only what later commits can need (each commit's line, the test commits, the pairings and reverts), never
+ * the commits themselves.
+ */
+export function testFirstJudge(options: TddOptions): (commit: CommitFacts, known?: { children: number }) => TddVerdict {
   const lines = new Map<string, Line>();
+  /** For commits whose number of children was given: how many have not inherited its line yet. */
+  const left = new Map<string, number>();
   const paired = new Set<string>();
   const reverted = new Set<string>();
   /** Each real revert and the commit it reverts; the counting test commits seen, by sha. */
   const revertOf = new Map<string, string>();
   const tests = new Map<string, CommitFacts>();
-  const verdicts: TddVerdict[] = [];
+  let out: TddVerdict | null = null;
   const verdict = (
     commit: CommitFacts,
     status: Verdict['status'],
@@ -81,7 +103,7 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
     pairings: Pairing[] = [],
     exempt: string | null = null,
   ) =>
-    verdicts.push({
+    (out = {
       rule: 'test-first',
       sha: commit.sha,
       status,
@@ -94,13 +116,24 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
   const live = (t: CommitFacts) => !paired.has(t.sha);
 
   let previous: Line = EMPTY;
-  for (const commit of commits) {
+  return (commit: CommitFacts, known?: { children: number }): TddVerdict => {
+    out = null;
     const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+    // A line all of whose children have inherited it is needed no more.
+    for (const p of commit.parents ?? []) {
+      const n = left.get(p);
+      if (n === undefined) continue;
+      if (n > 1) left.set(p, n - 1);
+      else {
+        left.delete(p);
+        lines.delete(p);
+      }
+    }
     let next = line;
     judge: {
       if (commit.kind === 'revert' && commit.reverts !== null) {
         const undone = revertOf.get(commit.reverts);
-        revertOf.set(commit.sha, commit.reverts);
+        revertOf.set(owned(commit.sha), owned(commit.reverts));
         if (undone !== undefined && reverted.has(undone)) {
           // A revert of a revert restores what the first one took away: the test counts again (unless paired).
           reverted.delete(undone);
@@ -108,7 +141,7 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
           if (test && live(test) && !line.pending.some((t) => t.sha === undone))
             next = { ...line, pending: [...line.pending, test] };
         } else {
-          reverted.add(commit.reverts);
+          reverted.add(owned(commit.reverts));
           if (line.pending.some((t) => t.sha === commit.reverts))
             next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
         }
@@ -128,10 +161,11 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
       }
       if (header.type === 'test') {
         if (commit.testFiles.length > 0) {
-          tests.set(commit.sha, commit);
+          const test = kept(commit);
+          tests.set(test.sha, test);
           next = {
             ...line,
-            pending: options.policy === 'any' ? line.pending : [...line.pending, commit],
+            pending: options.policy === 'any' ? line.pending : [...line.pending, test],
             anyTest: true,
           };
           verdict(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
@@ -172,9 +206,18 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
       const own = options.policy === 'same-commit' ? ownTests(commit) : [];
       const ok = options.policy === 'any' ? line.anyTest : related.length > 0;
       if (ok && options.policy !== 'any') {
-        for (const t of related) paired.add(t.sha);
-        const tests = related.map((t) => t.sha);
-        next = { ...line, pending: line.pending.filter(live), lastPairing: { feat: commit, tests } };
+        for (const t of related) {
+          paired.add(t.sha);
+          tests.delete(t.sha); // a paired test is never restored (only a live one is)
+        }
+        next = {
+          ...line,
+          pending: line.pending.filter(live),
+          lastPairing: {
+            feat: { sha: owned(commit.sha), header: owned(commit.header) },
+            tests: related.map((t) => t.sha),
+          },
+        };
         const names = related.map((t) => `${short(t.sha)} "${t.header}" (${t.relation})`).join(', ');
         verdict(commit, 'pass', `paired with test commit ${names}`, related);
       } else if (ok) {
@@ -191,10 +234,15 @@ export function evaluateTestFirst(commits: readonly CommitFacts[], options: TddO
         verdict(commit, 'fail', failureMessage(commit, options, line));
       }
     }
-    lines.set(commit.sha, next);
+    if (known === undefined) lines.set(owned(commit.sha), next);
+    else if (known.children > 0) {
+      const sha = owned(commit.sha);
+      lines.set(sha, next);
+      left.set(sha, known.children);
+    }
     previous = next;
-  }
-  return verdicts;
+    return out!;
+  };
 }
 
 /**

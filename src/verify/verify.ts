@@ -4,10 +4,20 @@ import { usageError } from '../errors.js';
 import { gateEnvironment, isTrusted, TRUST_REMEDY } from '../trust/index.js';
 import { fileAtCommit } from '../git/show.js';
 import { policyChanges, type PolicyChange } from './policy.js';
-import { history } from '../git/history.js';
-import type { CommitFacts } from '../tdd/commit.js';
+import {
+  anyCommit,
+  commitSet,
+  countCommits,
+  firstCommitIn,
+  GitStreamError,
+  logCommits,
+  remergeClean,
+  rootCommits,
+  streamOrder,
+} from '../git/log-stream.js';
+import { GitError } from '../git/exec.js';
 import { checkHeader } from '../tdd/header-rule.js';
-import { evaluateTestFirst, type TddVerdict } from '../tdd/rule.js';
+import { testFirstJudge, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
@@ -89,12 +99,44 @@ export interface VerifyDeps {
   anchorEvidence?: AnchorEvidenceReader;
   /** Reads the published protocol runs (src/anchor/reverify.ts: gatherProtocolRuns); without it the protocol rule is not run. */
   protocolRuns?: ProtocolRunsReader;
+  /** Commits read and judged at a time (the memory verify holds does not grow with the range). */
+  batch?: number;
 }
+
+/** What the stream of commit reports is told before the first one. */
+export interface VerifyStart {
+  range: VerifyReport['range'];
+  /** How many commit reports follow. */
+  count: number;
+}
+
+/** Receives the reports of {@link verifyStream}, one commit at a time, in the order of the range. */
+export interface VerifySink {
+  start(head: VerifyStart): void;
+  commit(report: CommitReport): void;
+}
+
+/** The verify report without its commits (they went to the sink). */
+export type VerifySummary = Omit<VerifyReport, 'commits'> & { count: number };
 
 export async function verifyRange(
   input: VerifyInput,
   deps: VerifyDeps = { clock: systemClock },
 ): Promise<VerifyReport> {
+  const commits: CommitReport[] = [];
+  const { count: _count, ...summary } = await verifyStream(input, deps, {
+    start: () => undefined,
+    commit: (c) => commits.push(c),
+  });
+  return { ...summary, commits };
+}
+
+/**
+ * {@link verifyRange} as a stream (issue 27): the range's `git log` is read as git writes it and judged in
+ * batches; each commit's report goes to `sink` once it can no longer change, and only the state later
+ * commits need is kept (test-first's lines of history, the published evidence of the batch at hand).
+ */
+export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: VerifySink): Promise<VerifySummary> {
   const workspace = resolveWorkspace(input.working_dir);
   // The base decides, even which base (DESIGN.md 2026-11-26): the range starts at a base chosen outside the
   // branch (--from, the GitHub event, origin/HEAD), and the policy is read from the base's
@@ -132,197 +174,267 @@ export async function verifyRange(
       },
     );
   const commandEnv = gateEnvironment(callerEnv);
-  const result = history(workspace.root, { revisions: range.revisions, topoOrder: true });
-  if ('error' in result) {
+  const gitFailed = (error: string) => {
     // Only a shallow clone hides history; any other failure (a missing object) is reported as git said it.
-    if (workspace.repo?.isShallow) throw shallowRangeError(range.to);
-    throw usageError(`git log failed for the range ${range.revisions.join(' ')}: ${result.error}`, {
+    if (workspace.repo?.isShallow) return shallowRangeError(range.to);
+    return usageError(`git log failed for the range ${range.revisions.join(' ')}: ${error}`, {
       code: 'GIT_FAILED',
       remedy: 'Check the repository (git fsck); fetch missing objects (git fetch --refetch origin) or clone it again.',
     });
+  };
+  const counted = countCommits(workspace.root, range.revisions);
+  if ('error' in counted) throw gitFailed(counted.error);
+  if (range.shallow.size > 0) {
+    const hidden = await firstCommitIn(workspace.root, range.revisions, range.shallow);
+    if (hidden !== null) throw shallowRangeError(hidden);
   }
-  for (const c of result.commits) if (range.shallow.has(c.sha)) throw shallowRangeError(c.sha);
 
   // Test-first judges each commit against its ancestry since its branch's base, not the range alone.
   const since = config.tdd.since ? resolveCommit(workspace.root, config.tdd.since) : null;
   const pairing = pairingRevisions(workspace.root, config, range.to, since);
-  const context = pairingContext(workspace.root, range, pairing, result.commits);
-  const contextFacts = logFacts(workspace.root, context, config, { earnedReverts: true });
-  const factsBySha = new Map(contextFacts.map((f) => [f.sha, f]));
-  const facts = result.commits.map((c) => factsBySha.get(c.sha)!);
-  const bypassed = (f: CommitFacts, i: number) =>
-    lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(context[i]!.message) !== null;
-  const judged = contextFacts.filter((f, i) => !bypassed(f, i));
-  const tdd = new Map<string, TddVerdict>();
+  const context = await pairingContext(workspace.root, range, pairing);
   const where = pairing?.onDefault === true ? 'default-branch' : 'branch';
-  for (const v of evaluateTestFirst(judged, { ...config.tdd, where })) tdd.set(v.sha, v);
-  // On the default branch, a failing commit that is the squash of a branch verified test-first passes.
-  if (where === 'default-branch') {
-    const failing = facts.filter((f) => tdd.get(f.sha)?.status === 'fail' && f.parents !== null && f.parentCount === 1);
-    const squashes = squashEvidence(
-      workspace.root,
-      failing.map((f) => ({ sha: f.sha, parent: f.parents![0]! })),
-      config,
-    );
-    for (const [sha, of] of squashes) {
-      const t = tdd.get(sha)!;
-      tdd.set(sha, {
-        ...t,
-        status: 'pass',
-        message: `the squash of ${of.branch.replace(/^refs\/heads\//, '')} (tip ${of.tip.slice(0, 7)}, ${of.commits} commit(s)), whose commits pass test-first one by one; matched by ${of.matched_by} through its change record on hestai/anchors`,
-        squash_of: of,
-      });
-    }
-  }
+  const judge = testFirstJudge({ ...config.tdd, where });
 
   const anchorsLevel = config.verify.anchors;
-  let evidence: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
-  if (anchorsLevel !== 'off' && config.anchors.publish) {
-    const digests = new Set<string>();
-    const sessions = new Set<string>();
-    for (const f of facts) {
-      const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
-      if (m) digests.add(m[1]!);
-      const s = lastTrailer(f.trailers, 'HestAI-Session');
-      if (s) sessions.add(s);
-    }
-    if (!deps.anchorEvidence)
-      throw new Error(
-        'verifyRange: verify.anchors is on but no anchorEvidence reader was given (pass gatherAnchorEvidence from src/anchor/reverify.ts)',
-      );
-    evidence = deps.anchorEvidence(workspace.root, digests, sessions);
-  }
-  // Protocol runs published by `session end` (issue 30), per protocol.verify from the base.
+  if (anchorsLevel !== 'off' && config.anchors.publish && !deps.anchorEvidence)
+    throw new Error(
+      'verifyRange: verify.anchors is on but no anchorEvidence reader was given (pass gatherAnchorEvidence from src/anchor/reverify.ts)',
+    );
   const protocolLevel = config.protocol.verify;
-  let runs: ProtocolRuns | null = null;
-  if (protocolLevel !== 'off' && deps.protocolRuns) {
-    const sessions = new Set<string>();
-    for (const f of facts) {
-      const s = lastTrailer(f.trailers, 'HestAI-Session');
-      if (s) sessions.add(s);
-    }
-    if (sessions.size > 0) runs = deps.protocolRuns(workspace.root, sessions);
-  }
-  // Whether each cited record's HEAD is in the citing commit's history: from the commits read, git asked
-  // only past them (src/verify/record-ancestry.ts).
-  const queries: AncestryQuery[] = [];
-  for (const f of facts) {
-    const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
-    const head = m ? evidence.records.get(m[1]!)?.record?.head : null;
-    if (head) queries.push({ sha: f.sha, head });
-  }
-  const covered = coveredQueries(context, queries, (a, b) => isAncestor(workspace.root, a, b));
   const anchorPolicy = {
     level: anchorsLevel === 'off' ? 'warn' : anchorsLevel,
     required: config.anchor.required,
     publish: config.anchors.publish,
     maxAgeHours: config.freshness.max_age_hours,
   } as const;
-
-  // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
-  const adoptions = await adoptionCommits(workspace.root, result.commits);
-  const commits: CommitReport[] = facts.map((f, i) => {
-    const adoption = adoptions.has(f.sha) ? { parent: adoptions.get(f.sha)! } : null;
-    const verdicts: Verdict[] = [checkHeader(f, config.commit, where)];
-    const t = tdd.get(f.sha);
-    verdicts.push(
-      t
-        ? exemptVerdict(t, config.verify.exempt)
-        : {
-            rule: 'test-first',
-            status: 'skip',
-            message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict',
-            clause: 'docs/design.md §7 (verify.bypass)',
-          },
-    );
-    if (config.verify.trailers !== 'off')
-      verdicts.push(adoption ? adoptionVerdict('trailers', adoption.parent) : checkTrailers(f, config.verify.trailers));
-    if (anchorsLevel !== 'off' && adoption) verdicts.push(adoptionVerdict('anchor', adoption.parent));
-    else if (anchorsLevel !== 'off') {
-      const anchor = checkAnchor(
-        {
-          ...f,
-          committerDate: result.commits[i]!.committerDate,
-          headCovered: (head) => covered.has(queryKey({ sha: f.sha, head })),
-        },
-        evidence,
-        anchorPolicy,
-      );
-      if (anchor) verdicts.push(anchor);
-    }
-    if (runs !== null && protocolLevel !== 'off') {
-      const run = checkProtocolRun(f, runs, protocolLevel);
-      if (run) verdicts.push(run);
-    }
-    const parents = result.commits[i]!.parents;
-    if (parents.length > 1)
-      verdicts.push(
-        checkMerge(f.sha, mergeEvidence(workspace.root, f.sha, parents, config.verify.unrelated_histories)),
-      );
-    const bypass = checkBypass(f, config.verify.bypass, result.commits[i]!.message);
-    if (bypass) verdicts.push(bypass);
-    const clock = checkClock(f);
-    if (clock) verdicts.push(clock);
-    if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
-      const testSha = t.pairedWith[t.pairedWith.length - 1]!;
-      const command = config.tdd.test_command;
-      verdicts.push(
-        redGreenVerdict(
-          testSha,
-          f.sha,
-          runAtCommit(workspace.root, testSha, command, { env: commandEnv }),
-          runAtCommit(workspace.root, f.sha, command, { env: commandEnv }),
-          command,
-        ),
-      );
-    }
-    return { sha: f.sha, header: f.header, files: result.commits[i]!.files, verdicts };
-  });
   // The protocol on the branch may not weaken the base's: judged once for the range, reported on the
-  // last commit that changed .hestai/protocol.yaml.
+  // last commit that changed .hestai/protocol.yaml (so, while there is such a verdict, the reports from
+  // the latest such commit on are held back until the range ends).
   const protocol = await protocolPolicyVerdict(workspace.root, policyRev, range.to);
-  if (protocol !== null) {
-    const changer = [...commits].reverse().find((c) => c.files.includes(PROTOCOL_FILE)) ?? commits[commits.length - 1];
-    changer?.verdicts.push(protocol);
-  }
+
+  const reported = { from: range.from, to: range.to, base: base.source, policy: policyRev };
+  sink.start({ range: reported, count: counted.count });
   let errors = 0;
   let warnings = policy.length;
-  for (const c of commits) {
+  const send = (c: CommitReport) => {
     for (const v of c.verdicts) {
       if (v.status === 'fail') errors++;
       else if (v.status === 'warn') warnings++;
     }
+    sink.commit(c);
+  };
+  let held: CommitReport[] = [];
+  const emit = (c: CommitReport) => {
+    if (protocol === null) return send(c);
+    if (c.files.includes(PROTOCOL_FILE) || held.length === 0) {
+      for (const h of held) send(h);
+      held = [];
+    }
+    held.push(c);
+  };
+
+  const judgeBatch = async (
+    batch: readonly LogCommit[],
+    merges: { clean: ReadonlySet<string>; related: boolean },
+    childCount: ReadonlyMap<string, number>,
+  ) => {
+    const contextFacts = logFacts(workspace.root, batch, config, { earnedReverts: true });
+    const tdd = new Map<string, TddVerdict>();
+    contextFacts.forEach((f, i) => {
+      const bypassed = lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(batch[i]!.message) !== null;
+      const n = childCount.get(f.sha);
+      if (!bypassed) tdd.set(f.sha, judge(f, n === undefined ? undefined : { children: n }));
+    });
+    const inRange = batch.flatMap((c, i) => (context.outside.has(c.sha) ? [] : [{ c, f: contextFacts[i]! }]));
+    if (inRange.length === 0) return;
+    // On the default branch, a failing commit that is the squash of a branch verified test-first passes.
+    if (where === 'default-branch') {
+      const failing = inRange
+        .map(({ f }) => f)
+        .filter((f) => tdd.get(f.sha)?.status === 'fail' && f.parents !== null && f.parentCount === 1);
+      const squashes = squashEvidence(
+        workspace.root,
+        failing.map((f) => ({ sha: f.sha, parent: f.parents![0]! })),
+        config,
+      );
+      for (const [sha, of] of squashes) {
+        const t = tdd.get(sha)!;
+        tdd.set(sha, {
+          ...t,
+          status: 'pass',
+          message: `the squash of ${of.branch.replace(/^refs\/heads\//, '')} (tip ${of.tip.slice(0, 7)}, ${of.commits} commit(s)), whose commits pass test-first one by one; matched by ${of.matched_by} through its change record on hestai/anchors`,
+          squash_of: of,
+        });
+      }
+    }
+    const sessions = new Set<string>();
+    for (const { f } of inRange) {
+      const s = lastTrailer(f.trailers, 'HestAI-Session');
+      if (s) sessions.add(s);
+    }
+    let evidence: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
+    if (anchorsLevel !== 'off' && config.anchors.publish) {
+      const digests = new Set<string>();
+      for (const { f } of inRange) {
+        const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
+        if (m) digests.add(m[1]!);
+      }
+      evidence = deps.anchorEvidence!(workspace.root, digests, sessions);
+    }
+    // Protocol runs published by `session end` (issue 30), per protocol.verify from the base.
+    const runs: ProtocolRuns | null =
+      protocolLevel !== 'off' && deps.protocolRuns && sessions.size > 0
+        ? deps.protocolRuns(workspace.root, sessions)
+        : null;
+    // Whether each cited record's HEAD is in the citing commit's history: from the commits of this batch, git
+    // asked only past them (src/verify/record-ancestry.ts; parents come before children, so a HEAD in a
+    // later batch is never an ancestor).
+    const queries: AncestryQuery[] = [];
+    for (const { f } of inRange) {
+      const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
+      const head = m ? evidence.records.get(m[1]!)?.record?.head : null;
+      if (head) queries.push({ sha: f.sha, head });
+    }
+    const covered = coveredQueries(batch, queries, (a, b) => isAncestor(workspace.root, a, b));
+    // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
+    const adoptions = await adoptionCommits(
+      workspace.root,
+      inRange.map(({ c }) => c),
+    );
+    for (const { c, f } of inRange) {
+      const adoption = adoptions.has(f.sha) ? { parent: adoptions.get(f.sha)! } : null;
+      const verdicts: Verdict[] = [checkHeader(f, config.commit, where)];
+      const t = tdd.get(f.sha);
+      verdicts.push(
+        t
+          ? exemptVerdict(t, config.verify.exempt)
+          : {
+              rule: 'test-first',
+              status: 'skip',
+              message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict',
+              clause: 'docs/design.md §7 (verify.bypass)',
+            },
+      );
+      if (config.verify.trailers !== 'off')
+        verdicts.push(
+          adoption ? adoptionVerdict('trailers', adoption.parent) : checkTrailers(f, config.verify.trailers),
+        );
+      if (anchorsLevel !== 'off' && adoption) verdicts.push(adoptionVerdict('anchor', adoption.parent));
+      else if (anchorsLevel !== 'off') {
+        const anchor = checkAnchor(
+          {
+            ...f,
+            committerDate: c.committerDate,
+            headCovered: (head) => covered.has(queryKey({ sha: f.sha, head })),
+          },
+          evidence,
+          anchorPolicy,
+        );
+        if (anchor) verdicts.push(anchor);
+      }
+      if (runs !== null && protocolLevel !== 'off') {
+        const run = checkProtocolRun(f, runs, protocolLevel);
+        if (run) verdicts.push(run);
+      }
+      if (c.parents.length > 1)
+        verdicts.push(
+          checkMerge(
+            f.sha,
+            merges.clean.has(f.sha)
+              ? { kind: 'recomputed', parents: 2, added: [], conflicted: [], invented: [] }
+              : mergeEvidence(workspace.root, f.sha, c.parents, config.verify.unrelated_histories, merges.related),
+          ),
+        );
+      const bypass = checkBypass(f, config.verify.bypass, c.message);
+      if (bypass) verdicts.push(bypass);
+      const clock = checkClock(f);
+      if (clock) verdicts.push(clock);
+      if (input.red_green && t && t.status === 'pass' && t.pairedWith.length > 0) {
+        const testSha = t.pairedWith[t.pairedWith.length - 1]!;
+        const command = config.tdd.test_command;
+        verdicts.push(
+          redGreenVerdict(
+            testSha,
+            f.sha,
+            runAtCommit(workspace.root, testSha, command, { env: commandEnv }),
+            runAtCommit(workspace.root, f.sha, command, { env: commandEnv }),
+            command,
+          ),
+        );
+      }
+      emit({ sha: f.sha, header: f.header, files: c.files, verdicts });
+    }
+  };
+
+  // Merges (issue 25): with a single root no two commits are unrelated, and a merge git re-merges to itself
+  // exactly (one `git log --diff-merges=remerge` per batch, whatever the number of merges) adds nothing;
+  // only the others are re-computed one by one.
+  let roots: boolean | null = null;
+  const singleRoot = () => (roots ??= rootCommits(workspace.root, range.to).length === 1);
+  try {
+    // The order (parents first) and each commit's number of children come from one `git rev-list`; each
+    // batch is read by a `git log` of its own, so neither verify nor git holds the range.
+    for await (const order of streamOrder(workspace.root, context.revisions, deps.batch)) {
+      let batch: LogCommit[];
+      try {
+        batch = logCommits(
+          workspace.root,
+          order.map((o) => o.sha),
+        );
+      } catch (error) {
+        throw error instanceof GitError ? gitFailed(error.stderr.trim()) : error;
+      }
+      if (batch.length !== order.length || batch.some((c, i) => c.sha !== order[i]!.sha))
+        throw gitFailed(`git log --no-walk returned ${batch.length} of the ${order.length} commits asked for`);
+      const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
+      const screened = merges.length > 0 && singleRoot() ? remergeClean(workspace.root, merges) : new Map();
+      const clean = new Set([...screened].filter(([, ok]) => ok).map(([sha]) => sha as string));
+      const children = new Map(order.map((o) => [o.sha, o.children]));
+      await judgeBatch(batch, { clean, related: roots === true }, children);
+    }
+  } catch (error) {
+    if (error instanceof GitStreamError) throw gitFailed(error.stderr);
+    throw error;
   }
+  if (protocol !== null && held.length > 0) held[0]!.verdicts.push(protocol);
+  for (const h of held) send(h);
   return {
     ok: errors === 0,
-    range: { from: range.from, to: range.to, base: base.source, policy: policyRev },
-    commits,
+    range: reported,
     policy_changes: policy,
     where,
     errors,
     warnings,
+    count: counted.count,
   };
 }
 
 /**
  * The commits test-first judges the range's commits against: whatever the base (a push verified
- * from its previous tip), their ancestry since the branch's base (src/verify/pairing-context.ts), read with
- * one more `git log`; the range itself when that history does not contain it all, or reaches a shallow
- * boundary (then the range is judged alone, as before).
+ * from its previous tip), their ancestry since the branch's base (src/verify/pairing-context.ts), read in
+ * the same `git log`, with the commits of that history outside the range (`outside`: reported on by no
+ * verdict); the range itself when that history does not contain it all, or reaches a shallow boundary
+ * (then the range is judged alone, as before).
  */
-function pairingContext(
+async function pairingContext(
   root: string,
   range: VerifyRange,
   pairing: { revisions: string[] } | null,
-  commits: readonly LogCommit[],
-): readonly LogCommit[] {
-  if (pairing === null) return commits;
-  const result = history(root, { revisions: pairing.revisions, topoOrder: true });
-  if ('error' in result) return commits;
-  const shas = new Set(result.commits.map((c) => c.sha));
-  if (!commits.every((c) => shas.has(c.sha))) return commits;
-  if (result.commits.some((c) => range.shallow.has(c.sha))) return commits;
-  return result.commits;
+): Promise<{ revisions: string[]; outside: ReadonlySet<string> }> {
+  const alone = { revisions: range.revisions, outside: new Set<string>() };
+  if (pairing === null) return alone;
+  const excluded = pairing.revisions.filter((r) => r.startsWith('^'));
+  const rangeExcluded = range.revisions.filter((r) => r.startsWith('^'));
+  // A range commit outside the history: one the history's exclusions reach (its base is an ancestor of `to`).
+  for (const x of excluded) {
+    if (rangeExcluded.includes(x)) continue;
+    if (anyCommit(root, [x.slice(1), ...rangeExcluded])) return alone;
+  }
+  if (range.shallow.size > 0 && (await firstCommitIn(root, pairing.revisions, range.shallow)) !== null) return alone;
+  // The history's commits that are not in the range: those `from` reaches.
+  const outside = await commitSet(root, [range.from, ...excluded]);
+  return { revisions: pairing.revisions, outside };
 }
 
 /**
@@ -336,9 +448,10 @@ function mergeEvidence(
   sha: string,
   parents: readonly string[],
   unrelated: 'error' | 'allow',
+  related: boolean,
 ): MergeEvidence {
   const first = parents[0]!;
-  for (const p of parents.slice(1)) {
+  for (const p of related ? [] : parents.slice(1)) {
     if (mergeBase(root, first, p) === null) {
       if (unrelated === 'error') return { kind: 'unrelated', parent: p };
     }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ExitCode, isHestaiError, usageError } from '../../errors.js';
 import { action, type CommandResult } from '../run.js';
+import type { VerifyWriter } from '../../verify/format.js';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
@@ -54,11 +55,36 @@ export function registerVerify(program: Command): void {
               remedy: 'Use --format text, --format json or --format github.',
             });
           }
+          const { verifyStream, githubWriter, jsonWriter, textWriter } = await import('../../verify/index.js');
+          const json = format === 'json' || ctx.json;
+          const writers = json ? jsonWriter() : null;
+          let writer: VerifyWriter | null = writers;
+          // Whole lines, printed about 64 KB at a time: a range of any length is never held as one text.
+          let pending: string[] = [];
+          let size = 0;
+          const flush = () => {
+            if (pending.length > 0) ctx.out.stdout(pending.join('\n'));
+            pending = [];
+            size = 0;
+          };
+          const write = (text: string) => {
+            if (text === '') return;
+            pending.push(text);
+            size += text.length;
+            if (size > 65536) flush();
+          };
+          let started = false;
           try {
-            const { verifyRange, verifyGithub, verifyJson, verifyText } = await import('../../verify/index.js');
-            const { testFileMatcher } = await import('../../tdd/test-files.js');
+            if (!json) {
+              // The working tree's config is validated here too (its test globs name the annotated file).
+              const { testFileMatcher } = await import('../../tdd/test-files.js');
+              const { loadConfig } = await import('../../config/load.js');
+              const { resolveWorkspace } = await import('../../workspace.js');
+              const globs = (await loadConfig(resolveWorkspace(ctx.cwd).root)).config.tdd.test_globs;
+              writer = format === 'github' ? githubWriter(testFileMatcher(globs)) : textWriter();
+            }
             const { gatherAnchorEvidence, gatherProtocolRuns } = await import('../../anchor/reverify.js');
-            const report = await verifyRange(
+            const summary = await verifyStream(
               {
                 working_dir: ctx.cwd,
                 ...(options.from === undefined ? {} : { from: options.from }),
@@ -68,20 +94,28 @@ export function registerVerify(program: Command): void {
                 red_green: options.redGreen === true,
               },
               { anchorEvidence: gatherAnchorEvidence, protocolRuns: gatherProtocolRuns },
+              {
+                start: (head) => {
+                  started = true;
+                  write(writer!.start(head));
+                },
+                commit: (c) => write(writer!.commit(c)),
+              },
             );
-            const exitCode = report.ok ? ExitCode.Ok : ExitCode.Blocked;
-            const json = verifyJson(report);
-            if (format === 'json') return { exitCode, json, text: JSON.stringify(json, null, 2) };
-            const { loadConfig } = await import('../../config/load.js');
-            const { resolveWorkspace } = await import('../../workspace.js');
-            const globs = (await loadConfig(resolveWorkspace(ctx.cwd).root)).config.tdd.test_globs;
-            return {
-              exitCode,
-              json,
-              text: format === 'github' ? verifyGithub(report, testFileMatcher(globs)) : verifyText(report),
-            };
+            write(writer!.end(summary));
+            flush();
+            const { count: _count, ...document } = summary;
+            return { exitCode: summary.ok ? ExitCode.Ok : ExitCode.Blocked, json: document, text: '', streamed: true };
           } catch (error) {
-            if (format === 'text' || ctx.json) throw error;
+            if (started && writers !== null) {
+              // Part of the document is out: close it with the error, still one JSON document.
+              const failed = failedRun('json', error);
+              write(writers.failed((failed.json as { error: unknown }).error));
+              flush();
+              return { ...failed, text: '', streamed: true };
+            }
+            flush();
+            if (format === 'text' || (ctx.json && !started)) throw error;
             return failedRun(format, error);
           }
         },

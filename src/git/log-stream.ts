@@ -1,0 +1,176 @@
+import { usageError } from '../errors.js';
+import { historyArgs } from './history.js';
+import { GitError, runGit } from './exec.js';
+import { logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
+
+/** git's output, read as it comes: the process, its lines or records, and its exit once stdout has ended. */
+function spawnGit(cwd: string, args: readonly string[]) {
+  const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
+    cwd,
+    env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const err: Buffer[] = [];
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  const exit = new Promise<{ status: number; stderr: string }>((resolve, reject) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT')
+        reject(
+          usageError('git was not found on PATH', {
+            remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
+            code: 'GIT_MISSING',
+          }),
+        );
+      else reject(new GitError(args, null, error.message));
+    });
+    child.on('close', (code) => resolve({ status: code ?? -1, stderr: Buffer.concat(err).toString('utf8') }));
+  });
+  exit.catch(() => undefined); // observed by the reader; never an unhandled rejection
+  return { child, exit };
+}
+
+/** git refused the revisions or failed part-way (a missing object): its exit status and what it said. */
+export class GitStreamError extends Error {
+  readonly stderr: string;
+  constructor(args: readonly string[], status: number, stderr: string) {
+    super(`git ${args.join(' ')} failed (exit ${status}): ${stderr.trim() || 'no output'}`);
+    this.name = 'GitStreamError';
+    this.stderr = stderr.trim();
+  }
+}
+
+/**
+ * The commits of `revisions` in the order of {@link history} (parents before children, `--topo-order`),
+ * each with how many children it has among them, in batches of about `batch`, from ONE
+ * `git rev-list --children` read as git writes it (issue 27: the range is never held, and no `git log`
+ * process sees more than one batch: git's own memory grows with the commits and trees a process has read).
+ */
+export async function* streamOrder(
+  cwd: string,
+  revisions: readonly string[],
+  batch = 2000,
+): AsyncGenerator<{ sha: string; children: number }[], void, undefined> {
+  let ready: { sha: string; children: number }[] = [];
+  for await (const line of streamGitLines(cwd, [
+    'rev-list',
+    '--children',
+    '--topo-order',
+    '--reverse',
+    ...revisions,
+    '--',
+  ])) {
+    const fields = line.split(' ');
+    ready.push({ sha: fields[0]!, children: fields.length - 1 });
+    if (ready.length >= batch) {
+      yield ready;
+      ready = [];
+    }
+  }
+  if (ready.length > 0) yield ready;
+}
+
+/**
+ * The commits `shas` (in that order) as {@link history} reads them (the same format, `--name-status -M`,
+ * first-parent diffs of merges), from ONE `git log --no-walk=unsorted --stdin`; throws `GitError` when git fails.
+ */
+export function logCommits(cwd: string, shas: readonly string[]): LogCommit[] {
+  if (shas.length === 0) return [];
+  const nonce = logNonce();
+  const args = historyArgs({ revisions: [] }, nonce).filter((a) => a !== '--reverse' && a !== '--');
+  const result = runGit([...args, '--no-walk=unsorted', '--stdin'], { cwd, input: `${shas.join('\n')}\n` });
+  return parseLog(result.stdout, true, nonce);
+}
+
+/** The lines git prints for `args` (e.g. `rev-list`), one at a time; throws `GitStreamError` on failure. */
+export async function* streamGitLines(cwd: string, args: readonly string[]): AsyncGenerator<string, void, undefined> {
+  const { child, exit } = spawnGit(cwd, args);
+  let rest = '';
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      rest += chunk.toString('latin1');
+      const lines = rest.split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line !== '') yield line;
+    }
+    if (rest !== '') yield rest;
+    const { status, stderr } = await exit;
+    if (status !== 0) throw new GitStreamError(args, status, stderr);
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
+
+/** How many commits `revisions` name (`git rev-list --count`), or git's error. */
+export function countCommits(cwd: string, revisions: readonly string[]): { count: number } | { error: string } {
+  const result = runGit(['rev-list', '--count', ...revisions, '--'], { cwd, okCodes: [128] });
+  if (result.status !== 0) return { error: result.stderr.trim() };
+  return { count: Number(result.stdout.trim()) };
+}
+
+/** Whether `revisions` name any commit at all (`git rev-list -n 1`). */
+export function anyCommit(cwd: string, revisions: readonly string[]): boolean {
+  const result = runGit(['rev-list', '-n', '1', ...revisions, '--'], { cwd, okCodes: [128] });
+  return result.status === 0 && result.stdout.trim() !== '';
+}
+
+/** The commits `revisions` name, as a set of shas (read as git prints them). */
+export async function commitSet(cwd: string, revisions: readonly string[]): Promise<Set<string>> {
+  const set = new Set<string>();
+  for await (const sha of streamGitLines(cwd, ['rev-list', ...revisions, '--'])) set.add(sha);
+  return set;
+}
+
+/** The first of the commits `revisions` name (parents before children) that is in `wanted`, or null. */
+export async function firstCommitIn(
+  cwd: string,
+  revisions: readonly string[],
+  wanted: ReadonlySet<string>,
+): Promise<string | null> {
+  for await (const sha of streamGitLines(cwd, ['rev-list', '--topo-order', '--reverse', ...revisions, '--']))
+    if (wanted.has(sha)) return sha;
+  return null;
+}
+
+/** The root commits `rev` descends from (`git rev-list --max-parents=0`). */
+export function rootCommits(cwd: string, rev: string): string[] {
+  return runGit(['rev-list', '--max-parents=0', rev, '--'], { cwd })
+    .stdout.split('\n')
+    .filter((l) => l !== '');
+}
+
+/**
+ * For each of the two-parent merges `shas`, in ONE `git log --diff-merges=remerge` process: whether git's own
+ * re-merge of its parents is the merge exactly (no conflict to resolve, no path that differs). A merge git
+ * gives no answer for (an older git without remerge) is absent.
+ */
+export function remergeClean(cwd: string, shas: readonly string[]): Map<string, boolean> {
+  const clean = new Map<string, boolean>();
+  if (shas.length === 0) return clean;
+  const nonce = logNonce();
+  const open = `${RECORD_SEP}${nonce}`;
+  const result = runGit(
+    [
+      'log',
+      '--no-walk=unsorted',
+      '--stdin',
+      '--diff-merges=remerge',
+      '-p',
+      '-U0',
+      '--no-renames',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      `--format=${open}%H`,
+    ],
+    { cwd, input: `${shas.join('\n')}\n`, okCodes: [128, 129] },
+  );
+  if (result.status !== 0) return clean;
+  for (const record of result.stdout.split(open)) {
+    if (record === '') continue;
+    const sha = record.slice(0, record.search(/\s|$/));
+    // A conflict shows as a `remerge CONFLICT` header even where the paths do not differ.
+    clean.set(sha, record.slice(sha.length).trim() === '');
+  }
+  return clean;
+}
