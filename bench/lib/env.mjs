@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The package root (where dist/, node_modules/ and bench/ live). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,6 +15,8 @@ export const FIXTURES_DIR = path.join(ROOT, 'bench/.fixtures');
 export const RESULTS_DIR = path.join(ROOT, 'bench/results');
 /** commitlint's bin, run with node by path (never through npx). */
 export const COMMITLINT = path.join(ROOT, 'node_modules/@commitlint/cli/cli.js');
+/** husky's installer (v9: `husky()` sets core.hooksPath to .husky/_ and writes its runner there). */
+export const HUSKY = pathToFileURL(path.join(ROOT, 'node_modules/husky/index.js')).href;
 /** The shared commitlint preset the commitlint baselines extend. */
 export const CONVENTIONAL = fileURLToPath(import.meta.resolve('@commitlint/config-conventional'));
 

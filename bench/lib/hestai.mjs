@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, COMMITLINT, CONVENTIONAL, ROOT, git, isolatedEnv, run, tempDir, write } from './env.mjs';
+import { CLI, COMMITLINT, CONVENTIONAL, HUSKY, ROOT, git, isolatedEnv, run, tempDir, write } from './env.mjs';
 
 const helpCache = new Map();
 /**
@@ -87,6 +87,7 @@ export function fullVector(role, arm) {
 /**
  * A fresh repository on branch feat/bench (off main) with src/, test/ and README, for commit cases.
  * `hooks`: 'noop' (both hooks run `node -e 0`), 'commitlint' (commit-msg runs commitlint by path),
+ * 'husky-commitlint' (husky's runner, commit-msg `npx --no -- commitlint --edit "$1"`, as their docs say),
  * 'hestai' (`hestai init --no-husky`), or 'none'.
  */
 export function makeRepo(hooks) {
@@ -110,6 +111,26 @@ export function makeRepo(hooks) {
     for (const name of ['pre-commit', 'commit-msg']) {
       fs.writeFileSync(path.join(hooksDir, name), `#!/bin/sh\nexec "${process.execPath}" -e 0\n`, { mode: 0o755 });
     }
+  } else if (hooks === 'husky-commitlint') {
+    // husky + commitlint as their docs set them up: husky's own installer (core.hooksPath .husky/_ and its
+    // runner) and `.husky/commit-msg` running `npx --no -- commitlint --edit "$1"`, in a project whose
+    // node_modules holds both (this package's, linked).
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(repo, 'node_modules'), 'dir');
+    write(repo, '.gitignore', 'node_modules\n');
+    write(repo, 'package.json', '{ "name": "bench-app", "private": true, "type": "module" }\n');
+    run(
+      process.execPath,
+      ['--input-type=module', '-e', `process.stdout.write((await import(${JSON.stringify(HUSKY)})).default())`],
+      {
+        cwd: repo,
+        env,
+      },
+    );
+    write(repo, '.husky/commit-msg', 'npx --no -- commitlint --edit "$1"\n');
+    git(repo, env, ['add', '-A']);
+    git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: husky and commitlint']);
+    // npm's once-a-day registry check for a newer npm would put a network request into some samples.
+    env.NPM_CONFIG_UPDATE_NOTIFIER = 'false';
   } else if (hooks === 'commitlint') {
     fs.writeFileSync(
       path.join(hooksDir, 'commit-msg'),
