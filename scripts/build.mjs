@@ -4,7 +4,7 @@
 //   dist/cli/chunk-*.js: `hestai` loads one file plus the chunk of the command it runs, not ~100 modules
 //   and commander/zod/yaml/the MCP SDK from node_modules. The packed CLI needs no node_modules at all.
 // - the two hooks, dist/hooks/{pre-commit,commit-msg}.cjs, one CommonJS file each: a hook starts on every
-//   commit. The full config validation (yaml + zod) stays out of them (see the hooks build below).
+//   commit. yaml and zod stay out of them (see the hooks build below).
 // Chunks sit two levels under the package root like tsc's files, so the few modules that find assets from
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundle instead.
@@ -113,8 +113,9 @@ await esbuild.build({
 });
 
 // The hooks bundle everything they run on every commit, but not the full config validation (yaml + zod,
-// ~700 KB): load.ts imports ./validate.js lazily, only when the workspace file changed since it was last
-// validated, and here that import becomes a require of its own bundle, dist/hooks/config-validate.cjs.
+// ~750 KB): load.ts reads a plain workspace file with its YAML subset reader and zod-free mirror of the schema
+// and imports ./validate.js lazily for anything else; here that import becomes a require of its own bundle,
+// dist/hooks/config-validate.cjs.
 const keepConfigValidationOut = {
   name: 'keep-config-validation-out',
   setup(build) {
