@@ -164,6 +164,18 @@ describe('no MCP connection acts for another', () => {
     expect(other.isError).toBe(true);
     expect(textOf(other)).toContain('OUTSIDE_SERVED_ROOT');
   });
+  it('resources read nothing outside the roots the client declares', async () => {
+    const started = ceremonyRepo();
+    const declared = ceremonyRepo();
+    const mcp = await connectStdio(started.dir, started.env, {
+      roots: () => [{ uri: pathToFileURL(declared.dir).href, name: 'declared' }],
+    });
+    // No session and no working_dir yet: the resources would read the start directory, outside the roots.
+    await expect(mcp.read('hestai://audit')).rejects.toThrow(/OUTSIDE_SERVED_ROOT/);
+    const inside = await mcp.call('clock_in', { working_dir: declared.dir, role: CEREMONY_ROLE, focus: 'roots' });
+    expect(inside.isError, textOf(inside)).toBeFalsy();
+    expect(await mcp.read('hestai://audit')).toMatchObject({ working_dir: declared.dir });
+  });
   it("one agent's failed handshakes never lock another agent's valid session; a fresh or spare session of the role stays locked", async () => {
     const repo = ceremonyRepo();
     const ann = await connectStdio(repo.dir, repo.env);
