@@ -229,6 +229,8 @@ export class Connection {
       workspace = resolveWorkspace(dir, { fromFiles: true });
       this.workspaces.set(dir, workspace);
     }
+    // The client's roots bound the reads too: the start directory outside them is not read.
+    if (this.declared !== null) this.requireServed(workspace.root);
     return workspace;
   }
 }

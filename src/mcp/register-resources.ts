@@ -105,6 +105,7 @@ export function registerResources(server: McpServer, deps: McpDeps): void {
       async (uri) => {
         let body: unknown;
         try {
+          await deps.connection.rootsSettled(); // the client's roots, when it declared some (client-roots.ts)
           const workspace = workspaceOf(deps);
           // Every document names the repository it was read from: never silently another one.
           body = { working_dir: workspace.root, ...((await resource.build(deps, workspace)) as object) };
