@@ -571,7 +571,7 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
         null,
         `--stage context --mode untracked --role ${role}`,
       );
-    const arm = computeServerArm(ctx.paths, parseTopic(input.topic) ?? 'general');
+    const arm = await computeServerArm(ctx.paths, parseTopic(input.topic) ?? 'general');
     return {
       ...result,
       success: true,
@@ -584,7 +584,7 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
   }
   const token = parseToken(input.token);
   const ctx = await context(input.working_dir, deps);
-  return withHandshakeLock(ctx.paths, token, () => {
+  return withHandshakeLock(ctx.paths, token, async () => {
     const read = readHandshake(ctx.paths, token);
     const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
     const hs = seen?.hs ?? null;
@@ -607,7 +607,7 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
     const session = readSession(ctx.paths, token);
     const problem = sessionProblem(session, token, null);
     if (problem || session === null) return refuse(withPath, ...problem!);
-    const arm = computeServerArm(ctx.paths, session.focus);
+    const arm = await computeServerArm(ctx.paths, session.focus);
     writeHandshake(ctx.paths, {
       ...hs,
       stage: 'CONTEXT',

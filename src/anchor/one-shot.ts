@@ -89,7 +89,7 @@ export async function odysseanAnchor(input: OdysseanAnchorInput, deps: AnchorDep
         `Nothing to do; to re-anchor, start a new handshake with "hestai anchor --stage identity --token ${token}".`,
       );
     }
-    const arm = computeServerArm(ctx.paths, session.focus);
+    const arm = await computeServerArm(ctx.paths, session.focus);
     const v = validateVector(vector, {
       part: 'vector',
       role,

@@ -4,7 +4,7 @@
  * One git process (`git status --porcelain=v2 --branch -z`).
  */
 import { createHash } from 'node:crypto';
-import { branchStatus } from '../git/branch-status.js';
+import { branchStatusAsync } from '../git/async.js';
 import type { BranchStatus } from '../git/parse-status-v2.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readTextIfExists } from '../state/store.js';
@@ -59,7 +59,11 @@ export function armFrom(status: BranchStatus, projectContext: string | null, raw
   };
 }
 
-/** Computes the ARM for a worktree now. */
-export function computeServerArm(paths: WorkspacePaths, focus: string): ArmSnapshot {
-  return armFrom(branchStatus(paths.root), readTextIfExists(paths.projectContext), focus);
+/** Computes the ARM for a worktree now (git runs without blocking the caller's event loop: the MCP server). */
+export async function computeServerArm(paths: WorkspacePaths, focus: string): Promise<ArmSnapshot> {
+  return armFrom(
+    await branchStatusAsync(paths.root, { untracked: 'all', renames: true }),
+    readTextIfExists(paths.projectContext),
+    focus,
+  );
 }

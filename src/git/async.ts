@@ -48,11 +48,22 @@ export function runGitAsync(
 
 /**
  * HEAD, branch, upstream, ahead/behind and the working-tree status, from one `git status` process
- * (read-only: no optional index lock; untracked directories are reported once, not walked file by file).
+ * (read-only: no optional index lock). By default untracked directories are reported once and renames are
+ * not looked for (clock-in's context); the anchor's ARM asks for every untracked file and renames.
  */
-export async function branchStatusAsync(cwd: string): Promise<BranchStatus> {
+export async function branchStatusAsync(
+  cwd: string,
+  options: { untracked?: 'normal' | 'all'; renames?: boolean } = {},
+): Promise<BranchStatus> {
   const result = await runGitAsync(
-    ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--no-renames'],
+    [
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '-z',
+      `--untracked-files=${options.untracked ?? 'normal'}`,
+      ...(options.renames === true ? [] : ['--no-renames']),
+    ],
     {
       cwd,
       env: { GIT_OPTIONAL_LOCKS: '0' },

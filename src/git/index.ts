@@ -14,6 +14,5 @@ export * from './head.js';
 export * from './history.js';
 export * from './config.js';
 export * from './worktree.js';
-export { branchStatus } from './branch-status.js';
 export * from './anchors.js';
 export { fileAtCommit } from './show.js';
