@@ -89,3 +89,37 @@ describe('a record covers only the commits that descend from its HEAD', () => {
     }
   });
 });
+
+describe('committer time does not go back along first-parent history beyond the skew (1 h)', () => {
+  it('attack: the trailers of a published commit copied onto a new commit with a backdated committer date fail; a clock a few minutes behind passes', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.anchor();
+    expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const trailers = repo.git(['log', '-1', '--format=%(trailers:only,unfold)']).stdout.trim();
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    const commitAt = (header: string, minutes: number, withTrailers: boolean) => {
+      repo.write(`docs/${header.replace(/\W+/g, '-')}.md`, `${header}\n`);
+      repo.git(['add', '-A']);
+      repo.git(['commit', '-q', '--no-verify', '-m', withTrailers ? `${header}\n\n${trailers}` : header], {
+        env: { GIT_COMMITTER_DATE: at(minutes), GIT_AUTHOR_DATE: at(minutes) },
+      });
+    };
+    // The same session an hour later, then a commit from a machine whose clock is ten minutes behind.
+    commitAt('docs: an hour later', 60, true);
+    commitAt('docs: clock ten minutes behind', 50, true);
+    // Someone's work a day and a half later; then the attack: the published trailers on a new commit
+    // dated back into the record's window.
+    commitAt('docs: a day and a half later', 36 * 60, false);
+    commitAt('docs: backdated copy', 120, true);
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+
+    const { report } = repo.verifyJson(repo.freshClone('feat/x'));
+    for (const header of ['docs: honest', 'docs: an hour later', 'docs: clock ten minutes behind'])
+      expect(verdictOf(report, header, 'anchor')?.status, header).toBe('pass');
+    const copy = verdictOf(report, 'docs: backdated copy', 'anchor');
+    expect(copy?.status).toBe('fail');
+    expect(copy?.message).toMatch(/34\.0 h before .* in its first-parent history/);
+  });
+});
