@@ -9,6 +9,7 @@ import type { Verdict } from '../tdd/verdict.js';
 import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
 import { ageHoursAt, isOlderAt } from '../records/freshness.js';
 import { ackCovers } from '../records/session.js';
+import { COMMITTER_SKEW_HOURS, type Backdating } from './committer-time.js';
 
 /** What verify learned about one digest. */
 export interface RecordEvidence {
@@ -62,6 +63,8 @@ export function checkAnchor(
     committerDate: string;
     /** Whether the record's HEAD is an ancestor of this commit (src/verify/record-ancestry.ts); absent when not asked. */
     headCovered?: (head: string) => boolean;
+    /** The first-parent ancestor this commit was committed before by more than the skew (src/verify/committer-time.ts). */
+    backdated?: Backdating | null;
   },
   evidence: AnchorEvidence,
   policy: AnchorPolicy,
@@ -160,6 +163,14 @@ export function checkAnchor(
       trailer,
       `committed at ${commit.committerDate}, before the anchor was validated (${r.anchored_at})`,
       REANCHOR,
+    );
+  // Committer time does not go back along first-parent history beyond the skew: a commit dated back
+  // into an older record's window (its trailers copied from a published commit) fails (issue 24).
+  if (commit.backdated)
+    return bad(
+      trailer,
+      `committed at ${commit.committerDate}, ${commit.backdated.hours.toFixed(1)} h before ${commit.backdated.ancestor.slice(0, 7)} (committed ${commit.backdated.ancestorDate}) in its first-parent history: committer time may go back at most ${COMMITTER_SKEW_HOURS} h (a commit cannot be made before its parent; a date set back cannot claim an older record's window)`,
+      `set the machine's clock right and make the commit again (git commit --amend --no-edit sets a new committer date) from an anchored session, or ${REANCHOR}`,
     );
   const events: ProofEvent[] = evidence.events.get(r.session_id) ?? [];
   let generation = r.context_generated_at;

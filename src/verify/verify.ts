@@ -34,6 +34,8 @@ import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
 import { catFileBatch, isAncestor } from '../git/anchors.js';
 import { coveredQueries, queryKey, type AncestryQuery } from './record-ancestry.js';
+import { backdatedCommits, type Backdating, type HighWater } from './committer-time.js';
+import { commitMeta } from '../git/commit-meta.js';
 import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 import { checkProtocolRun, type ProtocolRuns, type ProtocolRunsReader } from './protocol-run-rule.js';
@@ -234,6 +236,9 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     held.push(c);
   };
 
+  const timed = anchorsLevel !== 'off' && config.anchors.publish;
+  let highWater = new Map<string, HighWater>();
+  let backdated = new Map<string, Backdating>();
   const judgeBatch = async (
     batch: readonly LogCommit[],
     merges: { clean: ReadonlySet<string>; related: boolean },
@@ -246,6 +251,25 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const n = childCount.get(f.sha);
       if (!bypassed) tdd.set(f.sha, judge(f, n === undefined ? undefined : { children: n }));
     });
+    // Committer time along first-parent history (src/verify/committer-time.ts), judged for anchored commits:
+    // the previous batch's high-water marks are carried in, and a first parent further out is dated by one
+    // git log per batch.
+    if (timed) {
+      const inBatch = new Set(batch.map((c) => c.sha));
+      const missing = new Set<string>();
+      for (const c of batch) {
+        const p = c.parents[0];
+        if (p !== undefined && !inBatch.has(p) && !highWater.has(p)) missing.add(p);
+      }
+      const marks = new Map(highWater);
+      for (const [sha, m] of commitMeta(workspace.root, [...missing])) {
+        const ms = Date.parse(m.committerDate);
+        if (!Number.isNaN(ms)) marks.set(sha, { ms, sha, date: m.committerDate });
+      }
+      const time = backdatedCommits(batch, marks);
+      highWater = time.highWater;
+      backdated = time.backdated;
+    }
     const inRange = batch.flatMap((c, i) => (context.outside.has(c.sha) ? [] : [{ c, f: contextFacts[i]! }]));
     if (inRange.length === 0) return;
     // On the default branch, a failing commit that is the squash of a branch verified test-first passes.
@@ -327,6 +351,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
             ...f,
             committerDate: c.committerDate,
             headCovered: (head) => covered.has(queryKey({ sha: f.sha, head })),
+            backdated: backdated.get(f.sha) ?? null,
           },
           evidence,
           anchorPolicy,
