@@ -1,8 +1,8 @@
 /**
  * Does a proof record's HEAD lie in a commit's history (issue 24 item 4)? A record proves the tree the
  * session anchored at; it covers only commits that descend from that tree's commit. Answered from the
- * commits verify already read (sha and parents, in any order): one pass over them per 32 HEADs, each
- * commit carrying a bit per HEAD it descends from. A HEAD outside them (anchored before the branch's
+ * commits verify already read (sha and parents, in any order): one pass per 32 HEADs, from the lowest
+ * of them to the highest commit asked about, each commit carrying a bit per HEAD it descends from. A HEAD outside them (anchored before the branch's
  * base, or made up) is asked of git where that history ends (`outside`: `git merge-base --is-ancestor`),
  * once per pair of HEAD and parent.
  */
@@ -79,11 +79,24 @@ export function coveredQueries(
     if (parents.has(q.sha)) inGraph.push(q);
     else if (outside(q.head, q.sha)) covered.add(queryKey(q));
   }
-  const heads = [...new Set(inGraph.map((q) => q.head))];
-  if (heads.length === 0) return covered;
+  if (inGraph.length === 0) return covered;
   const order = parentsFirst(commits, parents);
   const index = new Map(order.map((sha, i) => [sha, i]));
   const parentIndexes = order.map((sha) => parents.get(sha)!.map((p) => index.get(p) ?? -1));
+  // HEADs in history order (those outside first), 32 to a pass: a pass walks only from its lowest HEAD
+  // to its highest commit asked about, so HEADs near their commits cost little however long the history.
+  const position = (head: string) => index.get(head) ?? -1;
+  const heads = [...new Set(inGraph.map((q) => q.head))].sort((x, y) => position(x) - position(y));
+  const slot = new Map(heads.map((h, k) => [h, k]));
+  const passes: { lo: number; hi: number; queries: { i: number; bit: number; key: string }[] }[] = [];
+  for (let k = 0; k < heads.length; k += 32) passes.push({ lo: Math.max(0, position(heads[k]!)), hi: 0, queries: [] });
+  for (const q of inGraph) {
+    const k = slot.get(q.head)!;
+    const pass = passes[k >> 5]!;
+    const i = index.get(q.sha)!;
+    pass.hi = Math.max(pass.hi, i);
+    pass.queries.push({ i, bit: 1 << (k & 31), key: queryKey(q) });
+  }
   // A HEAD read here cannot be an ancestor of a parent outside them (that parent is reachable from the
   // base, the HEAD is not): git is asked only about HEADs outside.
   const boundary = order.flatMap((sha, i) =>
@@ -91,13 +104,10 @@ export function coveredQueries(
       ? [{ i, outer: parents.get(sha)!.filter((p) => !parents.has(p)) }]
       : [],
   );
-  const bySha = new Map<string, AncestryQuery[]>();
-  for (const q of inGraph) bySha.set(q.sha, [...(bySha.get(q.sha) ?? []), q]);
   const masks = new Int32Array(order.length);
   const own = new Int32Array(order.length);
-  for (let start = 0; start < heads.length; start += 32) {
-    const chunk = heads.slice(start, start + 32);
-    const bit = new Map(chunk.map((h, b) => [h, 1 << b]));
+  passes.forEach((pass, n) => {
+    const chunk = heads.slice(n * 32, n * 32 + 32);
     masks.fill(0);
     own.fill(0);
     chunk.forEach((h, b) => {
@@ -109,18 +119,12 @@ export function coveredQueries(
         if (!parents.has(h) && outer.some((p) => ask(h, p))) masks[i]! |= 1 << b;
       });
     // A commit descends from a HEAD when a parent is it or descends from it.
-    for (let i = 0; i < order.length; i++) {
+    for (let i = pass.lo; i <= pass.hi; i++) {
       let m = masks[i]!;
       for (const p of parentIndexes[i]!) if (p >= 0) m |= masks[p]! | own[p]!;
       masks[i] = m;
     }
-    for (const [sha, qs] of bySha) {
-      const m = masks[index.get(sha)!]!;
-      for (const q of qs) {
-        const b = bit.get(q.head);
-        if (b !== undefined && (m & b) !== 0) covered.add(queryKey(q));
-      }
-    }
-  }
+    for (const q of pass.queries) if ((masks[q.i]! & q.bit) !== 0) covered.add(q.key);
+  });
   return covered;
 }
