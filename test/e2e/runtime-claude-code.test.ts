@@ -67,6 +67,7 @@ describe.skipIf(CLAUDE === null)('Claude Code (the real program) runs the hooks 
     // Claude Code's SessionStart ran hestai's hook: it clocked the agent in and bound its session
     const session = boundSession(repo, 'claude-code');
     expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
+    expect(results, JSON.stringify(results)).toHaveLength(10); // one result per call of the script
     const [readResult, blockedWrite, blockedEdit, blockedBash, identity, context, proof, status, ...work] = results;
     expect(readResult?.isError).toBe(false); // reads are never gated
     expect(

@@ -61,6 +61,7 @@ describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hes
     );
     const session = boundSession(repo, 'codex');
     expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
+    expect(results, JSON.stringify(results)).toHaveLength(9); // one result per call of the script
     const [read, write, update, identity, context, proof, status, add, commit] = results;
     expect(read?.content).toContain('export const app = 1;'); // reads are never gated
     expectRefusedUnanchored(write, '> src/app.ts', session);

@@ -68,6 +68,7 @@ describe.skipIf(GEMINI === null)(
       const session = boundSession(repo, 'gemini');
       // SessionStart's context reached the model (Gemini CLI prepends it to the prompt)
       expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
+      expect(results, JSON.stringify(results)).toHaveLength(10); // one result per call of the script
       const [read, write, replace, shell, identity, context, proof, status, add, commit] = results;
       expect(read?.isError).toBe(false); // reads are never gated
       expect(
