@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
-import { PROJECT_ROOT, tempDir } from '../helpers/git-repo.js';
+import { PROJECT_ROOT, sharedFixture, tempDir } from '../helpers/git-repo.js';
 
 // Issue 28, item 6: the README's complete CI jobs (GitHub Actions without the action, GitLab CI) are valid
 // job files, and their steps, run locally as the CI runner would in a fresh clone, pass an anchored
@@ -38,12 +38,18 @@ function runLines(dir: string, env: NodeJS.ProcessEnv, lines: string[]) {
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-/** A branch `feat/x` pushed to the bare remote: anchored test then feat, or (bad) a feat past the hooks. */
-function pushedBranch(bad: boolean): { repo: AnchoredRepo; base: string } {
+// An adopted repository anchored on a new branch feat/x, and its base: built once, copied per test.
+const anchoredBranch = sharedFixture(() => {
   const repo = anchoredRepo();
   const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
   repo.git(['checkout', '-q', '-b', 'feat/x']);
   repo.anchor();
+  return { repo, base };
+});
+
+/** A branch `feat/x` pushed to the bare remote: anchored test then feat, or (bad) a feat past the hooks. */
+function pushedBranch(bad: boolean): { repo: AnchoredRepo; base: string } {
+  const { repo, base } = anchoredBranch();
   if (bad) {
     repo.write('src/greet.js', 'export const greet = (n) => `hi ${n}`;\n');
     repo.git(['add', '-A']);

@@ -13,7 +13,7 @@ import {
   shellSession,
   type Agent,
 } from '../helpers/claude-hook.js';
-import { isolatedEnv, makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { isolatedEnv, makeRepo, PROJECT_ROOT, sharedFixture, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
 // Claude Code as it runs hooks: the exact command `hestai init --agent claude-code` wrote into
 // .claude/settings.json, through `sh -c`, with CLAUDE_PROJECT_DIR and CLAUDE_ENV_FILE set and the
@@ -34,6 +34,12 @@ function adopt(repo: TempRepo): { command: string; settings: any } {
   expect(pre.hooks[0].command).toBe(start.hooks[0].command);
   return { command: pre.hooks[0].command, settings };
 }
+
+// A repository adopted for Claude Code: built once, each test that starts there gets its own copy.
+const adopted = sharedFixture(() => {
+  const repo = makeRepo();
+  return { repo, ...adopt(repo) };
+});
 
 const edit = (repo: TempRepo, file: string) => ({
   hook_event_name: 'PreToolUse',
@@ -79,8 +85,7 @@ describe('hestai init --agent claude-code', () => {
 
 describe('Claude Code hooks, run as Claude Code runs them', () => {
   it('blocks an edit until the session is anchored, then allows it; reads are never blocked', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const agent = newAgent('solo');
 
     const unbound = claude(repo, command, agent, edit(repo, 'src/app.ts'));
@@ -128,8 +133,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
   });
 
   it('a stale, unacknowledged context blocks edits until refreshed or acknowledged', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const agent = newAgent('stale');
     expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
     const token = shellSession(agent);
@@ -148,8 +152,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
   });
 
   it('refuses writes under .hestai/ whatever the session: edit tools, shell redirections and symlinks', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const agent = newAgent('guard');
     expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
     const token = shellSession(agent);
@@ -173,8 +176,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
   });
 
   it('two agents in one worktree commit under their own sessions, and a resume keeps the binding', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const [ann, bob] = [newAgent('ann'), newAgent('bob')];
     expect(claude(repo, command, ann, sessionStart()).status).toBe(0);
     expect(claude(repo, command, bob, sessionStart()).status).toBe(0);
@@ -208,8 +210,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
   });
 
   it('after a config change the hook validates it (the validator loads in its bundle) and caches nothing', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const agent = newAgent('cache');
     fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'freshness:\n  max_age_hours: 48\n');
     const refused = claude(repo, command, agent, edit(repo, 'src/app.ts'));
@@ -224,8 +225,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
   });
 
   it('fails closed for edits and open for reads when the hook cannot check', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const agent = newAgent('broken');
     const garbage = spawnSync('sh', ['-c', command], {
       cwd: repo.dir,
@@ -290,8 +290,7 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
 
 describe('Claude Code hooks with the session protocol enforced (protocol.enforce)', () => {
   function enforced(): { repo: TempRepo; command: string; agent: Agent; token: string } {
-    const repo = makeRepo();
-    const { command, settings } = adopt(repo);
+    const { repo, command, settings } = adopted();
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(command);
     fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
     const agent = newAgent('protocol');
@@ -399,8 +398,7 @@ describe('Claude Code hooks with the session protocol enforced (protocol.enforce
   });
 
   it('without protocol.enforce, Stop never holds the agent', () => {
-    const repo = makeRepo();
-    const { command } = adopt(repo);
+    const { repo, command } = adopted();
     const agent = newAgent('free');
     expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
     expect(claude(repo, command, agent, { hook_event_name: 'Stop', stop_hook_active: false }).status).toBe(0);

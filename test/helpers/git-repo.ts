@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 
 /** The repository under test (where dist/ and hooks/ live). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,6 +17,12 @@ const cleanups: Array<() => void> = [];
  */
 export function removeTempDirs(): void {
   while (cleanups.length > 0) cleanups.pop()!();
+}
+
+const fileCleanups: Array<() => void> = [];
+/** Removes what sharedFixture kept for the test file that just ended (test/helpers/setup.ts runs it). */
+export function removeFileTempDirs(): void {
+  while (fileCleanups.length > 0) fileCleanups.pop()!();
 }
 
 /** The temporary directories a sharedFixture's build is making (null outside a build). */
@@ -43,19 +48,17 @@ function copyTree(from: string, to: string): void {
 
 /**
  * A fixture built once per test file and given to every test that asks for it as its own pristine copy.
- * Call `sharedFixture(build)` at the top of a file or describe block, and what it returns inside a test.
+ * Make it in the test file (`const fixture = sharedFixture(build)`, at the top or lazily, never in a helper
+ * module a worker may keep across files) and call `fixture()` inside a test, once per test.
  * The first call runs `build` (real git, real CLI, real hooks, as the test would) and copies aside, with
  * `cp -a`, every temporary directory `build` made; each later call puts those copies back at the same
  * paths, so every absolute path inside them (git config, remotes, installed hooks, session records) holds:
  * the test starts from exactly the state `build` left, as if it had just run it. The copies are removed
- * after each test like any temporary directory. Tests of one file run one after another, so the paths are
- * never in use twice.
+ * after each test like any temporary directory, the saved ones after the file. Tests of one file run one
+ * after another, so the paths are never in use twice.
  */
 export function sharedFixture<T>(build: () => T): () => T {
   let saved: { value: T; dirs: string[]; store: string } | undefined;
-  afterAll(() => {
-    if (saved !== undefined) fs.rmSync(saved.store, { recursive: true, force: true });
-  });
   return () => {
     if (saved === undefined) {
       const outer = recording;
@@ -71,6 +74,10 @@ export function sharedFixture<T>(build: () => T): () => T {
       const kept = dirs.filter((dir) => fs.existsSync(dir));
       const store = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-fixture-')));
       kept.forEach((dir, i) => copyTree(dir, path.join(store, String(i))));
+      fileCleanups.push(() => {
+        fs.rmSync(store, { recursive: true, force: true });
+        saved = undefined;
+      });
       saved = { value, dirs: kept, store };
       return value;
     }

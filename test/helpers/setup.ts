@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
-import { isolatedEnv, removeTempDirs } from './git-repo.js';
+import { afterAll, afterEach } from 'vitest';
+import { isolatedEnv, removeFileTempDirs, removeTempDirs } from './git-repo.js';
 
 // Library calls made inside the test process (not only child processes) must not see the developer's
 // global git config, HOME or HESTAI_* variables: give the test process an isolated environment too.
@@ -20,3 +20,4 @@ for (const key of Object.keys(process.env)) if (!(key in env)) delete process.en
 Object.assign(process.env, env);
 
 afterEach(removeTempDirs);
+afterAll(removeFileTempDirs);

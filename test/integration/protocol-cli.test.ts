@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, makeRepo, type TempRepo } from '../helpers/git-repo.js';
+import { CLI, makeRepo, sharedFixture, type TempRepo } from '../helpers/git-repo.js';
 import { seedAnchor } from '../helpers/session-fixture.js';
 import { pathWithoutGh } from '../helpers/session-fixtures.js';
 
@@ -12,7 +12,21 @@ import { pathWithoutGh } from '../helpers/session-fixtures.js';
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const json = <T = Record<string, any>>(text: string): T => JSON.parse(text) as T;
 
-function setup(options: { protocol?: string; config?: string } = {}) {
+type Setup = { protocol?: string; config?: string };
+const setups = new Map<string, () => ReturnType<typeof freshSetup>>();
+
+/** An adopted repository on feat/work with a clocked-in session: built once per file and options, copied per test. */
+function setup(options: Setup = {}) {
+  const key = JSON.stringify(options);
+  if (!setups.has(key))
+    setups.set(
+      key,
+      sharedFixture(() => freshSetup(options)),
+    );
+  return setups.get(key)!();
+}
+
+function freshSetup(options: Setup) {
   const repo = makeRepo();
   const env = { PATH: pathWithoutGh() };
   const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => repo.hestai(args, { env: { ...env, ...extra } });

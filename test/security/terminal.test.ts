@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, verdictOf, type AnchoredRepo } from '../helpers/anchored-repo.js';
-import { CLI, tempDir } from '../helpers/git-repo.js';
+import { CLI, sharedFixture, tempDir } from '../helpers/git-repo.js';
 import { CEREMONY_FILES, CEREMONY_ROLE, anchorOverMcp, connectStdio, textOf } from '../helpers/mcp.js';
 import { noStack } from './helpers.js';
 
@@ -69,6 +69,14 @@ function anchorAgain(repo: AnchoredRepo, token: string): { status: number; stdou
 
 const pendingOf = (repo: AnchoredRepo, token: string) => path.join(repo.dir, '.hestai/sessions/pending', token);
 
+// A clocked-in session whose handshake went terminal: built once, each test gets its own copy.
+const terminalSession = sharedFixture(() => {
+  const repo = anchoredRepo();
+  const token = clockIn(repo);
+  goTerminal(repo, token);
+  return { repo, token };
+});
+
 describe('terminal handshakes need a person', () => {
   it('deleting the pending handshake directory does not clear a terminal state: commits and the handshake stay locked', () => {
     const repo = anchoredRepo();
@@ -90,9 +98,7 @@ describe('terminal handshakes need a person', () => {
   });
 
   it('a fresh clock-in for the same role in the same worktree does not clear it (nor an identity stage that clocks in)', () => {
-    const repo = anchoredRepo();
-    const token = clockIn(repo);
-    goTerminal(repo, token);
+    const { repo, token } = terminalSession();
     expect(repo.hestai(['clock-out', '--session', token]).status).toBe(0);
     fs.rmSync(pendingOf(repo, token), { recursive: true, force: true });
 
@@ -110,9 +116,7 @@ describe('terminal handshakes need a person', () => {
   });
 
   it('anchor reset refuses when stdin is not a terminal unless --yes; the reset is audited and the role is reopened', () => {
-    const repo = anchoredRepo();
-    const token = clockIn(repo);
-    goTerminal(repo, token);
+    const { repo, token } = terminalSession();
     fs.rmSync(pendingOf(repo, token), { recursive: true, force: true });
 
     const piped = repo.hestai(['anchor', 'reset', '--token', token, '--reason', 'reviewed'], { input: 'y\n' });
@@ -133,9 +137,7 @@ describe('terminal handshakes need a person', () => {
   it.skipIf(spawnSync('script', ['--version']).status !== 0)(
     'on a terminal, anchor reset needs no --yes (a person typed it)',
     () => {
-      const repo = anchoredRepo();
-      const token = clockIn(repo);
-      goTerminal(repo, token);
+      const { repo, token } = terminalSession();
       const command = [process.execPath, CLI, 'anchor', 'reset', '--token', token, '--reason', 'at-the-keyboard']
         .map((a) => `'${a}'`)
         .join(' ');

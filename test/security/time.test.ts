@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, verdictOf } from '../helpers/anchored-repo.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { makeRepo, sharedFixture, tempDir } from '../helpers/git-repo.js';
 import { hestai, noStack } from './helpers.js';
 
 // Issue 12, item 7 (part): HESTAI_NOW must be an ISO-8601 instant; anything Date.parse merely tolerates
@@ -40,10 +40,15 @@ function payloadFile(text: string): string {
 }
 const BIND = `## BIND (Identity Lock)\nROLE::${ROLE}\nCOGNITION::LOGOS::HEPHAESTUS+ATHENA\nAUTHORITY::RESPONSIBLE[anchored work]\n`;
 
+// An adopted repository anchored on main through the CLI ceremony: built once, each test gets its own copy.
+const anchoredOnMain = sharedFixture(() => {
+  const repo = anchoredRepo();
+  return { repo, token: repo.anchor() };
+});
+
 describe('time: acknowledgments', () => {
   it('ack is refused while the context is fresh (nothing to acknowledge), and nothing is recorded', () => {
-    const repo = anchoredRepo();
-    const token = repo.anchor();
+    const { repo, token } = anchoredOnMain();
     const at = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
     const early = repo.hestai(['ack', '--session', token, '--reason', 'just in case'], { env: { HESTAI_NOW: at(2) } });
     noStack(early);
@@ -108,8 +113,7 @@ describe('time: HESTAI_NOW in the hooks', () => {
   });
 
   it('the agent-runtime hooks ignore HESTAI_NOW: a stale context is not made fresh by pinning the clock back', () => {
-    const repo = anchoredRepo();
-    const token = repo.anchor();
+    const { repo, token } = anchoredOnMain();
     // The context was generated 30 h ago (a refresh run with the clock pinned back; the CLI honours it).
     const back = (h: number) => new Date(Date.now() - h * HOUR).toISOString();
     expect(repo.hestai(['refresh', '--session', token], { env: { HESTAI_NOW: back(30) } }).status).toBe(0);
@@ -130,6 +134,13 @@ function clockInAndIdentity(repo: ReturnType<typeof anchoredRepo>, now: string):
   ).toBe(0);
   return token;
 }
+
+// A session clocked in and past its identity stage at T0 (HESTAI_NOW): built once, copied per test.
+const T0 = '2026-11-20T10:00:00.000Z';
+const identityAtT0 = sharedFixture(() => {
+  const repo = anchoredRepo();
+  return { repo, token: clockInAndIdentity(repo, T0) };
+});
 
 describe('time: neighbours and clocks', () => {
   it('one clock-in after a long absence does not mark STALE a neighbour whose anchor is still within its validity', () => {
@@ -160,10 +171,8 @@ describe('time: neighbours and clocks', () => {
   });
 
   it('a clock set back after an expiry was seen does not revive the handshake', () => {
-    const repo = anchoredRepo();
-    const T0 = '2026-11-20T10:00:00.000Z';
+    const { repo, token } = identityAtT0();
     const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
-    const token = clockInAndIdentity(repo, T0);
     const bind = payloadFile(BIND);
     const context = (now: string) =>
       repo.hestai(['--json', 'anchor', '--stage', 'context', '--token', token, '--payload-file', bind], {
@@ -178,10 +187,8 @@ describe('time: neighbours and clocks', () => {
   });
 
   it('a clock set earlier than a time the session recorded does not revive the handshake', () => {
-    const repo = anchoredRepo();
-    const T0 = '2026-11-20T10:00:00.000Z';
+    const { repo, token } = identityAtT0();
     const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
-    const token = clockInAndIdentity(repo, T0);
     // Two hours later the session refreshes its context: a recorded time past the handshake's expiry.
     expect(repo.hestai(['refresh', '--session', token], { env: { HESTAI_NOW: at(120) } }).status).toBe(0);
     const bind = payloadFile(BIND);
