@@ -14,8 +14,7 @@ import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { sessionLookup } from '../records/known-session.js';
 import { resolveWorkspace } from '../workspace.js';
 import { WORKSPACE_CONFIG_FILE, type WorkspacePaths } from '../paths.js';
-import { headCommit } from '../git/repo.js';
-import { fileAtCommit } from '../git/show.js';
+import { fileAtCommitAsync, headCommitAsync } from '../git/async.js';
 import { MAX_RETRIES, MIN_TENSIONS } from './constants.js';
 import { bindTemplate, proofTemplate, renderArm, renderCanonicalAnchor } from './canonical.js';
 import {
@@ -192,12 +191,15 @@ export function constitutionFor(
  * (the adoption commit is not made, or a new role's file is not committed), and `hestai verify` re-runs the
  * anchor rules against the commit the proof record names. Null when HEAD has it.
  */
-export function constitutionNotCommitted(root: string, relative: string): [string, string, string] | null {
-  const head = headCommit(root);
-  if (head !== null && fileAtCommit(root, head, relative) !== null) return null;
+export async function constitutionNotCommitted(
+  root: string,
+  relative: string,
+): Promise<[string, string, string] | null> {
+  const head = await headCommitAsync(root);
+  if (head !== null && (await fileAtCommitAsync(root, head, relative)) !== null) return null;
   const where = head === null ? 'there is no commit yet' : `HEAD ${head.slice(0, 7)} does not have it`;
   const because = 'and hestai verify re-checks an anchor at the commit it records';
-  if (head === null || fileAtCommit(root, head, WORKSPACE_CONFIG_FILE) === null)
+  if (head === null || (await fileAtCommitAsync(root, head, WORKSPACE_CONFIG_FILE)) === null)
     return [
       'ADOPTION_UNCOMMITTED',
       `${relative} and the other files hestai init wrote are not committed (${where}), ${because}`,
@@ -455,7 +457,8 @@ async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHan
   }
   // CI re-checks an anchor at the commit its proof record names (HEAD at the proof stage): a constitution
   // that is only in the worktree makes an anchor that every local hook accepts and CI rejects.
-  const uncommitted = warnings.length === 0 ? constitutionNotCommitted(ctx.paths.root, constitution.relative) : null;
+  const uncommitted =
+    warnings.length === 0 ? await constitutionNotCommitted(ctx.paths.root, constitution.relative) : null;
   if (uncommitted) return refuse({ ...withConstitution, token: explicitToken }, ...uncommitted);
   let token: string;
   if (explicitToken !== null) {

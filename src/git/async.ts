@@ -122,6 +122,18 @@ export async function commitsSinceAsync(cwd: string, from: string | null): Promi
   return parseLog(result.stdout);
 }
 
+/** The commit HEAD names, or null on an unborn branch (`headCommit` without blocking). */
+export async function headCommitAsync(cwd: string): Promise<string | null> {
+  const result = await runGitAsync(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, okCodes: [1, 128] });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** The text of `file` in the tree of commit `rev`, or null when the commit has no such file (`fileAtCommit` without blocking). */
+export async function fileAtCommitAsync(cwd: string, rev: string, file: string): Promise<string | null> {
+  const result = await runGitAsync(['cat-file', 'blob', `${rev}:${file}`], { cwd, okCodes: [128] });
+  return result.status === 0 ? result.stdout : null;
+}
+
 /** Tracked files (`git ls-files -z`), one process. */
 export async function trackedFilesAsync(cwd: string): Promise<string[]> {
   return splitNul((await runGitAsync(['ls-files', '-z'], { cwd })).stdout);
