@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { headCommit, status } from '../git/repo.js';
 import { commitOnly } from '../git/commit.js';
+import { detectDefaultBranch, type DefaultBranch } from '../git/default-branch.js';
 import { fileAtCommit } from '../git/show.js';
 import { isAdoptionFile, WORKSPACE_CONFIG_FILE } from '../paths.js';
 import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/store.js';
@@ -84,6 +85,8 @@ export interface InitResult {
    * manager's configuration, and the command to run then.
    */
   refused: HookManagerRefusal | null;
+  /** The default branch written into the config init created (`tdd.default_branch`), and how git named it; null when the config existed. */
+  default_branch: DefaultBranch | null;
   /** Set with `commit`: the adoption commit made, or why none was. */
   adoption?: AdoptionCommit;
 }
@@ -141,13 +144,15 @@ export function defaultProtocolText(packageRoot: string = PACKAGE_ROOT): string 
   return fs.readFileSync(path.join(packageRoot, 'templates', 'protocol', 'default.yaml'), 'utf8');
 }
 
-function workspaceConfigText(since: string | null): string {
+function workspaceConfigText(since: string | null, branch: DefaultBranch): string {
   return [
     '# hestai workspace config: human-authored; every key and its default are in the README ("Configuration").',
     '# Thresholds (freshness, cleanup) are human authority: the tool reads this file and never rewrites it.',
-    ...(since === null
-      ? ['# tdd:', '#   since: <sha>   # history up to this commit is not judged by the test-first rule']
-      : ['tdd:', `  since: ${since}   # set by hestai init: history up to here predates the test-first rule`]),
+    'tdd:',
+    since === null
+      ? '  # since: <sha>   # history up to this commit is not judged by the test-first rule'
+      : `  since: ${since}   # set by hestai init: history up to here predates the test-first rule`,
+    `  default_branch: ${branch.branch}   # set by hestai init from ${branch.source}`,
     '',
   ].join('\n');
 }
@@ -238,7 +243,12 @@ export function initWorkspace(input: InitInput): InitResult {
   if (protocolBefore === null || protocolBefore === INERT_PROTOCOL)
     put(actions, workspace, paths.protocol, defaultProtocolText());
   else actions.push({ path: path.relative(root, paths.protocol), action: 'unchanged' });
-  putIfMissing(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root)));
+  // The default branch is asked of git only for a config init writes: an existing file is the human's.
+  const configMissing = readTextIfExists(paths.workspaceConfig) === null;
+  const defaultBranch = configMissing ? detectDefaultBranch(root) : null;
+  if (defaultBranch !== null)
+    put(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root), defaultBranch));
+  else actions.push({ path: path.relative(root, paths.workspaceConfig), action: 'unchanged' });
   const constitutions = installConstitutions(paths);
   for (const file of constitutions.written) actions.push({ path: file, action: 'created' });
   for (const file of constitutions.kept) actions.push({ path: file, action: 'unchanged' });
@@ -327,7 +337,18 @@ export function initWorkspace(input: InitInput): InitResult {
   }
   const armed = ensureHooksArmed(workspace);
   const adoption = input.commit ? { adoption: commitAdoption(root, actions) } : {};
-  return { ok: true, root, mode, hooks_dir: hooksDir, actions, armed, hints, refused, ...adoption };
+  return {
+    ok: true,
+    root,
+    mode,
+    hooks_dir: hooksDir,
+    actions,
+    armed,
+    hints,
+    refused,
+    default_branch: defaultBranch,
+    ...adoption,
+  };
 }
 
 /**

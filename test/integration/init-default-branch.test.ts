@@ -35,7 +35,7 @@ describe('hestai init: tdd.default_branch from git', () => {
     const init = repo.hestai(['init', '--no-husky']);
     expect(init.status, init.stderr).toBe(0);
     expect(defaultBranchOf(repo)).toBe('master');
-    expect(init.stdout).toContain('tdd.default_branch: master (origin/HEAD)');
+    expect(init.stdout).toContain('tdd.default_branch: master (origin/HEAD;');
   });
 
   it('without a remote, a local master (init.defaultBranch names main, which does not exist)', () => {

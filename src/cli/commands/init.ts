@@ -56,6 +56,11 @@ export function registerInit(program: Command): void {
                 `then run: ${result.refused.then}`,
                 'and check with: hestai doctor',
               ]),
+          ...(result.default_branch === null
+            ? []
+            : [
+                `  tdd.default_branch: ${result.default_branch.branch} (${result.default_branch.source}; change it in .hestai_workspace.yaml if that is not the branch you merge into)`,
+              ]),
           ...result.hints.map((h) => `hint: ${h}`),
           ...(adoption === undefined
             ? []
