@@ -24,6 +24,18 @@ function whole(writer: VerifyWriter, report: VerifyReport): string {
   return parts.filter((p) => p !== '').join('\n');
 }
 
+/**
+ * Which config judged (issue 25): the policy commit's `.hestai_workspace.yaml`, or the defaults when that
+ * commit has none (as right after `hestai init`, whose file is not in the base yet). Null for a report made
+ * without one.
+ */
+export function policyLine(range: VerifyReport['range']): string | null {
+  if (range.policy === undefined || range.policy_source === undefined) return null;
+  return range.policy_file
+    ? `policy: ${range.policy_file} (${range.policy_source})`
+    : `policy: the defaults: ${short(range.policy)} (${range.policy_source}) has no .hestai_workspace.yaml; a file that is only in the working tree or on the branch is never the policy (docs/enforcement.md "CI: hestai verify")`;
+}
+
 /** The JSON document of docs/design.md §7 (the `files` helper field is left out). */
 export function verifyJson(report: VerifyReport): unknown {
   return {
@@ -69,7 +81,13 @@ export function jsonWriter(): VerifyWriter & { failed(error: unknown): string } 
 /** Human text: one line per commit, the fail/warn verdicts under it, and a summary. */
 export function textWriter(): VerifyWriter {
   return {
-    start: (head) => `hestai verify ${short(head.range.from)}..${short(head.range.to)}: ${head.count} commit(s)`,
+    start: (head) =>
+      [
+        `hestai verify ${short(head.range.from)}..${short(head.range.to)}: ${head.count} commit(s)`,
+        policyLine(head.range),
+      ]
+        .filter((line) => line !== null)
+        .join('\n'),
     commit: (c) => {
       const bad = c.verdicts.filter((v) => v.status === 'fail' || v.status === 'warn');
       const mark = bad.some((v) => v.status === 'fail') ? '✗' : bad.length > 0 ? '!' : '✓';
@@ -131,6 +149,8 @@ export function githubWriter(isTestFile: (file: string) => boolean = () => false
         lines.push(
           `::warning file=.hestai_workspace.yaml,title=${escapeProperty(`hestai policy ${p.key}`)}::${escapeData(p.message)}`,
         );
+      const policy = policyLine(report.range);
+      if (policy !== null) lines.push(policy);
       lines.push(
         `hestai verify ${short(report.range.from)}..${short(report.range.to)}: ${count} commit(s), ${report.errors} error(s), ${report.warnings} warning(s)`,
       );

@@ -66,7 +66,16 @@ export interface CommitReport {
 export interface VerifyReport {
   ok: boolean;
   /** `base`: where the base came from (--from, the event, origin/HEAD); `policy`: the commit whose config judged. */
-  range: { from: string | null; to: string; base?: string; policy?: string };
+  range: {
+    from: string | null;
+    to: string;
+    base?: string;
+    policy?: string;
+    /** The file that judged, `<policy7>:.hestai_workspace.yaml`; null when the policy commit has none (the defaults). */
+    policy_file?: string | null;
+    /** Why that commit is the policy: `the base, from <where the base came from>`, or `--policy`. */
+    policy_source?: string;
+  };
   commits: CommitReport[];
   /** Policy keys (tdd.*, verify.*, anchors.*, anchor.*, freshness.*) the branch changes; each is a warning. */
   policy_changes: PolicyChange[];
@@ -146,10 +155,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // changes to the policy are reported, never applied.
   const base = resolveBase(workspace, input, input.env ?? {});
   const policyRev = input.policy === undefined ? base.rev : resolvePolicyCommit(workspace, input.policy);
-  const config = await configFromText(
-    fileAtCommit(workspace.root, policyRev, WORKSPACE_FILE),
-    `${policyRev.slice(0, 7)}:${WORKSPACE_FILE}`,
-  );
+  const policyText = fileAtCommit(workspace.root, policyRev, WORKSPACE_FILE);
+  const policyFile = policyText === null ? null : `${policyRev.slice(0, 7)}:${WORKSPACE_FILE}`;
+  const policySource = input.policy === undefined ? `the base, from ${base.source}` : '--policy';
+  const config = await configFromText(policyText, `${policyRev.slice(0, 7)}:${WORKSPACE_FILE}`);
   const range = resolveRange(workspace, config, { from: base.rev, ...(input.to ? { to: input.to } : {}) });
   if ((base.source === 'origin/HEAD' || base.source.endsWith('(no origin remote)')) && range.from === range.to)
     throw usageError(
@@ -215,7 +224,14 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // the latest such commit on are held back until the range ends).
   const protocol = await protocolPolicyVerdict(workspace.root, policyRev, range.to);
 
-  const reported = { from: range.from, to: range.to, base: base.source, policy: policyRev };
+  const reported = {
+    from: range.from,
+    to: range.to,
+    base: base.source,
+    policy: policyRev,
+    policy_file: policyFile,
+    policy_source: policySource,
+  };
   sink.start({ range: reported, count: counted.count });
   let errors = 0;
   let warnings = policy.length;
