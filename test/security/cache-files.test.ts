@@ -250,3 +250,64 @@ describe('a forged cache entry the agent writes as a regular file of this user i
     expectTampered(commit(repo, 'chore: work'), 'forged anchor');
   });
 });
+
+/**
+ * Where builds up to this one read the branch history the commit-msg hook judges a feat against (the
+ * history cache, `git/log-*.json`, format 2): the entry for this worktree's branch series, keyed by its
+ * repository, branch and the default branch's tip.
+ */
+function historyEntry(repo: TempRepo, branch: string, excludes: string[]): { entry: string; key: string } {
+  const gitDir = path.join(repo.dir, '.git');
+  const key = JSON.stringify([2, 'log', 'branch', gitDir, gitDir, branch, excludes]);
+  const entry = path.join(cacheDir(repo), 'git', `log-${textKey(key)}.json`);
+  fs.mkdirSync(path.dirname(entry), { recursive: true });
+  return { entry, key };
+}
+
+/** One commit record as git's log prints it (src/git/parse.ts), with `files` added or changed. */
+function record(sha: string, parents: string[], message: string, files: string[]) {
+  const date = '2026-11-26T07:00:00+00:00';
+  return {
+    sha,
+    parents,
+    authorDate: date,
+    committerDate: date,
+    message,
+    files,
+    changes: files.map((p) => ({ status: 'A', path: p })),
+  };
+}
+
+describe('a forged history cache entry never makes the commit-msg hook pass a feat it blocks', () => {
+  // Issue 27 item 3: the agent, as the user, writes the history cache (`git/log-*.json`) as a regular file.
+  // An entry claiming a test commit on the branch (one that does not exist, or the branch's real commit
+  // retyped as a test) must not pair an unpaired feat: the hook judges it as git's own history says.
+  const rev = (repo: TempRepo, name: string) => repo.git(['rev-parse', name]).stdout.trim();
+
+  it('an entry with a test commit that does not exist: the feat is refused as without the cache', () => {
+    const { repo } = anchoredRepo();
+    const main = rev(repo, 'main');
+    const head = rev(repo, 'HEAD');
+    const files = repo.git(['show', '--format=', '--name-only', head]).stdout.trim().split('\n');
+    const fake = 'f'.repeat(40);
+    const { entry, key } = historyEntry(repo, 'feat/x', [main]);
+    const commits = [
+      record(fake, [main], 'test(x): covers the feat', ['test/forged.test.ts']),
+      record(head, [fake], 'chore: warm the caches', files),
+    ];
+    fs.writeFileSync(entry, JSON.stringify({ format: 2, key, tip: head, excludes: [main], commits }));
+    expectUnpairedFeat(commit(repo, 'feat(x): unpaired'), 'forged history, a commit git does not have');
+    expect(repo.git(['rev-parse', 'HEAD']).stdout.trim()).toBe(head);
+  });
+
+  it("an entry retyping the branch's real commit as a test commit: the feat is refused as without the cache", () => {
+    const { repo } = anchoredRepo();
+    const main = rev(repo, 'main');
+    const head = rev(repo, 'HEAD');
+    const { entry, key } = historyEntry(repo, 'feat/x', [main]);
+    const commits = [record(head, [main], 'test(x): covers the feat', ['test/forged.test.ts'])];
+    fs.writeFileSync(entry, JSON.stringify({ format: 2, key, tip: head, excludes: [main], commits }));
+    expectUnpairedFeat(commit(repo, 'feat(x): unpaired'), 'forged history, a chore retyped as a test');
+    expect(repo.git(['rev-parse', 'HEAD']).stdout.trim()).toBe(head);
+  });
+});
