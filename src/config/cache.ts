@@ -3,10 +3,10 @@ import path from 'node:path';
 
 /**
  * The user's cache directory: `$XDG_CACHE_HOME/hestai`, else `$HOME/.cache/hestai`; null without either, and
- * null when its real path (symlinks resolved) lies inside a git worktree (see insideWorktree). The history cache lives here (src/git/log-cache.ts,
- * snapshot.ts), outside every worktree: a repository can commit or hand-edit anything in it. No validated config,
- * protocol or anchor is cached here (issue 27): an agent running as the user can write this directory, and a
- * cache must never make a hook pass what it would block without it.
+ * null when its real path (symlinks resolved) lies inside a git worktree (see insideWorktree). Nothing that
+ * decides is cached here (issue 27): no config, protocol, anchor or git history (the hooks ask git), since an
+ * agent running as the user can write this directory, and a cache must never make a hook pass what it
+ * would block without it.
  */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   const xdg = env['XDG_CACHE_HOME'];

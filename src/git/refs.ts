@@ -96,21 +96,6 @@ export function readHead(root: string, env: NodeJS.ProcessEnv = process.env): He
 }
 
 /**
- * The sha of a fully qualified ref (`refs/heads/main`) of the repository at `root`, read from files (its
- * loose file, else packed-refs): what `git rev-parse --verify <ref>` answers for a ref that exists. Null
- * whenever git could answer differently or the ref does not exist (git would then look for other refs
- * by that name): discovery variables, another ref backend, a symbolic ref, unreadable files.
- */
-export function readRef(root: string, ref: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (DISCOVERY_ENV.some((k) => env[k] !== undefined && env[k] !== '')) return null;
-  const gitDir = gitDirOf(root, env);
-  if (gitDir === null) return null;
-  const commonDir = commonDirOf(gitDir);
-  if (!filesRefBackend(commonDir)) return null;
-  return resolveRef(gitDir, commonDir, ref)?.sha ?? null;
-}
-
-/**
  * The repository around `dir` found from files (what `git rev-parse --show-toplevel --absolute-git-dir
  * --git-common-dir --is-shallow-repository` answers), or null whenever git must decide: a discovery
  * variable is set, the directory or its git dir belongs to another user (git's safe.directory check), the

@@ -37,11 +37,6 @@ export interface GatherInput {
   recorded: Readonly<Record<string, RecordedResult>>;
   /** sha256 of the files file_modified_since_start watches, taken when the run started. */
   baseline?: Readonly<Record<string, string>> | undefined;
-  /**
-   * The commit-range cache (src/git/snapshot.ts) in `dir` (the user cache directory) for the commits since
-   * the start; the work tree's files and status are always git's. Absent: every fact from git.
-   */
-  gitCache?: { dir: string | null; readOnly?: boolean } | undefined;
   /** Git facts already gathered ({@link prefetchGitFacts}): used instead of asking git again. */
   prefetched?: GitPrefetch | undefined;
 }
@@ -69,20 +64,13 @@ function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>) {
  * for all of them (the hooks).
  */
 export async function prefetchGitFacts(
-  input: Pick<GatherInput, 'paths' | 'gates' | 'baseline' | 'starting_commit' | 'gitCache'>,
+  input: Pick<GatherInput, 'paths' | 'gates' | 'baseline' | 'starting_commit'>,
 ): Promise<GitPrefetch> {
   const needs = gitNeeds(input);
   const root = input.paths.root;
   const [files, range] = await Promise.all([
     needs.files ? workTreeFilesAsync(root) : undefined,
-    needs.range
-      ? rangeFactsAsync(
-          root,
-          input.starting_commit,
-          { commits: needs.commits },
-          { cacheDir: input.gitCache?.dir ?? null, readOnly: input.gitCache?.readOnly === true },
-        )
-      : undefined,
+    needs.range ? rangeFactsAsync(root, input.starting_commit, { commits: needs.commits }) : undefined,
   ]);
   return { ...(files ? { files } : {}), ...(range ? { range } : {}) };
 }
@@ -156,7 +144,6 @@ export function gatherFactsSync(input: GatherInput): Facts {
   const root = paths.root;
   const facts = emptyFacts(input.session_id, input.started_at, input.starting_commit);
   const types = new Set(input.gates.map((g) => g.gate.check.type));
-  const cache = input.gitCache;
   let files: string[] | null = null;
   const allFiles = () => (files ??= input.prefetched?.files ?? workTreeFiles(root));
 
@@ -186,13 +173,7 @@ export function gatherFactsSync(input: GatherInput): Facts {
   const needsCommits = types.has('tests_first');
   const range =
     needsCommits || types.has('git_commit_since_start')
-      ? (input.prefetched?.range ??
-        rangeFacts(
-          root,
-          input.starting_commit,
-          { commits: needsCommits },
-          { cacheDir: cache?.dir ?? null, readOnly: cache?.readOnly === true },
-        ))
+      ? (input.prefetched?.range ?? rangeFacts(root, input.starting_commit, { commits: needsCommits }))
       : null;
   if (types.has('git_commit_since_start')) facts.commits_since_start = range!.count;
   if (types.has('git_clean')) facts.dirty = status(root).map((e) => e.path);

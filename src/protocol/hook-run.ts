@@ -1,4 +1,3 @@
-import { userCacheDir } from '../config/cache.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
@@ -88,9 +87,5 @@ function hookGather(
     runCommands: false,
     recorded: state.results,
     baseline: state.baseline,
-    // The commits since the start are read from the cache when the CLI or the MCP server recorded them
-    // for this HEAD; the hook writes no cache (HEAD moves with every commit, so its entry would rarely be
-    // reused), and the work tree is not cached (the index changes before every commit).
-    gitCache: { dir: userCacheDir(input.env), readOnly: true },
   };
 }

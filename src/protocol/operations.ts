@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import { userCacheDir } from '../config/cache.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
@@ -237,7 +236,6 @@ function factsInput(
     runCommands: options.runCommands,
     recorded: state.results,
     baseline: state.baseline,
-    gitCache: { dir: userCacheDir(deps.env) },
   };
 }
 
@@ -791,10 +789,7 @@ export async function sessionEnd(
   // The run's last commit: HEAD when it moved since the run started, else none (never the starting commit).
   const commit_sha = head !== null && head !== state.starting_commit ? head : null;
   const outcome: RunOutcome = state.violations.length > 0 ? 'COMPLETE_WITH_VIOLATIONS' : 'COMPLETE';
-  const range =
-    commit_sha === null
-      ? null
-      : rangeFacts(run.paths.root, state.starting_commit, { commits: true }, { cacheDir: null, readOnly: true });
+  const range = commit_sha === null ? null : rangeFacts(run.paths.root, state.starting_commit, { commits: true });
   const commits = (range?.commits ?? []).map((c) => c.sha).slice(-100);
   const forced = state.events.flatMap((e) => (e.type === 'advance' ? e.forced : []));
   const record: HistoryRecord = {

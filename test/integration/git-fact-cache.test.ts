@@ -4,15 +4,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoInfo } from '../../src/git/repo.js';
 import { readHead, repoInfoFromFiles } from '../../src/git/refs.js';
-import { rangeFacts, type SnapshotOptions } from '../../src/git/snapshot.js';
-import { restoreEnvAfterEach, useRepo, withoutGit } from '../helpers/process-env.js';
+import { rangeFacts } from '../../src/git/snapshot.js';
+import { restoreEnvAfterEach, useRepo } from '../helpers/process-env.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
-// Issue 15 (Speed): the session protocol reads HEAD from the git dir's files and the commits since a base
-// from a cache in the user cache directory (issue 27: the work tree's files and status are always git's).
-// The cache must never answer for a repository that changed: every change below is made by another process
-// (git, sh) on a real repository, and the next read must see it. "No git process" is proven by running with
-// no git on PATH.
+// Issue 15 (Speed): the session protocol reads HEAD from the git dir's files; the commits since a base, the
+// work tree's files and status are always git's (issue 27: no cache decides). Every change below is made by
+// another process (git, sh) on a real repository, and the next read must see it.
 
 restoreEnvAfterEach();
 
@@ -31,8 +29,7 @@ function fixture() {
     'build/out.js': 'ignored\n',
   });
   useRepo(repo);
-  const options: SnapshotOptions = { cacheDir: path.join(repo.home, '.cache', 'hestai') };
-  return { repo, options };
+  return { repo };
 }
 
 const gitFiles = (repo: TempRepo) =>
@@ -85,36 +82,31 @@ describe('git facts from files (src/git/refs.ts)', () => {
   });
 });
 
-describe('the commit-range cache', () => {
-  it('counts and lists the commits since a base from the cache while HEAD stays, and derives them when it moves on', () => {
-    const { repo, options } = fixture();
+describe('the commits since a base (src/git/snapshot.ts)', () => {
+  it('are what git lists, after another process moves HEAD on and back', () => {
+    const { repo } = fixture();
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     repo.commit('test: one', { 'test/one.test.ts': '1\n' });
-    const first = rangeFacts(repo.dir, base, { commits: true }, options);
-    expect(first).toMatchObject({ count: 1, cached: false });
+    const first = rangeFacts(repo.dir, base, { commits: true });
+    expect(first.count).toBe(1);
     expect(first.commits!.map((c) => c.message.trim())).toEqual(['test: one']);
-    expect(withoutGit(() => rangeFacts(repo.dir, base, { commits: true }, options))).toEqual({
-      ...first,
-      cached: true,
-    });
     sh(repo, 'echo 2 > src/two.ts && git add -A && git commit -q --no-verify -m "feat: two"');
-    // One commit on top of the cached answer: the history series (log-cache.ts) extended by one git log, as git lists it.
-    const moved = rangeFacts(repo.dir, base, { commits: true }, options);
-    expect(moved.cached).toBe(true);
+    const moved = rangeFacts(repo.dir, base, { commits: true });
+    expect(moved.commits!.map((c) => c.message.trim())).toEqual(['test: one', 'feat: two']);
     expect(moved.count).toBe(2);
-    expect(moved.commits).toEqual(rangeFacts(repo.dir, base, { commits: true }, { cacheDir: null }).commits);
     sh(repo, 'git reset -q --hard HEAD~1');
-    expect(rangeFacts(repo.dir, base, { commits: false }, options).count).toBe(1);
+    expect(rangeFacts(repo.dir, base, { commits: false }).count).toBe(1);
   });
 
-  it('never caches while replace refs can rewrite the history behind a sha', () => {
-    const { repo, options } = fixture();
+  it('follow replace refs as git does', () => {
+    const { repo } = fixture();
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     const one = repo.commit('test: one', { 'test/one.test.ts': '1\n' });
     repo.commit('test: two', { 'test/two.test.ts': '2\n' });
+    expect(rangeFacts(repo.dir, base, { commits: false }).count).toBe(2);
     repo.git(['replace', one, base]);
-    rangeFacts(repo.dir, base, { commits: false }, options);
-    expect(rangeFacts(repo.dir, base, { commits: false }, options).cached).toBe(false);
+    const count = Number(repo.git(['rev-list', '--count', 'HEAD', `^${base}`]).stdout.trim());
+    expect(rangeFacts(repo.dir, base, { commits: false }).count).toBe(count);
   });
 });
 

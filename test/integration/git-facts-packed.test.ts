@@ -24,30 +24,29 @@ function gitBranchLog(repo: TempRepo, excludes: string[]) {
 function fixture() {
   const repo = makeRepo();
   useRepo(repo);
-  const cacheDir = path.join(repo.home, '.cache', 'hestai');
   const main = rev(repo, 'HEAD');
   repo.git(['switch', '-q', '-c', 'feat/x']);
   repo.commit('chore: start', { 'src/a.ts': 'a\n' });
-  return { repo, cacheDir, main, scope: { defaultBranch: 'main', since: null } };
+  return { repo, main, scope: { defaultBranch: 'main', since: null } };
 }
 
 describe("the hooks' branch history is git's in a packed repository", () => {
   it('after git gc every commit is packed and the history the hooks read is the one git prints', () => {
-    const { repo, cacheDir, main, scope } = fixture();
-    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    const { repo, main, scope } = fixture();
+    expect(branchHistory(repo.dir, scope)).toEqual(gitBranchLog(repo, [main]));
     repo.commit('test(a): covers a', { 'test/a.test.ts': 't\n' });
     repo.commit('feat(a): a', { 'src/a.ts': 'a2\n' });
     repo.git(['gc', '-q']);
     expect(fs.readdirSync(path.join(repo.dir, '.git', 'objects', 'pack')).some((f) => f.endsWith('.pack'))).toBe(true);
-    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    expect(branchHistory(repo.dir, scope)).toEqual(gitBranchLog(repo, [main]));
     repo.commit('chore: after gc', { 'g.txt': 'g\n' });
-    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toEqual(gitBranchLog(repo, [main]));
+    expect(branchHistory(repo.dir, scope)).toEqual(gitBranchLog(repo, [main]));
   });
 
   it('a loose object planted next to a packed commit (git reads the pack) does not change the history', () => {
-    const { repo, cacheDir, main, scope } = fixture();
-    // The cached answer ends at "chore: start"; then a feat without its test is made and packed.
-    expect(branchHistory(repo.dir, scope, process.env, cacheDir)).toHaveLength(1);
+    const { repo, main, scope } = fixture();
+    // The branch has "chore: start"; then a feat without its test is made and packed.
+    expect(branchHistory(repo.dir, scope)).toHaveLength(1);
     const feat = repo.commit('feat(a): a', { 'src/a.ts': 'a2\n' });
     // The commit object alone goes into a pack (as a fetch or a partial repack leaves it); the rest stays loose.
     repo.git(['pack-objects', '-q', path.join(repo.dir, '.git', 'objects', 'pack', 'pack')], { input: `${feat}\n` });
@@ -59,7 +58,7 @@ describe("the hooks' branch history is git's in a packed repository", () => {
     fs.mkdirSync(path.dirname(loose), { recursive: true });
     fs.writeFileSync(loose, zlib.deflateSync(Buffer.from(`commit ${Buffer.byteLength(body)}\0${body}`)));
     expect(repo.git(['log', '-1', '--format=%s', feat]).stdout.trim()).toBe('feat(a): a');
-    const seen = branchHistory(repo.dir, scope, process.env, cacheDir);
+    const seen = branchHistory(repo.dir, scope);
     expect(seen.map((c) => c.message.trim())).toEqual(['chore: start', 'feat(a): a']);
     expect(seen).toEqual(gitBranchLog(repo, [main]));
   });

@@ -12,8 +12,8 @@ import { makeRepo, tempDir, type RunResult, type TempRepo } from '../helpers/git
 import { makeSession } from '../helpers/session-fixture.js';
 import { hestai, noStack } from './helpers.js';
 
-// Review of the user cache directory (~/.cache/hestai): no validated config, protocol or anchor is cached
-// there any more (issue 27), so whatever is planted where earlier builds read them (a FIFO, a symlink,
+// Review of the user cache directory (~/.cache/hestai): no validated config, protocol, anchor or git history
+// is cached there any more (issue 27), so whatever is planted where earlier builds read them (a FIFO, a symlink,
 // another user's file, or a forged regular file the agent writes) changes nothing: the hooks never hang and
 // judge as without a cache. Real `git commit`s through the installed hooks.
 
