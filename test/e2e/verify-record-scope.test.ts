@@ -123,3 +123,32 @@ describe('committer time does not go back along first-parent history beyond the 
     expect(copy?.message).toMatch(/34\.0 h before .* in its first-parent history/);
   });
 });
+
+describe('a record is valid for anchor.valid_hours (72 h) after it was anchored, whatever refreshes follow', () => {
+  it('attack: refresh events keep a record fresh for days; a commit 80 h after anchoring is refused by the hook and fails verify', () => {
+    const repo = anchoredRepo();
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const token = repo.anchor();
+    expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const trailers = repo.git(['log', '-1', '--format=%(trailers:only,unfold)']).stdout.trim();
+    const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    // A refresh every day keeps the context fresh (each is published as an event).
+    for (const hours of [23, 46, 69, 79])
+      expect(repo.hestai(['refresh', '--session', token], { env: { HESTAI_NOW: at(hours) } }).status).toBe(0);
+    const hook = repo.commitHooked('docs: through the hook 80 h later', { 'docs/b.md': 'b\n' }, { HESTAI_NOW: at(80) });
+    expect(hook.status, hook.stderr).not.toBe(0);
+    expect(hook.stderr).toContain('anchor.valid_hours');
+    repo.write('docs/c.md', 'c\n');
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', `docs: 80 h after anchoring\n\n${trailers}`], {
+      env: { GIT_COMMITTER_DATE: at(80), GIT_AUTHOR_DATE: at(80) },
+    });
+    expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
+
+    const { report } = repo.verifyJson(repo.freshClone('feat/x'));
+    expect(verdictOf(report, 'docs: honest', 'anchor')?.status).toBe('pass');
+    const late = verdictOf(report, 'docs: 80 h after anchoring', 'anchor');
+    expect(late?.status).toBe('fail');
+    expect(late?.message).toMatch(/outside the record's validity window .*anchor\.valid_hours 72/);
+  });
+});
