@@ -53,6 +53,8 @@ export const DEFAULTS = {
     required: true,
     strictness: 'default' as 'quick' | 'default' | 'deep',
     handshake_ttl_minutes: 60,
+    /** How long after validation an anchor (and its published proof record) covers commits: refreshes do not extend it. */
+    valid_hours: 72,
     constitutions: 'install' as 'install' | 'strict',
   },
   hooks: { pre_commit: true, commit_msg: true, trailers: true },

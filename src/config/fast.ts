@@ -174,6 +174,7 @@ const config = strict({
     required: orDefault(bool, () => D.anchor.required),
     strictness: orDefault(oneOf(['quick', 'default', 'deep']), () => D.anchor.strictness),
     handshake_ttl_minutes: orDefault(num({ int: true, gt: 0, max: 24 * 60 }), () => D.anchor.handshake_ttl_minutes),
+    valid_hours: orDefault(num({ int: true, gt: 0, max: 24 * 30 }), () => D.anchor.valid_hours),
     constitutions: orDefault(oneOf(['install', 'strict']), () => D.anchor.constitutions),
   }),
   hooks: section('hooks', {

@@ -148,6 +148,13 @@ export const configSchema = z.strictObject({
         .positive()
         .max(24 * 60)
         .default(DEFAULTS.anchor.handshake_ttl_minutes),
+      valid_hours: z
+        .number()
+        .int()
+        .positive()
+        .max(24 * 30)
+        .default(DEFAULTS.anchor.valid_hours)
+        .describe('An anchor (and its proof record) covers commits made up to this many hours after it was validated'),
       constitutions: z
         .enum(['install', 'strict'], {
           error:

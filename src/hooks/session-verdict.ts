@@ -2,7 +2,7 @@ import type { AnchorCheck } from '../records/anchor.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { contextAgeHours, isContextStale } from '../records/freshness.js';
+import { ageHoursAt, contextAgeHours, isContextStale } from '../records/freshness.js';
 import { handshakeIsTerminal } from './handshake.js';
 
 /** Why a session may not change the worktree now, or that it may. */
@@ -22,6 +22,18 @@ export function judgeSession(paths: WorkspacePaths, session: SessionRecord, anch
   // Terminal first: a fresh session of a locked role has no anchor, and anchoring is not what it needs.
   if (handshakeIsTerminal(paths, session.session_id, session.role)) return { ok: false, code: 'TERMINAL' };
   if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };
+  // An anchor covers commits for anchor.valid_hours after it was validated, as verify judges its record.
+  const anchoredHours = ageHoursAt(anchor.anchor.validated_at, now.getTime());
+  if (anchoredHours > config.anchor.valid_hours)
+    return {
+      ok: false,
+      code: 'NO_ANCHOR',
+      anchor: {
+        valid: false,
+        code: 'EXPIRED',
+        reason: `it was validated ${Math.floor(anchoredHours)} h ago (${anchor.anchor.validated_at}), longer than anchor.valid_hours (${config.anchor.valid_hours} h) covers`,
+      },
+    };
   const limitHours = config.freshness.max_age_hours;
   const ageHours = contextAgeHours(session, now);
   if (isContextStale(session, now, limitHours)) return { ok: false, code: 'STALE', ageHours, limitHours };

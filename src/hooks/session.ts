@@ -48,6 +48,8 @@ export function anchorRemedy(check: AnchorCheck & { valid: false }, session: Ses
     case 'NO_ANCHOR':
     case 'NOT_VALIDATED':
       return `Complete the handshake: ${anchorCmd} (then --stage context and --stage proof with --token ${token}).`;
+    case 'EXPIRED':
+      return `Anchor again (a new proof record): ${anchorCmd} (then --stage context and --stage proof with --token ${token}).`;
     case 'TAMPERED':
     case 'TOKEN_MISMATCH':
     case 'CORRUPT':

@@ -30,6 +30,8 @@ const REMEDIES: Record<Exclude<GateDecision['code'], 'UNLOCKED' | 'TERMINAL'>, s
   CORRUPT:
     'A state file is unreadable: ask a human to run `hestai anchor reset --token <session_id>` (or clock_in a new session), then anchor again.',
   SESSION_CLOSED: 'This session is closed: call clock_in to start a new one and anchor it.',
+  EXPIRED:
+    'The anchor is older than anchor.valid_hours: anchor this session again (stage identity → context → proof) for a new proof record.',
 };
 
 /** What a terminal handshake means and who can lift it (never the agent: retrying cannot help). */

@@ -137,7 +137,8 @@ export type AnchorCheck =
         | 'NOT_VALIDATED'
         | 'TAMPERED'
         | 'TOKEN_MISMATCH'
-        | 'SESSION_CLOSED';
+        | 'SESSION_CLOSED'
+        | 'EXPIRED';
       /** One sentence for humans: what is wrong and where. */
       reason: string;
     };

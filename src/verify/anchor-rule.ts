@@ -10,6 +10,7 @@ import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
 import { ageHoursAt, isOlderAt } from '../records/freshness.js';
 import { ackCovers } from '../records/session.js';
 import { COMMITTER_SKEW_HOURS, type Backdating } from './committer-time.js';
+import { DEFAULTS } from '../config/defaults.js';
 
 /** What verify learned about one digest. */
 export interface RecordEvidence {
@@ -47,6 +48,8 @@ export interface AnchorPolicy {
   publish: boolean;
   /** `freshness.max_age_hours`. */
   maxAgeHours: number;
+  /** `anchor.valid_hours`: a record covers commits made up to this long after `anchored_at` (default: DEFAULTS). */
+  validHours?: number;
 }
 
 export const FULL_DIGEST = /^sha256:([0-9a-f]{64})$/;
@@ -163,6 +166,14 @@ export function checkAnchor(
       trailer,
       `committed at ${commit.committerDate}, before the anchor was validated (${r.anchored_at})`,
       REANCHOR,
+    );
+  // A record's validity window: refresh and ack events keep a context fresh, never a record valid for longer.
+  const validHours = policy.validHours ?? DEFAULTS.anchor.valid_hours;
+  if (committed - seconds(r.anchored_at) > validHours * 3600)
+    return bad(
+      trailer,
+      `committed at ${commit.committerDate}, ${((committed - seconds(r.anchored_at)) / 3600).toFixed(1)} h after the anchor was validated (${r.anchored_at}): outside the record's validity window (anchor.valid_hours ${validHours}; refreshes and acknowledgments do not extend it)`,
+      `anchor the session again before committing (hestai anchor --stage identity --token ${r.session_id}, then the context and proof stages), then push`,
     );
   // Committer time does not go back along first-parent history beyond the skew: a commit dated back
   // into an older record's window (its trailers copied from a published commit) fails (issue 24).

@@ -218,6 +218,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     required: config.anchor.required,
     publish: config.anchors.publish,
     maxAgeHours: config.freshness.max_age_hours,
+    validHours: config.anchor.valid_hours,
   } as const;
   // The protocol on the branch may not weaken the base's: judged once for the range, reported on the
   // last commit that changed .hestai/protocol.yaml (so, while there is such a verdict, the reports from
