@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
 import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
@@ -14,7 +15,6 @@ import {
   expectStagesPassed,
   expectUnlockedByConnection,
   runAgent,
-  runHint,
   sessionInContext,
   withRemote,
 } from '../helpers/runtime-agent.js';
@@ -23,8 +23,8 @@ import { runtimeBin } from '../helpers/runtimes.js';
 // Gemini CLI itself (the pinned @google/gemini-cli, issue 29) runs the hooks `hestai init --agent gemini`
 // wrote in .gemini/settings.json: the Gemini API at GOOGLE_GEMINI_BASE_URL is the scripted endpoint on
 // 127.0.0.1, and the test reads the functionResponse parts Gemini CLI sent back and what is on disk.
-// Gemini CLI names an MCP server's tools `mcp_<server>_<tool>`; the server is registered in the project's
-// .gemini/settings.json with the command `hestai init` prints.
+// Gemini CLI names an MCP server's tools `mcp_<server>_<tool>`; `hestai init --agent gemini` registers the
+// server in the project's .gemini/settings.json next to its hooks.
 
 const GEMINI = runtimeBin('gemini');
 
@@ -35,36 +35,25 @@ describe.skipIf(GEMINI === null)(
   () => {
     it('refuses an unanchored write_file, replace and writing run_shell_command (the file untouched, the anchor step named); anchored through the MCP server Gemini CLI started, its write_file is allowed and its git commit carries its trailers and passes verify in a fresh clone', async () => {
       const { repo, init } = adopt('gemini');
+      expect(init).not.toContain('gemini mcp add'); // init registered the server itself
+      const remote = withRemote(repo);
       const wd = repo.dir;
       const file = path.join(wd, 'src/app.ts');
-      let remote = '';
-      const { results, endpoint } = await runAgent(
-        'gemini',
-        repo,
-        [
-          call('read_file', { file_path: file }),
-          call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
-          call('replace', { file_path: file, old_string: 'app = 1', new_string: 'app = 3', instruction: 'change it' }),
-          call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
-          ...anchorSteps(wd, (tool, input) => call(`mcp_hestai_${tool}`, input)),
-          call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
-          // Gemini CLI has no env file and runs the shell's git with core.hooksPath emptied (no hooks): the
-          // model commits as its SessionStart context says (HESTAI_SESSION=<id> git -c core.hooksPath=<dir> commit)
-          (request) =>
-            call('run_shell_command', {
-              command: `git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
-              description: 'commit the test',
-            }),
-        ],
-        {
-          // the MCP server, registered as init's hint says (project settings, committed as a team would)
-          before: async (env) => {
-            await runHint('gemini', init, /^hint: register the MCP server for Gemini CLI: (.*)$/m, env, wd);
-            repo.git(['commit', '-q', '--no-verify', '-am', 'chore: register the hestai MCP server']);
-            remote = withRemote(repo);
-          },
-        },
-      );
+      const { results, endpoint } = await runAgent('gemini', repo, [
+        call('read_file', { file_path: file }),
+        call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
+        call('replace', { file_path: file, old_string: 'app = 1', new_string: 'app = 3', instruction: 'change it' }),
+        call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+        ...anchorSteps(wd, (tool, input) => call(`mcp_hestai_${tool}`, input)),
+        call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
+        // Gemini CLI has no env file and runs the shell's git with core.hooksPath emptied (no hooks): the
+        // model commits as its SessionStart context says (HESTAI_SESSION=<id> git -c core.hooksPath=<dir> commit)
+        (request) =>
+          call('run_shell_command', {
+            command: `git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
+            description: 'commit the test',
+          }),
+      ]);
       const session = boundSession(repo, 'gemini');
       // SessionStart's context reached the model (Gemini CLI prepends it to the prompt)
       expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
@@ -91,6 +80,29 @@ describe.skipIf(GEMINI === null)(
     });
   },
 );
+
+describe('hestai init --agent gemini', () => {
+  it('registers the MCP server in .gemini/settings.json next to the hooks, keeping the project’s other servers and settings; a second run changes nothing', () => {
+    const repo = makeRepo();
+    const settings = path.join(repo.dir, '.gemini/settings.json');
+    repo.write(
+      '.gemini/settings.json',
+      JSON.stringify({ mcpServers: { docs: { command: 'docs-server' } }, ui: { theme: 'x' } }),
+    );
+    expect(repo.hestai(['init', '--no-husky', '--agent', 'gemini']).status).toBe(0);
+    const first = fs.readFileSync(settings, 'utf8');
+    const doc = JSON.parse(first);
+    expect(doc.mcpServers.docs).toEqual({ command: 'docs-server' });
+    expect(doc.ui).toEqual({ theme: 'x' });
+    expect(doc.mcpServers.hestai).toMatchObject({
+      command: 'node',
+      args: [path.join(PROJECT_ROOT, 'dist/cli/bin.js'), 'mcp'],
+    });
+    expect(Object.keys(doc.hooks)).toEqual(['SessionStart', 'BeforeTool', 'AfterAgent']);
+    expect(repo.hestai(['init', '--no-husky', '--agent', 'gemini']).status).toBe(0);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(first);
+  });
+});
 
 describe.skipIf(GEMINI === null)('Gemini CLI’s AfterAgent hook', () => {
   it('retries the turn once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {
