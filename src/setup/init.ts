@@ -470,7 +470,10 @@ function writeRuntimeHooks(
   const text =
     runtime === 'cursor'
       ? mergeCursorHooks(before, command, file)
-      : mergeHookGroups(before, runtime === 'codex' ? codexHooksFor(command) : geminiHooksFor(command), file, runtime);
+      : runtime === 'codex'
+        ? mergeHookGroups(before, codexHooksFor(command), file, runtime)
+        : // Gemini CLI reads its MCP servers from the same project settings: registered there with the hooks
+          mergeMcpJson(mergeHookGroups(before, geminiHooksFor(command), file, runtime), mcpBinFor(workspace), file);
   put(actions, workspace, file, text);
   const mcp = `node ${installedBinPath()} mcp`;
   if (runtime === 'codex')
@@ -478,7 +481,7 @@ function writeRuntimeHooks(
       `Codex runs only hooks a person has trusted: open codex in this repository and trust hestai's hooks in /hooks (codex exec skips untrusted hooks silently)`,
       `register the MCP server for Codex: codex mcp add hestai -- ${mcp}`,
     ];
-  if (runtime === 'gemini') return [`register the MCP server for Gemini CLI: gemini mcp add hestai ${mcp}`];
+  if (runtime === 'gemini') return [];
   return [
     `register the MCP server for Cursor in .cursor/mcp.json: {"mcpServers": {"hestai": {"command": "node", "args": ["${installedBinPath()}", "mcp"]}}}`,
   ];
@@ -492,8 +495,11 @@ function claudeHooksInstalled(root: string): boolean {
 /** Registers `hestai mcp` for Claude Code in `.mcp.json`, keeping other servers (`mergeMcpJson`). */
 function writeMcpJson(actions: InitAction[], workspace: Workspace): void {
   const file = path.join(workspace.root, MCP_CONFIG_FILE);
-  // A dependency is named by its path inside the project, so the file holds no path of this machine.
+  put(actions, workspace, file, mergeMcpJson(readTextIfExists(file), mcpBinFor(workspace), file));
+}
+
+/** The entrypoint an MCP registration runs: a dependency by its path inside the project (no path of this machine), else the installed one. */
+function mcpBinFor(workspace: Workspace): string {
   const hooksDir = hooksDirFor(workspace.root);
-  const bin = path.isAbsolute(hooksDir) ? installedBinPath() : `${path.posix.dirname(hooksDir)}/dist/cli/bin.js`;
-  put(actions, workspace, file, mergeMcpJson(readTextIfExists(file), bin, file));
+  return path.isAbsolute(hooksDir) ? installedBinPath() : `${path.posix.dirname(hooksDir)}/dist/cli/bin.js`;
 }
