@@ -56,7 +56,7 @@ export async function promoteAnchor(
     })),
     resets: auditedResets(paths, unsealed.token),
   });
-  const digest = publishProofRecord(paths.root, record, new Date(now));
+  const digest = await publishProofRecord(paths.root, record, new Date(now));
   const anchor = sealAnchor(digest === null ? unsealed : { ...unsealed, record_digest: digest });
   // Before the commit point (the rename): if this bookkeeping fails, the proof fails whole and can be sent
   // again; an ACTIVE session without an anchor is what refresh and ack leave too.

@@ -50,7 +50,7 @@ export async function resetAnchor(
   const reason =
     typeof input.reason === 'string' && input.reason.trim() !== '' ? input.reason.trim().slice(0, 500) : null;
   const ctx = await context(input.working_dir, deps);
-  return withHandshakeLock(ctx.paths, token, () => {
+  return withHandshakeLock(ctx.paths, token, async () => {
     const hs = readHandshake(ctx.paths, token);
     // The role: the handshake's, else the session's, else a lock left by this very session (clocked out since).
     const role =
@@ -100,7 +100,7 @@ export async function resetAnchor(
     // CI sees the reset through the anchors branch (published with the next git push).
     const sessions = new Set([token, ...(roleLock === null ? [] : [roleLock.session_id])]);
     for (const session_id of sessions)
-      publishProofEvent(
+      await publishProofEvent(
         ctx.paths.root,
         { event: 'reset', session_id, at: now, context_generated_at: null, reason },
         ctx.now,

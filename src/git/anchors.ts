@@ -9,6 +9,7 @@
  * pushed refs lack). fast-import refuses a non-fast-forward
  * update, which makes concurrent writers safe: the loser retries on the new tip.
  */
+import { runGitAsync } from './async.js';
 import { GitError, runGit, runGitBuffer } from './exec.js';
 import { splitNul } from './parse.js';
 
@@ -44,7 +45,16 @@ function fastImportScript(
 
 /** HEAD (null on an unborn branch) and the local anchors tip (null before the first record), one process. */
 export function anchorStoreHead(cwd: string): { head: string | null; tip: string | null } {
-  const out = runGit(['show-ref', '--head', ANCHORS_REF], { cwd, okCodes: [1] }).stdout;
+  return parseStoreHead(runGit(['show-ref', '--head', ANCHORS_REF], { cwd, okCodes: [1] }).stdout);
+}
+
+/** `anchorStoreHead` without blocking the caller (the MCP server's anchor proof stage). */
+export async function anchorStoreHeadAsync(cwd: string): Promise<{ head: string | null; tip: string | null }> {
+  return parseStoreHead((await runGitAsync(['show-ref', '--head', ANCHORS_REF], { cwd, okCodes: [1] })).stdout);
+}
+
+/** Pure: HEAD and the anchors tip from `git show-ref --head refs/heads/hestai/anchors`. */
+function parseStoreHead(out: string): { head: string | null; tip: string | null } {
   let head: string | null = null;
   let tip: string | null = null;
   for (const line of out.split('\n')) {
@@ -66,20 +76,41 @@ export function writeAnchorStore(
   message: string,
   options: { tip: string | null; merge?: string | null; at: Date },
 ): void {
-  for (const p of files) if (!/^[A-Za-z0-9._/-]+$/.test(p.path)) throw new Error(`invalid anchor store path ${p.path}`);
+  checkStorePaths(files);
   let tip = options.tip;
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = runGit(['fast-import', '--quiet'], {
-      cwd,
-      input: fastImportScript(files, message, tip, options.merge ?? null, options.at),
-      okCodes: [1, 128],
-    });
+    const input = fastImportScript(files, message, tip, options.merge ?? null, options.at);
+    const result = runGit(['fast-import', '--quiet'], { cwd, input, okCodes: [1, 128] });
     if (result.status === 0) return;
     lastError = result.stderr.trim();
     tip = anchorStoreHead(cwd).tip;
   }
   throw new GitError(['fast-import'], 1, lastError);
+}
+
+/** `writeAnchorStore` without blocking the caller (the MCP server's tools: proof records, events, runs). */
+export async function writeAnchorStoreAsync(
+  cwd: string,
+  files: readonly StoreFile[],
+  message: string,
+  options: { tip: string | null; at: Date },
+): Promise<void> {
+  checkStorePaths(files);
+  let tip = options.tip;
+  let lastError = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const input = fastImportScript(files, message, tip, null, options.at);
+    const result = await runGitAsync(['fast-import', '--quiet'], { cwd, input, okCodes: [1, 128] });
+    if (result.status === 0) return;
+    lastError = result.stderr.trim();
+    tip = (await anchorStoreHeadAsync(cwd)).tip;
+  }
+  throw new GitError(['fast-import'], 1, lastError);
+}
+
+function checkStorePaths(files: readonly StoreFile[]): void {
+  for (const p of files) if (!/^[A-Za-z0-9._/-]+$/.test(p.path)) throw new Error(`invalid anchor store path ${p.path}`);
 }
 
 /** The tips of every anchors branch this clone knows: local, then each remote's, e.g. refs/remotes/origin/hestai/anchors. */

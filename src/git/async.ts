@@ -10,7 +10,7 @@ import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
  */
 export function runGitAsync(
   args: readonly string[],
-  options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv; input?: string },
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     // Loaded on the first call (see exec.ts).
@@ -23,6 +23,8 @@ export function runGitAsync(
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => {}); // git exited before reading all of it: its exit status says why
+    child.stdin.end(options.input);
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') {
         reject(

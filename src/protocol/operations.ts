@@ -773,7 +773,7 @@ export async function sessionEnd(
   if (missing.length > 0) {
     await recordResults(run, results, now, state);
     // CI sees an end refused as INCOMPLETE too (a later end of the same run supersedes it: src/verify/protocol-run-rule.ts).
-    publishProtocolRun(run.paths.root, runRecord(state, 'INCOMPLETE', now, null, []), deps.clock());
+    await publishProtocolRun(run.paths.root, runRecord(state, 'INCOMPLETE', now, null, []), deps.clock());
     return {
       session_id: state.session_id,
       status: 'INCOMPLETE',
@@ -818,7 +818,7 @@ export async function sessionEnd(
     });
   await appendHistory(run.paths, record, run.config.protocol.history_limit);
   // CI sees the run (issue 30): its record goes on the anchors branch, which the pre-push hook publishes.
-  publishProtocolRun(run.paths.root, runRecord(state, outcome, now, commit_sha, commits), deps.clock());
+  await publishProtocolRun(run.paths.root, runRecord(state, outcome, now, commit_sha, commits), deps.clock());
   return {
     session_id: state.session_id,
     status: outcome,

@@ -3,7 +3,7 @@
  * of the repository. The pre-push hook publishes that branch with the user's `git push`.
  */
 import { GitError } from '../git/exec.js';
-import { anchorStoreHead, writeAnchorStore } from '../git/anchors.js';
+import { anchorStoreHeadAsync, writeAnchorStoreAsync } from '../git/anchors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readJsonl } from '../state/store.js';
 import { isRecord } from '../util/validate.js';
@@ -20,9 +20,9 @@ import {
 import { protocolRunBytes, protocolRunPath, type ProtocolRunRecord } from './protocol-record.js';
 
 /** HEAD and the anchors tip, or null when the workspace is not inside a git repository (nothing to prove there). */
-function storeHead(root: string): { head: string | null; tip: string | null } | null {
+async function storeHead(root: string): Promise<{ head: string | null; tip: string | null } | null> {
   try {
-    return anchorStoreHead(root);
+    return await anchorStoreHeadAsync(root);
   } catch (error) {
     if (error instanceof GitError && /not a git repository/i.test(error.stderr)) return null;
     throw error;
@@ -50,12 +50,16 @@ export function auditedResets(paths: WorkspacePaths, sessionId: string): ProofRe
  * Stores a proof record in the anchors branch; its `head` is data in the record, never a parent of the
  * anchors commit (nothing the pushed refs lack is published). Returns the digest (hex), or null outside git.
  */
-export function publishProofRecord(root: string, build: (head: string | null) => ProofRecord, at: Date): string | null {
-  const store = storeHead(root);
+export async function publishProofRecord(
+  root: string,
+  build: (head: string | null) => ProofRecord,
+  at: Date,
+): Promise<string | null> {
+  const store = await storeHead(root);
   if (store === null) return null;
   const record = build(store.head);
   const digest = proofDigest(record);
-  writeAnchorStore(
+  await writeAnchorStoreAsync(
     root,
     [{ path: recordPath(digest), content: proofBytes(record) }],
     `hestai: anchor ${record.session_id} (${record.role}, ${record.tier})`,
@@ -67,11 +71,15 @@ export function publishProofRecord(root: string, build: (head: string | null) =>
 }
 
 /** Stores a session event (ack, reset, refresh) in the anchors branch; a no-op outside git. */
-export function publishProofEvent(root: string, event: Omit<ProofEvent, 'kind' | 'version'>, at: Date): void {
-  const store = storeHead(root);
+export async function publishProofEvent(
+  root: string,
+  event: Omit<ProofEvent, 'kind' | 'version'>,
+  at: Date,
+): Promise<void> {
+  const store = await storeHead(root);
   if (store === null) return;
   const full: ProofEvent = { kind: PROOF_EVENT_KIND, version: 1, ...event };
-  writeAnchorStore(
+  await writeAnchorStoreAsync(
     root,
     [{ path: eventPath(full.session_id, proofDigest(full)), content: proofBytes(full) }],
     `hestai: ${full.event} ${full.session_id}`,
@@ -80,10 +88,10 @@ export function publishProofEvent(root: string, event: Omit<ProofEvent, 'kind' |
 }
 
 /** Stores a protocol run record (src/records/protocol-record.ts) in the anchors branch; a no-op outside git. */
-export function publishProtocolRun(root: string, record: ProtocolRunRecord, at: Date): void {
-  const store = storeHead(root);
+export async function publishProtocolRun(root: string, record: ProtocolRunRecord, at: Date): Promise<void> {
+  const store = await storeHead(root);
   if (store === null) return;
-  writeAnchorStore(
+  await writeAnchorStoreAsync(
     root,
     [{ path: protocolRunPath(record), content: protocolRunBytes(record) }],
     `hestai: protocol run ${record.session_id} (${record.outcome})`,

@@ -46,7 +46,7 @@ export async function acknowledgeStale(
   const { config } = await loadConfig(workspace.root);
   const now = clock();
   const at = now.toISOString();
-  return withLock(sessionsLock(paths), () => {
+  return withLock(sessionsLock(paths), async () => {
     const session = openSession(paths, input.session_id, env, { live: true });
     const age = contextAgeHours(session, now);
     const limit = config.freshness.max_age_hours;
@@ -84,7 +84,7 @@ export async function acknowledgeStale(
       context_age_hours: Math.round(age * 100) / 100,
     });
     // CI sees the acknowledgment through the anchors branch (published with the next git push).
-    publishProofEvent(
+    await publishProofEvent(
       paths.root,
       { event: 'ack', session_id: session.session_id, at, context_generated_at: session.context_generated_at, reason },
       now,

@@ -53,7 +53,7 @@ export async function refreshSession(
     warnings,
   });
   const at = clock().toISOString();
-  return withLock(sessionsLock(paths), () => {
+  return withLock(sessionsLock(paths), async () => {
     const current = openSession(paths, session.session_id, env, { live: true });
     const updated = {
       ...current,
@@ -87,7 +87,7 @@ export async function refreshSession(
       previous_context_generated_at: current.context_generated_at,
     });
     // CI measures freshness from the proof record: a refresh is a new generation it must see.
-    publishProofEvent(
+    await publishProofEvent(
       paths.root,
       { event: 'refresh', session_id: updated.session_id, at, context_generated_at: at, reason: null },
       new Date(at),
