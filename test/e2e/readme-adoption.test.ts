@@ -162,7 +162,10 @@ describe("the README's adoption path, run literally, passes CI", () => {
 
   it("following init's own next step (clock-in first) is refused at the anchor with a command that commits the adoption; run as printed, CI passes", () => {
     const p = project();
-    expect(p.sh('npx hestai init').status).toBe(0);
+    const init = p.sh('npx hestai init');
+    expect(init.status, init.out).toBe(0);
+    // init says so too, with the same command the refusal below prints (run there as printed).
+    expect(init.stdout).toContain('next: make the adoption commit first: npx hestai init --commit');
     const clockIn = p.sh('npx hestai clock-in --role implementation-lead --json');
     expect(clockIn.status, clockIn.out).toBe(0);
     const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
