@@ -172,10 +172,45 @@ export interface TempRepo {
 /** Makes a real temporary git repository (branch main, identity set, gpg off), removed after the test. */
 export function makeRepo(options: { initialCommit?: boolean } = {}): TempRepo {
   const base = tempDir('hestai-repo-');
+  fs.mkdirSync(path.join(base, 'home'));
+  fs.mkdirSync(path.join(base, 'repo'));
+  const repo = repoIn(base);
+  repo.git(['init', '-q', '-b', 'main']);
+  if (options.initialCommit !== false) repo.commit('chore: initial commit', { 'README.md': '# temp\n' });
+  return repo;
+}
+
+const templates = new Map<string, string>();
+
+/**
+ * The repository `build` makes (from makeRepo), made once per test file under `key`; every later call
+ * gets a copy (`cp -a` of its worktree, git dir and home) in a new temporary directory. Only for
+ * repositories that hold no absolute path of their own (no remote, no session records): use
+ * sharedFixture for those.
+ */
+export function templateRepo(key: string, build: () => TempRepo): TempRepo {
+  const template = templates.get(key);
+  if (template === undefined) {
+    const repo = build();
+    const store = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-template-')));
+    copyTree(path.dirname(repo.dir), path.join(store, 'base'));
+    templates.set(key, path.join(store, 'base'));
+    fileCleanups.push(() => {
+      fs.rmSync(store, { recursive: true, force: true });
+      templates.delete(key);
+    });
+    return repo;
+  }
+  const base = tempDir('hestai-repo-');
+  fs.rmdirSync(base);
+  copyTree(template, base);
+  return repoIn(base);
+}
+
+/** The TempRepo whose home and worktree are `base`/home and `base`/repo. */
+function repoIn(base: string): TempRepo {
   const home = path.join(base, 'home');
   const dir = path.join(base, 'repo');
-  fs.mkdirSync(home);
-  fs.mkdirSync(dir);
   const env = isolatedEnv(home);
   const repo: TempRepo = {
     dir,
@@ -211,8 +246,6 @@ export function makeRepo(options: { initialCommit?: boolean } = {}): TempRepo {
       return runCli(args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, input: opts.input });
     },
   };
-  repo.git(['init', '-q', '-b', 'main']);
-  if (options.initialCommit !== false) repo.commit('chore: initial commit', { 'README.md': '# temp\n' });
   return repo;
 }
 

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, expect } from 'vitest';
 import { createServer, type McpDeps } from '../../src/mcp/server.js';
-import { CLI, makeRepo, type TempRepo } from './git-repo.js';
+import { CLI, makeRepo, templateRepo, type TempRepo } from './git-repo.js';
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -136,14 +136,17 @@ export const CEREMONY_FILES: Record<string, string> = {
 
 /** A repository adopted with `hestai init --no-husky`, with the files the ceremony cites committed. */
 export function ceremonyRepo(): TempRepo {
-  const repo = makeRepo();
-  const init = repo.hestai(['init', '--no-husky']);
-  expect(init.status, init.stderr).toBe(0);
-  repo.commit('chore: hestai init and the app', {
-    ...CEREMONY_FILES,
-    '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
+  // Made once per test file, copied for every later call (it holds no absolute path of its own).
+  return templateRepo('ceremony', () => {
+    const repo = makeRepo();
+    const init = repo.hestai(['init', '--no-husky']);
+    expect(init.status, init.stderr).toBe(0);
+    repo.commit('chore: hestai init and the app', {
+      ...CEREMONY_FILES,
+      '.gitignore': '.hestai/sessions/\n.hestai/audit/\n.hestai/cache/\n',
+    });
+    return repo;
   });
-  return repo;
 }
 
 /**
