@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, tempDir, templateRepo, type TempRepo } from '../helpers/git-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 // The commit-msg hook must judge exactly the message git stores. For every cleanup mode (commit.cleanup),
@@ -33,12 +33,16 @@ function setup(
   cleanup: string | null,
   commentChar: string | null,
 ): { repo: TempRepo; editor: string; msgFile: string; token: string } {
-  const repo = makeRepo();
-  expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
-  repo.write('.hestai_workspace.yaml', 'hooks:\n  pre_commit: false\nverify:\n  trailers: error\n');
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
-  fs.rmSync(path.join(repo.dir, '.git/hooks/pre-commit')); // only commit-msg is under test here
+  // The adopted repository is made once per file and copied for each setup (it holds no absolute path).
+  const repo = templateRepo('adopted', () => {
+    const adopted = makeRepo();
+    expect(adopted.hestai(['init', '--no-husky']).status).toBe(0);
+    adopted.write('.hestai_workspace.yaml', 'hooks:\n  pre_commit: false\nverify:\n  trailers: error\n');
+    adopted.git(['add', '-A']);
+    adopted.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    fs.rmSync(path.join(adopted.dir, '.git/hooks/pre-commit')); // only commit-msg is under test here
+    return adopted;
+  });
   if (cleanup !== null) repo.git(['config', 'commit.cleanup', cleanup]);
   if (commentChar !== null) repo.git(['config', 'core.commentChar', commentChar]);
   const { token } = makeSession(repo.dir);
