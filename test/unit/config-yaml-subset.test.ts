@@ -118,6 +118,9 @@ const pieces = [
   '<<',
   '__proto__',
   'constructor',
+  '{ a: ',
+  '{ type: x, accepts: [a, b] }',
+  'b: ',
 ];
 
 describe('parseYamlSubset (the hooks read workspace files without the yaml package)', () => {
@@ -140,6 +143,26 @@ describe('parseYamlSubset (the hooks read workspace files without the yaml packa
       { numRuns: 2000 },
     );
     expect(answered).toBeGreaterThan(2000);
+  });
+
+  it('reads one-line flow mappings of scalars and sequences (as protocol gates are written) as yaml does', () => {
+    const scalar = fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 }), fc.integer(), fc.boolean());
+    const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }));
+    const key = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/);
+    answered = 0;
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 4 }), styles, (check, options) => {
+        const text = stringify({ gates: [{ id: 'g', check }] }, { ...options, collectionStyle: 'block' });
+        agreesWithYaml(
+          text.replace(
+            /^( *check:)\n[\s\S]*$/m,
+            (_, head: string) => `${head} ${stringify(check, { ...options, collectionStyle: 'flow' }).trim()}\n`,
+          ),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(500);
   });
 
   it('reads random text made of YAML pieces as yaml does, or leaves it to yaml', () => {
@@ -191,6 +214,21 @@ describe('parseYamlSubset (the hooks read workspace files without the yaml packa
     ],
     ['an empty file', ''],
     ['comments only', '# nothing configured yet\n\n'],
+    [
+      'protocol gates with flow mappings',
+      [
+        'version: 1',
+        'phases:',
+        '  - id: BINDING',
+        '    gates:',
+        '      - id: read_context',
+        '        step: "Read .hestai/context/PROJECT-CONTEXT.oct.md"',
+        '        level: MUST',
+        '        check: { type: evidence, accepts: [content_hash], path: .hestai/context/PROJECT-CONTEXT.oct.md }',
+        "      - { id: quality, step: 'npm test passes', level: SHOULD }",
+        '',
+      ].join('\n'),
+    ],
     ['a sha and nulls', 'tdd:\n  since: 0123abcd\n  default_branch: main\nai:\n  model_override: ~\n'],
   ];
   for (const [name, text] of written) {
@@ -211,12 +249,14 @@ describe('parseYamlSubset (the hooks read workspace files without the yaml packa
     }
   });
 
-  it('leaves to yaml what it does not read: anchors, tags, block scalars, flow mappings, tabs, CR, duplicates', () => {
+  it('leaves to yaml what it does not read: anchors, tags, block scalars, nested flow collections, tabs, CR, duplicates', () => {
     for (const text of [
       'a: &x 1\nb: *x\n',
       'a: !!str 1\n',
       'a: |\n  text\n',
-      'a: {b: 1}\n',
+      'a: {b: {c: 1}}\n',
+      'a: {b: 1,}\n',
+      'a: [[1]]\n',
       'a:\n\tb: 1\n',
       'a: 1\r\nb: 2\r\n',
       'a: 1\na: 2\n',
