@@ -126,39 +126,91 @@ class Reader {
   }
 }
 
-/** A scalar or a one-line flow sequence of scalars, with an optional comment after it. */
+/**
+ * A scalar, or a one-line flow collection: a sequence of scalars, or a mapping of plain keys to scalars and
+ * sequences of scalars (`{ type: evidence, accepts: [content_hash] }`); an optional comment after it.
+ */
 function inlineValue(text: string): unknown {
   const first = text[0]!;
-  if (first === "'" || first === '"') {
-    const { value, end } = quoted(text, 0);
-    comment(text.slice(end));
+  if (first === "'" || first === '"' || first === '[' || first === '{') {
+    const flow = new FlowReader(text);
+    const value = first === '[' ? flow.sequence() : first === '{' ? flow.mapping() : flow.quoted();
+    comment(text.slice(flow.at));
     return value;
-  }
-  if (first === '[') {
-    const close = text.indexOf(']');
-    if (close < 0) doubt();
-    comment(text.slice(close + 1));
-    const inner = text.slice(1, close);
-    if (trimSpaces(inner) === '') return [];
-    return inner.split(',').map((item) => {
-      const trimmed = trimSpaces(item);
-      if (trimmed === '') doubt();
-      if (trimmed[0] === "'" || trimmed[0] === '"') {
-        const { value, end } = quoted(trimmed, 0);
-        if (end !== trimmed.length) doubt();
-        return value;
-      }
-      if (/[[\]{}:#"']/.test(trimmed)) doubt();
-      return plain(trimmed);
-    });
-  }
-  if (first === '{') {
-    if (!/^\{ *\}/.test(text)) doubt();
-    comment(text.slice(text.indexOf('}') + 1));
-    return {};
   }
   const hash = text.indexOf(' #');
   return plain(hash < 0 ? text : trimSpaces(text.slice(0, hash)));
+}
+
+/** Reads flow collections and quoted scalars from one line, left to right. */
+class FlowReader {
+  at = 0;
+  constructor(private readonly text: string) {}
+
+  private skipSpaces(): void {
+    while (this.text[this.at] === ' ') this.at++;
+  }
+
+  quoted(): string {
+    const { value, end } = quoted(this.text, this.at);
+    this.at = end;
+    return value;
+  }
+
+  /** `[a, 'b', 1]`: scalars only; an empty item (`[a,,b]`, `[a,]`) is left to yaml. */
+  sequence(): unknown[] {
+    this.at++; // [
+    this.skipSpaces();
+    const out: unknown[] = [];
+    if (this.text[this.at] === ']') {
+      this.at++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.scalar(']'));
+      this.skipSpaces();
+      const c = this.text[this.at++];
+      if (c === ']') return out;
+      if (c !== ',') doubt();
+      this.skipSpaces();
+    }
+  }
+
+  /** `{ key: value, ... }`: plain keys, each followed by `: `; values are scalars or flow sequences. */
+  mapping(): Record<string, unknown> {
+    this.at++; // {
+    this.skipSpaces();
+    const out: Record<string, unknown> = {};
+    if (this.text[this.at] === '}') {
+      this.at++;
+      return out;
+    }
+    for (;;) {
+      const match = /^([A-Za-z_][A-Za-z0-9_-]*): +/.exec(this.text.slice(this.at)) ?? doubt();
+      const key = match[1]!;
+      if (key.length > 1000 || NON_STRING_KEY.test(key) || key in out) doubt();
+      this.at += match[0].length;
+      out[key] = this.text[this.at] === '[' ? this.sequence() : this.scalar('}');
+      this.skipSpaces();
+      const c = this.text[this.at++];
+      if (c === '}') return out;
+      if (c !== ',') doubt();
+      this.skipSpaces();
+    }
+  }
+
+  /** A quoted or plain scalar inside a flow collection closed by `close`. */
+  private scalar(close: string): unknown {
+    const c = this.text[this.at];
+    if (c === "'" || c === '"') return this.quoted();
+    let end = this.at;
+    while (end < this.text.length && this.text[end] !== ',' && this.text[end] !== close) end++;
+    const item = trimSpaces(this.text.slice(this.at, end));
+    // Flow indicators, quotes, `:` and `#` inside a plain flow scalar are left to yaml.
+    if (item === '' || /[[\]{}:#"']/.test(item)) doubt();
+    this.at = end;
+    return plain(item);
+  }
 }
 
 /** Spaces around, and only spaces: YAML's own white space here (tabs never reach this far), not JavaScript's. */
