@@ -99,6 +99,9 @@ export function arbitrary(schema: z.ZodType): fc.Arbitrary<unknown> {
 }
 
 function ownKind(schema: z.ZodType): fc.Arbitrary<unknown> {
+  if (schema instanceof z.ZodPipe) return ownKind(schema.in as z.ZodType); // a transform: its input
+  if (schema instanceof z.ZodUnion) return fc.oneof(...(schema.options as z.ZodType[]).map((o) => arbitrary(o)));
+  if (schema instanceof z.ZodLiteral) return fc.constantFrom(...(schema.values as Set<unknown>), 'other');
   if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional)
     return fc.oneof(fc.constant(undefined), arbitrary(schema.unwrap() as z.ZodType));
   if (schema instanceof z.ZodNullable) return fc.oneof(fc.constant(null), arbitrary(schema.unwrap() as z.ZodType));
@@ -145,13 +148,18 @@ function objectArbitrary(schema: z.ZodObject): fc.Arbitrary<Record<string, unkno
  * numbers inside its bounds, lists as long as it asks. A refinement can still refuse one; most pass.
  */
 export function validArbitrary(schema: z.ZodType): fc.Arbitrary<unknown> {
+  if (schema instanceof z.ZodPipe) return validArbitrary(schema.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) return fc.oneof(...(schema.options as z.ZodType[]).map((o) => validArbitrary(o)));
+  if (schema instanceof z.ZodLiteral) return fc.constantFrom(...(schema.values as Set<unknown>));
   if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional)
     return fc.oneof(fc.constant(undefined), validArbitrary(schema.unwrap() as z.ZodType));
   if (schema instanceof z.ZodNullable) return fc.oneof(fc.constant(null), validArbitrary(schema.unwrap() as z.ZodType));
   if (schema instanceof z.ZodObject) {
     const shape = schema.shape as Record<string, z.ZodType>;
     return fc.record(Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, validArbitrary(value)])), {
-      requiredKeys: [],
+      requiredKeys: Object.keys(shape).filter(
+        (key) => !(shape[key] instanceof z.ZodOptional || shape[key] instanceof z.ZodDefault),
+      ),
     });
   }
   if (schema instanceof z.ZodArray) {
