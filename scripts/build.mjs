@@ -198,7 +198,8 @@ await esbuild.build({
   entryPoints: ['src/config/validate.ts'],
   outfile: 'dist/hooks/config-validate.cjs',
 });
-// The same for the session protocol (protocol.enforce): protocol.yaml is validated only on a cache miss.
+// The same for the session protocol (protocol.enforce): a protocol.yaml outside the YAML subset or the mirror of
+// its schema (src/protocol/fast.ts) is validated from this bundle.
 await esbuild.build({
   ...hookBundle,
   entryPoints: ['src/protocol/validate.ts'],
@@ -275,7 +276,7 @@ await esbuild.build({
 // `hestai session start|gate|advance|evidence|blocked|end|show` (the protocol commands an agent runs on every
 // gate check) take the CLI's fast path (src/cli/session-argv.ts) and run from one CommonJS bundle instead of
 // ~35 ES-module chunks: no commander, yaml, zod or MCP SDK (protocol.yaml and the workspace config are
-// validated from their own bundles on a cache miss, as in the hooks). Same file-URL stand-in as above.
+// validated from their own bundles when they are not plain, as in the hooks). Same file-URL stand-in as above.
 await esbuild.build({
   ...hookBundle,
   entryPoints: ['src/cli/session-main.ts'],

@@ -1,6 +1,7 @@
 import { readToolPatternProblem } from '../util/agent-tools.js';
 import { COMMIT_SHA, COMMIT_TYPE, ENV_NAME, hasNoParentSegment, isRegExpSource, isRelativePath } from './checks.js';
 import { DEFAULTS } from './defaults.js';
+import { bool, list, NO, num, nullable, oneOf, optional, orDefault, str, strict, url, type Check } from './mirror.js';
 import type { WorkspaceConfig } from './schema.js';
 
 /**
@@ -15,107 +16,6 @@ export function fastConfig(raw: unknown): WorkspaceConfig | null {
   const value = config(raw);
   return value === NO ? null : (value as WorkspaceConfig);
 }
-
-/** "Not valid here": the sentinel every check returns instead of throwing or collecting messages. */
-const NO: unique symbol = Symbol('invalid');
-type Check = (value: unknown) => unknown;
-
-const bool: Check = (v) => (typeof v === 'boolean' ? v : NO);
-
-interface NumberRule {
-  int?: boolean;
-  /** Exclusive lower bound (zod's positive: > 0). */
-  gt?: number;
-  /** Inclusive bounds (zod's min and max). */
-  min?: number;
-  max?: number;
-}
-const num =
-  (rule: NumberRule = {}): Check =>
-  (v) =>
-    typeof v === 'number' &&
-    Number.isFinite(v) &&
-    (!rule.int || Number.isSafeInteger(v)) &&
-    (rule.gt === undefined || v > rule.gt) &&
-    (rule.min === undefined || v >= rule.min) &&
-    (rule.max === undefined || v <= rule.max)
-      ? v
-      : NO;
-
-interface StringRule {
-  min?: number;
-  max?: number;
-  pattern?: RegExp;
-  refine?: ReadonlyArray<(s: string) => boolean>;
-}
-const str =
-  (rule: StringRule = {}): Check =>
-  (v) =>
-    typeof v === 'string' &&
-    (rule.min === undefined || v.length >= rule.min) &&
-    (rule.max === undefined || v.length <= rule.max) &&
-    (rule.pattern === undefined || rule.pattern.test(v)) &&
-    (rule.refine ?? []).every((f) => f(v))
-      ? v
-      : NO;
-
-/** zod's `z.url()`: the trimmed text parses as a URL; the value is that text without ASCII tabs and newlines. */
-const url: Check = (v) => {
-  if (typeof v !== 'string') return NO;
-  const trimmed = v.trim();
-  return URL.canParse(trimmed) ? trimmed.replace(/[\t\n\r]/g, '') : NO;
-};
-
-const oneOf =
-  (options: readonly string[]): Check =>
-  (v) =>
-    typeof v === 'string' && options.includes(v) ? v : NO;
-
-const list =
-  (element: Check, min = 0): Check =>
-  (v) => {
-    if (!Array.isArray(v) || v.length < min) return NO;
-    const out: unknown[] = [];
-    for (const item of v) {
-      const checked = element(item);
-      if (checked === NO) return NO;
-      out.push(checked);
-    }
-    return out;
-  };
-
-/** `.default(d)`: a missing value is the default (a fresh copy each time); anything else is checked. */
-const orDefault =
-  (check: Check, fallback: () => unknown): Check =>
-  (v) =>
-    v === undefined ? fallback() : check(v);
-/** `.optional()`: a missing value stays missing. */
-const optional =
-  (check: Check): Check =>
-  (v) =>
-    v === undefined ? undefined : check(v);
-/** `.nullable()`. */
-const nullable =
-  (check: Check): Check =>
-  (v) =>
-    v === null ? null : check(v);
-
-/** zod's `z.strictObject`: a mapping with no key outside `shape`; an optional key stays out where it was out. */
-const strict =
-  (shape: Record<string, Check>): Check =>
-  (v) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return NO;
-    const input = v as Record<string, unknown>;
-    for (const key of Object.keys(input)) if (!Object.hasOwn(shape, key)) return NO;
-    const out: Record<string, unknown> = {};
-    for (const [key, check] of Object.entries(shape)) {
-      const given = Object.hasOwn(input, key);
-      const checked = check(given ? input[key] : undefined);
-      if (checked === NO) return NO;
-      if (checked !== undefined || given) out[key] = checked;
-    }
-    return out;
-  };
 
 /** A section of the config: its keys, defaulting to a copy of its DEFAULTS entry when missing. */
 const section = <K extends keyof typeof DEFAULTS>(name: K, shape: Record<string, Check>): Check =>

@@ -1,7 +1,9 @@
+import { parseYamlSubset } from '../config/yaml-subset.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readTextIfExists } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
+import { fastProtocol } from './fast.js';
 import type { Protocol } from './types.js';
 
 export interface LoadedProtocol {
@@ -61,8 +63,8 @@ export function protocolError(
 
 /**
  * Loads and validates `.hestai/protocol.yaml`; null when the workspace has none. The text is the only
- * source of phases, gates and levels (never the session state), validated with yaml and zod (once per text
- * in a process).
+ * source of phases, gates and levels (never the session state), validated on every run (once per text in a
+ * process): without yaml and zod when it is plain (see protocolFromText), else with them.
  */
 export async function loadProtocol(
   paths: WorkspacePaths,
@@ -85,6 +87,14 @@ export async function protocolFromText(
 ): Promise<LoadedProtocol> {
   const cached = readCached(text);
   if (cached !== null) return loaded(cached, file, text);
+  // A plain protocol file is judged without yaml and zod (the YAML subset reader and a mirror of the schema,
+  // each held equal to them by a property test); anything else goes to them, which report every problem.
+  const parsed = parseYamlSubset(text);
+  const fast = parsed === null ? null : fastProtocol(parsed.value ?? {});
+  if (fast !== null) {
+    remember(text, fast);
+    return loaded(fast, file, text);
+  }
   const { validateProtocolText } = await import('./validate.js');
   const { protocol, errors } = validateProtocolText(text);
   if (protocol === null) throw protocolError(file, errors);

@@ -1,19 +1,30 @@
 import { z } from 'zod';
-import { CHECK_TYPES, COMPLETE, EVIDENCE_TYPES, LEVELS, POST_COMMIT_CHECKS, STAGES, type Protocol } from './types.js';
+import { hasNoParentSegment, isRelativePath } from '../config/checks.js';
+import {
+  CHECK_TYPES,
+  COMPLETE,
+  EVIDENCE_TYPES,
+  LEVELS,
+  POST_COMMIT_CHECKS,
+  PROTOCOL_ID,
+  STAGES,
+  type Protocol,
+} from './types.js';
 
 /**
  * The zod schema of `.hestai/protocol.yaml`. Strict objects everywhere: an unknown key is an error with
  * the nearest known key. Defaults: `blocking` follows the level (MUST blocks), `pre_commit` follows the
  * check (post-commit checks are never evaluated by the pre-commit hook), `stage` is `work`.
  */
-const ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const id = z.string().regex(ID, 'expected an identifier: a letter, then letters, digits, "_" or "-" (at most 64)');
+const id = z
+  .string()
+  .regex(PROTOCOL_ID, 'expected an identifier: a letter, then letters, digits, "_" or "-" (at most 64)');
 
 const relPathOrGlob = z
   .string()
   .min(1, 'expected a non-empty relative path')
-  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), 'expected a path relative to the repository root')
-  .refine((p) => !p.split(/[\\/]/).includes('..'), 'expected a path inside the repository (no "..")');
+  .refine(isRelativePath, 'expected a path relative to the repository root')
+  .refine(hasNoParentSegment, 'expected a path inside the repository (no "..")');
 
 const checkSchema = z.discriminatedUnion('type', [
   z.strictObject({

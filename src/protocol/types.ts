@@ -77,6 +77,9 @@ export interface Protocol {
 /** The pseudo-phase after the last one. */
 export const COMPLETE = 'COMPLETE';
 
+/** A phase or gate id: a letter, then letters, digits, `_` or `-` (at most 64). */
+export const PROTOCOL_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
 /** Pure: the evidence types that satisfy a gate's check ([] when recorded evidence plays no part). */
 export function acceptedEvidence(check: Check): readonly EvidenceType[] {
   if (check.type === 'evidence') return check.accepts;
