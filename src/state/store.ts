@@ -151,41 +151,6 @@ export function readTextIfExists(file: string): string | null {
   }
 }
 
-/**
- * The text of a cache file in the user cache directory (`~/.cache/hestai/...`), or null (a miss) for anything
- * this user should not believe or cannot read at once: the file is opened with `O_NOFOLLOW | O_NONBLOCK` (a
- * symlink planted at the path is not followed, a FIFO does not block the open) and checked on the open
- * descriptor (no check-then-open race): a regular file (not a FIFO, device or directory), owned by this user
- * (`process.getuid`, where it exists: another user's file in a shared cache directory is a miss), at most
- * `maxBytes` long. Read from that descriptor. Never throws.
- */
-export function readOwnCacheFile(file: string, maxBytes: number): string | null {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return null;
-    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return null;
-    const bytes = Buffer.allocUnsafe(stat.size);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = fs.readSync(fd, bytes, read, bytes.length - read, read);
-      if (n === 0) return null; // shrank under us: a torn file is a miss
-      read += n;
-    }
-    return bytes.toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined)
-      try {
-        fs.closeSync(fd);
-      } catch {
-        /* nothing to do */
-      }
-  }
-}
-
 /** Parses a JSON state file's text; a syntax error or truncation is a corrupt-file error. */
 export function parseJsonState(file: string, text: string): unknown {
   if (text.trim() === '') throw corrupt(file, 'the file is empty (truncated write?)');

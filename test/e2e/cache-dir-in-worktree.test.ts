@@ -1,8 +1,8 @@
-// The hooks keep caches in the user cache directory ($XDG_CACHE_HOME/hestai, else ~/.cache/hestai): git
-// facts and verdicts that are believed. When that directory lies inside a git worktree (HOME at a
-// repository's root, as in many containers, or XDG_CACHE_HOME pointing into one), a cloned repository's
-// committed files would be those caches. Such a cache directory is never used: nothing is written there, nothing is read from it, and
-// the hooks judge exactly as without a cache. Real hooks, real commits.
+// hestai keeps no cache (issue 27): nothing is read from or written to the user cache directory
+// ($XDG_CACHE_HOME/hestai, else ~/.cache/hestai), where earlier builds kept git facts and verdicts. With that
+// directory inside a git worktree (HOME at a repository's root, as in many containers, or XDG_CACHE_HOME
+// pointing into one), the hooks write nothing into the repository and judge every commit. Real hooks, real
+// commits.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

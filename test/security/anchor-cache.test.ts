@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { userCacheDir } from '../../src/config/cache.js';
-import { textKey } from '../../src/util/text-key.js';
+import { formerCacheDir, textKey } from '../helpers/former-cache.js';
 import { workspacePaths } from '../../src/paths.js';
 import { anchorFile, hasValidAnchor } from '../../src/records/anchor.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
@@ -13,7 +12,7 @@ import { makeSession, runHook } from '../helpers/session-fixture.js';
 // after validation is refused whatever entry is planted for it, in the user cache or in the worktree.
 
 const remembered = (repo: TempRepo) => {
-  const dir = path.join(userCacheDir(repo.env)!, 'anchor');
+  const dir = path.join(formerCacheDir(repo.env), 'anchor');
   return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => path.join(dir, f)) : [];
 };
 
@@ -51,7 +50,7 @@ describe('a verified anchor is never remembered outside the process', () => {
     expect(runHook('pre-commit', repo.dir, repo.env).status).toBe(0);
     const original = fs.readFileSync(file, 'utf8');
     const anchor = JSON.parse(original) as Record<string, unknown>;
-    const dir = path.join(userCacheDir(repo.env)!, 'anchor');
+    const dir = path.join(formerCacheDir(repo.env), 'anchor');
     fs.mkdirSync(dir, { recursive: true });
     for (const edited of [
       JSON.stringify({ ...anchor, role: 'someone-else' }, null, 2),

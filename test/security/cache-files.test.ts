@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { protocolRepo } from '../helpers/protocol-repo.js';
-import { userCacheDir } from '../../src/config/cache.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { workspacePaths } from '../../src/paths.js';
 import { anchorFile } from '../../src/records/anchor.js';
-import { textKey } from '../../src/util/text-key.js';
+import { formerCacheDir, textKey } from '../helpers/former-cache.js';
 import { makeRepo, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 import { hestai, noStack } from './helpers.js';
@@ -42,7 +41,7 @@ function release(fifo: string): void {
   }
 }
 
-const cacheDir = (repo: TempRepo) => userCacheDir(repo.env)!;
+const cacheDir = (repo: TempRepo) => formerCacheDir(repo.env);
 
 /** Where the protocol cache of earlier builds was read for the workspace's protocol text (format 3). */
 function protocolEntry(repo: TempRepo): string {

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { userCacheDir } from '../../src/config/cache.js';
-import { textKey } from '../../src/util/text-key.js';
+import { formerCacheDir, textKey } from '../helpers/former-cache.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { runHook } from '../helpers/session-fixture.js';
@@ -65,7 +64,7 @@ describe('config cache: never weakens a rule', () => {
     const repo = makeRepo();
     repo.commit('chore: config', { '.hestai_workspace.yaml': YAML });
     expect(hestai(repo, ['status']).status).toBe(0);
-    const dir = path.join(userCacheDir(repo.env)!, 'config');
+    const dir = path.join(formerCacheDir(repo.env), 'config');
     expect(fs.existsSync(dir)).toBe(false);
     const weakConfig = { ...DEFAULTS, anchor: { ...DEFAULTS.anchor, required: false } };
     fs.mkdirSync(dir, { recursive: true });

@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { protocolRepo } from '../helpers/protocol-repo.js';
-import { userCacheDir } from '../../src/config/cache.js';
-import { textKey } from '../../src/util/text-key.js';
+import { formerCacheDir, textKey } from '../helpers/former-cache.js';
 import { hestai, noStack } from './helpers.js';
 
 // Issue 15, issue 27: no cache can weaken a gate. A protocol cache planted in the worktree is never read, and
@@ -40,7 +39,7 @@ describe('protocol cache: never weakens a gate', () => {
   it('caches nothing in the user cache directory; a weak protocol planted where earlier builds read one never removes a gate', () => {
     const { repo, run, text, commit } = enforcedRun();
     expect(run(['session', 'show']).status).toBe(0);
-    const dir = path.join(userCacheDir(repo.env)!, 'protocol');
+    const dir = path.join(formerCacheDir(repo.env), 'protocol');
     expect(fs.existsSync(dir)).toBe(false);
     fs.mkdirSync(dir, { recursive: true });
     for (const planted of [text, `${text}\n`]) {
