@@ -33,7 +33,7 @@ import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReade
 import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
 import { catFileBatch, isAncestor } from '../git/anchors.js';
-import { coveredQueries, queryKey, type AncestryQuery } from './record-ancestry.js';
+import { coveredQueries, queryKey, type AncestryQuery, type GraphCommit } from './record-ancestry.js';
 import { backdatedCommits, type Backdating, type HighWater } from './committer-time.js';
 import { commitMeta } from '../git/commit-meta.js';
 import { mergeBase } from '../git/repo.js';
@@ -256,6 +256,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   const timed = anchorsLevel !== 'off' && config.anchors.publish;
   let highWater = new Map<string, HighWater>();
   let backdated = new Map<string, Backdating>();
+  // A cited record's HEAD is looked for in the commits read so far (sha and parents only, kept while
+  // anchors are checked): parents come first, so they hold every HEAD a commit of this batch descends from
+  // within the range's history, and git is asked only past them.
+  const graph: GraphCommit[] | null = anchorsLevel !== 'off' && config.anchors.publish ? [] : null;
   const judgeBatch = async (
     batch: readonly LogCommit[],
     merges: { clean: ReadonlySet<string>; related: boolean },
@@ -337,7 +341,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const head = m ? evidence.records.get(m[1]!)?.record?.head : null;
       if (head) queries.push({ sha: f.sha, head });
     }
-    const covered = coveredQueries(batch, queries, (a, b) => isAncestor(workspace.root, a, b));
+    const covered = coveredQueries(graph ?? batch, queries, (a, b) => isAncestor(workspace.root, a, b));
     // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
     const adoptions = await adoptionCommits(
       workspace.root,
@@ -433,6 +437,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const screened = merges.length > 0 && singleRoot() ? remergeClean(workspace.root, merges) : new Map();
       const clean = new Set([...screened].filter(([, ok]) => ok).map(([sha]) => sha as string));
       const children = new Map(order.map((o) => [o.sha, o.children]));
+      if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
       await judgeBatch(batch, { clean, related: roots === true }, children);
     }
   } catch (error) {
@@ -451,6 +456,9 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     count: counted.count,
   };
 }
+
+/** A string of its own (a sha cut out of a whole batch's `git log` text would keep that text alive). */
+const owned = (s: string): string => Buffer.from(s, 'latin1').toString('latin1');
 
 /**
  * The commits test-first judges the range's commits against: whatever the base (a push verified
