@@ -16,6 +16,7 @@ import commitGroup from './groups/commit.mjs';
 import hooksGroup from './groups/hooks.mjs';
 import verifyGroup from './groups/verify.mjs';
 import verifyMillionGroup from './groups/verify-million.mjs';
+import verifyShapesGroup from './groups/verify-shapes.mjs';
 import clockInGroup from './groups/clock-in.mjs';
 import anchorGroup from './groups/anchor.mjs';
 import deepGroup from './groups/deep.mjs';
@@ -119,6 +120,7 @@ async function main() {
     commitGroup(),
     hooksGroup(),
     verifyGroup(),
+    verifyShapesGroup(),
     verifyMillionGroup(),
     clockInGroup(),
     anchorGroup(),

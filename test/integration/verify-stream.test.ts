@@ -47,6 +47,22 @@ describe('verify streams its range', () => {
     }
   });
 
+  it('gives the same verdicts when it reads changed files only where a verdict depends on them', async () => {
+    const { repo, root } = mixedHistory();
+    const input = { working_dir: repo.dir, from: root, to: 'HEAD', env: {} };
+    const all = await verifyRange(input, {});
+    const judged = await verifyRange({ ...input, files: 'judged' }, { batch: 3 });
+    const verdicts = (r: typeof all) => r.commits.map((c) => ({ sha: c.sha, header: c.header, verdicts: c.verdicts }));
+    expect(verdicts(judged)).toEqual(verdicts(all));
+    expect({ ...judged, commits: [] }).toEqual({ ...all, commits: [] });
+    // A docs commit's files are not read; a test commit's and a feat's are.
+    const files = (r: typeof all, header: string) => r.commits.find((c) => c.header === header)?.files;
+    expect(files(judged, 'docs: the flag')).toEqual([]);
+    expect(files(all, 'docs: the flag')).toEqual(['docs/cli.md']);
+    expect(files(judged, 'test(cli): a flag')).toEqual(['test/cli.test.ts']);
+    expect(files(judged, 'feat(cli): a flag')).toEqual(['src/cli.ts']);
+  });
+
   it('says how many commits follow before the first one, then hands each on in order', async () => {
     const { repo, root } = mixedHistory();
     const input = { working_dir: repo.dir, from: root, to: 'HEAD', env: {} };
