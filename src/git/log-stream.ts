@@ -74,12 +74,34 @@ export async function* streamOrder(
  * The commits `shas` (in that order) as {@link history} reads them (the same format, `--name-status -M`,
  * first-parent diffs of merges), from ONE `git log --no-walk=unsorted --stdin`; throws `GitError` when git fails.
  */
-export function logCommits(cwd: string, shas: readonly string[]): LogCommit[] {
+export function logCommits(cwd: string, shas: readonly string[], options: { files?: boolean } = {}): LogCommit[] {
   if (shas.length === 0) return [];
   const nonce = logNonce();
-  const args = historyArgs({ revisions: [] }, nonce).filter((a) => a !== '--reverse' && a !== '--');
+  const diff = new Set(['-M', '-z', '--name-status', '--diff-merges=first-parent']);
+  const args = historyArgs({ revisions: [] }, nonce).filter(
+    (a) => a !== '--reverse' && a !== '--' && (options.files !== false || !diff.has(a)),
+  );
   const result = runGit([...args, '--no-walk=unsorted', '--stdin'], { cwd, input: `${shas.join('\n')}\n` });
   return parseLog(result.stdout, true, nonce);
+}
+
+/** Which of the commits `shas` change one of `paths` (against their first parent), in ONE `git log`. */
+export function commitsTouching(cwd: string, shas: readonly string[], paths: readonly string[]): Set<string> {
+  if (shas.length === 0) return new Set();
+  const result = runGit(
+    [
+      'log',
+      '--no-walk=unsorted',
+      '--stdin',
+      '--format=%H',
+      '--diff-merges=first-parent',
+      '--no-renames',
+      '--',
+      ...paths,
+    ],
+    { cwd, input: `${shas.join('\n')}\n` },
+  );
+  return new Set(result.stdout.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)));
 }
 
 /** The lines git prints for `args` (e.g. `rev-list`), one at a time; throws `GitStreamError` on failure. */

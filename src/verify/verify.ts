@@ -10,12 +10,16 @@ import {
   countCommits,
   firstCommitIn,
   GitStreamError,
+  commitsTouching,
   logCommits,
   remergeClean,
   rootCommits,
   streamOrder,
 } from '../git/log-stream.js';
 import { GitError } from '../git/exec.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import { parseConventionalHeader } from '../tdd/header.js';
+import { messageHeader } from '../tdd/message.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { testFirstJudge, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
@@ -51,6 +55,14 @@ export interface VerifyInput {
   red_green?: boolean;
   /** The environment: GITHUB_ACTIONS, GITHUB_EVENT_NAME and GITHUB_EVENT_PATH name the base in GitHub Actions. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Which commits' changed files are read: `all` (default; every report lists them), or `judged`: only
+   * those a verdict depends on (test commits, commits of `tdd.types`, merges, and commits that change the
+   * workspace config or the protocol); the others report no files. Not the CLI's default: it would no
+   * longer read (so no longer report) an object missing from a commit no verdict depends on
+   * (test/integration/verify.test.ts, "a missing object in a full clone").
+   */
+  files?: 'all' | 'judged';
 }
 
 /** One commit's verdicts. */
@@ -424,9 +436,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     for await (const order of streamOrder(workspace.root, context.revisions, deps.batch)) {
       let batch: LogCommit[];
       try {
-        batch = logCommits(
+        batch = readBatch(
           workspace.root,
           order.map((o) => o.sha),
+          input.files === 'judged' ? config : null,
         );
       } catch (error) {
         throw error instanceof GitError ? gitFailed(error.stderr.trim()) : error;
@@ -455,6 +468,26 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     warnings,
     count: counted.count,
   };
+}
+
+/**
+ * A batch of commits as `git log` reads them. With `judged` (the policy), the changed files, git's costly
+ * part (a tree diff per commit, long in flat folders), are read only for the commits a verdict depends on:
+ * a test commit or one of `tdd.types` (test-first pairs them by their files), a merge, and a commit that
+ * changes the workspace config (the adoption commit) or the protocol (the protocol verdict's commit).
+ */
+function readBatch(root: string, shas: readonly string[], judged: Pick<WorkspaceConfig, 'tdd'> | null): LogCommit[] {
+  if (judged === null) return logCommits(root, shas);
+  const bare = logCommits(root, shas, { files: false });
+  const touching = commitsTouching(root, shas, [WORKSPACE_FILE, PROTOCOL_FILE]);
+  const needs = (c: LogCommit) => {
+    if (c.parents.length > 1 || touching.has(c.sha)) return true;
+    const type = parseConventionalHeader(messageHeader(c.message))?.type;
+    return type !== undefined && (type === 'test' || judged.tdd.types.includes(type));
+  };
+  const wanted = bare.filter(needs).map((c) => c.sha);
+  const full = new Map(logCommits(root, wanted).map((c) => [c.sha, c]));
+  return bare.map((c) => full.get(c.sha) ?? c);
 }
 
 /** A string of its own (a sha cut out of a whole batch's `git log` text would keep that text alive). */
