@@ -125,56 +125,67 @@ describe('no MCP connection acts for another', () => {
     });
     expect(inside.isError, textOf(inside)).toBeFalsy();
   });
-  it('tools act only inside the roots the client declares (roots/list), follow roots/list_changed, and fall back to the served repository without roots', async () => {
+  it('the roots the client declares only narrow the served repository (file:/// widens nothing), follow roots/list_changed, and without roots the served repository is served', async () => {
     const started = ceremonyRepo();
-    const declared = ceremonyRepo();
-    let roots = [{ uri: pathToFileURL(declared.dir).href, name: 'declared' }];
+    const other = ceremonyRepo();
+    // Issue 26: a client answering roots/list with the whole file system does not open other repositories.
+    let roots = [{ uri: 'file:///', name: 'everything' }];
     const mcp = await connectStdio(started.dir, started.env, { roots: () => roots });
     const clockInAt = (dir: string) => mcp.call('clock_in', { working_dir: dir, role: CEREMONY_ROLE, focus: 'roots' });
-    // The client's roots replace the directory the server was started in.
-    const refused = await clockInAt(started.dir);
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('OUTSIDE_SERVED_ROOT');
-    expect(textOf(refused)).toContain(declared.dir);
-    const sessions = path.join(started.dir, '.hestai/sessions/active');
-    expect(fs.existsSync(sessions) ? fs.readdirSync(sessions).filter((n) => !n.startsWith('.')) : []).toEqual([]);
-    fs.mkdirSync(path.join(declared.dir, 'src', 'deep'), { recursive: true });
-    const inside = await clockInAt(path.join(declared.dir, 'src', 'deep'));
+    const sessionsIn = (dir: string) => {
+      const sessions = path.join(dir, '.hestai/sessions/active');
+      return fs.existsSync(sessions) ? fs.readdirSync(sessions).filter((n) => !n.startsWith('.')) : [];
+    };
+    const widened = await clockInAt(other.dir);
+    expect(widened.isError).toBe(true);
+    expect(textOf(widened)).toContain('OUTSIDE_SERVED_ROOT');
+    expect(textOf(widened)).toContain(started.dir);
+    expect(sessionsIn(other.dir)).toEqual([]);
+    fs.mkdirSync(path.join(started.dir, 'src', 'deep'), { recursive: true });
+    const inside = await clockInAt(path.join(started.dir, 'src', 'deep'));
     expect(inside.isError, textOf(inside)).toBeFalsy();
-    // The client changes its roots and says so: the server asks again.
-    roots = [{ uri: pathToFileURL(started.dir).href, name: 'started' }];
+    // Roots naming another repository serve neither it (not served) nor the served one (not declared).
+    roots = [{ uri: pathToFileURL(other.dir).href, name: 'other' }];
     await mcp.client.sendRootsListChanged();
-    const now = await clockInAt(started.dir);
-    expect(now.isError, textOf(now)).toBeFalsy();
-    const gone = await clockInAt(declared.dir);
-    expect(gone.isError).toBe(true);
-    expect(textOf(gone)).toContain('OUTSIDE_SERVED_ROOT');
+    for (const dir of [other.dir, started.dir]) {
+      const refused = await clockInAt(dir);
+      expect(refused.isError, dir).toBe(true);
+      expect(textOf(refused), dir).toContain('OUTSIDE_SERVED_ROOT');
+    }
+    expect(sessionsIn(other.dir)).toEqual([]);
     // A root inside the repository does not hand out the repository around it.
-    roots = [{ uri: pathToFileURL(path.join(declared.dir, 'src')).href, name: 'src' }];
+    roots = [{ uri: pathToFileURL(path.join(started.dir, 'src')).href, name: 'src' }];
     await mcp.client.sendRootsListChanged();
-    const around = await clockInAt(path.join(declared.dir, 'src', 'deep'));
+    const around = await clockInAt(path.join(started.dir, 'src', 'deep'));
     expect(around.isError).toBe(true);
     expect(textOf(around)).toContain('OUTSIDE_SERVED_ROOT');
-    // No roots at all: today's behaviour, the repository the server was started in.
+    // The served repository as a root: served.
+    roots = [{ uri: pathToFileURL(started.dir).href, name: 'started' }];
+    await mcp.client.sendRootsListChanged();
+    const declared = await clockInAt(started.dir);
+    expect(declared.isError, textOf(declared)).toBeFalsy();
+    // No roots at all: the repository the server was started in.
     roots = [];
     await mcp.client.sendRootsListChanged();
     const fallback = await clockInAt(started.dir);
     expect(fallback.isError, textOf(fallback)).toBeFalsy();
-    const other = await clockInAt(declared.dir);
-    expect(other.isError).toBe(true);
-    expect(textOf(other)).toContain('OUTSIDE_SERVED_ROOT');
+    const elsewhere = await clockInAt(other.dir);
+    expect(elsewhere.isError).toBe(true);
+    expect(textOf(elsewhere)).toContain('OUTSIDE_SERVED_ROOT');
+    expect(sessionsIn(other.dir)).toEqual([]);
   });
   it('resources read nothing outside the roots the client declares', async () => {
     const started = ceremonyRepo();
-    const declared = ceremonyRepo();
-    const mcp = await connectStdio(started.dir, started.env, {
-      roots: () => [{ uri: pathToFileURL(declared.dir).href, name: 'declared' }],
-    });
+    const other = ceremonyRepo();
+    let roots = [{ uri: pathToFileURL(other.dir).href, name: 'other' }];
+    const mcp = await connectStdio(started.dir, started.env, { roots: () => roots });
     // No session and no working_dir yet: the resources would read the start directory, outside the roots.
     await expect(mcp.read('hestai://audit')).rejects.toThrow(/OUTSIDE_SERVED_ROOT/);
-    const inside = await mcp.call('clock_in', { working_dir: declared.dir, role: CEREMONY_ROLE, focus: 'roots' });
+    roots = [{ uri: pathToFileURL(started.dir).href, name: 'started' }];
+    await mcp.client.sendRootsListChanged();
+    const inside = await mcp.call('clock_in', { working_dir: started.dir, role: CEREMONY_ROLE, focus: 'roots' });
     expect(inside.isError, textOf(inside)).toBeFalsy();
-    expect(await mcp.read('hestai://audit')).toMatchObject({ working_dir: declared.dir });
+    expect(await mcp.read('hestai://audit')).toMatchObject({ working_dir: started.dir });
   });
   it("one agent's failed handshakes never lock another agent's valid session; a fresh or spare session of the role stays locked", async () => {
     const repo = ceremonyRepo();
