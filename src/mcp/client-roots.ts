@@ -34,7 +34,8 @@ export function rootDirs(roots: ReadonlyArray<{ uri: string }>): string[] | null
 /**
  * The roots a client declares (issue 26, item 6): when it declared the `roots` capability at `initialize`,
  * the server asks `roots/list` once initialized and again on every `notifications/roots/list_changed`, and its
- * tools then act only inside those roots (`Connection.requireServed`); every tool call waits for the answer
+ * tools then act only inside those roots, within the repository it serves: roots narrow, never widen
+ * (`Connection.requireServed`); every tool call waits for the answer
  * in flight. A client without the capability, with no `file://` root, or that does not answer within
  * ROOTS_TIMEOUT_MS leaves the served repository as before (the worktree `hestai mcp` was started in). The
  * 2026-07-28 protocol revision has no server-to-client requests (roots are deprecated there): a client on it

@@ -30,8 +30,8 @@ import { WatchedMemo } from './watched-memo.js';
  * clock_out, session_start, record_evidence, validate_gate, advance_phase, session_end, resolve_conflict)
  * refuses any other (`NOT_YOUR_SESSION`), so another connection can neither run my handshake into TERMINAL
  * nor close my session; anchoring never makes a session a connection's own. It acts only inside the
- * repositories it serves: the roots its client declared (`clientRoots`), else `served` (the worktree
- * `hestai mcp` was started in; null when unrestricted).
+ * repository it serves: `served` (the worktree `hestai mcp` was started in; null when unrestricted),
+ * narrowed by the roots its client declared (`clientRoots`), which never widen it.
  *
  * It also caches the workspace of every `working_dir` it was given (resolved once per directory and
  * connection, not per call; from the repository's files where git would answer the same, so no git process
@@ -93,14 +93,15 @@ export class Connection {
   }
 
   /**
-   * Refuses a worktree outside what this server serves (no state is written elsewhere): the roots its client
-   * declared, else the repository it was started in. The worktree root itself must lie inside one: a root
-   * below it (`repo/src`) does not hand out the repository's `.hestai/` around it.
+   * Refuses a worktree outside what this server serves (no state is written elsewhere): the repository it was
+   * started in, narrowed by the roots its client declared (issue 26: roots never widen it; `file:///` opens no
+   * other repository). The worktree root itself must lie inside each: a root below it (`repo/src`) does not
+   * hand out the repository's `.hestai/` around it.
    */
   private requireServed(root: string): void {
     const declared = this.declared;
-    const served = declared ?? this.served;
-    if (served === null) return;
+    const served = this.served;
+    if (served === null && declared === null) return;
     let real = root;
     try {
       real = fs.realpathSync(root);
@@ -108,8 +109,12 @@ export class Connection {
       // compared as given
     }
     const inside = (dir: string) => isInside(dir, root) || isInside(dir, real);
-    if (served.some(inside)) return;
-    if (declared !== null)
+    if (served !== null && !served.some(inside))
+      throw usageError(`working_dir ${root} is outside the repository this server serves (${served.join(', ')})`, {
+        code: 'OUTSIDE_SERVED_ROOT',
+        remedy: `Pass a working_dir inside ${served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,
+      });
+    if (declared !== null && !declared.some(inside))
       throw usageError(
         `working_dir ${root} is outside the roots this server's client declared (${declared.join(', ')})`,
         {
@@ -117,10 +122,6 @@ export class Connection {
           remedy: `Pass a working_dir whose repository lies inside ${declared.join(' or ')}; to work elsewhere, add that repository's root to the client's roots.`,
         },
       );
-    throw usageError(`working_dir ${root} is outside the repository this server serves (${served.join(', ')})`, {
-      code: 'OUTSIDE_SERVED_ROOT',
-      remedy: `Pass a working_dir inside ${served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,
-    });
   }
 
   /** Records a session this connection started; it becomes the default. */
