@@ -3,10 +3,14 @@
  * constitutions (CI re-checks an anchor at the commit its record names, where they must be), so the commit
  * `hestai init --commit` makes carries no trailers. `hestai verify` recognizes it by what it holds, never
  * by its message: one parent (or none), a parent without `.hestai_workspace.yaml`, a config that sets
- * `tdd.since` to that parent (what init writes), and nothing but files `hestai init` writes. Such a commit
- * adds no code; its trailers and anchor are listed as not required.
+ * `tdd.since` to that parent (what init writes), and nothing but files `hestai init` writes; its trailers and
+ * anchor are listed as not required. Once the policy commit has a config (the base has adopted), only the
+ * base's own adoption commit is one, the one in the policy commit's history: a branch forked from before the
+ * adoption cannot mint a second (init's files include hook scripts and runtime settings that run code).
+ * Where the base has no config yet (the pull request that adopts hestai), its reviewers are the check.
  */
 import { configFromText } from '../config/load.js';
+import { isAncestor } from '../git/anchors.js';
 import { fileAtCommit } from '../git/show.js';
 import type { LogCommit } from '../git/parse.js';
 import { isAdoptionFile, WORKSPACE_CONFIG_FILE } from '../paths.js';
@@ -19,11 +23,16 @@ export interface AdoptionFacts {
   parentHasConfig: boolean;
   /** `tdd.since` of the config the commit holds (null: unset or unreadable). */
   since: string | null;
+  /** Whether the policy commit has `.hestai_workspace.yaml` (the base has adopted). */
+  policyHasConfig: boolean;
+  /** Whether the commit is in the policy commit's history (the policy commit or one of its ancestors). */
+  inPolicyHistory: boolean;
 }
 
 /** Pure: is this the adoption commit? */
 export function isAdoptionCommit(f: AdoptionFacts): boolean {
   if (f.parents.length > 1 || f.parentHasConfig) return false;
+  if (f.policyHasConfig && !f.inPolicyHistory) return false;
   if (!f.files.includes(WORKSPACE_CONFIG_FILE) || !f.files.every(isAdoptionFile)) return false;
   return f.parents.length === 0 ? f.since === null : f.since === f.parents[0];
 }
@@ -38,13 +47,20 @@ export function adoptionVerdict(rule: 'trailers' | 'anchor', parent: string | nu
   };
 }
 
+/** The commit whose config judges (`policy`) and whether it has one. */
+export interface AdoptionPolicy {
+  rev: string;
+  hasConfig: boolean;
+}
+
 /**
  * The adoption commits among `commits` (sha → first parent or null). Only a commit that adds the config and
- * changes nothing else but init's files is looked at in git (two `cat-file` each): at most one per history.
+ * changes nothing else but init's files is looked at in git (two `cat-file` and a `merge-base` each).
  */
 export async function adoptionCommits(
   root: string,
   commits: readonly LogCommit[],
+  policy: AdoptionPolicy,
 ): Promise<Map<string, string | null>> {
   const found = new Map<string, string | null>();
   for (const c of commits) {
@@ -58,7 +74,9 @@ export async function adoptionCommits(
         ? null
         : await configFromText(text, `${c.sha.slice(0, 7)}:${WORKSPACE_CONFIG_FILE}`).catch(() => null);
     const since = config?.tdd.since ?? null;
-    if (isAdoptionCommit({ parents: c.parents, files: c.files, parentHasConfig, since })) found.set(c.sha, parent);
+    const inPolicyHistory = policy.hasConfig && isAncestor(root, c.sha, policy.rev);
+    const facts = { parents: c.parents, files: c.files, parentHasConfig, since, inPolicyHistory };
+    if (isAdoptionCommit({ ...facts, policyHasConfig: policy.hasConfig })) found.set(c.sha, parent);
   }
   return found;
 }

@@ -358,6 +358,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     const adoptions = await adoptionCommits(
       workspace.root,
       inRange.map(({ c }) => c),
+      { rev: policyRev, hasConfig: policyText !== null },
     );
     for (const { c, f } of inRange) {
       const adoption = adoptions.has(f.sha) ? { parent: adoptions.get(f.sha)! } : null;
