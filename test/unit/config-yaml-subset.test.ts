@@ -226,6 +226,7 @@ describe('parseYamlSubset (the hooks read workspace files without the yaml packa
         '        level: MUST',
         '        check: { type: evidence, accepts: [content_hash], path: .hestai/context/PROJECT-CONTEXT.oct.md }',
         "      - { id: quality, step: 'npm test passes', level: SHOULD }",
+        '      - { id: src, step: Source changed, level: SHOULD, check: { type: file_modified_since_start, path: "src/**" } }',
         '',
       ].join('\n'),
     ],
@@ -249,12 +250,12 @@ describe('parseYamlSubset (the hooks read workspace files without the yaml packa
     }
   });
 
-  it('leaves to yaml what it does not read: anchors, tags, block scalars, nested flow collections, tabs, CR, duplicates', () => {
+  it('leaves to yaml what it does not read: anchors, tags, block scalars, nested flow sequences, tabs, CR, duplicates', () => {
     for (const text of [
       'a: &x 1\nb: *x\n',
       'a: !!str 1\n',
       'a: |\n  text\n',
-      'a: {b: {c: 1}}\n',
+      'a: {b: {c: [[1]]}}\n',
       'a: {b: 1,}\n',
       'a: [[1]]\n',
       'a:\n\tb: 1\n',
