@@ -3,7 +3,7 @@
  * and one-line flow sequences of scalars, plain and quoted scalars, comments), read without the `yaml`
  * package: loading and running it costs a hook about 12 ms of CPU, this well under one. It answers
  * `{ value }`, what `yaml`'s `parseDocument(text, { uniqueKeys: true }).toJS()` answers for the same text,
- * or `null` for anything it is not sure of (anchors, tags, block scalars, multi-line scalars, flow mappings,
+ * or `null` for anything it is not sure of (anchors, tags, block scalars, multi-line scalars, nested flow sequences,
  * tabs, CR, control characters, duplicate keys, odd indentation...): the caller then parses with `yaml`,
  * which reports the error or reads what this subset leaves out. A property test
  * (test/unit/yaml-subset.test.ts) holds it equal to `yaml` on generated config documents and on random text.
@@ -127,8 +127,9 @@ class Reader {
 }
 
 /**
- * A scalar, or a one-line flow collection: a sequence of scalars, or a mapping of plain keys to scalars and
- * sequences of scalars (`{ type: evidence, accepts: [content_hash] }`); an optional comment after it.
+ * A scalar, or a one-line flow collection: a sequence of scalars, or a mapping of plain keys to scalars,
+ * sequences of scalars and such mappings (`{ id: x, check: { type: evidence, accepts: [content_hash] } }`);
+ * an optional comment after it.
  */
 function inlineValue(text: string): unknown {
   const first = text[0]!;
@@ -176,7 +177,7 @@ class FlowReader {
     }
   }
 
-  /** `{ key: value, ... }`: plain keys, each followed by `: `; values are scalars or flow sequences. */
+  /** `{ key: value, ... }`: plain keys, each followed by `: `; values are scalars, flow sequences or mappings. */
   mapping(): Record<string, unknown> {
     this.at++; // {
     this.skipSpaces();
@@ -190,7 +191,8 @@ class FlowReader {
       const key = match[1]!;
       if (key.length > 1000 || NON_STRING_KEY.test(key) || key in out) doubt();
       this.at += match[0].length;
-      out[key] = this.text[this.at] === '[' ? this.sequence() : this.scalar('}');
+      const c0 = this.text[this.at];
+      out[key] = c0 === '[' ? this.sequence() : c0 === '{' ? this.mapping() : this.scalar('}');
       this.skipSpaces();
       const c = this.text[this.at++];
       if (c === '}') return out;
