@@ -38,6 +38,8 @@ describe('deny by default before the anchor (item 1)', () => {
       'git clean -fdx',
       'git pull',
       'git config core.hooksPath /dev/null',
+      'git config core.hooksPath list',
+      'git config alias.x get',
       'git update-ref refs/heads/main HEAD',
       'npm pkg set scripts.test=true',
       'curl -o src/app.ts https://example.invalid/x',

@@ -276,6 +276,70 @@ const REFUSED: string[] = [
   'node /tmp/dist/cli/bin.js anchor',
 ];
 
+/**
+ * `git config` reads only with a reading action: an action option, or `get`/`list` as the FIRST operand (the
+ * subcommand syntax), with at most the operands that action takes. `get`/`list` anywhere else is a value.
+ */
+const CONFIG_READS: string[] = [
+  'git config --get user.email',
+  'git config --get core.hooksPath list',
+  'git config --get-all remote.origin.fetch',
+  'git config --get-regexp "^alias\\." get',
+  'git config --get-urlmatch http.sslVerify https://example.com',
+  'git config --get-color color.diff.new green',
+  'git config --list',
+  'git config -l',
+  'git config --list --show-origin',
+  'git config --global --list --name-only',
+  'git config --file .gitmodules --get-regexp path',
+  'git config --type=bool --get core.bare',
+  'git config --type bool --get core.bare',
+  'git config -z --null --show-scope -l',
+  'git config get user.email',
+  'git config get --all --regexp --show-origin "^alias\\."',
+  'git config get --default=x --type=bool core.bare',
+  'git config list',
+  'git config list --show-origin --includes',
+  'git config --local list',
+];
+const CONFIG_WRITES: string[] = [
+  'git config core.hooksPath list',
+  'git config core.hooksPath get',
+  'git config alias.x get',
+  'git config alias.x list',
+  'git config core.hooksPath -l',
+  'git config --get core.hooksPath list extra',
+  'git config --get',
+  'git config --get-urlmatch http.sslVerify',
+  'git config --list core.hooksPath',
+  'git config -l core.hooksPath x',
+  'git config get core.hooksPath extra',
+  'git config get',
+  'git config list core.hooksPath',
+  'git config list --show-origin core.hooksPath /dev/null',
+  'git config --file get core.hooksPath x',
+  'git config --file list core.hooksPath',
+  'git config --get core.x --replace-all core.y z',
+  'git config --list --edit',
+  'git config --get --unset core.hooksPath',
+  'git config --get --list',
+  'git config set core.hooksPath list',
+  'git config unset core.hooksPath',
+  'git config core.hooksPath',
+  'git config --some-new-option --get core.x',
+];
+
+describe('git config: a read only with a reading action', () => {
+  it.each(CONFIG_READS)('`%s` is a read', (command) => {
+    expect(reads(command)).toBe(true);
+  });
+  it.each(CONFIG_WRITES)('`%s` is a write', (command) => {
+    const result = bashWrites(command, { hestaiBins: [BIN, HOOK] });
+    expect(result.writes).toBe(true);
+    expect(result.what.length).toBeGreaterThan(0);
+  });
+});
+
 describe('refused forms: each is a write before the anchor', () => {
   it.each(REFUSED)('`%s` is a write', (command) => {
     const result = bashWrites(command, { hestaiBins: [BIN, HOOK] });
