@@ -82,20 +82,65 @@ export const GIT_READS: Readonly<Record<string, ReadOnlyEntry>> = {
       return ops.length === 0 || ops[0] === 'show' || ops[0] === 'get-url' ? null : `git remote ${ops[0]}`;
     },
   },
-  config: {
-    check: (args) => {
-      const reads = ['--get', '--get-all', '--get-regexp', '--list', '-l', 'get', 'list'];
-      const writes = ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section'];
-      if (args.some((a) => writes.includes(a) || a === '-e' || a === '--edit')) return 'git config (a write)';
-      return args.some((a) => reads.includes(a)) ? null : 'git config without --get/--list (sets a value)';
-    },
-  },
+  config: { check: (args) => configReads(args) },
   stash: { check: (args) => subOnly('stash', args, ['list', 'show']) },
   worktree: { check: (args) => subOnly('worktree', args, ['list']) },
   reflog: {
     check: (args) => (operands(args).length === 0 ? null : subOnly('reflog', args, ['show'])),
   },
 };
+
+/** `git config`'s reading action options: the fewest and most operands each takes. */
+const CONFIG_READ_OPTIONS: Readonly<Record<string, readonly [number, number]>> = {
+  '--get': [1, 2],
+  '--get-all': [1, 2],
+  '--get-regexp': [1, 2],
+  '--get-urlmatch': [2, 2],
+  '--get-color': [1, 2],
+  '--get-colorbool': [1, 2],
+  '--list': [0, 0],
+  '-l': [0, 0],
+};
+/** `git config`'s reading subcommands (git 2.46+), as its FIRST operand: the fewest and most operands after it. */
+const CONFIG_READ_SUBCOMMANDS: Readonly<Record<string, readonly [number, number]>> = { get: [1, 1], list: [0, 0] };
+/** Options that only choose where to read or how to print (`--x value` also as `--x=value`). */
+const CONFIG_FLAGS = new Set([
+  ...['--global', '--system', '--local', '--worktree', '--includes', '--no-includes', '--no-type'],
+  ...['--bool', '--int', '--bool-or-int', '--path', '--expiry-date', '-z', '--null', '--name-only'],
+  ...['--show-origin', '--show-scope', '--all', '--regexp', '--fixed-value'],
+]);
+const CONFIG_WITH_VALUE = new Set(['-f', '--file', '--blob', '--type', '--default', '--value', '--url']);
+
+/**
+ * `git config` reads only with one reading action, an option (`--get`, `--list`, ...) or `get`/`list` as the
+ * FIRST operand, and at most the operands that action takes: `git config core.hooksPath list` sets the value
+ * "list". Any other option (`--add`, `--unset`, `--edit`, one this list does not know) is a write.
+ */
+function configReads(args: readonly string[]): string | null {
+  const ops: string[] = [];
+  let action: readonly [number, number] | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.indexOf('=');
+    const flag = a.startsWith('--') && eq !== -1 ? a.slice(0, eq) : a;
+    if (!a.startsWith('-') || a === '-') ops.push(a);
+    else if (Object.hasOwn(CONFIG_READ_OPTIONS, a)) {
+      if (action !== undefined) return 'git config with two actions';
+      action = CONFIG_READ_OPTIONS[a];
+    } else if (CONFIG_WITH_VALUE.has(flag)) i += flag === a ? 1 : 0;
+    else if (!CONFIG_FLAGS.has(a)) return `git config ${flag}`;
+  }
+  const sub = ops[0] !== undefined && Object.hasOwn(CONFIG_READ_SUBCOMMANDS, ops[0]) ? ops[0] : undefined;
+  if (sub !== undefined) {
+    if (action !== undefined) return 'git config with two actions';
+    action = CONFIG_READ_SUBCOMMANDS[sub];
+    ops.shift();
+  }
+  if (action === undefined) return 'git config without --get/--list or get/list first (sets a value)';
+  const [least, most] = action;
+  if (ops.length < least || ops.length > most) return `git config ${ops.join(' ')} (sets a value)`.trim();
+  return null;
+}
 
 /** The non-option words of an argument list. */
 function operands(args: readonly string[]): string[] {
