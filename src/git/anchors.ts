@@ -185,6 +185,19 @@ export function catFileBatch(
   return answers;
 }
 
+/**
+ * Those of `heads` that are ancestors of (or equal to) `tip`, in one `git rev-list --stdin` (the heads, and
+ * `^tip`: a head it lists is not one); per head with `git merge-base --is-ancestor` when that fails (a head
+ * that is no commit).
+ */
+export function ancestorsAmong(cwd: string, heads: readonly string[], tip: string): Set<string> {
+  if (heads.length === 0) return new Set();
+  const listed = runGit(['rev-list', '--stdin'], { cwd, input: `${heads.join('\n')}\n^${tip}\n`, okCodes: [128] });
+  if (listed.status !== 0) return new Set(heads.filter((h) => isAncestor(cwd, h, tip)));
+  const out = new Set(listed.stdout.split('\n'));
+  return new Set(heads.filter((h) => !out.has(h)));
+}
+
 /** True when `ancestor` is an ancestor of (or equal to) `descendant`. */
 export function isAncestor(cwd: string, ancestor: string, descendant: string): boolean {
   return runGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd, okCodes: [1, 128] }).status === 0;

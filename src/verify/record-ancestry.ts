@@ -2,9 +2,9 @@
  * Does a proof record's HEAD lie in a commit's history (issue 24 item 4)? A record proves the tree the
  * session anchored at; it covers only commits that descend from that tree's commit. Answered from the
  * commits verify already read (sha and parents, in any order): one pass per 32 HEADs, from the lowest
- * of them to the highest commit asked about, each commit carrying a bit per HEAD it descends from. A HEAD outside them (anchored before the branch's
- * base, or made up) is asked of git where that history ends (`outside`: `git merge-base --is-ancestor`),
- * once per pair of HEAD and parent.
+ * of them to the highest commit asked about, each commit carrying a bit per HEAD it descends from. A HEAD
+ * outside them (in an earlier batch, anchored before the branch's base, or made up) is asked of git where
+ * that history ends (`outside`: one `git rev-list` per parent outside them, for all such HEADs at once).
  */
 
 /** One commit as verify read it. */
@@ -53,31 +53,33 @@ function parentsFirst(commits: readonly GraphCommit[], parents: ReadonlyMap<stri
 }
 
 /**
- * The queries whose HEAD is a strict ancestor of their commit, as `queryKey`s. `outside(ancestor, descendant)`
- * answers for a parent outside `commits`; it is asked only for HEADs outside them.
+ * The queries whose HEAD is a strict ancestor of their commit, as `queryKey`s. `outside(heads, descendant)`
+ * gives those of `heads` that are ancestors of (or equal to) a commit outside `commits`; it is asked once
+ * per such parent, only about HEADs outside them.
  */
 export function coveredQueries(
   commits: readonly GraphCommit[],
   queries: readonly AncestryQuery[],
-  outside: (ancestor: string, descendant: string) => boolean,
+  outside: (heads: readonly string[], descendant: string) => ReadonlySet<string>,
 ): Set<string> {
   const covered = new Set<string>();
   if (queries.length === 0) return covered;
   const parents = new Map<string, readonly string[]>();
   for (const c of commits) parents.set(c.sha, c.parents);
-  const asked = new Map<string, boolean>();
+  // Per parent outside `commits`, which of the HEADs outside them are its ancestors: one question each.
+  const outsideHeads = [...new Set(queries.map((q) => q.head).filter((h) => !parents.has(h)))];
+  const reach = new Map<string, ReadonlySet<string>>();
   const ask = (head: string, parent: string) => {
     if (head === parent) return true;
-    const key = `${head} ${parent}`;
-    let answer = asked.get(key);
-    if (answer === undefined) asked.set(key, (answer = outside(head, parent)));
-    return answer;
+    let r = reach.get(parent);
+    if (r === undefined) reach.set(parent, (r = outside(outsideHeads, parent)));
+    return r.has(head);
   };
   const inGraph: AncestryQuery[] = [];
   for (const q of queries) {
     if (q.sha === q.head) continue;
     if (parents.has(q.sha)) inGraph.push(q);
-    else if (outside(q.head, q.sha)) covered.add(queryKey(q));
+    else if (outside([q.head], q.sha).has(q.head)) covered.add(queryKey(q));
   }
   if (inGraph.length === 0) return covered;
   const order = parentsFirst(commits, parents);

@@ -36,7 +36,7 @@ import { bypassLine, checkBypass, checkClock, checkTrailers } from './trailer-ru
 import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReader } from './anchor-rule.js';
 import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
-import { catFileBatch, isAncestor } from '../git/anchors.js';
+import { ancestorsAmong, catFileBatch } from '../git/anchors.js';
 import { coveredQueries, queryKey, type AncestryQuery, type GraphCommit } from './record-ancestry.js';
 import { backdatedCommits, type Backdating, type HighWater } from './committer-time.js';
 import { commitMeta } from '../git/commit-meta.js';
@@ -353,7 +353,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const head = m ? evidence.records.get(m[1]!)?.record?.head : null;
       if (head) queries.push({ sha: f.sha, head });
     }
-    const covered = coveredQueries(graph ?? batch, queries, (a, b) => isAncestor(workspace.root, a, b));
+    const covered = coveredQueries(graph ?? batch, queries, (heads, tip) => ancestorsAmong(workspace.root, heads, tip));
     // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
     const adoptions = await adoptionCommits(
       workspace.root,
