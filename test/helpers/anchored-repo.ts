@@ -115,7 +115,8 @@ export function anchoredRepo(config = ''): AnchoredRepo {
 export function forgeRecord(repo: AnchoredRepo, token: string, head: string, canonical: string): string {
   const record = {
     acknowledgments: [],
-    anchored_at: '2020-01-01T00:00:00.000Z',
+    // Anchored a minute before the commits that cite it: inside its validity window (anchor.valid_hours).
+    anchored_at: new Date(Date.now() - 60_000).toISOString(),
     canonical_anchor: canonical,
     context_generated_at: new Date().toISOString(),
     head,
