@@ -28,7 +28,11 @@ export function seedAnchor(
   tamper: Partial<AnchorRecord> = {},
   fields: Partial<UnsealedAnchor> = {},
 ): AnchorRecord {
-  const record = { ...sealAnchor(unsealedAnchor(token, fields)), ...tamper };
+  // Validated now unless the test says when: an anchor covers commits for anchor.valid_hours only.
+  const record = {
+    ...sealAnchor(unsealedAnchor(token, { validated_at: new Date().toISOString(), ...fields })),
+    ...tamper,
+  };
   writeJsonAtomic(anchorFile(workspacePaths(root), token), record);
   return record;
 }
