@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { makeRepo, tempDir, type RunResult, type TempRepo } from './git-repo.js';
+import { makeRepo, tempDir, templateRepo, type RunResult, type TempRepo } from './git-repo.js';
 
 // A repository adopted with `hestai init --no-husky` (all three hooks), a bare remote `origin`, and the
 // real ceremony (clock-in, the three anchor stages) through the built CLI: what a team's machine does.
@@ -31,14 +31,18 @@ export function verdictOf(report: VerifyReport, header: string, rule: string) {
 }
 
 export function anchoredRepo(config = ''): AnchoredRepo {
-  const repo = makeRepo();
-  expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
-  repo.write(
-    '.hestai_workspace.yaml',
-    `${fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8')}github:\n  issue_search: false\n  pr_context: false\n${config}`,
-  );
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+  // The adopted repository (no remote yet, no absolute path of its own): made once per file and config.
+  const repo = templateRepo(`anchored-repo:${config}`, () => {
+    const adopted = makeRepo();
+    expect(adopted.hestai(['init', '--no-husky']).status).toBe(0);
+    adopted.write(
+      '.hestai_workspace.yaml',
+      `${fs.readFileSync(path.join(adopted.dir, '.hestai_workspace.yaml'), 'utf8')}github:\n  issue_search: false\n  pr_context: false\n${config}`,
+    );
+    adopted.git(['add', '-A']);
+    adopted.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    return adopted;
+  });
   const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
   repo.git(['init', '-q', '--bare', remote]);
   repo.git(['remote', 'add', 'origin', remote]);
