@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +12,7 @@ import {
   textOf,
   type OverStdio,
 } from '../helpers/mcp.js';
-import type { TempRepo } from '../helpers/git-repo.js';
+import { PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 26, item 6: no MCP connection acts for another. Two agents, each its own `hestai mcp` process
 // started by the SDK's real stdio client in the same worktree; the intruder names the victim's session id.
@@ -124,6 +125,31 @@ describe('no MCP connection acts for another', () => {
       focus: 'here',
     });
     expect(inside.isError, textOf(inside)).toBeFalsy();
+  });
+  it('the OUTSIDE_SERVED_ROOT hint is a shell command that runs where the user is (npx hestai mcp --cwd <repo>)', async () => {
+    const served = ceremonyRepo();
+    const other = ceremonyRepo();
+    // A project that installed hestai-hooks as a dependency, as npm lays it out (no hestai on PATH).
+    fs.mkdirSync(path.join(served.dir, 'node_modules/.bin'), { recursive: true });
+    fs.symlinkSync(PROJECT_ROOT, path.join(served.dir, 'node_modules/hestai-hooks'));
+    fs.symlinkSync('../hestai-hooks/dist/cli/bin.js', path.join(served.dir, 'node_modules/.bin/hestai'));
+    const mcp = await connectStdio(served.dir, served.env);
+    const refused = await mcp.call('clock_in', { working_dir: other.dir, role: CEREMONY_ROLE, focus: 'elsewhere' });
+    expect(textOf(refused)).toContain('OUTSIDE_SERVED_ROOT');
+    const hint = /^hint: .*\((npx hestai mcp --cwd <repo>)\)/m.exec(textOf(refused));
+    expect(hint, textOf(refused)).not.toBeNull();
+    const PATH = (process.env['PATH'] ?? '')
+      .split(':')
+      .filter((dir) => !dir.includes('node_modules'))
+      .join(':');
+    const run = spawnSync('sh', ['-c', hint![1]!.replace('<repo>', other.dir)], {
+      cwd: served.dir,
+      env: { ...served.env, PATH },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stderr).not.toMatch(/unknown option|not found/i);
   });
   it('the roots the client declares only narrow the served repository (file:/// widens nothing), follow roots/list_changed, and without roots the served repository is served', async () => {
     const started = ceremonyRepo();
