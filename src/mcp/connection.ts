@@ -9,11 +9,17 @@ import {
 } from '../records/resolve.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { runtimeBindings } from '../agent/binding.js';
+import { hestaiCommand } from '../agent/invocation.js';
 import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
 import { isLive, readSession } from '../records/session.js';
 import { processChain, type ProcessId } from '../util/proc.js';
 import { isInside, workspacePaths } from '../paths.js';
 import { WatchedMemo } from './watched-memo.js';
+
+/** How a shell in the served repository calls hestai (`npx hestai` in a local install). */
+function servedCommand(root: string | undefined, env: NodeJS.ProcessEnv): string {
+  return root === undefined ? 'hestai' : hestaiCommand(root, env);
+}
 
 /**
  * What one MCP connection knows about itself (one `createServer` per connection; over stdio, one per
@@ -54,7 +60,7 @@ export class Connection {
   constructor(
     /** The directory the server was started in (or `hestai mcp --cwd DIR`). */
     private readonly startDir: string,
-    env: NodeJS.ProcessEnv,
+    private readonly env: NodeJS.ProcessEnv,
     /** The worktree roots the tools may act in (null: any; the in-process server of tests and embedders). */
     private readonly served: readonly string[] | null = null,
   ) {
@@ -112,7 +118,7 @@ export class Connection {
     if (served !== null && !served.some(inside))
       throw usageError(`working_dir ${root} is outside the repository this server serves (${served.join(', ')})`, {
         code: 'OUTSIDE_SERVED_ROOT',
-        remedy: `Pass a working_dir inside ${served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (hestai mcp --cwd <repo>).`,
+        remedy: `Pass a working_dir inside ${served[0] ?? 'the served repository'}; to work in another repository, use the hestai MCP server started there (${servedCommand(served[0], this.env)} mcp --cwd <repo>).`,
       });
     if (declared !== null && !declared.some(inside))
       throw usageError(

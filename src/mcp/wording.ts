@@ -5,7 +5,8 @@
  * (`anchor {stage: "context", session_id: "T", payload: <the ## BIND section>}`). One table, one place.
  *
  * Commands only a human can run (`hestai anchor reset`, `hestai clock-out --session` for another agent's
- * session) are left as they are: the agent is told to hand them to a human.
+ * session), and any other hestai command no tool does (`hestai mcp --cwd <repo>`), are left as they are:
+ * shell commands keep their flags.
  */
 
 /** CLI flag → MCP argument (one name per concept: session_id, tier, focus). */
@@ -32,6 +33,12 @@ const PAYLOAD: Record<string, string> = {
 };
 
 const HUMAN = /hestai anchor reset[^.\n"`)]*|hestai clock-out --session [^\s.)`"]+/g;
+/**
+ * A shell command `[npx ]hestai <command> [words]` (words: `--flag`, `--flag=value`, `<placeholder>`, or a value
+ * that does not end in `.`, `,`, `;`, `)` or a quote), left after the tool calls above are worded.
+ */
+const SHELL_COMMAND =
+  /(?<![\w./$-])(?:npx )?hestai [a-z][a-z-]*(?: (?:--?[a-z][\w-]*(?:=[^\s,;)"`]+)?|<[^>\s]+>|[^\s,;)"`<.-][^\s,;)"`<]*?(?=[.,;]?(?:\s|$|[)"`]))))*/g;
 
 function quote(value: string): string {
   return /^<.*>$/.test(value) || value === 'T' ? `"${value === 'T' ? '<session_id>' : value}"` : JSON.stringify(value);
@@ -89,6 +96,11 @@ export function toMcpWords(text: string): string {
     /(?<![\w-])(--stage(?: (?!--)[^\s,;.)"]+)?(?:\s--[a-z-]+(?: (?!--)(?:[^\s,;.)"]+|<[^>]+>))?)*)/g,
     (_m, flags: string) => `anchor ${argumentsOf(flags)}`,
   );
+  // Any other hestai command is a shell command (no tool does it: `hestai mcp --cwd <repo>`): kept as written.
+  out = out.replace(SHELL_COMMAND, (command) => {
+    kept.push(command);
+    return `\u0000${kept.length - 1}\u0000`;
+  });
   // Any other flag: the argument of the same meaning.
   out = out.replace(/(?<![\w-])--([a-z][a-z-]*)/g, (m, flag: string) => ARGUMENT[flag] ?? m);
   return out.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)]!);
