@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { backdatedCommits, COMMITTER_SKEW_HOURS, type DatedCommit } from '../../../src/verify/committer-time.js';
+import {
+  backdatedCommits,
+  carryMarks,
+  COMMITTER_SKEW_HOURS,
+  type DatedCommit,
+  type HighWater,
+} from '../../../src/verify/committer-time.js';
 
 const at = (hours: number) => new Date(Date.UTC(2026, 0, 1) + hours * 3_600_000).toISOString();
 
@@ -55,5 +61,35 @@ describe('committer time along first-parent history', () => {
     const second = backdatedCommits([{ sha: 'c', parents: ['b'], committerDate: at(3) }], first.highWater);
     expect(second.backdated.get('c')).toEqual({ ancestor: 'b', ancestorDate: at(30), hours: 27 });
     expect(second.highWater.get('c')?.sha).toBe('b');
+  });
+
+  it('judged in batches, a first parent two batches back keeps its high-water mark until its last child is read, then it is dropped', () => {
+    // a(10) ← b(0: backdated) ← d(0.5); b ← side(20) on another line, read in between. Parents come first.
+    const batches: DatedCommit[][] = [
+      [
+        { sha: 'a', parents: [], committerDate: at(10) },
+        { sha: 'b', parents: ['a'], committerDate: at(0) },
+      ],
+      [{ sha: 'side', parents: ['b'], committerDate: at(20) }],
+      [{ sha: 'd', parents: ['b'], committerDate: at(0.5) }],
+    ];
+    const children = new Map([
+      ['a', 1],
+      ['b', 2],
+      ['side', 0],
+      ['d', 0],
+    ]);
+    const whole = backdatedCommits(batches.flat(), new Map()).backdated;
+    let marks = new Map<string, HighWater>();
+    const found: string[] = [];
+    for (const batch of batches) {
+      const time = backdatedCommits(batch, marks);
+      found.push(...time.backdated.keys());
+      marks = carryMarks(marks, time.highWater, batch, children);
+    }
+    expect(found).toEqual([...whole.keys()]);
+    expect(found).toEqual(['b', 'd']);
+    // Every child read: nothing is held any more (a stream keeps only what is still to be asked).
+    expect([...marks.keys()]).toEqual([]);
   });
 });
