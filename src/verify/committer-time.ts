@@ -7,7 +7,7 @@
  */
 
 /**
- * How far committer time may go back along first-parent history: 1 hour. Measured on 103,158 commits of
+ * How far committer time may go back along first-parent history: 1 hour. Measured on 103,282 commits of
  * eight public histories (scripts/committer-skew.mjs; docs/enforcement.md, "Committer time"): every step
  * back that looks like clock drift was at most 6.2 minutes; the only larger ones (2 h to 39 days, five
  * commits) are dates set by hand or clocks hours off.
@@ -79,4 +79,33 @@ export function backdatedCommits(
     if (hours > skewHours) backdated.set(c.sha, { ancestor: before.sha, ancestorDate: before.date, hours });
   }
   return { backdated, highWater };
+}
+
+/**
+ * The high-water marks to carry into the next batch: those carried so far and this batch's, each kept while
+ * its commit has children still to be read (`children`: each commit's number of children in the range), so
+ * a first parent several batches back is still known by its mark, and a stream holds only what is still to
+ * be asked. A commit whose number of children is unknown is not kept (a later child dates it by git).
+ */
+export function carryMarks(
+  carried: ReadonlyMap<string, HighWater>,
+  batchMarks: ReadonlyMap<string, HighWater>,
+  batch: readonly DatedCommit[],
+  children: ReadonlyMap<string, number>,
+): Map<string, HighWater> {
+  const next = new Map<string, HighWater & { left?: number }>(carried);
+  for (const c of batch) {
+    const mark = batchMarks.get(c.sha);
+    const n = children.get(c.sha) ?? 0;
+    if (mark !== undefined && n > 0) next.set(c.sha, { ms: mark.ms, sha: mark.sha, date: mark.date, left: n });
+  }
+  for (const c of batch)
+    for (const p of c.parents) {
+      const mark = next.get(p);
+      if (mark === undefined) continue;
+      const left = (mark.left ?? 1) - 1;
+      if (left > 0) next.set(p, { ...mark, left });
+      else next.delete(p);
+    }
+  return next;
 }

@@ -38,7 +38,7 @@ import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
 import { ancestorsAmong, catFileBatch } from '../git/anchors.js';
 import { coveredQueries, queryKey, type AncestryQuery, type GraphCommit } from './record-ancestry.js';
-import { backdatedCommits, type Backdating, type HighWater } from './committer-time.js';
+import { backdatedCommits, carryMarks, type Backdating, type HighWater } from './committer-time.js';
 import { commitMeta } from '../git/commit-meta.js';
 import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
@@ -285,8 +285,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       if (!bypassed) tdd.set(f.sha, judge(f, n === undefined ? undefined : { children: n }));
     });
     // Committer time along first-parent history (src/verify/committer-time.ts), judged for anchored commits:
-    // the previous batch's high-water marks are carried in, and a first parent further out is dated by one
-    // git log per batch.
+    // the high-water marks of earlier batches are carried in while their commits have children to come
+    // (carryMarks), and a first parent further out is dated by one git log per batch.
     if (timed) {
       const inBatch = new Set(batch.map((c) => c.sha));
       const missing = new Set<string>();
@@ -300,7 +300,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
         if (!Number.isNaN(ms)) marks.set(sha, { ms, sha, date: m.committerDate });
       }
       const time = backdatedCommits(batch, marks);
-      highWater = time.highWater;
+      highWater = carryMarks(highWater, time.highWater, batch, childCount);
       backdated = time.backdated;
     }
     const inRange = batch.flatMap((c, i) => (context.outside.has(c.sha) ? [] : [{ c, f: contextFacts[i]! }]));
