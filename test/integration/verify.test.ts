@@ -61,6 +61,31 @@ describe('hestai verify', () => {
     expect(github.stdout).toMatch(/^::error file=src\/cli\.ts,title=hestai test-first \([0-9a-f]{7}\)::feat commit/m);
   });
 
+  it('the "fix the history" hint follows a failing test-first verdict only, never an anchor error alone', () => {
+    const HINT = 'hint: fix the history before merging';
+    const anchorOnly = makeRepo();
+    anchorOnly.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  trailers: off\n' });
+    anchorOnly.git(['checkout', '-q', '-b', 'docs/x']);
+    anchorOnly.commit(`docs: a claimed anchor\n\n${SESSION}`, { 'docs/a.md': 'x' });
+    const anchor = verify(anchorOnly);
+    expect(anchor.status).toBe(1);
+    expect(
+      anchor.report.commits.flatMap((c) => c.verdicts.filter((v) => v.status === 'fail').map((v) => v.rule)),
+    ).toEqual(['anchor']);
+    const anchorText = anchorOnly.hestai(['verify', '--from', 'main']);
+    expect(anchorText.status).toBe(1);
+    expect(anchorText.stdout).toContain('FAILED: 1 error(s)');
+    expect(anchorText.stdout).not.toContain(HINT);
+
+    const testFirst = makeRepo();
+    testFirst.commit('chore: config', NO_ANCHORS);
+    testFirst.git(['checkout', '-q', '-b', 'feat/x']);
+    testFirst.commit(`feat(cli): no test\n\n${SESSION}`, { 'src/cli.ts': 'x' });
+    const testFirstText = testFirst.hestai(['verify', '--from', 'main']);
+    expect(testFirstText.status).toBe(1);
+    expect(testFirstText.stdout).toContain(HINT);
+  });
+
   it('lists bypasses and exemptions as warnings, and missing trailers per verify.trailers (policy from the base)', () => {
     // verify reads its policy from the base of the range, so each policy is committed on main before the branch.
     const scenario = (config: string) => {
