@@ -80,6 +80,8 @@ export function jsonWriter(): VerifyWriter & { failed(error: unknown): string } 
 
 /** Human text: one line per commit, the fail/warn verdicts under it, and a summary. */
 export function textWriter(): VerifyWriter {
+  // The "fix the history" hint is about test-first: printed only when a test-first verdict failed.
+  let testFirstFailed = false;
   return {
     start: (head) =>
       [
@@ -90,6 +92,7 @@ export function textWriter(): VerifyWriter {
         .join('\n'),
     commit: (c) => {
       const bad = c.verdicts.filter((v) => v.status === 'fail' || v.status === 'warn');
+      if (c.verdicts.some((v) => v.rule === 'test-first' && v.status === 'fail')) testFirstFailed = true;
       const mark = bad.some((v) => v.status === 'fail') ? '✗' : bad.length > 0 ? '!' : '✓';
       const lines = [`${mark} ${short(c.sha)} ${c.header}`];
       for (const v of bad) lines.push(`    ${v.status === 'fail' ? 'error' : 'warning'} ${v.rule}: ${v.message}`);
@@ -103,7 +106,7 @@ export function textWriter(): VerifyWriter {
         lines.push(
           'hint: these commits are already on the default branch, so their history cannot be reordered; for squash and rebase merges see docs/enforcement.md "Merge styles" (verify each pull request\'s branch before merging, or tdd.policy same-commit).',
         );
-      else if (!report.ok)
+      else if (!report.ok && testFirstFailed)
         lines.push(
           'hint: fix the history before merging (e.g. git rebase -i so the failing test is committed before the feat), or mark an intended exception with a "TDD-Exempt: <reason>" trailer.',
         );
