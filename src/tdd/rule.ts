@@ -1,3 +1,4 @@
+import { childrenRead } from '../util/children.js';
 import type { CommitFacts } from './commit.js';
 import { ownTests, testRelation } from './relation.js';
 import type { Verdict } from './verdict.js';
@@ -120,15 +121,7 @@ export function testFirstJudge(options: TddOptions): (commit: CommitFacts, known
     out = null;
     const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
     // A line all of whose children have inherited it is needed no more.
-    for (const p of commit.parents ?? []) {
-      const n = left.get(p);
-      if (n === undefined) continue;
-      if (n > 1) left.set(p, n - 1);
-      else {
-        left.delete(p);
-        lines.delete(p);
-      }
-    }
+    childrenRead(left, commit.parents ?? [], (p) => lines.delete(p));
     let next = line;
     judge: {
       if (commit.kind === 'revert' && commit.reverts !== null) {

@@ -5,6 +5,7 @@
  * commits verify read, batch by batch (the high-water marks of the previous batch, and the dates of first
  * parents further out, carried in).
  */
+import { childrenRead } from '../util/children.js';
 
 /**
  * How far committer time may go back along first-parent history: 1 hour. Measured on 103,282 commits of
@@ -82,30 +83,26 @@ export function backdatedCommits(
 }
 
 /**
- * The high-water marks to carry into the next batch: those carried so far and this batch's, each kept while
- * its commit has children still to be read (`children`: each commit's number of children in the range), so
- * a first parent several batches back is still known by its mark, and a stream holds only what is still to
- * be asked. A commit whose number of children is unknown is not kept (a later child dates it by git).
+ * Carries this batch's high-water marks into `marks` for the batches to come, each kept while its commit has
+ * children still to be read (`children`: each commit's number of children in the range; `left`: the count
+ * still to come, kept by the caller across batches), so a first parent several batches back is still known
+ * by its mark, and a stream holds only what is still to be asked. A commit whose number of children is
+ * unknown is not kept (a later child dates it by git).
  */
 export function carryMarks(
-  carried: ReadonlyMap<string, HighWater>,
+  marks: Map<string, HighWater>,
+  left: Map<string, number>,
   batchMarks: ReadonlyMap<string, HighWater>,
   batch: readonly DatedCommit[],
   children: ReadonlyMap<string, number>,
-): Map<string, HighWater> {
-  const next = new Map<string, HighWater & { left?: number }>(carried);
+): void {
   for (const c of batch) {
     const mark = batchMarks.get(c.sha);
     const n = children.get(c.sha) ?? 0;
-    if (mark !== undefined && n > 0) next.set(c.sha, { ms: mark.ms, sha: mark.sha, date: mark.date, left: n });
-  }
-  for (const c of batch)
-    for (const p of c.parents) {
-      const mark = next.get(p);
-      if (mark === undefined) continue;
-      const left = (mark.left ?? 1) - 1;
-      if (left > 0) next.set(p, { ...mark, left });
-      else next.delete(p);
+    if (mark !== undefined && n > 0) {
+      marks.set(c.sha, mark);
+      left.set(c.sha, n);
     }
-  return next;
+  }
+  for (const c of batch) childrenRead(left, c.parents, (p) => marks.delete(p));
 }

@@ -266,7 +266,9 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   };
 
   const timed = anchorsLevel !== 'off' && config.anchors.publish;
-  let highWater = new Map<string, HighWater>();
+  // High-water marks of commits whose children are still to come, and how many (carryMarks).
+  const highWater = new Map<string, HighWater>();
+  const marksLeft = new Map<string, number>();
   let backdated = new Map<string, Backdating>();
   // A cited record's HEAD is looked for in the commits read so far (sha and parents only, kept while
   // anchors are checked): parents come first, so they hold every HEAD a commit of this batch descends from
@@ -300,7 +302,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
         if (!Number.isNaN(ms)) marks.set(sha, { ms, sha, date: m.committerDate });
       }
       const time = backdatedCommits(batch, marks);
-      highWater = carryMarks(highWater, time.highWater, batch, childCount);
+      carryMarks(highWater, marksLeft, time.highWater, batch, childCount);
       backdated = time.backdated;
     }
     const inRange = batch.flatMap((c, i) => (context.outside.has(c.sha) ? [] : [{ c, f: contextFacts[i]! }]));

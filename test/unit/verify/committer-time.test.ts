@@ -80,16 +80,18 @@ describe('committer time along first-parent history', () => {
       ['d', 0],
     ]);
     const whole = backdatedCommits(batches.flat(), new Map()).backdated;
-    let marks = new Map<string, HighWater>();
+    const marks = new Map<string, HighWater>();
+    const left = new Map<string, number>();
     const found: string[] = [];
     for (const batch of batches) {
       const time = backdatedCommits(batch, marks);
       found.push(...time.backdated.keys());
-      marks = carryMarks(marks, time.highWater, batch, children);
+      carryMarks(marks, left, time.highWater, batch, children);
     }
     expect(found).toEqual([...whole.keys()]);
     expect(found).toEqual(['b', 'd']);
     // Every child read: nothing is held any more (a stream keeps only what is still to be asked).
     expect([...marks.keys()]).toEqual([]);
+    expect([...left.keys()]).toEqual([]);
   });
 });
