@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { configFromText } from '../config/load.js';
 import { isHestaiError } from '../errors.js';
 import { fileAtCommit } from '../git/show.js';
-import { workspacePaths } from '../paths.js';
+import { WORKSPACE_CONFIG_FILE, workspacePaths } from '../paths.js';
 import { resolveBase } from '../verify/range.js';
 
 /** The reads a base policy lists (`agents.read_tools`), where they were read, and why none could be. */
@@ -23,7 +22,7 @@ export interface BaseReadTools {
  * refused and the refusal says why.
  */
 export async function baseReadTools(root: string): Promise<BaseReadTools> {
-  const file = path.basename(workspacePaths(root).workspaceConfig);
+  const file = WORKSPACE_CONFIG_FILE;
   let base;
   try {
     base = resolveBase({ root, repo: null, paths: workspacePaths(root) }, {}, {});

@@ -31,10 +31,14 @@ export interface AdoptionFacts {
 
 /** Pure: is this the adoption commit? */
 export function isAdoptionCommit(f: AdoptionFacts): boolean {
-  if (f.parents.length > 1 || f.parentHasConfig) return false;
+  if (!addsOnlyInitFiles(f) || f.parentHasConfig) return false;
   if (f.policyHasConfig && !f.inPolicyHistory) return false;
-  if (!f.files.includes(WORKSPACE_CONFIG_FILE) || !f.files.every(isAdoptionFile)) return false;
   return f.parents.length === 0 ? f.since === null : f.since === f.parents[0];
+}
+
+/** Pure: one parent (or none), the config among its files, and nothing but files `hestai init` writes. */
+function addsOnlyInitFiles(c: { parents: readonly string[]; files: readonly string[] }): boolean {
+  return c.parents.length <= 1 && c.files.includes(WORKSPACE_CONFIG_FILE) && c.files.every(isAdoptionFile);
 }
 
 /** The verdict that replaces `rule`'s (trailers, anchor) on the adoption commit. */
@@ -64,7 +68,7 @@ export async function adoptionCommits(
 ): Promise<Map<string, string | null>> {
   const found = new Map<string, string | null>();
   for (const c of commits) {
-    if (c.parents.length > 1 || !c.files.includes(WORKSPACE_CONFIG_FILE) || !c.files.every(isAdoptionFile)) continue;
+    if (!addsOnlyInitFiles(c)) continue;
     const parent = c.parents[0] ?? null;
     const parentHasConfig = parent !== null && fileAtCommit(root, parent, WORKSPACE_CONFIG_FILE) !== null;
     if (parentHasConfig) continue;

@@ -44,6 +44,7 @@ import { mergeBase } from '../git/repo.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 import { checkProtocolRun, type ProtocolRuns, type ProtocolRunsReader } from './protocol-run-rule.js';
 import { adoptionCommits, adoptionVerdict } from './adoption.js';
+import { WORKSPACE_CONFIG_FILE } from '../paths.js';
 
 export interface VerifyInput {
   working_dir: string;
@@ -96,8 +97,6 @@ export interface VerifyReport {
   errors: number;
   warnings: number;
 }
-
-const WORKSPACE_FILE = '.hestai_workspace.yaml';
 
 /** `verify.exempt`: a commit that passed test-first only through `TDD-Exempt` is allowed, warned about or an error. */
 function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdict {
@@ -167,10 +166,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // changes to the policy are reported, never applied.
   const base = resolveBase(workspace, input, input.env ?? {});
   const policyRev = input.policy === undefined ? base.rev : resolvePolicyCommit(workspace, input.policy);
-  const policyText = fileAtCommit(workspace.root, policyRev, WORKSPACE_FILE);
-  const policyFile = policyText === null ? null : `${policyRev.slice(0, 7)}:${WORKSPACE_FILE}`;
+  const policyText = fileAtCommit(workspace.root, policyRev, WORKSPACE_CONFIG_FILE);
+  const policyFile = policyText === null ? null : `${policyRev.slice(0, 7)}:${WORKSPACE_CONFIG_FILE}`;
   const policySource = input.policy === undefined ? `the base, from ${base.source}` : '--policy';
-  const config = await configFromText(policyText, `${policyRev.slice(0, 7)}:${WORKSPACE_FILE}`);
+  const config = await configFromText(policyText, `${policyRev.slice(0, 7)}:${WORKSPACE_CONFIG_FILE}`);
   const range = resolveRange(workspace, config, { from: base.rev, ...(input.to ? { to: input.to } : {}) });
   if ((base.source === 'origin/HEAD' || base.source.endsWith('(no origin remote)')) && range.from === range.to)
     throw usageError(
@@ -181,8 +180,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       },
     );
   const tip = await configFromText(
-    fileAtCommit(workspace.root, range.to, WORKSPACE_FILE),
-    `${range.to.slice(0, 7)}:${WORKSPACE_FILE}`,
+    fileAtCommit(workspace.root, range.to, WORKSPACE_CONFIG_FILE),
+    `${range.to.slice(0, 7)}:${WORKSPACE_CONFIG_FILE}`,
   ).catch(() => config);
   const policy: PolicyChange[] = policyChanges(config, tip);
   // --red-green runs a command the repository configured: only in a trusted workspace, and with the
@@ -190,7 +189,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   const callerEnv = input.env ?? process.env;
   if (input.red_green && !isTrusted({ root: workspace.root }, callerEnv))
     throw usageError(
-      `verify --red-green runs tdd.test_command (${JSON.stringify(config.tdd.test_command)}) from ${policyRev.slice(0, 7)}:${WORKSPACE_FILE}, and this workspace is not trusted`,
+      `verify --red-green runs tdd.test_command (${JSON.stringify(config.tdd.test_command)}) from ${policyRev.slice(0, 7)}:${WORKSPACE_CONFIG_FILE}, and this workspace is not trusted`,
       {
         code: 'UNTRUSTED',
         remedy: `${TRUST_REMEDY} In CI: run \`npx hestai trust\` in a step of your own before verify.`,
@@ -482,7 +481,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
 function readBatch(root: string, shas: readonly string[], judged: Pick<WorkspaceConfig, 'tdd'> | null): LogCommit[] {
   if (judged === null) return logCommits(root, shas);
   const bare = logCommits(root, shas, { files: false });
-  const touching = commitsTouching(root, shas, [WORKSPACE_FILE, PROTOCOL_FILE]);
+  const touching = commitsTouching(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]);
   const needs = (c: LogCommit) => {
     if (c.parents.length > 1 || touching.has(c.sha)) return true;
     const type = parseConventionalHeader(messageHeader(c.message))?.type;
