@@ -1,0 +1,208 @@
+// Docs that stay true (issue 27 item 9): the reference pages name exactly the commands, flags and config keys
+// the code has, with the code's defaults, and every shell line a reader copies runs in a local install.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildProgram } from '../../src/cli/main.js';
+import { DEFAULT_TEST_GLOBS } from '../../src/config/defaults.js';
+import { configSchema } from '../../src/config/schema.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const DOCS = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+  'bench/README.md',
+  'test/security/README.md',
+];
+
+const program = buildProgram();
+const commands = new Map(program.commands.filter((c) => c.name() !== 'help').map((c) => [c.name(), c]));
+
+/** The long flags of a command, its subcommands and the program (global flags), without --help. */
+function flagsOf(command: Command, withSubcommands: boolean): Set<string> {
+  const flags = new Set<string>();
+  const add = (c: Command) => {
+    for (const option of c.options) if (option.long && option.long !== '--help') flags.add(option.long);
+  };
+  add(command);
+  if (withSubcommands) for (const sub of command.commands) add(sub);
+  return flags;
+}
+const globalFlags = flagsOf(program, false);
+
+/** The table rows of a markdown page whose first cell is a code span, by that span's text. */
+function tableRows(text: string): { first: string; row: string }[] {
+  return [...text.matchAll(/^\| `([^`]+)` \|.*$/gm)].map((m) => ({ first: m[1]!, row: m[0] }));
+}
+
+/** Every `--flag` in a text (inside `[...]`, `|` alternatives and prose alike). */
+const flagsIn = (text: string) => new Set([...text.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]));
+
+describe('docs/cli.md names exactly the CLI', () => {
+  const rows = tableRows(read('docs/cli.md')).filter((r) => r.first.startsWith('hestai '));
+  const byCommand = new Map<string, string[]>();
+  for (const { first, row } of rows) {
+    const name = first.split(' ')[1]!;
+    byCommand.set(name, [...(byCommand.get(name) ?? []), row]);
+  }
+
+  it('has a row for every command and no row for a command the CLI lacks', () => {
+    expect([...byCommand.keys()].sort()).toEqual([...commands.keys()].sort());
+  });
+
+  it.each([...commands.keys()])(
+    'hestai %s: every option of the command is in its rows, every flag there exists',
+    (name) => {
+      const text = (byCommand.get(name) ?? []).join('\n');
+      const command = commands.get(name)!;
+      const known = new Set([...flagsOf(command, true), ...globalFlags]);
+      expect([...flagsOf(command, false)].filter((flag) => !flagsIn(text).has(flag))).toEqual([]);
+      expect([...flagsIn(text)].filter((flag) => !known.has(flag))).toEqual([]);
+    },
+  );
+
+  it('lists the global flags the program has', () => {
+    const table = read('docs/cli.md').split('| global flag |')[1]!.split('\n\n')[0]!;
+    expect([...flagsIn(table)].sort()).toEqual([...globalFlags, '--help'].sort());
+  });
+});
+
+/** Leaf key paths of the workspace config: an object's keys recurse, anything else (arrays too) is a leaf. */
+function configKeys(): string[] {
+  const keys: string[] = [];
+  const walk = (node: { properties?: Record<string, object> }, prefix: string) => {
+    for (const [key, child] of Object.entries(node.properties ?? {})) {
+      const schema = child as { type?: string; properties?: Record<string, object> };
+      if (schema.type === 'object' && schema.properties) walk(schema, `${prefix}${key}.`);
+      else keys.push(`${prefix}${key}`);
+    }
+  };
+  walk(z.toJSONSchema(configSchema, { io: 'input' }) as { properties?: Record<string, object> }, '');
+  return keys;
+}
+
+/** A default as docs/configuration.md writes it: `unset`, a scalar, or a flow list of plain scalars. */
+function written(value: unknown): string {
+  if (value === undefined) return 'unset';
+  if (Array.isArray(value)) return `[${value.map((v) => written(v)).join(', ')}]`;
+  return String(value);
+}
+
+describe('docs/configuration.md names exactly the config schema', () => {
+  const rows = tableRows(read('docs/configuration.md'));
+  const defaults = configSchema.parse({}) as Record<string, Record<string, unknown> | unknown[]>;
+  const defaultOf = (key: string): unknown => {
+    const [head, tail] = key.split('.') as [string, string | undefined];
+    const top = defaults[head];
+    return tail === undefined ? top : (top as Record<string, unknown>)[tail];
+  };
+
+  it('has a row for every key of the schema and no row for a key the schema lacks', () => {
+    expect(rows.map((r) => r.first).sort()).toEqual(configKeys().sort());
+  });
+
+  it.each(rows.map((r) => [r.first, r.row] as const))(
+    '%s: a default written as code is the schema default',
+    (key, row) => {
+      const cell = row.split(' | ')[1]!.trim();
+      const code = /^`([^`]*)`$/.exec(cell);
+      // A default in words (a pointer to the table that owns it) is not compared here.
+      if (code === null) return expect(cell).not.toBe('');
+      expect(code[1]).toBe(written(defaultOf(key)));
+    },
+  );
+});
+
+describe('docs/enforcement.md lists the default test globs', () => {
+  it('its table holds exactly DEFAULT_TEST_GLOBS', () => {
+    const text = read('docs/enforcement.md');
+    const table = text.split('| ecosystem | globs |')[1]!.split('\n\n')[0]!;
+    const globs = new Set([...table.matchAll(/`(\*\*[^`]*)`/g)].map((m) => m[1]));
+    expect([...globs].sort()).toEqual([...DEFAULT_TEST_GLOBS].sort());
+  });
+});
+
+/** Shell lines of the docs' sh/bash code blocks that start hestai, with their file and line. */
+function shellLines(): { where: string; line: string }[] {
+  const found: { where: string; line: string }[] = [];
+  for (const file of DOCS) {
+    let inShell = false;
+    let inBlock = false;
+    read(file)
+      .split('\n')
+      .forEach((line, i) => {
+        if (line.startsWith('```')) {
+          inShell = !inBlock && /^```(sh|bash|shell)\s*$/.test(line);
+          inBlock = !inBlock;
+          return;
+        }
+        if (inShell && /(^|[\s;&|($"])hestai [a-z]/.test(line)) found.push({ where: `${file}:${i + 1}`, line });
+      });
+  }
+  return found;
+}
+
+describe('every hestai command the docs give to run works in a local install', () => {
+  it.each(shellLines().map((s) => [s.where, s.line] as const))('%s runs npx hestai with real flags', (_where, line) => {
+    const runs = [...line.matchAll(/(?:^|[\s;&|($"])(npx )?hestai ([a-z][a-z-]*)([^#|;&)]*)/g)];
+    expect(runs.length).toBeGreaterThan(0);
+    for (const [, npx, name, rest] of runs) {
+      expect(npx, `"hestai ${name}" is "npx hestai ${name}" in a local install`).toBe('npx ');
+      const command = commands.get(name!);
+      expect(command, `hestai ${name} is a command`).toBeDefined();
+      const known = new Set([...flagsOf(command!, true), ...globalFlags]);
+      expect([...flagsIn(rest!)].filter((flag) => !known.has(flag))).toEqual([]);
+    }
+  });
+
+  it('every `hestai <command>` the docs name in prose is a command', () => {
+    const named = new Set<string>();
+    for (const file of DOCS) {
+      for (const m of read(file).matchAll(/`(?:npx )?hestai ([a-z][a-z-]*)/g)) named.add(m[1]!);
+    }
+    // `hestai hook failed: ...` is the agent hook's message, not a command.
+    named.delete('hook');
+    expect([...named].filter((name) => !commands.has(name))).toEqual([]);
+  });
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+function headings(file: string): Set<string> {
+  const found = new Set<string>();
+  let inBlock = false;
+  for (const line of read(file).split('\n')) {
+    if (line.startsWith('```')) inBlock = !inBlock;
+    const m = inBlock ? null : /^#+ (.*)$/.exec(line);
+    if (m) found.add(slug(m[1]!));
+  }
+  return found;
+}
+
+describe('every relative link of the docs leads somewhere', () => {
+  const links = DOCS.flatMap((file) =>
+    [...read(file).matchAll(/\]\(([^)\s]*)\)/g)]
+      .map((m) => m[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target))
+      .map((target) => [file, target] as const),
+  );
+
+  it.each(links)('%s → %s', (file, target) => {
+    const [file_, anchor] = target.split('#') as [string, string | undefined];
+    const resolved = file_ === '' ? file : path.posix.join(path.posix.dirname(file), file_);
+    expect(fs.existsSync(path.join(ROOT, resolved)), `${resolved} exists`).toBe(true);
+    if (anchor !== undefined && resolved.endsWith('.md')) expect([...headings(resolved)]).toContain(anchor);
+  });
+});
