@@ -206,3 +206,36 @@ describe('every relative link of the docs leads somewhere', () => {
     if (anchor !== undefined && resolved.endsWith('.md')) expect([...headings(resolved)]).toContain(anchor);
   });
 });
+
+/** Paths the docs give as examples of a user's repository (or that a run creates), not files of this one. */
+const EXAMPLE_PATHS = new Set([
+  'src/feature.ts',
+  'src/feature/',
+  'src/vector.ts#parseVector',
+  'src/main.rs',
+  'src/../..x.js',
+  'tests/cli.rs',
+  'packages/cli/src/json.ts',
+  'packages/cli/test/a.test.ts',
+  'bench/.fixtures/',
+  'bench/results/latest.json',
+]);
+
+describe('every file of this repository the docs name exists', () => {
+  const named = DOCS.flatMap((file) =>
+    [
+      ...read(file).matchAll(
+        /`((?:src|test|scripts|hooks|bench|templates|prompts)\/[^`\s*{<]*|[\w.-]+(?:\/[\w.-]+)+\.(?:ts|mjs|cjs))`/g,
+      ),
+    ]
+      .map((m) => m[1]!)
+      .filter((p) => !EXAMPLE_PATHS.has(p))
+      .map((p) => [file, p] as const),
+  );
+
+  it.each(named)('%s names %s', (_file, name) => {
+    // README's architecture names modules relative to src/.
+    const exists = [name, `src/${name}`].some((p) => fs.existsSync(path.join(ROOT, p)));
+    expect(exists, `${name} (or src/${name}) exists`).toBe(true);
+  });
+});
