@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
+import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
@@ -80,6 +81,56 @@ describe.skipIf(GEMINI === null)(
     });
   },
 );
+
+/**
+ * Another MCP server in the project's .gemini/settings.json, next to hestai's: its one tool `save_note`
+ * writes `notes.md` into the repository (a write no edit or shell tool makes).
+ */
+function withNotesServer(repo: TempRepo): string {
+  const sdk = (file: string) =>
+    pathToFileURL(path.join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server', file)).href;
+  const server = path.join(repo.home, 'notes-server.mjs');
+  fs.writeFileSync(
+    server,
+    [
+      "import fs from 'node:fs';",
+      `import { McpServer } from '${sdk('mcp.js')}';`,
+      `import { StdioServerTransport } from '${sdk('stdio.js')}';`,
+      "const server = new McpServer({ name: 'notes', version: '1.0.0' });",
+      "server.registerTool('save_note', { description: 'Writes a note into the project' }, async () => {",
+      "  fs.writeFileSync(process.argv[2], 'a note\\n');",
+      "  return { content: [{ type: 'text', text: 'note written' }] };",
+      '});',
+      'await server.connect(new StdioServerTransport());',
+      '',
+    ].join('\n'),
+  );
+  const settings = path.join(repo.dir, '.gemini/settings.json');
+  const doc = JSON.parse(fs.readFileSync(settings, 'utf8'));
+  const notes = path.join(repo.dir, 'notes.md');
+  doc.mcpServers.notes = { command: process.execPath, args: [server, notes] };
+  fs.writeFileSync(settings, JSON.stringify(doc, null, 2));
+  return notes;
+}
+
+describe.skipIf(GEMINI === null)('Gemini CLI’s BeforeTool hook sees every tool', () => {
+  it('attack: an unanchored agent calls another MCP server’s writing tool (mcp_notes_save_note): refused, the file never written; a Gemini CLI read (grep_search) still passes', async () => {
+    const { repo } = adopt('gemini');
+    const notes = withNotesServer(repo);
+    const { results } = await runAgent('gemini', repo, [
+      call('grep_search', { pattern: 'app' }),
+      call('mcp_notes_save_note', {}),
+    ]);
+    const session = boundSession(repo, 'gemini');
+    expect(results, JSON.stringify(results)).toHaveLength(2);
+    const [grep, note] = results;
+    expect(grep?.isError, JSON.stringify(grep)).toBe(false);
+    expect(note?.isError, JSON.stringify(note)).toBe(true);
+    expect(note?.content).toContain(`hestai: mcp__notes__save_note blocked: session ${session}`);
+    expect(note?.content).toContain('has no valid anchor');
+    expect(fs.existsSync(notes)).toBe(false);
+  });
+});
 
 describe('hestai init --agent gemini', () => {
   it('registers the MCP server in .gemini/settings.json next to the hooks, keeping the project’s other servers and settings; a second run changes nothing', () => {
