@@ -328,13 +328,24 @@ export const READ_TOOLS: readonly string[] = [
   'AskUserQuestion',
   'ListMcpResourcesTool',
   'ReadMcpResourceTool',
+  // Gemini CLI (0.61): its reading tools, its plan and to-do tools, and asking the user. Its tracker_*,
+  // save_memory, invoke_agent and complete_task tools are not here: they write, or run tools of their own.
   'read_file',
   'read_many_files',
   'list_directory',
   'glob',
   'search_file_content',
+  'grep_search',
   'google_web_search',
   'web_fetch',
+  'write_todos',
+  'get_internal_docs',
+  'activate_skill',
+  'ask_user',
+  'enter_plan_mode',
+  'exit_plan_mode',
+  'list_mcp_resources',
+  'read_mcp_resource',
 ];
 
 /**

@@ -47,6 +47,14 @@ export function isHestaiAgentCommand(command: unknown): boolean {
   );
 }
 
+/**
+ * The tool matcher of the pre-tool event in Gemini CLI's hook file: every tool (`*` is "all"). Deny by
+ * default (DESIGN.md): another MCP server's tool, or a tool the runtime adds later, is a write until the
+ * anchor, so the hook must see every call; a matcher naming the edit and shell tools let the others through
+ * unjudged. The reads are answered before any state is read.
+ */
+export const RUNTIME_PRE_TOOL_MATCHER = '*';
+
 interface CommandHook {
   type: 'command';
   command: string;
@@ -71,15 +79,13 @@ export function codexHooksFor(command: string): Record<string, MatcherGroup> {
 
 /**
  * Gemini CLI (`.gemini/settings.json`, timeouts in milliseconds): SessionStart binds and clocks in,
- * BeforeTool judges its file and shell tools, AfterAgent holds the agent to the end gates.
+ * BeforeTool judges every tool call (its matcher is a regular expression, `*` all), AfterAgent holds the
+ * agent to the end gates.
  */
 export function geminiHooksFor(command: string): Record<string, MatcherGroup> {
   return {
     SessionStart: { hooks: [{ type: 'command', command, timeout: 60_000 }] },
-    BeforeTool: {
-      matcher: 'write_file|replace|run_shell_command|edit|write',
-      hooks: [{ type: 'command', command, timeout: 10_000 }],
-    },
+    BeforeTool: { matcher: RUNTIME_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command, timeout: 10_000 }] },
     AfterAgent: { hooks: [{ type: 'command', command, timeout: 30_000 }] },
   };
 }
