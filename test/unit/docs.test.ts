@@ -239,3 +239,76 @@ describe('every file of this repository the docs name exists', () => {
     expect(exists, `${name} (or src/${name}) exists`).toBe(true);
   });
 });
+
+/** The test files of the suite, by path from the root. */
+function testSources(): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.test.ts')) found.set(rel, read(rel));
+    }
+  };
+  walk('test');
+  return found;
+}
+
+/** A cited test name as its source writes it: quotes, apostrophes and an elided tail ("…", "...") aside. */
+const citedKey = (name: string) =>
+  name
+    .replace(/\\"/g, '"')
+    .replace(/’/g, "'")
+    .split(/…|\.\.\./)[0]!
+    .trim()
+    .replace(/,$/, '');
+const inSource = (source: string, key: string) => source.replace(/’/g, "'").includes(key);
+
+describe('every test the security pages cite exists', () => {
+  const sources = testSources();
+
+  it('docs/SECURITY.md: `test/<file>` › "name"', () => {
+    const missing: string[] = [];
+    const text = read('docs/SECURITY.md');
+    for (const m of text.matchAll(/`(test\/[\w/.-]+\.test\.ts)` › ((?:"(?:[^"\\]|\\.)*"[^"`|;]*)+)/g)) {
+      const source = sources.get(m[1]!);
+      if (source === undefined) {
+        missing.push(m[1]!);
+        continue;
+      }
+      for (const n of m[2]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+        if (!inSource(source, citedKey(n[1]!))) missing.push(`${m[1]} › ${n[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('test/security/README.md: <file> › name', () => {
+    const missing: string[] = [];
+    const rows = read('test/security/README.md')
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| attack') && !l.startsWith('| ---'));
+    for (const row of rows) {
+      const cell = row
+        .replace(/\|\s*$/, '')
+        .split(' | ')
+        .at(-1)!
+        .trim();
+      for (const cite of cell.split(/;\s*(?=[\w/-]+ › )/)) {
+        const m = /^([\w/-]+) › (.*)$/.exec(cite.trim());
+        if (m === null) {
+          missing.push(cite);
+          continue;
+        }
+        const file = m[1]!.includes('/') ? `test/${m[1]}.test.ts` : `test/security/${m[1]}.test.ts`;
+        const source = sources.get(file);
+        const names = m[2]!.replace(/\s*\(\d+ tests?\)$/, '').split(/\s*;\s*/);
+        for (const name of names) {
+          const key = citedKey(name).split(' › ').at(-1)!;
+          if (source === undefined || !inSource(source, key)) missing.push(`${file} › ${name}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
