@@ -258,8 +258,3 @@ export const configSchema = z.strictObject({
 });
 
 export type WorkspaceConfig = z.infer<typeof configSchema>;
-
-/** The configuration used when no `.hestai_workspace.yaml` exists. */
-export function defaultConfig(): WorkspaceConfig {
-  return structuredClone(DEFAULTS) as WorkspaceConfig;
-}

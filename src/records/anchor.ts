@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
@@ -199,9 +198,4 @@ const knownIntact = (text: string): boolean => intactHere.has(text);
 function rememberIntact(text: string): void {
   if (intactHere.size >= 8) intactHere.clear();
   intactHere.add(text);
-}
-
-/** True when an anchor file exists for the token (valid or not). */
-export function anchorExists(paths: WorkspacePaths, token: string): boolean {
-  return fs.existsSync(anchorFile(paths, token));
 }

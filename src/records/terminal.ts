@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspacePaths } from '../paths.js';
+import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import {
   parseJsonState,
@@ -101,8 +101,6 @@ export function listTerminalLocks(paths: WorkspacePaths): TerminalLock[] {
   return locks;
 }
 
-const rel = (paths: WorkspacePaths, file: string) => path.relative(paths.root, file).split(path.sep).join('/');
-
 /**
  * Is this session locked by a terminal handshake? Its own pending handshake says terminal, or its role
  * (`role`, else the session's, else the handshake's) has a durable lock in this worktree — unless the lock is
@@ -122,7 +120,7 @@ export function terminalState(paths: WorkspacePaths, sessionId: string, role?: s
       stage: RETRY_STAGES.find((s) => s === hs['terminal_stage']) ?? null,
       at: field('updated_at'),
       source: 'handshake',
-      file: rel(paths, hsFile),
+      file: relativeToRoot(paths, hsFile),
     };
   const who = role ?? (UUID_V4.test(sessionId) ? readSession(paths, sessionId)?.role : null) ?? field('role');
   if (who === null || !ROLE_PATTERN.test(who)) return null;
@@ -132,7 +130,7 @@ export function terminalState(paths: WorkspacePaths, sessionId: string, role?: s
     lock = readTerminalLock(paths, who);
   } catch (error) {
     if (!isHestaiError(error)) throw error;
-    return { role: who, session_id: null, stage: null, at: null, source: 'role', file: rel(paths, file) };
+    return { role: who, session_id: null, stage: null, at: null, source: 'role', file: relativeToRoot(paths, file) };
   }
   if (lock === null) return null;
   // Another session's lock never locks a session validly anchored before it (issue 26): one agent's failed
@@ -148,6 +146,6 @@ export function terminalState(paths: WorkspacePaths, sessionId: string, role?: s
     stage: lock.stage,
     at: lock.at,
     source: 'role',
-    file: rel(paths, file),
+    file: relativeToRoot(paths, file),
   };
 }

@@ -4,7 +4,7 @@ import { appendAudit } from '../audit.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { activeDir, type WorkspacePaths } from '../paths.js';
-import { removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
+import { ensureStateDir, removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
 import { recoverLeftovers } from './recover.js';
 import { resolveWorkspace } from '../workspace.js';
 import { ensureHooksArmed } from '../setup/armed.js';
@@ -13,7 +13,7 @@ import type { SelectionInfo } from './context/select.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { updateFastLayer, type FastLayerUpdate } from './fast-layer/update.js';
 import { generateContext, type GeneratedContext } from './generate.js';
-import { assertNoSymlinkEscape, ensureDir } from './guard.js';
+import { assertNoSymlinkEscape } from './guard.js';
 import {
   isLive,
   listActiveSessions,
@@ -117,7 +117,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   const { role, explicitFocus, model } = request;
   const generated = await generateContext({ workspace, config, env, role, explicitFocus, model, warnings });
   const at = clock().toISOString();
-  ensureDir(paths.active);
+  ensureStateDir(paths.active);
   const response = await withLock(sessionsLock(paths), (): ClockInResponse => {
     recoverLeftovers(paths, at);
     const survey = surveyNeighbours(paths, config, generated.gathered.focus.value, new Date(at));

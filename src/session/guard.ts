@@ -1,6 +1,6 @@
 import { isHestaiError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
-import { assertSafeStatePath, ensureStateDir } from '../state/store.js';
+import { assertSafeStatePath } from '../state/store.js';
 
 /**
  * Fails early, before any work, when a state directory is a symlink or not a directory: the same rule
@@ -28,6 +28,3 @@ export function assertNoSymlinkEscape(paths: WorkspacePaths): void {
     }
   }
 }
-
-/** Creates a directory (and parents), mapping failures to a clear storage error. */
-export const ensureDir = ensureStateDir;

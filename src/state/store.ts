@@ -24,11 +24,6 @@ export { assertSafeStatePath, stateBoundary } from './safe-path.js';
 /** Validates a parsed value. Kept free of zod so the hook path can stay small. */
 export type Validate<T> = (value: unknown) => { ok: true; value: T } | { ok: false; errors: string[] };
 
-export interface StateFileIssue {
-  file: string;
-  problem: string;
-}
-
 function corrupt(file: string, problem: string, details: string[] = []): HestaiError {
   return usageError(`state file ${file} is corrupt: ${problem}`, {
     file,
@@ -73,15 +68,11 @@ export function storageError(file: string, error: unknown): HestaiError {
   });
 }
 
-/**
- * Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories.
- * `durable: false` skips both fsyncs, for caches only: readers still see the old or the new file whole,
- * but a crash may lose the write.
- */
+/** Writes `data` to `file` atomically (temp + fsync + rename + fsync dir). Creates parent directories. */
 export function writeFileAtomic(
   file: string,
   data: string | Uint8Array,
-  options: { mode?: number; within?: string; durable?: boolean } = {},
+  options: { mode?: number; within?: string } = {},
 ): void {
   assertSafeStatePath(file, 'file', options.within);
   const dir = path.dirname(file);
@@ -95,12 +86,12 @@ export function writeFileAtomic(
     const fd = fs.openSync(tmp, 'wx', options.mode ?? 0o644);
     try {
       fs.writeFileSync(fd, data);
-      if (options.durable !== false) fs.fsyncSync(fd);
+      fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, file);
-    if (options.durable !== false) fsyncDir(dir);
+    fsyncDir(dir);
   } catch (error) {
     try {
       fs.rmSync(tmp, { force: true });
@@ -112,11 +103,7 @@ export function writeFileAtomic(
 }
 
 /** Writes a JSON document atomically, pretty-printed with a trailing newline. */
-export function writeJsonAtomic(
-  file: string,
-  value: unknown,
-  options: { within?: string; durable?: boolean } = {},
-): void {
+export function writeJsonAtomic(file: string, value: unknown, options: { within?: string } = {}): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockIn } from '../../src/session/clock-in.js';
-import { acknowledgeStale } from '../../src/session/index.js';
+import { acknowledgeStale } from '../../src/session/ack.js';
 import { readSession } from '../../src/records/session.js';
 import { workspacePaths } from '../../src/paths.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';

@@ -5,16 +5,13 @@ import { anchorFile, anchorDigest } from '../../src/records/anchor.js';
 import { workspacePaths, type WorkspacePaths } from '../../src/paths.js';
 import { parseOctave, toObject } from '../../src/octave/index.js';
 import { clockIn } from '../../src/session/clock-in.js';
-import {
-  acknowledgeStale,
-  cleanupSessions,
-  clockOut,
-  refreshSession,
-  resolveSessionId,
-  sessionStatus,
-} from '../../src/session/index.js';
+import { acknowledgeStale } from '../../src/session/ack.js';
+import { cleanupSessions } from '../../src/session/cleanup.js';
+import { clockOut } from '../../src/session/clock-out.js';
+import { refreshSession } from '../../src/session/refresh.js';
+import { sessionStatus } from '../../src/session/status.js';
 import { readSession, writeSession } from '../../src/records/session.js';
-import { resolveSession } from '../../src/records/resolve.js';
+import { resolveSession, resolveSessionId } from '../../src/records/resolve.js';
 import { readJsonl } from '../../src/state/store.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { seedAnchor, seedSession } from '../helpers/session-fixture.js';

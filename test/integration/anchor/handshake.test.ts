@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchor } from '../../../src/anchor/handshake.js';
-import { hasValidAnchorAt } from '../../../src/anchor/gating.js';
+import { resolveWorkspace } from '../../../src/workspace.js';
 import { readHandshake } from '../../../src/records/handshake.js';
 import { anchorFile, hasValidAnchor } from '../../../src/records/anchor.js';
 import { resetAnchor } from '../../../src/anchor/reset.js';
@@ -174,7 +174,7 @@ describe('anchor: context and proof stages', () => {
 
     const check = hasValidAnchor(paths, token);
     expect(check.valid).toBe(true);
-    expect(hasValidAnchorAt(path.join(repo.dir, 'src'), token).valid).toBe(true);
+    expect(hasValidAnchor(resolveWorkspace(path.join(repo.dir, 'src')).paths, token).valid).toBe(true);
     if (check.valid) {
       expect(check.anchor).toMatchObject({
         role: ROLE,
