@@ -61,6 +61,9 @@ describe('verify streams its range', () => {
     expect(files(all, 'docs: the flag')).toEqual(['docs/cli.md']);
     expect(files(judged, 'test(cli): a flag')).toEqual(['test/cli.test.ts']);
     expect(files(judged, 'feat(cli): a flag')).toEqual(['src/cli.ts']);
+    // Nor a merge's: its verdict re-computes the merge from its parents, never from its first-parent diff.
+    expect(files(all, "Merge branch 'topic'")).toEqual(['src/git.ts', 'test/git.test.ts']);
+    expect(files(judged, "Merge branch 'topic'")).toEqual([]);
   });
 
   it('says how many commits follow before the first one, then hands each on in order', async () => {

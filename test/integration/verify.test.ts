@@ -176,7 +176,27 @@ describe('hestai verify', () => {
 });
 
 describe('hestai verify when git log fails', () => {
-  it('a missing object in a full clone is reported as what git said, never as a shallow clone', () => {
+  // verify reads what its verdicts depend on (docs/enforcement.md, "Speed"): a test commit's changed files
+  // with rename detection (a test file only renamed does not count), so git reads the blobs of its renamed
+  // files, and a missing one is git's failure, reported as git said it.
+  it('a missing object in a full clone, in a commit a verdict reads, is reported as what git said, never as a shallow clone', () => {
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n' });
+    repo.commit('test: a', { 'test/a.test.ts': 'one\ntwo\nthree\nfour\nfive\n' });
+    repo.git(['mv', 'test/a.test.ts', 'test/b.test.ts']);
+    repo.write('test/b.test.ts', 'one\ntwo\nthree\nfour\nsix\n');
+    repo.commit('test: b');
+    const blob = repo.git(['rev-parse', 'HEAD~1:test/a.test.ts']).stdout.trim();
+    fs.rmSync(path.join(repo.dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
+    const result = repo.hestai(['verify', '--from', 'HEAD~2']);
+    expect(result.status).toBe(2);
+    expect(result.stderr + result.stdout).not.toContain('shallow');
+    expect(result.stderr + result.stdout).toContain(blob.slice(0, 7));
+  });
+
+  // ... and verify is no fsck: a docs commit's files are not read (no verdict depends on them), so a blob
+  // missing from it is not looked for. `git fsck` is the check for a corrupt repository.
+  it('does not read, so does not report, an object missing from a commit no verdict reads', () => {
     const repo = makeRepo();
     repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n' });
     repo.commit('docs: a', { 'docs/a.md': 'one\ntwo\nthree\nfour\nfive\n' });
@@ -185,9 +205,10 @@ describe('hestai verify when git log fails', () => {
     repo.commit('docs: b');
     const blob = repo.git(['rev-parse', 'HEAD~1:docs/a.md']).stdout.trim();
     fs.rmSync(path.join(repo.dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
-    const result = repo.hestai(['verify', '--from', 'HEAD~2']);
-    expect(result.status).toBe(2);
-    expect(result.stderr + result.stdout).not.toContain('shallow');
-    expect(result.stderr + result.stdout).toContain(blob.slice(0, 7));
+    const result = verify(repo, ['--from', 'HEAD~2']);
+    expect(result.status).toBe(0);
+    expect(result.report.commits.map((c) => c.header).sort()).toEqual(['docs: a', 'docs: b']);
+    const fsck = repo.git(['fsck'], { allowFail: true });
+    expect(fsck.stdout + fsck.stderr).toContain(blob);
   });
 });
