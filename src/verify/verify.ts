@@ -57,11 +57,12 @@ export interface VerifyInput {
   /** The environment: GITHUB_ACTIONS, GITHUB_EVENT_NAME and GITHUB_EVENT_PATH name the base in GitHub Actions. */
   env?: NodeJS.ProcessEnv;
   /**
-   * Which commits' changed files are read: `all` (default; every report lists them), or `judged`: only
-   * those a verdict depends on (test commits, commits of `tdd.types`, merges, and commits that change the
-   * workspace config or the protocol); the others report no files. Not the CLI's default: it would no
-   * longer read (so no longer report) an object missing from a commit no verdict depends on
-   * (test/integration/verify.test.ts, "a missing object in a full clone").
+   * Which commits' changed files are read: `all` (the library's default; every report lists them, as
+   * `hestai report` shows them), or `judged` (the CLI's): only those a verdict depends on (test commits,
+   * commits of `tdd.types`, and commits that change the workspace config or the protocol); the others
+   * report no files. git's tree diff is the costly part of reading a commit (flat folders), and an object
+   * missing from a commit no verdict reads is then not looked for: verify is no fsck
+   * (docs/enforcement.md, "Speed"; test/integration/verify.test.ts, "when git log fails").
    */
   files?: 'all' | 'judged';
 }
@@ -475,15 +476,17 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
 /**
  * A batch of commits as `git log` reads them. With `judged` (the policy), the changed files, git's costly
  * part (a tree diff per commit, long in flat folders), are read only for the commits a verdict depends on:
- * a test commit or one of `tdd.types` (test-first pairs them by their files), a merge, and a commit that
- * changes the workspace config (the adoption commit) or the protocol (the protocol verdict's commit).
+ * a test commit or one of `tdd.types` (test-first pairs them by their files, renames detected: a test file
+ * only renamed does not count), and a commit that changes the workspace config (the adoption commit) or the
+ * protocol (the protocol verdict's commit). Not a merge: its verdict re-merges its parents.
  */
 function readBatch(root: string, shas: readonly string[], judged: Pick<WorkspaceConfig, 'tdd'> | null): LogCommit[] {
   if (judged === null) return logCommits(root, shas);
   const bare = logCommits(root, shas, { files: false });
   const touching = commitsTouching(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]);
   const needs = (c: LogCommit) => {
-    if (c.parents.length > 1 || touching.has(c.sha)) return true;
+    if (touching.has(c.sha)) return true;
+    if (c.parents.length > 1) return false;
     const type = parseConventionalHeader(messageHeader(c.message))?.type;
     return type !== undefined && (type === 'test' || judged.tdd.types.includes(type));
   };

@@ -92,6 +92,8 @@ export function registerVerify(program: Command): void {
                 env: process.env,
                 to: options.to,
                 red_green: options.redGreen === true,
+                // Changed files only where a verdict depends on them (src/verify/verify.ts, VerifyInput.files).
+                files: 'judged',
               },
               { anchorEvidence: gatherAnchorEvidence, protocolRuns: gatherProtocolRuns },
               {
