@@ -13,6 +13,7 @@ import {
   expectSentBackOnce,
   expectStagesPassed,
   expectUnlockedByConnection,
+  notesServer,
   runAgent,
   runHint,
   sessionInContext,
@@ -74,6 +75,33 @@ describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hes
     expect(commit?.content).not.toContain('blocked');
     expectCommitVerified(repo, remote, session, 'test(app): app is 2');
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
+  });
+});
+
+describe.skipIf(CODEX === null)('Codex CLI’s PreToolUse hook sees every tool', () => {
+  it('attack: an unanchored agent calls another MCP server’s tool (save_note in namespace mcp__notes): refused, the file never written', async () => {
+    const { repo } = adopt('codex');
+    const { command, args, notes } = notesServer(repo);
+    const { results } = await runAgent(
+      'codex',
+      repo,
+      [shell('cat src/app.ts'), { tools: [{ namespace: 'mcp__notes', name: 'save_note', input: {} }] }],
+      {
+        // the notes server in CODEX_HOME's config.toml, as `codex mcp add` writes it
+        before: (env) =>
+          fs.appendFileSync(
+            path.join(env['CODEX_HOME']!, 'config.toml'),
+            `[mcp_servers.notes]\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\n`,
+          ),
+      },
+    );
+    const session = boundSession(repo, 'codex');
+    expect(results, JSON.stringify(results)).toHaveLength(2);
+    const [read, note] = results;
+    expect(read?.content).toContain('export const app = 1;');
+    expect(note?.content).toContain('hestai: mcp__notes__save_note (a tool hestai does not know, so a write');
+    expect(note?.content).toContain(`blocked: session ${session}`);
+    expect(fs.existsSync(notes)).toBe(false);
   });
 });
 

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 import type { Turn } from '../helpers/model-endpoint.js';
@@ -15,6 +14,7 @@ import {
   expectSentBackOnce,
   expectStagesPassed,
   expectUnlockedByConnection,
+  notesServer,
   runAgent,
   sessionInContext,
   withRemote,
@@ -82,33 +82,12 @@ describe.skipIf(GEMINI === null)(
   },
 );
 
-/**
- * Another MCP server in the project's .gemini/settings.json, next to hestai's: its one tool `save_note`
- * writes `notes.md` into the repository (a write no edit or shell tool makes).
- */
+/** The notes server in the project's .gemini/settings.json, next to hestai's. */
 function withNotesServer(repo: TempRepo): string {
-  const sdk = (file: string) =>
-    pathToFileURL(path.join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server', file)).href;
-  const server = path.join(repo.home, 'notes-server.mjs');
-  fs.writeFileSync(
-    server,
-    [
-      "import fs from 'node:fs';",
-      `import { McpServer } from '${sdk('mcp.js')}';`,
-      `import { StdioServerTransport } from '${sdk('stdio.js')}';`,
-      "const server = new McpServer({ name: 'notes', version: '1.0.0' });",
-      "server.registerTool('save_note', { description: 'Writes a note into the project' }, async () => {",
-      "  fs.writeFileSync(process.argv[2], 'a note\\n');",
-      "  return { content: [{ type: 'text', text: 'note written' }] };",
-      '});',
-      'await server.connect(new StdioServerTransport());',
-      '',
-    ].join('\n'),
-  );
+  const { command, args, notes } = notesServer(repo);
   const settings = path.join(repo.dir, '.gemini/settings.json');
   const doc = JSON.parse(fs.readFileSync(settings, 'utf8'));
-  const notes = path.join(repo.dir, 'notes.md');
-  doc.mcpServers.notes = { command: process.execPath, args: [server, notes] };
+  doc.mcpServers.notes = { command, args };
   fs.writeFileSync(settings, JSON.stringify(doc, null, 2));
   return notes;
 }

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, expect } from 'vitest';
-import { makeRepo, tempDir, type RunResult, type TempRepo } from './git-repo.js';
+import { makeRepo, PROJECT_ROOT, tempDir, type RunResult, type TempRepo } from './git-repo.js';
 import {
   startModelEndpoint,
   type DIALECTS,
@@ -329,4 +330,33 @@ export async function expectSentBackOnce(runtime: RuntimeName): Promise<void> {
   const sentBack = JSON.stringify(endpoint.lastInput(turns[1]!));
   expect(sentBack).toContain('hestai: not done yet');
   expect(sentBack).toContain('fix: ');
+}
+
+/**
+ * Another MCP server for a runtime to start (the attack of an MCP tool no edit or shell matcher names): its
+ * one tool `save_note` writes `notes.md` into the repository. Returns how to start it and the file it writes.
+ */
+export function notesServer(repo: TempRepo): { command: string; args: string[]; notes: string } {
+  const sdk = (file: string) =>
+    pathToFileURL(path.join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server', file)).href;
+  const server = path.join(repo.home, 'notes-server.mjs');
+  fs.writeFileSync(
+    server,
+    [
+      "import fs from 'node:fs';",
+      `import { McpServer } from '${sdk('mcp.js')}';`,
+      `import { StdioServerTransport } from '${sdk('stdio.js')}';`,
+      "const server = new McpServer({ name: 'notes', version: '1.0.0' });",
+      // not destructive, no open world: Codex's exec runs it without asking, as it runs hestai's anchor
+      'const annotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };',
+      "server.registerTool('save_note', { description: 'Writes a note', annotations }, async () => {",
+      "  fs.writeFileSync(process.argv[2], 'a note\\n');",
+      "  return { content: [{ type: 'text', text: 'note written' }] };",
+      '});',
+      'await server.connect(new StdioServerTransport());',
+      '',
+    ].join('\n'),
+  );
+  const notes = path.join(repo.dir, 'notes.md');
+  return { command: process.execPath, args: [server, notes], notes };
 }
