@@ -48,10 +48,10 @@ export function isHestaiAgentCommand(command: unknown): boolean {
 }
 
 /**
- * The tool matcher of the pre-tool event in Gemini CLI's hook file: every tool (`*` is "all"). Deny by
- * default (DESIGN.md): another MCP server's tool, or a tool the runtime adds later, is a write until the
- * anchor, so the hook must see every call; a matcher naming the edit and shell tools let the others through
- * unjudged. The reads are answered before any state is read.
+ * The tool matcher of the pre-tool event in Codex's and Gemini CLI's hook files: every tool (`*` is "all" in
+ * both). Deny by default (DESIGN.md): another MCP server's tool, or a tool the runtime adds later, is a write
+ * until the anchor, so the hook must see every call; a matcher naming the edit and shell tools let the others
+ * through unjudged. The reads are answered before any state is read.
  */
 export const RUNTIME_PRE_TOOL_MATCHER = '*';
 
@@ -67,12 +67,13 @@ interface MatcherGroup {
 
 /**
  * Codex CLI (`.codex/hooks.json`, timeouts in seconds): SessionStart binds and clocks in, PreToolUse judges
- * shell calls (Codex sends only those, `apply_patch` among them), Stop holds the agent to the end gates.
+ * every tool call Codex sends (shell calls as `Bash`, `apply_patch`, MCP tools as `mcp__<server>__<tool>`),
+ * Stop holds the agent to the end gates.
  */
 export function codexHooksFor(command: string): Record<string, MatcherGroup> {
   return {
     SessionStart: { hooks: [{ type: 'command', command, timeout: 60 }] },
-    PreToolUse: { matcher: 'Bash|apply_patch|Edit|Write', hooks: [{ type: 'command', command, timeout: 10 }] },
+    PreToolUse: { matcher: RUNTIME_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command, timeout: 10 }] },
     Stop: { hooks: [{ type: 'command', command, timeout: 30 }] },
   };
 }
