@@ -161,14 +161,22 @@ describe('every hestai command the docs give to run works in a local install', (
     }
   });
 
-  it('every `hestai <command>` the docs name in prose is a command', () => {
-    const named = new Set<string>();
+  it('every `hestai <command> ...` the docs name in prose is a command, with flags it has', () => {
+    const wrong: string[] = [];
     for (const file of DOCS) {
-      for (const m of read(file).matchAll(/`(?:npx )?hestai ([a-z][a-z-]*)/g)) named.add(m[1]!);
+      for (const m of read(file).matchAll(/`(?:npx )?hestai ([a-z][a-z-]*)([^`]*)`/g)) {
+        // `hestai hook failed: ...` is the agent hook's message, not a command.
+        if (m[1] === 'hook') continue;
+        const command = commands.get(m[1]!);
+        if (command === undefined) {
+          wrong.push(`${file}: ${m[0]}`);
+          continue;
+        }
+        const known = new Set([...flagsOf(command, true), ...globalFlags, '--help']);
+        for (const flag of flagsIn(m[2]!)) if (!known.has(flag)) wrong.push(`${file}: ${flag} in ${m[0]}`);
+      }
     }
-    // `hestai hook failed: ...` is the agent hook's message, not a command.
-    named.delete('hook');
-    expect([...named].filter((name) => !commands.has(name))).toEqual([]);
+    expect(wrong).toEqual([]);
   });
 });
 
