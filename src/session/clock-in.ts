@@ -246,19 +246,7 @@ function publishSession(
   const staging = path.join(paths.active, `.staging-${record.session_id}`);
   try {
     writeJsonAtomic(path.join(staging, SESSION_FILE), record);
-    const fast = updateFastLayer(
-      paths,
-      record,
-      {
-        selected: generated.selection.selected.map((s) => s.path),
-        selection: generated.selection.selection.method,
-        checklistItems: generated.selection.checklist,
-        gathered: generated.gathered,
-        fast: generated.fast,
-        live,
-      },
-      warnings,
-    );
+    const fast = updateFastLayer(paths, record, generated, live, warnings);
     renameStatePath(staging, activeDir(paths, record.session_id));
     return fast;
   } catch (error) {

@@ -62,23 +62,12 @@ export async function refreshSession(
       state: 'ACTIVE' as const,
       branch: generated.gathered.git.branch,
     };
-    updateFastLayer(
-      paths,
-      updated,
-      {
-        selected: generated.selection.selected.map((s) => s.path),
-        selection: generated.selection.selection.method,
-        checklistItems: generated.selection.checklist,
-        gathered: generated.gathered,
-        fast: generated.fast,
-        live: new Set(
-          listActiveSessions(paths)
-            .sessions.filter(isLive)
-            .map((s) => s.session_id),
-        ),
-      },
-      warnings,
+    const live = new Set(
+      listActiveSessions(paths)
+        .sessions.filter(isLive)
+        .map((s) => s.session_id),
     );
+    updateFastLayer(paths, updated, generated, live, warnings);
     writeSession(paths, updated);
     appendAudit(paths, {
       event: 'context_refreshed',

@@ -4,9 +4,8 @@ import { CHECKLIST_PENDING_CAP } from '../rules/checklist.js';
 import { buildBlockers, buildCurrentFocus, checklistDocument, planChecklist } from './build.js';
 import { readFastDoc, writeFastDocs } from './io.js';
 import { buildCurrentState } from './current-state.js';
-import type { GatheredContext } from '../context/gather.js';
 import type { FastSynthesis } from '../context/fast-synth.js';
-import type { FastExtras } from '../context/fast-reply.js';
+import type { GeneratedContext } from '../generate.js';
 
 export interface FastLayerUpdate {
   written: string[];
@@ -23,31 +22,26 @@ export interface FastLayerUpdate {
  * with simpler content" is met before writing rather than after: every value is reduced to one line
  * (`oneLine`), so a generated document is always valid OCTAVE (a property test holds this for any text),
  * and a previous file that is not valid OCTAVE is moved aside and started afresh, reported in `warnings`
- * (`readFastDoc`).
+ * (`readFastDoc`). `live`: the ids of the other live sessions of the worktree (their checklist items stay
+ * theirs).
  */
 export function updateFastLayer(
   paths: WorkspacePaths,
   session: SessionRecord,
-  input: {
-    selected: readonly string[];
-    selection: 'ai' | 'deterministic';
-    checklistItems: readonly string[];
-    /** Ids of the other live sessions of the worktree (their checklist items stay theirs). */
-    live: ReadonlySet<string>;
-    /** The gathered context, written as `current-state.oct.md` (STEP_8). */
-    gathered: GatheredContext;
-    /** STEP_6: how the layer was synthesised and what the provider added. */
-    fast: { synthesis: FastSynthesis; extras: FastExtras | null };
-  },
+  generated: GeneratedContext,
+  live: ReadonlySet<string>,
   warnings: string[],
 ): FastLayerUpdate {
+  const { gathered, fast } = generated;
+  const selected = generated.selection.selected.map((s) => s.path);
+  const selection = generated.selection.selection.method;
   const previousChecklist = readFastDoc(paths.checklist, session.context_generated_at, warnings);
   const previousBlockers = readFastDoc(paths.blockers, session.context_generated_at, warnings);
   const checklist = planChecklist({
     previous: previousChecklist,
     session,
-    extraItems: input.checklistItems,
-    live: input.live,
+    extraItems: generated.selection.checklist,
+    live,
   });
   if (checklist.dropped.length > 0)
     warnings.push(
@@ -58,24 +52,24 @@ export function updateFastLayer(
       file: paths.currentFocus,
       doc: buildCurrentFocus({
         session,
-        selected: input.selected,
-        selection: input.selection,
-        synthesis: input.fast.synthesis.method,
-        extras: input.fast.extras?.focus,
+        selected,
+        selection,
+        synthesis: fast.synthesis.method,
+        extras: fast.extras?.focus,
       }),
     },
     { file: paths.checklist, doc: checklistDocument(checklist) },
     {
       file: paths.blockers,
-      doc: buildBlockers({ previous: previousBlockers, session, potential: input.fast.extras?.blockers.POTENTIAL }),
+      doc: buildBlockers({ previous: previousBlockers, session, potential: fast.extras?.blockers.POTENTIAL }),
     },
     {
       file: paths.currentState,
       doc: buildCurrentState({
         session,
-        gathered: input.gathered,
-        selected: input.selected,
-        selection: input.selection,
+        gathered,
+        selected,
+        selection,
       }),
     },
   ];
@@ -83,7 +77,7 @@ export function updateFastLayer(
   return {
     written: docs.map((d) => d.file),
     carried_forward: checklist.carried.length,
-    synthesis: input.fast.synthesis,
+    synthesis: fast.synthesis,
     checklist: {
       pending: checklist.state.pending.length,
       cap: CHECKLIST_PENDING_CAP,
