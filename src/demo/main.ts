@@ -87,21 +87,29 @@ async function demo(): Promise<void> {
         0,
       );
     };
-    stage(
-      ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
+    /** The three stages of the handshake for a session, each shown under its title. */
+    const anchorAll = (id: string, titles: readonly [string, string, string]) => {
+      stage(
+        ['--stage', 'identity', '--role', 'implementation-lead', '--token', id],
+        titles[0],
+        `hestai anchor --stage identity --role implementation-lead --token ${id.slice(0, 8)}…`,
+      );
+      stage(
+        ['--stage', 'context', '--token', id, '--payload-file', bind],
+        titles[1],
+        'hestai anchor --stage context --token … --payload-file bind.oct',
+      );
+      stage(
+        ['--stage', 'proof', '--token', id, '--payload-file', proof],
+        titles[2],
+        'hestai anchor --stage proof --token … --payload-file proof.oct',
+      );
+    };
+    anchorAll(token, [
       '   anchor, stage 1: identity (the role constitution)',
-      `hestai anchor --stage identity --role implementation-lead --token ${token.slice(0, 8)}…`,
-    );
-    stage(
-      ['--stage', 'context', '--token', token, '--payload-file', bind],
       '   anchor, stage 2: context (BIND in, server-authoritative ARM out)',
-      'hestai anchor --stage context --token … --payload-file bind.oct',
-    );
-    stage(
-      ['--stage', 'proof', '--token', token, '--payload-file', proof],
       '   anchor, stage 3: proof (TENSION + COMMIT; anchor.json promoted)',
-      'hestai anchor --stage proof --token … --payload-file proof.oct',
-    );
+    ]);
     const now = new Date();
     show('   ... and passes once the session is anchored', 'git commit -m "docs: usage"', commit('docs: usage'), 0);
     show(
@@ -205,21 +213,7 @@ async function demo(): Promise<void> {
       repo.shell(hook, editGreet, agent),
       2,
     );
-    stage(
-      ['--stage', 'identity', '--role', 'implementation-lead', '--token', agentToken],
-      '   the agent anchors: identity',
-      `hestai anchor --stage identity --role implementation-lead --token ${agentToken.slice(0, 8)}…`,
-    );
-    stage(
-      ['--stage', 'context', '--token', agentToken, '--payload-file', bind],
-      '   context',
-      'hestai anchor --stage context --token … --payload-file bind.oct',
-    );
-    stage(
-      ['--stage', 'proof', '--token', agentToken, '--payload-file', proof],
-      '   proof',
-      'hestai anchor --stage proof --token … --payload-file proof.oct',
-    );
+    anchorAll(agentToken, ['   the agent anchors: identity', '   context', '   proof']);
     show(
       '   ... and the same Edit is allowed',
       `{"tool_name":"Edit",...} | ${hook}`,
@@ -227,23 +221,9 @@ async function demo(): Promise<void> {
       0,
     );
     // 5b. The same hooks run by the real Claude Code, when the project's devDependency is installed.
-    await claudeAct(repo, (token) => {
-      stage(
-        ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
-        '   its agent anchors (as its shell would): identity',
-        `hestai anchor --stage identity --role implementation-lead --token ${token.slice(0, 8)}…`,
-      );
-      stage(
-        ['--stage', 'context', '--token', token, '--payload-file', bind],
-        '   context',
-        'hestai anchor --stage context …',
-      );
-      stage(
-        ['--stage', 'proof', '--token', token, '--payload-file', proof],
-        '   proof',
-        'hestai anchor --stage proof …',
-      );
-    });
+    await claudeAct(repo, (id) =>
+      anchorAll(id, ['   its agent anchors (as its shell would): identity', '   context', '   proof']),
+    );
     // The audit trail of everything above, kept after the repository is removed.
     const keep = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-demo-report-'));
     const report = path.join(keep, 'hestai-report.html');
