@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js';
 import { historyArgs } from './history.js';
+import { runGitAsync } from './async.js';
 import { GitError, runGit } from './exec.js';
 import { logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
 
@@ -72,23 +73,35 @@ export async function* streamOrder(
 
 /**
  * The commits `shas` (in that order) as {@link history} reads them (the same format, `--name-status -M`,
- * first-parent diffs of merges), from ONE `git log --no-walk=unsorted --stdin`; throws `GitError` when git fails.
+ * first-parent diffs of merges), from ONE `git log --no-walk=unsorted --stdin`; rejects with `GitError` when
+ * git fails. Asynchronous, so that verify reads the next batch while it judges this one.
  */
-export function logCommits(cwd: string, shas: readonly string[], options: { files?: boolean } = {}): LogCommit[] {
+export async function logCommits(
+  cwd: string,
+  shas: readonly string[],
+  options: { files?: boolean } = {},
+): Promise<LogCommit[]> {
   if (shas.length === 0) return [];
   const nonce = logNonce();
   const diff = new Set(['-M', '-z', '--name-status', '--diff-merges=first-parent']);
   const args = historyArgs({ revisions: [] }, nonce).filter(
     (a) => a !== '--reverse' && a !== '--' && (options.files !== false || !diff.has(a)),
   );
-  const result = runGit([...args, '--no-walk=unsorted', '--stdin'], { cwd, input: `${shas.join('\n')}\n` });
+  const result = await runGitAsync([...args, '--no-walk=unsorted', '--stdin'], {
+    cwd,
+    input: `${shas.join('\n')}\n`,
+  });
   return parseLog(result.stdout, true, nonce);
 }
 
 /** Which of the commits `shas` change one of `paths` (against their first parent), in ONE `git log`. */
-export function commitsTouching(cwd: string, shas: readonly string[], paths: readonly string[]): Set<string> {
+export async function commitsTouching(
+  cwd: string,
+  shas: readonly string[],
+  paths: readonly string[],
+): Promise<Set<string>> {
   if (shas.length === 0) return new Set();
-  const result = runGit(
+  const result = await runGitAsync(
     [
       'log',
       '--no-walk=unsorted',
@@ -166,12 +179,12 @@ export function rootCommits(cwd: string, rev: string): string[] {
  * re-merge of its parents is the merge exactly (no conflict to resolve, no path that differs). A merge git
  * gives no answer for (an older git without remerge) is absent.
  */
-export function remergeClean(cwd: string, shas: readonly string[]): Map<string, boolean> {
+export async function remergeClean(cwd: string, shas: readonly string[]): Promise<Map<string, boolean>> {
   const clean = new Map<string, boolean>();
   if (shas.length === 0) return clean;
   const nonce = logNonce();
   const open = `${RECORD_SEP}${nonce}`;
-  const result = runGit(
+  const result = await runGitAsync(
     [
       'log',
       '--no-walk=unsorted',

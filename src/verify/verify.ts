@@ -433,13 +433,12 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // only the others are re-computed one by one.
   let roots: boolean | null = null;
   const singleRoot = () => (roots ??= rootCommits(workspace.root, range.to).length === 1);
-  try {
-    // The order (parents first) and each commit's number of children come from one `git rev-list`; each
-    // batch is read by a `git log` of its own, so neither verify nor git holds the range.
-    for await (const order of streamOrder(workspace.root, context.revisions, deps.batch)) {
+  // One batch read by git (its commits, then its merges screened) while the one before it is judged.
+  const read = (order: readonly { sha: string; children: number }[]) => {
+    const reading = (async () => {
       let batch: LogCommit[];
       try {
-        batch = readBatch(
+        batch = await readBatch(
           workspace.root,
           order.map((o) => o.sha),
           input.files === 'judged' ? config : null,
@@ -450,15 +449,33 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       if (batch.length !== order.length || batch.some((c, i) => c.sha !== order[i]!.sha))
         throw gitFailed(`git log --no-walk returned ${batch.length} of the ${order.length} commits asked for`);
       const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
-      const screened = merges.length > 0 && singleRoot() ? remergeClean(workspace.root, merges) : new Map();
+      const screened = merges.length > 0 && singleRoot() ? await remergeClean(workspace.root, merges) : new Map();
       const clean = new Set([...screened].filter(([, ok]) => ok).map(([sha]) => sha as string));
+      return { order, batch, clean };
+    })();
+    reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
+    return reading;
+  };
+  // The order (parents first) and each commit's number of children come from one `git rev-list`; each
+  // batch is read by a `git log` of its own, so neither verify nor git holds the range.
+  const orders = streamOrder(workspace.root, context.revisions, deps.batch);
+  try {
+    const first = await orders.next();
+    let pending = first.done ? null : read(first.value);
+    while (pending !== null) {
+      const following = await orders.next();
+      const next = following.done ? null : read(following.value);
+      const { order, batch, clean } = await pending;
       const children = new Map(order.map((o) => [o.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
       await judgeBatch(batch, { clean, related: roots === true }, children);
+      pending = next;
     }
   } catch (error) {
     if (error instanceof GitStreamError) throw gitFailed(error.stderr);
     throw error;
+  } finally {
+    await orders.return(undefined);
   }
   if (protocol !== null && held.length > 0) held[0]!.verdicts.push(protocol);
   for (const h of held) send(h);
@@ -480,10 +497,16 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
  * only renamed does not count), and a commit that changes the workspace config (the adoption commit) or the
  * protocol (the protocol verdict's commit). Not a merge: its verdict re-merges its parents.
  */
-function readBatch(root: string, shas: readonly string[], judged: Pick<WorkspaceConfig, 'tdd'> | null): LogCommit[] {
+async function readBatch(
+  root: string,
+  shas: readonly string[],
+  judged: Pick<WorkspaceConfig, 'tdd'> | null,
+): Promise<LogCommit[]> {
   if (judged === null) return logCommits(root, shas);
-  const bare = logCommits(root, shas, { files: false });
-  const touching = commitsTouching(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]);
+  const [bare, touching] = await Promise.all([
+    logCommits(root, shas, { files: false }),
+    commitsTouching(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]),
+  ]);
   const needs = (c: LogCommit) => {
     if (touching.has(c.sha)) return true;
     if (c.parents.length > 1) return false;
@@ -491,7 +514,7 @@ function readBatch(root: string, shas: readonly string[], judged: Pick<Workspace
     return type !== undefined && (type === 'test' || judged.tdd.types.includes(type));
   };
   const wanted = bare.filter(needs).map((c) => c.sha);
-  const full = new Map(logCommits(root, wanted).map((c) => [c.sha, c]));
+  const full = new Map((await logCommits(root, wanted)).map((c) => [c.sha, c]));
   return bare.map((c) => full.get(c.sha) ?? c);
 }
 
