@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from './errors.js';
 import { repoInfoFromFiles } from './git/refs.js';
+import { repoInfoAsync } from './git/async.js';
 import { repoInfo, type RepoInfo } from './git/repo.js';
 import { hasControl } from './util/text.js';
 import { workspacePaths, type WorkspacePaths } from './paths.js';
@@ -22,10 +23,25 @@ export interface Workspace {
  * does not exist or is not a directory, and a directory that is neither inside a git work tree nor holds
  * a `.hestai/` directory. Any path inside a repository resolves to the root of its worktree.
  */
-export function resolveWorkspace(
-  dir: string,
-  options: { requireAbsolute?: boolean; fromFiles?: boolean } = {},
-): Workspace {
+export function resolveWorkspace(dir: string, options: WorkspaceOptions = {}): Workspace {
+  const real = checkedDir(dir, options);
+  // `fromFiles`: read the repository from its files where git would answer the same (src/git/refs.ts).
+  return workspaceAt(dir, real, (options.fromFiles ? repoInfoFromFiles(real) : null) ?? repoInfo(real));
+}
+
+/** {@link resolveWorkspace} without blocking the caller on git (the MCP server's tools). */
+export async function resolveWorkspaceAsync(dir: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+  const real = checkedDir(dir, options);
+  return workspaceAt(dir, real, (options.fromFiles ? repoInfoFromFiles(real) : null) ?? (await repoInfoAsync(real)));
+}
+
+interface WorkspaceOptions {
+  requireAbsolute?: boolean;
+  fromFiles?: boolean;
+}
+
+/** The checks of an untrusted working directory: its real path, or a usage error naming what is wrong. */
+function checkedDir(dir: string, options: WorkspaceOptions): string {
   if (typeof dir !== 'string' || dir === '') {
     throw usageError('working directory is empty', {
       code: 'WORKDIR_INVALID',
@@ -66,9 +82,12 @@ export function resolveWorkspace(
       remedy: 'Pass the repository directory.',
     });
   }
-  const real = fs.realpathSync(absolute);
-  // `fromFiles`: read the repository from its files where git would answer the same (src/git/refs.ts).
-  const repo = (options.fromFiles ? repoInfoFromFiles(real) : null) ?? repoInfo(real);
+  return fs.realpathSync(absolute);
+}
+
+/** The workspace at `real` (the checked `dir`): its repository's worktree, else a `.hestai/` directory. */
+function workspaceAt(dir: string, real: string, repo: RepoInfo | null): Workspace {
+  const absolute = path.resolve(dir);
   if (repo) return { root: repo.root, repo, paths: workspacePaths(repo.root) };
   if (fs.existsSync(path.join(real, '.hestai'))) return { root: real, repo: null, paths: workspacePaths(real) };
   throw usageError(`${absolute} is not inside a git work tree`, {

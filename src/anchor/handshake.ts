@@ -12,7 +12,7 @@ import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { sessionLookup } from '../records/known-session.js';
-import { resolveWorkspace } from '../workspace.js';
+import { resolveWorkspaceAsync } from '../workspace.js';
 import { WORKSPACE_CONFIG_FILE, type WorkspacePaths } from '../paths.js';
 import { fileAtCommitAsync, headCommitAsync } from '../git/async.js';
 import { MAX_RETRIES, MIN_TENSIONS } from './constants.js';
@@ -123,7 +123,7 @@ function refuse(result: AnchorHandshakeResult, code: string, message: string, ne
 }
 
 export async function context(workingDir: string, deps: AnchorDeps): Promise<Ctx> {
-  const workspace = resolveWorkspace(workingDir, { requireAbsolute: true });
+  const workspace = await resolveWorkspaceAsync(workingDir, { requireAbsolute: true });
   const { config } = await loadConfig(workspace.root);
   return {
     paths: workspace.paths,

@@ -1,8 +1,10 @@
 import { usageError } from '../errors.js';
-import { GitError, type GitResult } from './exec.js';
+import { GitError, type GitQuestion, type GitResult } from './exec.js';
 import { LOG_FORMAT, parseLog, splitNul, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
+import { HEAD_COMMIT, repoInfoQuestion, type RepoInfo } from './repo.js';
+import { fileAtCommitQuestion } from './show.js';
 
 /**
  * Asynchronous git calls, so that clock-in can read status, log and the file list concurrently (one
@@ -46,6 +48,14 @@ export function runGitAsync(
       else resolve(result);
     });
   });
+}
+
+/** Asks `question` (exec.ts) in `cwd` without blocking the caller: the same question `ask` asks. */
+export async function askAsync<T>(cwd: string, question: GitQuestion<T>): Promise<T> {
+  const options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv } = { cwd };
+  if (question.okCodes) options.okCodes = question.okCodes;
+  if (question.env) options.env = question.env;
+  return question.answer(await runGitAsync(question.args, options));
 }
 
 /**
@@ -125,16 +135,14 @@ export async function commitsSinceAsync(cwd: string, from: string | null): Promi
 }
 
 /** The commit HEAD names, or null on an unborn branch (`headCommit` without blocking). */
-export async function headCommitAsync(cwd: string): Promise<string | null> {
-  const result = await runGitAsync(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, okCodes: [1, 128] });
-  return result.status === 0 ? result.stdout.trim() : null;
-}
+export const headCommitAsync = (cwd: string): Promise<string | null> => askAsync(cwd, HEAD_COMMIT);
 
 /** The text of `file` in the tree of commit `rev`, or null when the commit has no such file (`fileAtCommit` without blocking). */
-export async function fileAtCommitAsync(cwd: string, rev: string, file: string): Promise<string | null> {
-  const result = await runGitAsync(['cat-file', 'blob', `${rev}:${file}`], { cwd, okCodes: [128] });
-  return result.status === 0 ? result.stdout : null;
-}
+export const fileAtCommitAsync = (cwd: string, rev: string, file: string): Promise<string | null> =>
+  askAsync(cwd, fileAtCommitQuestion(rev, file));
+
+/** `repoInfo` without blocking: what git says of the repository around `cwd`. */
+export const repoInfoAsync = (cwd: string): Promise<RepoInfo | null> => askAsync(cwd, repoInfoQuestion(cwd));
 
 /** Tracked files (`git ls-files -z`), one process. */
 export async function trackedFilesAsync(cwd: string): Promise<string[]> {

@@ -1,40 +1,23 @@
-import { git, runGit } from './exec.js';
+import { askAsync, runGitAsync } from './async.js';
+import { runGit } from './exec.js';
 import { splitNul } from './parse.js';
+import { resolveCommitQuestion } from './repo.js';
 
 /**
  * Files changed since `base` as the session protocol sees them: committed since `base`, staged, unstaged
- * and untracked (not ignored). With no base (a repository that had no commit), every file.
+ * and untracked (not ignored), from two git processes at once. With no base (a repository that had no
+ * commit), every file.
  */
-export function changedSince(cwd: string, base: string | null): string[] {
-  const files = new Set<string>();
-  if (base !== null) {
-    for (const f of splitNul(git(['diff', '--name-only', '-z', '--no-renames', base, '--'], { cwd }))) files.add(f);
-  } else {
-    for (const f of splitNul(git(['ls-files', '-z'], { cwd }))) files.add(f);
-  }
-  for (const f of splitNul(git(['ls-files', '-z', '--others', '--exclude-standard'], { cwd }))) files.add(f);
-  return [...files];
-}
-
-/** Tracked and untracked (not ignored) files of the work tree. */
-export function workTreeFiles(cwd: string): string[] {
-  return splitNul(git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd }));
-}
-
-/** The number of commits reachable from HEAD but not from `base` (all of HEAD's with no base); 0 when unborn. */
-export function commitCountSince(cwd: string, base: string | null): number {
-  const result = runGit(['rev-list', '--count', 'HEAD', ...(base ? [`^${base}`] : []), '--'], { cwd, okCodes: [128] });
-  return result.status === 0 ? Number(result.stdout.trim()) || 0 : 0;
+export async function changedSinceAsync(cwd: string, base: string | null): Promise<string[]> {
+  const committed = base !== null ? ['diff', '--name-only', '-z', '--no-renames', base, '--'] : ['ls-files', '-z'];
+  const untracked = ['ls-files', '-z', '--others', '--exclude-standard'];
+  const [a, b] = await Promise.all([runGitAsync(committed, { cwd }), runGitAsync(untracked, { cwd })]);
+  return [...new Set([...splitNul(a.stdout), ...splitNul(b.stdout)])];
 }
 
 /** The full sha of a commit named by a (possibly abbreviated) hex sha, or null when none. */
-export function commitOfSha(cwd: string, sha: string): string | null {
-  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return null;
-  const result = runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], {
-    cwd,
-    okCodes: [1, 128],
-  });
-  return result.status === 0 ? result.stdout.trim() : null;
+export async function commitOfShaAsync(cwd: string, sha: string): Promise<string | null> {
+  return /^[0-9a-f]{4,64}$/i.test(sha) ? askAsync(cwd, resolveCommitQuestion(sha)) : null;
 }
 
 /** The text of a file at a revision (`git show REV:PATH`), or null when it does not exist there. */

@@ -1,10 +1,11 @@
-import { runGit } from './exec.js';
+import { ask, runGit, type GitQuestion } from './exec.js';
 import { splitNul } from './parse.js';
 
 /** `git config KEY VALUE` in the repository's local config. */
-export function configSet(cwd: string, key: string, value: string): void {
-  runGit(['config', '--local', key, value], { cwd });
+export function configSetQuestion(key: string, value: string): GitQuestion<void> {
+  return { args: ['config', '--local', key, value], answer: () => undefined };
 }
+export const configSet = (cwd: string, key: string, value: string): void => ask(cwd, configSetQuestion(key, value));
 
 /** What `commit.cleanup` and `core.commentChar` say. */
 export interface CommitMessageConfig {

@@ -72,6 +72,26 @@ export function runGit(args: readonly string[], options: GitOptions): GitResult 
   return { stdout: result.stdout, stderr: result.stderr, status };
 }
 
+/**
+ * One git question, written once for both ways of asking it: the arguments, the exit codes that are an
+ * answer, and a pure reading of the result. `ask` runs it synchronously (the hooks, verify); `askAsync`
+ * (async.ts) without blocking the caller (the MCP server). Only the spawn differs.
+ */
+export interface GitQuestion<T> {
+  args: readonly string[];
+  okCodes?: readonly number[];
+  env?: NodeJS.ProcessEnv;
+  answer(result: GitResult): T;
+}
+
+/** Asks `question` in `cwd` with a synchronous git process. */
+export function ask<T>(cwd: string, question: GitQuestion<T>): T {
+  const options: GitOptions = { cwd };
+  if (question.okCodes) options.okCodes = question.okCodes;
+  if (question.env) options.env = question.env;
+  return question.answer(runGit(question.args, options));
+}
+
 /** Runs git and returns stdout. */
 export function git(args: readonly string[], options: GitOptions): string {
   return runGit(args, options).stdout;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { git, GitError, runGit } from './exec.js';
+import { ask, git, GitError, runGit, type GitQuestion } from './exec.js';
 import {
   LOG_FORMAT,
   parseLeftRight,
@@ -25,45 +25,61 @@ export interface RepoInfo {
   isShallow: boolean;
 }
 
-/** Returns repository facts for `cwd`, or null when `cwd` is not inside a git work tree. */
-export function repoInfo(cwd: string): RepoInfo | null {
-  const result = runGit(
-    ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'],
-    { cwd, okCodes: [128] },
-  );
-  if (result.status !== 0) return null;
-  const [root = '', gitDir = '', common = '', shallow = ''] = result.stdout.split('\n');
-  if (root === '') return null;
-  const commonDir = path.resolve(cwd, common);
+/** What `git rev-parse` says of the repository around `cwd`: null when `cwd` is not inside a git work tree. */
+export function repoInfoQuestion(cwd: string): GitQuestion<RepoInfo | null> {
   return {
-    root: path.resolve(root),
-    gitDir: path.resolve(gitDir),
-    commonDir: path.resolve(commonDir),
-    isLinkedWorktree: path.resolve(gitDir) !== path.resolve(commonDir),
-    isShallow: shallow.trim() === 'true',
+    args: ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'],
+    okCodes: [128],
+    answer(result) {
+      if (result.status !== 0) return null;
+      const [root = '', gitDir = '', common = '', shallow = ''] = result.stdout.split('\n');
+      if (root === '') return null;
+      const commonDir = path.resolve(cwd, common);
+      return {
+        root: path.resolve(root),
+        gitDir: path.resolve(gitDir),
+        commonDir: path.resolve(commonDir),
+        isLinkedWorktree: path.resolve(gitDir) !== path.resolve(commonDir),
+        isShallow: shallow.trim() === 'true',
+      };
+    },
   };
 }
 
-/** The checked-out branch name, or null on a detached HEAD. Works on an unborn branch. */
-export function currentBranch(cwd: string): string | null {
-  const result = runGit(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd, okCodes: [1, 128] });
-  return result.status === 0 ? result.stdout.trim() : null;
+/** Returns repository facts for `cwd`, or null when `cwd` is not inside a git work tree. */
+export function repoInfo(cwd: string): RepoInfo | null {
+  return ask(cwd, repoInfoQuestion(cwd));
 }
+
+const trimmedOrNull = (result: { status: number; stdout: string }) =>
+  result.status === 0 ? result.stdout.trim() : null;
+
+/** The checked-out branch name, or null on a detached HEAD. Works on an unborn branch. */
+export const CURRENT_BRANCH: GitQuestion<string | null> = {
+  args: ['symbolic-ref', '--quiet', '--short', 'HEAD'],
+  okCodes: [1, 128],
+  answer: trimmedOrNull,
+};
+export const currentBranch = (cwd: string): string | null => ask(cwd, CURRENT_BRANCH);
 
 /** The commit HEAD points at, or null in a repository without commits. */
-export function headCommit(cwd: string): string | null {
-  const result = runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, okCodes: [1, 128] });
-  return result.status === 0 ? result.stdout.trim() : null;
-}
+export const HEAD_COMMIT: GitQuestion<string | null> = {
+  args: ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'],
+  okCodes: [1, 128],
+  answer: trimmedOrNull,
+};
+export const headCommit = (cwd: string): string | null => ask(cwd, HEAD_COMMIT);
 
-/** Resolves a revision to a commit sha, or null if it does not name a commit. */
-export function resolveCommit(cwd: string, rev: string): string | null {
-  const result = runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], {
-    cwd,
+/** The commit a revision names, or null if it names none. */
+export function resolveCommitQuestion(rev: string): GitQuestion<string | null> {
+  return {
+    args: ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
     okCodes: [1, 128],
-  });
-  return result.status === 0 ? result.stdout.trim() : null;
+    answer: trimmedOrNull,
+  };
 }
+/** Resolves a revision to a commit sha, or null if it does not name a commit. */
+export const resolveCommit = (cwd: string, rev: string): string | null => ask(cwd, resolveCommitQuestion(rev));
 
 /** Commits ahead of and behind the upstream, or null when the branch has no upstream. */
 export function aheadBehind(cwd: string): { ahead: number; behind: number } | null {
@@ -72,9 +88,11 @@ export function aheadBehind(cwd: string): { ahead: number; behind: number } | nu
 }
 
 /** Working-tree status (`git status --porcelain=v1 -z`, untracked files included). */
-export function status(cwd: string): StatusEntry[] {
-  return parseStatusZ(git(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd }));
-}
+export const STATUS: GitQuestion<StatusEntry[]> = {
+  args: ['status', '--porcelain=v1', '-z', '--untracked-files=all'],
+  answer: (result) => parseStatusZ(result.stdout),
+};
+export const status = (cwd: string): StatusEntry[] => ask(cwd, STATUS);
 
 /** Tracked files (`git ls-files -z`). */
 export function trackedFiles(cwd: string): string[] {
@@ -125,10 +143,14 @@ export function log(cwd: string, options: LogOptions): LogCommit[] {
 }
 
 /** `git config --get KEY`, or null when unset. */
-export function configGet(cwd: string, key: string): string | null {
-  const result = runGit(['config', '--get', key], { cwd, okCodes: [1] });
-  return result.status === 0 ? result.stdout.replace(/\n$/, '') : null;
+export function configGetQuestion(key: string): GitQuestion<string | null> {
+  return {
+    args: ['config', '--get', key],
+    okCodes: [1],
+    answer: (result) => (result.status === 0 ? result.stdout.replace(/\n$/, '') : null),
+  };
 }
+export const configGet = (cwd: string, key: string): string | null => ask(cwd, configGetQuestion(key));
 
 /** The merge-base of two revisions, or null when they share no history or one is unknown. */
 export function mergeBase(cwd: string, a: string, b: string): string | null {

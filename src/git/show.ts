@@ -1,7 +1,12 @@
-import { runGit } from './exec.js';
+import { ask, type GitQuestion } from './exec.js';
 
 /** The text of `file` in the tree of commit `rev`, or null when the commit has no such file. */
-export function fileAtCommit(cwd: string, rev: string, file: string): string | null {
-  const result = runGit(['cat-file', 'blob', `${rev}:${file}`], { cwd, okCodes: [128] });
-  return result.status === 0 ? result.stdout : null;
+export function fileAtCommitQuestion(rev: string, file: string): GitQuestion<string | null> {
+  return {
+    args: ['cat-file', 'blob', `${rev}:${file}`],
+    okCodes: [128],
+    answer: (result) => (result.status === 0 ? result.stdout : null),
+  };
 }
+export const fileAtCommit = (cwd: string, rev: string, file: string): string | null =>
+  ask(cwd, fileAtCommitQuestion(rev, file));

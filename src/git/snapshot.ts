@@ -1,4 +1,3 @@
-import { runGit } from './exec.js';
 import { runGitAsync } from './async.js';
 import { historyArgs } from './history.js';
 import { logNonce, parseLog, splitNul, type LogCommit } from './parse.js';
@@ -28,15 +27,7 @@ const commitsOf = (r: { status: number; stdout: string }, nonce: string) =>
 const logArgs = (base: string | null, nonce: string) =>
   historyArgs({ revisions: ['HEAD', ...(base ? [`^${base}`] : [])] }, nonce);
 
-/** The commits between `base` and HEAD (their number, and with `commits` the commits themselves), from git. */
-export function rangeFacts(root: string, base: string | null, needs: { commits: boolean }): RangeFacts {
-  const nonce = logNonce();
-  const commits = needs.commits ? commitsOf(runGit(logArgs(base, nonce), { cwd: root, okCodes: [128] }), nonce) : null;
-  const count = commits !== null ? commits.length : countOf(runGit(countArgs(base), { cwd: root, okCodes: [128] }));
-  return { count, commits };
-}
-
-/** {@link rangeFacts} with an asynchronous git process, to run beside the other git calls of a hook. */
+/** The commits between `base` and HEAD (their number, and with `commits` the commits themselves), from git processes that do not block the caller. */
 export async function rangeFactsAsync(
   root: string,
   base: string | null,

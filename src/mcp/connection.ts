@@ -7,7 +7,7 @@ import {
   type SessionChoice,
   type SessionResolution,
 } from '../records/resolve.js';
-import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { resolveWorkspaceAsync, type Workspace } from '../workspace.js';
 import { runtimeBindings } from '../agent/binding.js';
 import { hestaiCommand } from '../agent/invocation.js';
 import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
@@ -69,10 +69,10 @@ export class Connection {
   }
 
   /** The workspace of an absolute `working_dir`, resolved once per connection (errors are not cached). */
-  workspace(workingDir: string): Workspace {
+  async workspace(workingDir: string): Promise<Workspace> {
     let workspace = this.workspaces.get(workingDir);
     if (workspace === undefined) {
-      workspace = resolveWorkspace(workingDir, { requireAbsolute: true, fromFiles: true });
+      workspace = await resolveWorkspaceAsync(workingDir, { requireAbsolute: true, fromFiles: true });
       this.requireServed(workspace.root);
       this.workspaces.set(workingDir, workspace);
     } else if (this.declared !== null) {
@@ -228,12 +228,12 @@ export class Connection {
   }
 
   /** The workspace the resources read (see {@link resourceDir}); `requested` (a `working_dir` parameter) wins. */
-  resourceWorkspace(requested?: string): Workspace {
+  async resourceWorkspace(requested?: string): Promise<Workspace> {
     if (requested !== undefined && requested !== '') return this.workspace(requested);
     const dir = this.resourceDir();
     let workspace = this.workspaces.get(dir);
     if (workspace === undefined) {
-      workspace = resolveWorkspace(dir, { fromFiles: true });
+      workspace = await resolveWorkspaceAsync(dir, { fromFiles: true });
       this.workspaces.set(dir, workspace);
     }
     // The client's roots bound the reads too: the start directory outside them is not read.

@@ -134,7 +134,7 @@ export async function requireProtocolStartGates(
   args: { working_dir?: unknown; session_id?: unknown },
 ): Promise<void> {
   if (PROTOCOL_OPEN_TOOLS.has(tool) || typeof args.working_dir !== 'string') return;
-  const { paths } = deps.connection.workspace(args.working_dir);
+  const { paths } = await deps.connection.workspace(args.working_dir);
   const explicit = typeof args.session_id === 'string' ? args.session_id : undefined;
   const resolution = deps.connection.resolveSession(paths, explicit);
   if (resolution.kind !== 'chosen') return;

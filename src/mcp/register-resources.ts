@@ -12,7 +12,7 @@ type Build = (deps: McpDeps, workspace: Workspace) => Promise<unknown>;
  * tool was given, else the server's start directory (see Connection.resourceWorkspace). Cached per
  * connection; a user error names the directory and says what to do.
  */
-export function workspaceOf(deps: McpDeps): Workspace {
+export function workspaceOf(deps: McpDeps): Promise<Workspace> {
   return deps.connection.resourceWorkspace();
 }
 
@@ -106,7 +106,7 @@ export function registerResources(server: McpServer, deps: McpDeps): void {
         let body: unknown;
         try {
           await deps.connection.rootsSettled(); // the client's roots, when it declared some (client-roots.ts)
-          const workspace = workspaceOf(deps);
+          const workspace = await workspaceOf(deps);
           // Every document names the repository it was read from: never silently another one.
           body = { working_dir: workspace.root, ...((await resource.build(deps, workspace)) as object) };
         } catch (error) {

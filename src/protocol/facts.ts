@@ -3,10 +3,11 @@ import path from 'node:path';
 import { hasValidAnchor } from '../records/anchor.js';
 import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { changedSince, commitOfSha, workTreeFiles } from '../git/changes.js';
+import { askAsync } from '../git/async.js';
+import { changedSinceAsync, commitOfShaAsync } from '../git/changes.js';
 import { readHead } from '../git/refs.js';
-import { currentBranch, headCommit, status } from '../git/repo.js';
-import { rangeFacts, rangeFactsAsync, workTreeFilesAsync, type RangeFacts } from '../git/snapshot.js';
+import { CURRENT_BRANCH, HEAD_COMMIT, STATUS } from '../git/repo.js';
+import { rangeFactsAsync, workTreeFilesAsync, type RangeFacts } from '../git/snapshot.js';
 import { isInside, type WorkspacePaths } from '../paths.js';
 import { isAcknowledged, readSession } from '../records/session.js';
 import { commitFacts } from '../tdd/commit.js';
@@ -37,42 +38,83 @@ export interface GatherInput {
   recorded: Readonly<Record<string, RecordedResult>>;
   /** sha256 of the files file_modified_since_start watches, taken when the run started. */
   baseline?: Readonly<Record<string, string>> | undefined;
-  /** Git facts already gathered ({@link prefetchGitFacts}): used instead of asking git again. */
-  prefetched?: GitPrefetch | undefined;
-}
-
-/** Git facts gathered ahead, concurrently (the hooks: a commit waits on the slowest git process, not the sum). */
-export interface GitPrefetch {
-  files?: string[];
-  range?: RangeFacts;
-}
-
-/** The git facts the gates need, as {@link gatherFactsSync} would ask for them. */
-function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline'>) {
-  const types = new Set(input.gates.map((g) => g.gate.check.type));
-  const globs = input.gates.some(({ gate }) => gate.check.type === 'file_exists' && isGlob(gate.check.path));
-  const modified = types.has('file_modified_since_start') && input.baseline !== undefined;
-  return {
-    files: globs || modified,
-    range: types.has('tests_first') || types.has('git_commit_since_start'),
-    commits: types.has('tests_first'),
-  };
 }
 
 /**
- * Starts the git processes the gates need at once (the file list, the commits since the start) and waits
- * for all of them (the hooks).
+ * Every git fact the gates need, gathered ahead by {@link prefetchGitFacts}: git processes that run
+ * concurrently and never block the caller (a hook waits on the slowest, not the sum; the MCP server keeps
+ * answering meanwhile). {@link factsOf} asks git nothing itself.
  */
+export interface GitPrefetch {
+  /** The work tree's files (tracked, and untracked not ignored). */
+  files?: string[];
+  range?: RangeFacts;
+  /** Files changed since the starting commit, for `file_modified_since_start` without a baseline. */
+  changed?: string[];
+  /** Uncommitted paths (`git_clean`). */
+  dirty?: string[];
+  /** HEAD's branch and commit (`branch_not`, `git_state`). */
+  head?: { branch: string | null; sha: string | null };
+  /** The commit each `commit_sha` evidence names (null: none). */
+  commits?: Record<string, string | null>;
+}
+
+/** The git facts the gates (and the evidence) need. */
+function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline' | 'evidence'>) {
+  const types = new Set(input.gates.map((g) => g.gate.check.type));
+  const globs = input.gates.some(({ gate }) => gate.check.type === 'file_exists' && isGlob(gate.check.path));
+  const modified = types.has('file_modified_since_start');
+  const shas = input.evidence.flatMap((e) => {
+    const sha = e.type === 'commit_sha' ? commitShaOf(e.value) : null;
+    return sha === null ? [] : [sha];
+  });
+  return {
+    files: globs || (modified && input.baseline !== undefined),
+    changed: modified && input.baseline === undefined,
+    range: types.has('tests_first') || types.has('git_commit_since_start'),
+    commits: types.has('tests_first'),
+    dirty: types.has('git_clean'),
+    head: types.has('branch_not') || types.has('git_state'),
+    shas: [...new Set(shas)],
+  };
+}
+
+/** HEAD's branch and commit: from the repository's files where they say it plainly (src/git/refs.ts), else git. */
+async function headOf(root: string): Promise<{ branch: string | null; sha: string | null }> {
+  const head = readHead(root);
+  if (head !== null) return { branch: head.branch, sha: head.sha };
+  const [branch, sha] = await Promise.all([askAsync(root, CURRENT_BRANCH), askAsync(root, HEAD_COMMIT)]);
+  return { branch, sha };
+}
+
+/** Starts every git process the gates need at once and waits for all of them. */
 export async function prefetchGitFacts(
-  input: Pick<GatherInput, 'paths' | 'gates' | 'baseline' | 'starting_commit'>,
+  input: Pick<GatherInput, 'paths' | 'gates' | 'baseline' | 'starting_commit' | 'evidence'>,
 ): Promise<GitPrefetch> {
   const needs = gitNeeds(input);
   const root = input.paths.root;
-  const [files, range] = await Promise.all([
+  const [files, range, changed, dirty, head, commits] = await Promise.all([
     needs.files ? workTreeFilesAsync(root) : undefined,
     needs.range ? rangeFactsAsync(root, input.starting_commit, { commits: needs.commits }) : undefined,
+    needs.changed ? changedSinceAsync(root, input.starting_commit) : undefined,
+    needs.dirty ? askAsync(root, STATUS).then((entries) => entries.map((e) => e.path)) : undefined,
+    needs.head ? headOf(root) : undefined,
+    Promise.all(needs.shas.map(async (sha) => [sha, await commitOfShaAsync(root, sha)] as const)),
   ]);
-  return { ...(files ? { files } : {}), ...(range ? { range } : {}) };
+  return {
+    ...(files ? { files } : {}),
+    ...(range ? { range } : {}),
+    ...(changed ? { changed } : {}),
+    ...(dirty ? { dirty } : {}),
+    ...(head ? { head } : {}),
+    commits: Object.fromEntries(commits),
+  };
+}
+
+/** A git fact {@link prefetchGitFacts} gathered (the needs above say which). */
+function gathered<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`internal: the git fact "${what}" was not gathered`);
+  return value;
 }
 
 /**
@@ -83,11 +125,10 @@ export async function prefetchGitFacts(
 export function takeBaseline(
   root: string,
   patterns: readonly string[],
-  files: () => readonly string[] = () => workTreeFiles(root),
+  files: readonly string[],
 ): Record<string, string> {
   const baseline: Record<string, string> = {};
-  if (patterns.length === 0) return baseline;
-  for (const f of files()) {
+  for (const f of files) {
     if (!patterns.some((p) => pathMatches(p, f))) continue;
     const hash = sha256OfFile(root, f);
     if (hash !== null) baseline[f] = hash;
@@ -126,7 +167,7 @@ function sha256OfFile(root: string, rel: string): string | null {
  * need none. Commands run only when asked and only in a trusted workspace.
  */
 export async function gatherFacts(input: GatherInput): Promise<Facts> {
-  const facts = gatherFactsSync(input);
+  const facts = factsOf(input, await prefetchGitFacts(input));
   for (const { phase, gate } of input.gates) {
     const check = gate.check;
     if (check.type !== 'command' || check.run in facts.commands) continue;
@@ -138,14 +179,13 @@ export async function gatherFacts(input: GatherInput): Promise<Facts> {
   return facts;
 }
 
-/** Every fact but command outcomes, synchronously (the pre-commit hook's path). */
-export function gatherFactsSync(input: GatherInput): Facts {
+/** Every fact but command outcomes, from the git facts gathered ahead (the pre-commit hook's path too). */
+export function factsOf(input: GatherInput, git: GitPrefetch): Facts {
   const { paths, config } = input;
   const root = paths.root;
   const facts = emptyFacts(input.session_id, input.started_at, input.starting_commit);
   const types = new Set(input.gates.map((g) => g.gate.check.type));
-  let files: string[] | null = null;
-  const allFiles = () => (files ??= input.prefetched?.files ?? workTreeFiles(root));
+  const allFiles = () => gathered(git.files, 'files');
 
   for (const { gate } of input.gates) {
     const check = gate.check;
@@ -158,7 +198,7 @@ export function gatherFactsSync(input: GatherInput): Facts {
     }
   }
   if (types.has('file_modified_since_start')) {
-    if (input.baseline === undefined) facts.changed = changedSince(root, input.starting_commit);
+    if (input.baseline === undefined) facts.changed = gathered(git.changed, 'changed');
     else {
       const baseline = input.baseline;
       const patterns = input.gates.flatMap(({ gate }) =>
@@ -171,21 +211,11 @@ export function gatherFactsSync(input: GatherInput): Facts {
     }
   }
   const needsCommits = types.has('tests_first');
-  const range =
-    needsCommits || types.has('git_commit_since_start')
-      ? (input.prefetched?.range ?? rangeFacts(root, input.starting_commit, { commits: needsCommits }))
-      : null;
+  const range = needsCommits || types.has('git_commit_since_start') ? gathered(git.range, 'range') : null;
   if (types.has('git_commit_since_start')) facts.commits_since_start = range!.count;
-  if (types.has('git_clean')) facts.dirty = status(root).map((e) => e.path);
-  if (types.has('branch_not')) {
-    const head = readHead(root);
-    facts.branch = head === null ? currentBranch(root) : head.branch;
-  }
-  if (types.has('git_state')) {
-    const head = readHead(root);
-    facts.head =
-      head === null ? { branch: currentBranch(root), sha: headCommit(root) } : { branch: head.branch, sha: head.sha };
-  }
+  if (types.has('git_clean')) facts.dirty = gathered(git.dirty, 'dirty');
+  if (types.has('branch_not')) facts.branch = gathered(git.head, 'head').branch;
+  if (types.has('git_state')) facts.head = gathered(git.head, 'head');
   if (types.has('anchor_valid')) {
     const check = hasValidAnchor(paths, input.session_id);
     facts.anchor = check.valid
@@ -226,7 +256,8 @@ export function gatherFactsSync(input: GatherInput): Facts {
       if (p !== null && !(p in facts.evidence_files)) facts.evidence_files[p] = existsInside(root, p);
     } else if (e.type === 'commit_sha') {
       const sha = commitShaOf(e.value);
-      if (sha !== null && !(sha in facts.evidence_commits)) facts.evidence_commits[sha] = commitOfSha(root, sha);
+      if (sha !== null && !(sha in facts.evidence_commits))
+        facts.evidence_commits[sha] = gathered(git.commits, 'commits')[sha] ?? null;
     }
   }
   return facts;

@@ -1,7 +1,7 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { gatherFactsSync, prefetchGitFacts, type GitPrefetch } from './facts.js';
+import { factsOf, prefetchGitFacts, type GitPrefetch } from './facts.js';
 import { loadProtocol, protocolFromText } from './load.js';
 import { readProtocolState, type ProtocolState } from './store.js';
 import type { Gate, Protocol } from './types.js';
@@ -56,9 +56,9 @@ export async function hookFacts(
   state: ProtocolState,
   gates: ReadonlyArray<{ phase: string; gate: Gate }>,
   early?: Promise<GitPrefetch>,
-): Promise<ReturnType<typeof gatherFactsSync>> {
+): Promise<ReturnType<typeof factsOf>> {
   const gather = hookGather(input, state, gates);
-  return gatherFactsSync({ ...gather, prefetched: await (early ?? prefetchGitFacts(gather)) });
+  return factsOf(gather, await (early ?? prefetchGitFacts(gather)));
 }
 
 /** Starts the git processes `gates` need now (see {@link hookFacts}); the promise never rejects unobserved. */

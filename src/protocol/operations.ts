@@ -2,9 +2,10 @@ import type { Clock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
+import { askAsync } from '../git/async.js';
 import { readHead } from '../git/refs.js';
-import { currentBranch, headCommit, resolveCommit } from '../git/repo.js';
-import { rangeFacts } from '../git/snapshot.js';
+import { CURRENT_BRANCH, HEAD_COMMIT, resolveCommitQuestion } from '../git/repo.js';
+import { rangeFactsAsync, workTreeFilesAsync } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
@@ -12,7 +13,7 @@ import { readTextIfExists } from '../state/store.js';
 import { publishProtocolRun } from '../records/proof-publish.js';
 import { PROTOCOL_RUN_KIND, type ProtocolRunRecord } from '../records/protocol-record.js';
 import { sha256Hex } from '../util/sha256.js';
-import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { resolveWorkspace, resolveWorkspaceAsync, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
 import type { EvidenceRecord } from './evidence.js';
 import { gatherFacts, takeBaseline, type GatherInput } from './facts.js';
@@ -102,7 +103,7 @@ interface Run extends Base {
 
 async function open(working_dir: string, session_id: string | undefined, env: NodeJS.ProcessEnv): Promise<Base> {
   // The repository from its files where git would answer the same (src/git/refs.ts), else from git.
-  const { paths, root } = resolveWorkspace(working_dir, { fromFiles: true });
+  const { paths, root } = await resolveWorkspaceAsync(working_dir, { fromFiles: true });
   const { config } = await loadConfig(root);
   // The one session rule (src/session/resolve.ts): explicit, else HESTAI_SESSION, else the only live one;
   // none or several is an error listing the candidates. The MCP tools pass the connection's choice.
@@ -324,9 +325,9 @@ export async function sessionStart(
   const run: Run = { ...base, protocol: loaded.protocol, changed: null };
   const root = run.paths.root;
   const head = readHead(root);
-  let starting_commit = run.session.starting_commit ?? (head === null ? headCommit(root) : head.sha);
+  let starting_commit = run.session.starting_commit ?? (head === null ? await askAsync(root, HEAD_COMMIT) : head.sha);
   if (input.starting_commit !== undefined) {
-    starting_commit = resolveCommit(root, input.starting_commit);
+    starting_commit = await askAsync(root, resolveCommitQuestion(input.starting_commit));
     if (starting_commit === null)
       throw usageError(`starting_commit ${input.starting_commit} is not a commit`, {
         code: 'COMMIT_UNKNOWN',
@@ -334,11 +335,14 @@ export async function sessionStart(
       });
   }
   const now = deps.clock().toISOString();
+  const watched = run.protocol.phases.flatMap((p) =>
+    p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : [])),
+  );
   const fresh: ProtocolState = {
     version: 1,
     session_id: run.session.session_id,
     objective,
-    branch: input.branch ?? (head === null ? currentBranch(root) : head.branch),
+    branch: input.branch ?? (head === null ? await askAsync(root, CURRENT_BRANCH) : head.branch),
     starting_commit,
     started_at: now,
     protocol_sha256: loaded.sha256,
@@ -350,12 +354,7 @@ export async function sessionStart(
     evidence: [],
     forced_advances: 0,
     violations: [],
-    baseline: takeBaseline(
-      root,
-      run.protocol.phases.flatMap((p) =>
-        p.gates.flatMap((g) => (g.check.type === 'file_modified_since_start' ? [g.check.path] : [])),
-      ),
-    ),
+    baseline: takeBaseline(root, watched, watched.length === 0 ? [] : await workTreeFilesAsync(root)),
   };
   const created = await updateProtocolState(run.paths, fresh.session_id, (existing) =>
     existing === null ? { state: fresh, result: true } : { result: false },
@@ -785,11 +784,12 @@ export async function sessionEnd(
     };
   }
   const endHead = readHead(run.paths.root);
-  const head = endHead === null ? headCommit(run.paths.root) : endHead.sha;
+  const head = endHead === null ? await askAsync(run.paths.root, HEAD_COMMIT) : endHead.sha;
   // The run's last commit: HEAD when it moved since the run started, else none (never the starting commit).
   const commit_sha = head !== null && head !== state.starting_commit ? head : null;
   const outcome: RunOutcome = state.violations.length > 0 ? 'COMPLETE_WITH_VIOLATIONS' : 'COMPLETE';
-  const range = commit_sha === null ? null : rangeFacts(run.paths.root, state.starting_commit, { commits: true });
+  const range =
+    commit_sha === null ? null : await rangeFactsAsync(run.paths.root, state.starting_commit, { commits: true });
   const commits = (range?.commits ?? []).map((c) => c.sha).slice(-100);
   const forced = state.events.flatMap((e) => (e.type === 'advance' ? e.forced : []));
   const record: HistoryRecord = {

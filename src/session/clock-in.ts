@@ -6,8 +6,8 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { ensureStateDir, removeStatePath, renameStatePath, withLock, writeJsonAtomic } from '../state/store.js';
 import { recoverLeftovers } from './recover.js';
-import { resolveWorkspace } from '../workspace.js';
-import { ensureHooksArmed } from '../setup/armed.js';
+import { resolveWorkspaceAsync } from '../workspace.js';
+import { ensureHooksArmedAsync } from '../setup/armed.js';
 import type { GithubContext } from './context/github.js';
 import type { SelectionInfo } from './context/select.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
@@ -109,7 +109,7 @@ export const CLOCK_IN_INSTRUCTION = 'Read context_paths. Produce Full RAPH. Subm
 export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<ClockInResponse> {
   const { clock, env } = resolveDeps(deps);
   const request = validateRequest(input);
-  const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
+  const workspace = await resolveWorkspaceAsync(input.working_dir, { requireAbsolute: true });
   const paths = workspace.paths;
   assertNoSymlinkEscape(paths);
   const { config } = await loadConfig(workspace.root);
@@ -118,7 +118,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   const generated = await generateContext({ workspace, config, env, role, explicitFocus, model, warnings });
   const at = clock().toISOString();
   ensureStateDir(paths.active);
-  const response = await withLock(sessionsLock(paths), (): ClockInResponse => {
+  const response = await withLock(sessionsLock(paths), async (): Promise<ClockInResponse> => {
     recoverLeftovers(paths, at);
     const survey = surveyNeighbours(paths, config, generated.gathered.focus.value, new Date(at));
     if (survey.conflicts.length > 0 && request.onConflict === 'abort') throw conflictError(survey.conflicts);
@@ -129,7 +129,7 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       ...respond(paths, config, record, generated, survey, swept, request.onConflict),
       fast_layer: fast,
       // Every session starts here, so this is where a worktree whose hooks would not fire is repaired.
-      hooks: ensureHooksArmed(workspace),
+      hooks: await ensureHooksArmedAsync(workspace),
       warnings,
     };
   });

@@ -3,7 +3,7 @@ import { commitsSinceAsync } from '../git/async.js';
 import { activeDir, relativeToRoot } from '../paths.js';
 import { readTextIfExists, removeStatePath, withLock, writeFileAtomic } from '../state/store.js';
 import { archiveOf } from './recover.js';
-import { resolveWorkspace } from '../workspace.js';
+import { resolveWorkspaceAsync } from '../workspace.js';
 import { tryParseOctave, writeOctave } from '../octave/index.js';
 import { formatDuration } from './archive-doc.js';
 import { archiveSession, sessionAnchorDigest } from './archive.js';
@@ -56,7 +56,7 @@ export async function clockOut(
   const { clock, env } = resolveDeps(deps);
   const summary = normalizeSummary(input.summary);
   const carry = validateCarry(input.carry, input.carry_all);
-  const workspace = resolveWorkspace(input.working_dir, { requireAbsolute: true });
+  const workspace = await resolveWorkspaceAsync(input.working_dir, { requireAbsolute: true });
   const paths = workspace.paths;
   assertNoSymlinkEscape(paths);
   const session = openSession(paths, input.session_id, env, { live: false });

@@ -1,6 +1,6 @@
 import { resolveAiSettings } from '../ai/config.js';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { workspaceTrust } from '../trust/report.js';
+import { committedDotenvAsync, workspaceTrust } from '../trust/report.js';
 import { withoutRepositoryPowers } from '../trust/settings.js';
 import type { Workspace } from '../workspace.js';
 import { gatherContext, type GatheredContext } from './context/gather.js';
@@ -33,7 +33,7 @@ export async function generateContext(input: {
   warnings: string[];
 }): Promise<GeneratedContext> {
   // Issue 12: what the repository configured to run commands or send data out is inert until trusted.
-  const trust = workspaceTrust(input.workspace, input.config, input.env);
+  const trust = workspaceTrust(input.workspace, input.config, input.env, await committedDotenvAsync(input.workspace));
   const trusted = trust.status === 'trusted';
   if (trust.warning !== null) input.warnings.push(trust.warning);
   const config = trusted ? input.config : withoutRepositoryPowers(input.config);

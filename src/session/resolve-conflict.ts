@@ -6,7 +6,7 @@ import { listActiveSessions, readSession, writeSession, type SessionRecord } fro
 import type { Surface } from '../records/resolve.js';
 import { withLock } from '../state/store.js';
 import { quoteInput } from '../util/quote.js';
-import { resolveWorkspace } from '../workspace.js';
+import { resolveWorkspace, resolveWorkspaceAsync } from '../workspace.js';
 import { clockOut } from './clock-out.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { assertNoSymlinkEscape } from './guard.js';
@@ -108,7 +108,7 @@ export async function resolveConflict(
 ): Promise<ResolveConflictResponse> {
   const { clock, env } = resolveDeps(deps);
   const action = validateAction(input.action);
-  const { paths, root } = resolveWorkspace(input.working_dir, { requireAbsolute: true });
+  const { paths, root } = await resolveWorkspaceAsync(input.working_dir, { requireAbsolute: true });
   assertNoSymlinkEscape(paths);
   const self = openSession(paths, input.session_id, env, { live: true, surface });
   const at = clock().toISOString();

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../errors.js';
-import { configSet } from '../git/config.js';
-import { configGet } from '../git/repo.js';
+import { askAsync } from '../git/async.js';
+import { configSet, configSetQuestion } from '../git/config.js';
+import { configGet, configGetQuestion } from '../git/repo.js';
 import type { Workspace } from '../workspace.js';
 import {
   FRAMEWORK_HOOKS,
@@ -75,12 +76,15 @@ function frameworkRuns(root: string, hook: string, text: string): boolean {
   );
 }
 
-/** Inspects, without changing anything, whether the hooks will fire in this worktree. */
-export function inspectHooks(workspace: Workspace): HooksInspection {
+/**
+ * Inspects, without changing anything, whether the hooks will fire in this worktree; `hooksPath` is what
+ * `git config core.hooksPath` says (asked here when not given).
+ */
+export function inspectHooks(workspace: Workspace, configured?: string | null): HooksInspection {
   const repo = workspace.repo;
   if (!repo)
     throw usageError(`${workspace.root} is not a git work tree`, { code: 'NOT_A_REPO', remedy: 'Run git init first.' });
-  const hooksPath = configGet(workspace.root, 'core.hooksPath');
+  const hooksPath = configured === undefined ? configGet(workspace.root, 'core.hooksPath') : configured;
   const hooksDir = hooksPath ? path.resolve(workspace.root, hooksPath) : path.join(repo.commonDir, 'hooks');
   const active: string[] = [];
   const inactive: string[] = [];
@@ -110,14 +114,20 @@ export function inspectHooks(workspace: Workspace): HooksInspection {
 
 /** Installs the husky-compatible runner in the common git dir and points core.hooksPath at it. */
 export function installHuskyRunner(workspace: Workspace): string {
-  const dir = runnerDir(workspace.repo!.commonDir);
+  const dir = writeHuskyRunner(workspace.repo!.commonDir);
+  if (configGet(workspace.root, 'core.hooksPath') !== dir) configSet(workspace.root, 'core.hooksPath', dir);
+  return dir;
+}
+
+/** The runner files (no git): returns their directory. */
+function writeHuskyRunner(commonDir: string): string {
+  const dir = runnerDir(commonDir);
   fs.mkdirSync(dir, { recursive: true });
   for (const hook of HUSKY_HOOKS) {
     const file = path.join(dir, hook);
     if (readIfExists(file) !== HUSKY_RUNNER) fs.writeFileSync(file, HUSKY_RUNNER, { mode: 0o755 });
     fs.chmodSync(file, 0o755);
   }
-  if (configGet(workspace.root, 'core.hooksPath') !== dir) configSet(workspace.root, 'core.hooksPath', dir);
   return dir;
 }
 
@@ -148,14 +158,40 @@ export interface ArmedResult {
  * to run. Never throws for a workspace inside a git repository.
  */
 export function ensureHooksArmed(workspace: Workspace): ArmedResult {
-  if (!workspace.repo)
-    return { armed: false, repaired: false, message: `${workspace.root} is not a git work tree: no hooks can run` };
-  const before = inspectHooks(workspace);
+  if (!workspace.repo) return notArmable(workspace);
+  const before = inspectHooks(workspace, configGet(workspace.root, 'core.hooksPath'));
+  if (!needsRepair(before)) return unrepaired(before);
+  const dir = writeHuskyRunner(workspace.repo.commonDir);
+  if (before.hooksPath !== dir) configSet(workspace.root, 'core.hooksPath', dir);
+  return repaired(workspace, before, dir);
+}
+
+/** {@link ensureHooksArmed} without blocking the caller on git (clock-in, also over MCP): the same steps. */
+export async function ensureHooksArmedAsync(workspace: Workspace): Promise<ArmedResult> {
+  if (!workspace.repo) return notArmable(workspace);
+  const before = inspectHooks(workspace, await askAsync(workspace.root, configGetQuestion('core.hooksPath')));
+  if (!needsRepair(before)) return unrepaired(before);
+  const dir = writeHuskyRunner(workspace.repo.commonDir);
+  if (before.hooksPath !== dir) await askAsync(workspace.root, configSetQuestion('core.hooksPath', dir));
+  return repaired(workspace, before, dir);
+}
+
+function notArmable(workspace: Workspace): ArmedResult {
+  return { armed: false, repaired: false, message: `${workspace.root} is not a git work tree: no hooks can run` };
+}
+
+const needsRepair = (before: HooksInspection) => before.inactive.length > 0 && before.repairable;
+
+/** The answer when nothing is repaired: armed, or why not and what to run. */
+function unrepaired(before: HooksInspection): ArmedResult {
   if (before.inactive.length === 0)
     return { armed: true, repaired: false, message: `hooks active in this worktree (${before.hooksDir})` };
-  if (!before.repairable) return { armed: false, repaired: false, message: notFiring(before) };
-  const dir = installHuskyRunner(workspace);
-  const after = inspectHooks(workspace);
+  return { armed: false, repaired: false, message: notFiring(before) };
+}
+
+/** The answer once core.hooksPath points at the runner in `dir`. */
+function repaired(workspace: Workspace, before: HooksInspection, dir: string): ArmedResult {
+  const after = inspectHooks(workspace, dir);
   if (after.inactive.length > 0) {
     return {
       armed: false,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { runGit } from '../git/exec.js';
+import { askAsync } from '../git/async.js';
+import { ask, type GitQuestion } from '../git/exec.js';
 import type { Workspace } from '../workspace.js';
 import { TRUST_REMEDY, trustState, type TrustState } from './index.js';
 import { repositoryPowers, untrustedWarning } from './settings.js';
@@ -19,13 +20,33 @@ export interface WorkspaceTrust extends TrustState {
   warning: string | null;
 }
 
+/** Whether git tracks `.env`; unknown (git failed) counts as tracked: repository content, inert until trusted. */
+const DOTENV_TRACKED: GitQuestion<boolean> = {
+  args: ['ls-files', '-z', '--', '.env'],
+  okCodes: [1, 128, 129],
+  answer: (result) => result.status !== 0 || result.stdout !== '',
+};
+
+const dotenvPresent = (workspace: Workspace) =>
+  workspace.repo !== null && fs.existsSync(path.join(workspace.root, '.env'));
+
 /** Whether `.env` is tracked by git: then it came with the repository. */
 export function committedDotenv(workspace: Workspace): boolean {
-  if (!workspace.repo || !fs.existsSync(path.join(workspace.root, '.env'))) return false;
+  if (!dotenvPresent(workspace)) return false;
   try {
-    return runGit(['ls-files', '-z', '--', '.env'], { cwd: workspace.root }).stdout !== '';
+    return ask(workspace.root, DOTENV_TRACKED);
   } catch {
-    return true; // unknown: treat as repository content (inert until trusted)
+    return true; // git could not be started: unknown, so repository content
+  }
+}
+
+/** {@link committedDotenv} without blocking the caller on git (clock-in, also over MCP). */
+export async function committedDotenvAsync(workspace: Workspace): Promise<boolean> {
+  if (!dotenvPresent(workspace)) return false;
+  try {
+    return await askAsync(workspace.root, DOTENV_TRACKED);
+  } catch {
+    return true;
   }
 }
 
@@ -37,13 +58,14 @@ function dotenvNamesEndpoint(root: string): boolean {
   }
 }
 
+/** The trust picture; `dotenv`: whether `.env` is tracked ({@link committedDotenv}, asked here when not given). */
 export function workspaceTrust(
   workspace: Workspace,
   config: Pick<WorkspaceConfig, 'quality_gates' | 'ai'>,
   env: NodeJS.ProcessEnv,
+  dotenv: boolean = committedDotenv(workspace),
 ): WorkspaceTrust {
   const state = trustState(workspace.paths, env);
-  const dotenv = committedDotenv(workspace);
   const powers = repositoryPowers(config, dotenv && dotenvNamesEndpoint(workspace.root));
   const trusted = state.status === 'trusted';
   const warning = untrustedWarning(state, powers);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoInfo } from '../../src/git/repo.js';
 import { readHead, repoInfoFromFiles } from '../../src/git/refs.js';
-import { rangeFacts } from '../../src/git/snapshot.js';
+import { rangeFactsAsync } from '../../src/git/snapshot.js';
 import { restoreEnvAfterEach, useRepo } from '../helpers/process-env.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
 
@@ -83,37 +83,37 @@ describe('git facts from files (src/git/refs.ts)', () => {
 });
 
 describe('the commits since a base (src/git/snapshot.ts)', () => {
-  it('are what git lists, after another process moves HEAD on and back', () => {
+  it('are what git lists, after another process moves HEAD on and back', async () => {
     const { repo } = fixture();
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     repo.commit('test: one', { 'test/one.test.ts': '1\n' });
-    const first = rangeFacts(repo.dir, base, { commits: true });
+    const first = await rangeFactsAsync(repo.dir, base, { commits: true });
     expect(first.count).toBe(1);
     expect(first.commits!.map((c) => c.message.trim())).toEqual(['test: one']);
     sh(repo, 'echo 2 > src/two.ts && git add -A && git commit -q --no-verify -m "feat: two"');
-    const moved = rangeFacts(repo.dir, base, { commits: true });
+    const moved = await rangeFactsAsync(repo.dir, base, { commits: true });
     expect(moved.commits!.map((c) => c.message.trim())).toEqual(['test: one', 'feat: two']);
     expect(moved.count).toBe(2);
     sh(repo, 'git reset -q --hard HEAD~1');
-    expect(rangeFacts(repo.dir, base, { commits: false }).count).toBe(1);
+    expect((await rangeFactsAsync(repo.dir, base, { commits: false })).count).toBe(1);
   });
 
-  it('follow replace refs as git does', () => {
+  it('follow replace refs as git does', async () => {
     const { repo } = fixture();
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     const one = repo.commit('test: one', { 'test/one.test.ts': '1\n' });
     repo.commit('test: two', { 'test/two.test.ts': '2\n' });
-    expect(rangeFacts(repo.dir, base, { commits: false }).count).toBe(2);
+    expect((await rangeFactsAsync(repo.dir, base, { commits: false })).count).toBe(2);
     repo.git(['replace', one, base]);
     const count = Number(repo.git(['rev-list', '--count', 'HEAD', `^${base}`]).stdout.trim());
-    expect(rangeFacts(repo.dir, base, { commits: false }).count).toBe(count);
+    expect((await rangeFactsAsync(repo.dir, base, { commits: false })).count).toBe(count);
   });
 });
 
 describe('content hashes of the protocol gates (src/protocol/facts.ts)', () => {
   it('hashes a binary file and a file larger than 64 KB exactly as node:crypto does', async () => {
     const { createHash } = await import('node:crypto');
-    const { gatherFactsSync } = await import('../../src/protocol/facts.js');
+    const { factsOf } = await import('../../src/protocol/facts.js');
     const { DEFAULTS } = await import('../../src/config/defaults.js');
     const { workspacePaths } = await import('../../src/paths.js');
     const repo = makeRepo();
@@ -132,19 +132,22 @@ describe('content hashes of the protocol gates (src/protocol/facts.ts)', () => {
         check: { type: 'evidence' as const, accepts: ['content_hash' as const], path: file },
       },
     });
-    const facts = gatherFactsSync({
-      paths: workspacePaths(repo.dir),
-      config: DEFAULTS as never,
-      env: repo.env,
-      now: new Date(),
-      session_id: '00000000-0000-4000-8000-000000000000',
-      started_at: new Date().toISOString(),
-      starting_commit: null,
-      gates: [gate('bin', 'bin.dat'), gate('large', 'large.txt')],
-      evidence: [],
-      runCommands: false,
-      recorded: {},
-    });
+    const facts = factsOf(
+      {
+        paths: workspacePaths(repo.dir),
+        config: DEFAULTS as never,
+        env: repo.env,
+        now: new Date(),
+        session_id: '00000000-0000-4000-8000-000000000000',
+        started_at: new Date().toISOString(),
+        starting_commit: null,
+        gates: [gate('bin', 'bin.dat'), gate('large', 'large.txt')],
+        evidence: [],
+        runCommands: false,
+        recorded: {},
+      },
+      {},
+    );
     expect(facts.hashes).toEqual({
       'bin.dat': createHash('sha256').update(binary).digest('hex'),
       'large.txt': createHash('sha256').update(large).digest('hex'),
@@ -154,7 +157,7 @@ describe('content hashes of the protocol gates (src/protocol/facts.ts)', () => {
 
 describe('file_exists globs on the hook path (src/protocol/facts.ts)', () => {
   it('a glob a tracked or untracked file on disk satisfies counts, an ignored or deleted one does not (git lists the files)', async () => {
-    const { prefetchGitFacts, gatherFactsSync } = await import('../../src/protocol/facts.js');
+    const { prefetchGitFacts, factsOf } = await import('../../src/protocol/facts.js');
     const { DEFAULTS } = await import('../../src/config/defaults.js');
     const { workspacePaths } = await import('../../src/paths.js');
     const repo = makeRepo();
@@ -188,11 +191,11 @@ describe('file_exists globs on the hook path (src/protocol/facts.ts)', () => {
     });
     const early = await prefetchGitFacts(input(['test/*.ts']));
     expect([...early.files!].sort()).toEqual(gitFiles(repo));
-    expect(gatherFactsSync({ ...input(['test/*.ts']), prefetched: early }).exists).toEqual({ 'test/*.ts': true });
+    expect(factsOf(input(['test/*.ts']), early).exists).toEqual({ 'test/*.ts': true });
     const all = ['test/*.ts', 'untracked/*.md', 'ignored/*.md'];
     const asked = await prefetchGitFacts(input(all));
     expect(asked.files).toBeDefined();
-    expect(gatherFactsSync({ ...input(all), prefetched: asked }).exists).toEqual({
+    expect(factsOf(input(all), asked).exists).toEqual({
       'test/*.ts': true,
       'untracked/*.md': true,
       'ignored/*.md': false,
@@ -200,6 +203,6 @@ describe('file_exists globs on the hook path (src/protocol/facts.ts)', () => {
     // A tracked file deleted from disk does not count.
     sh(repo, 'rm test/a.test.ts');
     const gone = await prefetchGitFacts(input(['test/*.ts']));
-    expect(gatherFactsSync({ ...input(['test/*.ts']), prefetched: gone }).exists).toEqual({ 'test/*.ts': false });
+    expect(factsOf(input(['test/*.ts']), gone).exists).toEqual({ 'test/*.ts': false });
   });
 });

@@ -76,7 +76,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ working_dir, session_id }) => {
-      const { paths } = deps.connection.workspace(working_dir);
+      const { paths } = await deps.connection.workspace(working_dir);
       const resolution = deps.connection.resolveSession(paths, session_id);
       if (resolution.kind === 'none') {
         // Nothing to check is an answer, not an error: say so, and how to start (or name) a session.

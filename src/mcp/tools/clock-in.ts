@@ -38,7 +38,7 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { clockIn } = await import('../../session/clock-in.js');
-      const { root } = deps.connection.workspace(args.working_dir);
+      const { root } = await deps.connection.workspace(args.working_dir);
       // One agent, one session (issue 26): a session the runtime's SessionStart hook bound is the agent's.
       const bound = deps.connection.handedSessions(root)[0];
       const own = deps.connection.ownSession(root);

@@ -38,7 +38,7 @@ export function registerClockOut(server: McpServer, deps: McpDeps): void {
     },
     async ({ working_dir, session_id, summary, carry, carry_all }) => {
       const { clockOut } = await import('../../session/clock-out.js');
-      const { paths } = deps.connection.workspace(working_dir);
+      const { paths } = await deps.connection.workspace(working_dir);
       const { session_id: id } = deps.connection.chooseSession(paths, session_id);
       deps.connection.requireOwned(id, 'clock_out');
       const result = await clockOut(

@@ -37,7 +37,7 @@ export function registerOdysseanAnchor(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { odysseanAnchor } = await import('../../anchor/one-shot.js');
-      const { root } = deps.connection.workspace(args.working_dir);
+      const { root } = await deps.connection.workspace(args.working_dir);
       deps.connection.requireOwned(args.session_id, 'odyssean_anchor');
       const result = await odysseanAnchor(args, { clock: deps.clock });
       if (result.validated) deps.connection.bound_(args.session_id, root);

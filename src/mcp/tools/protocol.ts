@@ -18,14 +18,14 @@ const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env, cli: hesta
  * The worktree (working_dir, validated and cached by the connection) and the session the tool acts on: the
  * session_id argument, else the connection's own session, else the only live unpinned one.
  */
-function target(
+async function target(
   deps: McpDeps,
   working_dir: string,
   session_id: string | undefined,
   tool: string,
   owned = false,
-): { working_dir: string; session_id: string } {
-  const { paths, root } = deps.connection.workspace(working_dir);
+): Promise<{ working_dir: string; session_id: string }> {
+  const { paths, root } = await deps.connection.workspace(working_dir);
   const id = deps.connection.chooseSession(paths, session_id).session_id;
   if (owned) deps.connection.requireOwned(id, tool);
   return { working_dir: root, session_id: id };
@@ -100,7 +100,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       const res = await (
         await lib()
       ).sessionStart(
-        { ...args, ...target(deps, args.working_dir, args.session_id, 'session_start', true) },
+        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'session_start', true)) },
         deps$(deps),
       );
       return okResult(
@@ -138,7 +138,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       const res = await (
         await lib()
       ).validateGate(
-        { ...args, ...target(deps, args.working_dir, args.session_id, 'validate_gate', true) },
+        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'validate_gate', true)) },
         deps$(deps),
       );
       return okResult(
@@ -180,7 +180,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       const res = await (
         await lib()
       ).advancePhase(
-        { ...args, ...target(deps, args.working_dir, args.session_id, 'advance_phase', true), surface: 'mcp' },
+        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'advance_phase', true)), surface: 'mcp' },
         deps$(deps),
       );
       const text = `${res.message}${res.warnings.length ? `\nwarnings: ${res.warnings.join('; ')}` : ''}${res.success ? '' : '\nhint: get_blocked_reason lists the tool calls that unblock it'}`;
@@ -219,7 +219,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       const res = await (
         await lib()
       ).recordEvidence(
-        { ...args, ...target(deps, args.working_dir, args.session_id, 'record_evidence', true) },
+        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'record_evidence', true)) },
         deps$(deps),
       );
       return okResult(res, `evidence recorded for ${res.phase}/${res.step}: ${res.gate_status}: ${res.message}`);
@@ -255,7 +255,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       const res = await (
         await lib()
       ).getBlockedReason(
-        { ...args, ...target(deps, args.working_dir, args.session_id, 'get_blocked_reason'), surface: 'mcp' },
+        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'get_blocked_reason')), surface: 'mcp' },
         deps$(deps),
       );
       const text = res.is_blocked
@@ -300,7 +300,10 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const res = await (
         await lib()
-      ).sessionEnd({ ...args, ...target(deps, args.working_dir, args.session_id, 'session_end', true) }, deps$(deps));
+      ).sessionEnd(
+        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'session_end', true)) },
+        deps$(deps),
+      );
       const text = `${res.status}: ${res.message}${res.unmet.length ? `\n${res.unmet.map((u) => `- ${u}`).join('\n')}` : ''}`;
       return res.status === 'INCOMPLETE' ? failedResult(res, text) : okResult(res, text);
     },

@@ -32,7 +32,7 @@ export function registerResolveConflict(server: McpServer, deps: McpDeps): void 
     },
     async ({ working_dir, session_id, action }) => {
       const { resolveConflict } = await import('../../session/resolve-conflict.js');
-      const { paths } = deps.connection.workspace(working_dir);
+      const { paths } = await deps.connection.workspace(working_dir);
       const { session_id: id } = deps.connection.chooseSession(paths, session_id);
       deps.connection.requireOwned(id, 'resolve_conflict');
       const result = await resolveConflict(
