@@ -38,6 +38,18 @@ function payloads(repo: TempRepo): Record<string, Record<string, unknown>> {
   };
 }
 
+/**
+ * hestai's anchor tool as each runtime calls it, which its refusals name: Claude Code and Codex name an MCP
+ * tool `mcp__<server>__<tool>`, Gemini CLI `mcp_<server>_<tool>`; Cursor gives it no fixed name (its
+ * servers are prefixed per project), so the refusal names the server.
+ */
+const ANCHOR_TOOL: Record<string, string> = {
+  'claude-code': 'mcp__hestai__anchor',
+  codex: 'mcp__hestai__anchor',
+  gemini: 'mcp_hestai_anchor',
+  cursor: 'of the hestai server',
+};
+
 /** The `hestai: ... blocked` and `fix:` lines of a refusal, wherever the runtime's answer carries them. */
 function refusal(stdout: string, stderr: string): string {
   const text = stdout.trim().startsWith('{') ? (JSON.parse(stdout).agent_message ?? stderr) : stderr;
@@ -57,7 +69,7 @@ describe('one decision, many adapters', () => {
     }
   });
 
-  it('each runtime’s hook and hestai check tool-use refuse the same call with the same reason and fix', () => {
+  it('each runtime’s hook and hestai check tool-use refuse the same call with the same reason and fix, the anchor tool named as that runtime calls it', () => {
     const repo = makeRepo();
     for (const runtime of AGENT_RUNTIMES) {
       const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
@@ -89,7 +101,9 @@ describe('one decision, many adapters', () => {
         input: JSON.stringify(payload),
         encoding: 'utf8',
       });
-      expect(refusal(run.stdout, run.stderr), runtime).toBe(expected);
+      expect(refusal(run.stdout, run.stderr), runtime).toBe(
+        expected.replace('anchor (mcp__hestai__anchor)', `anchor (${ANCHOR_TOOL[runtime]})`),
+      );
     }
     expect(fs.readFileSync(path.join(repo.dir, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
   });

@@ -5,6 +5,7 @@ import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
   anchorSteps,
+  anchorToolInRefusal,
   APP,
   boundSession,
   commitCommand,
@@ -48,7 +49,13 @@ describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hes
         shell('cat src/app.ts'),
         shell('echo "export const app = 3;" > src/app.ts'),
         shell(UPDATE),
-        ...anchorSteps(wd, (name, input) => ({ tools: [{ namespace: 'mcp__hestai', name, input }] })),
+        // the anchor tool as the refusals name it: Codex's mcp__<server>__<tool> is namespace mcp__<server>, name <tool>
+        ...anchorSteps(wd, (name, input, request) => {
+          const [, namespace, tool] = /^(mcp__\w+?)__(\w+)$/.exec(
+            name === 'anchor' ? anchorToolInRefusal(request) : `mcp__hestai__${name}`,
+          )!;
+          return { tools: [{ namespace: namespace!, name: tool!, input }] };
+        }),
         shell(ADD_TEST),
         // no env file in Codex: the model commits as its SessionStart context says (HESTAI_SESSION=<id> git commit)
         (request) => shell(`git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`),

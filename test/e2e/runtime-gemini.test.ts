@@ -6,6 +6,7 @@ import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
   anchorSteps,
+  anchorToolInRefusal,
   APP,
   boundSession,
   commitCommand,
@@ -45,7 +46,10 @@ describe.skipIf(GEMINI === null)(
         call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
         call('replace', { file_path: file, old_string: 'app = 1', new_string: 'app = 3', instruction: 'change it' }),
         call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
-        ...anchorSteps(wd, (tool, input) => call(`mcp_hestai_${tool}`, input)),
+        // the anchor tool as the refusals name it (Gemini CLI names an MCP tool mcp_<server>_<tool>)
+        ...anchorSteps(wd, (tool, input, request) =>
+          call(tool === 'anchor' ? anchorToolInRefusal(request) : `mcp_hestai_${tool}`, input),
+        ),
         call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
         // Gemini CLI has no env file and runs the shell's git with core.hooksPath emptied (no hooks): the
         // model commits as its SessionStart context says (HESTAI_SESSION=<id> git -c core.hooksPath=<dir> commit)
@@ -65,9 +69,11 @@ describe.skipIf(GEMINI === null)(
         [write, replace, shell].map((r) => r?.isError),
         JSON.stringify(results),
       ).toEqual([true, true, true]);
-      expectRefusedUnanchored(write, 'Write', session);
-      expectRefusedUnanchored(replace, 'Edit', session);
-      expectRefusedUnanchored(shell, '> src/app.ts', session);
+      expectRefusedUnanchored(write, 'Write', session, 'mcp_hestai_anchor');
+      expectRefusedUnanchored(replace, 'Edit', session, 'mcp_hestai_anchor');
+      expectRefusedUnanchored(shell, '> src/app.ts', session, 'mcp_hestai_anchor');
+      // SessionStart's next step names it as Gemini CLI does too
+      expect(JSON.stringify(endpoint.turns()[0]!.body)).toContain('call the MCP tool anchor (mcp_hestai_anchor) with');
       expect(fs.readFileSync(file, 'utf8')).toBe(APP);
       expect(
         [identity, context, proof, status, add, commit].map((r) => r?.isError),

@@ -211,12 +211,27 @@ export function commitCommand(request: ModelRequest): string {
   return match[1]!;
 }
 
-/** A refusal of an unanchored write: what was refused, under which session, and the one next step. */
-export function expectRefusedUnanchored(result: ToolResult | undefined, what: string, session: string): void {
+/**
+ * A refusal of an unanchored write: what was refused, under which session, and the one next step, naming
+ * hestai's anchor tool as the runtime calls it (`anchorTool`; Claude Code and Codex: `mcp__hestai__anchor`).
+ */
+export function expectRefusedUnanchored(
+  result: ToolResult | undefined,
+  what: string,
+  session: string,
+  anchorTool = 'mcp__hestai__anchor',
+): void {
   expect(result?.content).toContain(`hestai: ${what} blocked: session ${session}`);
   expect(result?.content).toContain('has no valid anchor');
-  expect(result?.content).toMatch(/fix: call the MCP tool anchor \(mcp__hestai__anchor\) with \{"stage":"identity"/);
+  expect(result?.content).toContain(`fix: call the MCP tool anchor (${anchorTool}) with {"stage":"identity"`);
   expect(result?.content).toContain(`"session_id":"${session}"`);
+}
+
+/** The anchor tool the last refusal the model read names (`fix: call the MCP tool anchor (<name>)`), as it would call it. */
+export function anchorToolInRefusal(request: ModelRequest): string {
+  const names = [...JSON.stringify(request.body).matchAll(/fix: call the MCP tool anchor \((\S+)\)/g)];
+  if (names.length === 0) throw new Error('no refusal the model read names the anchor tool');
+  return names.at(-1)![1]!;
 }
 
 /** The anchor ceremony's payloads (the BIND section; TENSION and COMMIT), valid for an adopted repository. */
@@ -241,11 +256,14 @@ export const PROOF = [
  * The three anchor stages and `anchor_status` as MCP tool calls, in the runtime's naming of hestai's tools
  * (`call(tool, input)`), with the session the model read in its SessionStart context.
  */
-export function anchorSteps(workingDir: string, call: (tool: string, input: Record<string, unknown>) => Turn): Step[] {
+export function anchorSteps(
+  workingDir: string,
+  call: (tool: string, input: Record<string, unknown>, request: ModelRequest) => Turn,
+): Step[] {
   const stage =
     (input: (session: string) => Record<string, unknown>, tool = 'anchor'): Step =>
     (request) =>
-      call(tool, input(sessionInContext(request)));
+      call(tool, input(sessionInContext(request)), request);
   return [
     stage((session) => ({
       working_dir: workingDir,
