@@ -189,6 +189,7 @@ async function preToolUse(
     cli,
     env: io.env,
     packageRoot: io.packageRoot,
+    mcpTool: adapter.mcpTool,
   });
   if (decision.allow) return answer(io, adapter.allow());
   appendAudit(paths, {

@@ -8,6 +8,7 @@ import { isLive, readSession } from '../records/session.js';
 import { pathPieces, protectedEntry, protectedName, protectedOutside } from './protected.js';
 import { classifyToolUse, listableTool, type ToolClass, type ToolUse } from './tool-use.js';
 import { isInside, pathInside } from '../paths.js';
+import { claudeMcpName, type HestaiMcpName } from '../util/agent-tools.js';
 
 /** Why a tool call was allowed or refused. */
 export type ToolUseCode =
@@ -50,11 +51,22 @@ export interface ToolUseInput {
   cli: string;
   /** The environment (the protocol's command-trust check reads it; HOME and the XDG directories). */
   env: NodeJS.ProcessEnv;
+  /** hestai's MCP tool as the agent's runtime calls it, for the fixes (default: `mcp__hestai__<tool>`). */
+  mcpTool?: HestaiMcpName;
   /**
    * The installed package's root: `node <root>/dist/cli/bin.js` and its hook entry count as hestai (the
    * ceremony is allowed before the anchor), and the package is protected when it lies outside the worktree.
    */
   packageRoot?: string;
+}
+
+/**
+ * The anchor ceremony as one next step: the MCP tool `anchor`, named as the agent's runtime calls it
+ * (`mcpTool`), with the identity stage's arguments, then the other stages — or the CLI's.
+ */
+export function anchorStep(root: string, token: string, role: string, cli: string, mcpTool: HestaiMcpName): string {
+  const name = mcpTool('anchor');
+  return `call the MCP tool anchor (${name ?? 'of the hestai server'}) with ${JSON.stringify({ stage: 'identity', working_dir: root, session_id: token, role })}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same working_dir and session_id — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
 }
 
 /** The absolute paths that run hestai itself from a package root. */
@@ -240,7 +252,7 @@ async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write'
     );
   }
   const role = session.role;
-  const anchorCall = `call the MCP tool anchor (mcp__hestai__anchor) with ${JSON.stringify({ stage: 'identity', working_dir: paths.root, session_id: token, role })}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same working_dir and session_id — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
+  const anchorCall = anchorStep(paths.root, token, role, cli, input.mcpTool ?? claudeMcpName);
   const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), input.config, input.now);
   if (verdict.ok) {
     if (input.config.protocol.enforce) {

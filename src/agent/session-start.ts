@@ -12,6 +12,7 @@ import { processChain } from '../util/proc.js';
 import { shellQuote } from '../util/quote.js';
 import { hooksDirAsync } from '../git/async.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
+import { anchorStep } from './decide.js';
 import { cliCommandFor } from './project-root.js';
 import type { RuntimeAdapter } from './adapters/types.js';
 
@@ -103,7 +104,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
       : verdict.ok
         ? 'you are anchored and your context is fresh: edits and commits are allowed.'
         : verdict.code === 'NO_ANCHOR'
-          ? `anchor this session before any edit: call the MCP tool anchor (mcp__hestai__anchor) with ${JSON.stringify({ stage: 'identity', working_dir: root, session_id: token, role: session.role })}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same working_dir and session_id — or run ${cli} anchor --stage identity --role ${session.role} --token ${token} (then --stage context and --stage proof).`
+          ? `anchor this session before any edit: ${anchorStep(root, token, session.role, cli, input.adapter.mcpTool)}.`
           : verdict.code === 'STALE'
             ? `your context is ${ageHours} h old (limit ${verdict.limitHours} h): regenerate it with ${cli} refresh --session ${token} and re-read the files above.`
             : `the anchor handshake of this session is terminal: stop and ask a human to run ${cli} anchor reset --token ${token} --reason "..." (audited).`;

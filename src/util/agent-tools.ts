@@ -26,6 +26,14 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
 /** hestai's own MCP tools (`mcp__hestai__anchor`, `mcp__hestai__clock_out`, ...): the server gates each. */
 export const HESTAI_MCP_PREFIX = 'mcp__hestai__';
 
+/**
+ * hestai's MCP tool `tool` as a runtime's model calls it, or null when the runtime gives it no fixed name.
+ * Claude Code's and Codex's naming, `mcp__<server>__<tool>`, is also the one `hestai check tool-use` and the
+ * read lists use.
+ */
+export type HestaiMcpName = (tool: string) => string | null;
+export const claudeMcpName: HestaiMcpName = (tool) => `${HESTAI_MCP_PREFIX}${tool}`;
+
 /** Every tool hestai judges by what it does (edits, shells): never a listed read. */
 export const JUDGED_TOOLS: readonly string[] = [
   ...EDIT_TOOLS,

@@ -1,3 +1,4 @@
+import { claudeMcpName } from '../../util/agent-tools.js';
 import { toolUseFromClaude } from '../tool-use.js';
 import type { HookEvent, RuntimeAdapter } from './types.js';
 
@@ -20,5 +21,6 @@ export const claudeCodeAdapter: RuntimeAdapter = {
   allow: () => ({ code: 0 }),
   context: (text) => ({ code: 0, stdout: text }),
   holdStop: (text) => ({ code: 2, stderr: text }),
+  mcpTool: claudeMcpName,
   envFileVar: 'CLAUDE_ENV_FILE',
 };

@@ -29,5 +29,7 @@ export const codexAdapter: RuntimeAdapter = {
       return { tool: 'apply_patch', paths: patchedFiles(use.command), command: null, kind: 'write' };
     return use;
   },
+  // Codex offers an MCP server's tools as the namespace mcp__<server>; its hooks see mcp__<server>__<tool>
+  mcpTool: claudeCodeAdapter.mcpTool,
   envFileVar: null,
 };

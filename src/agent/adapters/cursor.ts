@@ -74,5 +74,7 @@ export const cursorAdapter: RuntimeAdapter = {
   allow: () => ({ code: 0, stdout: `${JSON.stringify({ permission: 'allow' })}\n` }),
   context: (text) => ({ code: 0, stdout: `${JSON.stringify({ additional_context: text })}\n` }),
   holdStop: (text) => ({ code: 0, stdout: `${JSON.stringify({ followup_message: text })}\n` }),
+  // Cursor offers a server under a name of its own (prefixed per project): no fixed tool name to give
+  mcpTool: () => null,
   envFileVar: null,
 };

@@ -57,6 +57,8 @@ export const geminiAdapter: RuntimeAdapter = {
     stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } })}\n`,
   }),
   holdStop: (text) => ({ code: 2, stderr: text }),
+  // Gemini CLI names an MCP tool mcp_<server>_<tool> (0.61, generateValidName); hestai's tool names are [a-z_]
+  mcpTool: (tool) => `mcp_hestai_${tool}`,
   envFileVar: null,
   // Gemini CLI 0.61 runs run_shell_command with GIT_CONFIG_COUNT=8 setting core.hooksPath to '' (and
   // credential.helper, core.fsmonitor, core.sshCommand, diff.external...): no git hook runs for its commits.

@@ -1,4 +1,5 @@
 import type { AgentRuntime } from '../../setup/runtime-settings.js';
+import type { HestaiMcpName } from '../../util/agent-tools.js';
 import type { ToolUse } from '../tool-use.js';
 
 /** The events hestai acts on, by its own names (a runtime's names are translated by its adapter). */
@@ -34,6 +35,11 @@ export interface RuntimeAdapter {
   context(text: string): HookAnswer;
   /** Stop while the agent is not done: send it back with `text`. */
   holdStop(text: string): HookAnswer;
+  /**
+   * hestai's MCP tool as this runtime's model calls it (`anchor`: `mcp__hestai__anchor` in Claude Code and
+   * Codex, `mcp_hestai_anchor` in Gemini CLI), so a fix names a tool the agent has; null: no fixed name.
+   */
+  mcpTool: HestaiMcpName;
   /** The variable naming a file whose `export` lines the agent's shell sources, if the runtime has one. */
   envFileVar: string | null;
   /**
