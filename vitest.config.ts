@@ -6,8 +6,9 @@ import { defineConfig } from 'vitest/config';
 // (installed hooks, real `git commit`s, the MCP server over stdio). `npm test` runs all four.
 export default defineConfig({
   test: {
-    // Rebuilds dist/ first when src/ (or another build input) is newer: the integration and e2e tests run it.
-    globalSetup: ['test/helpers/global-setup.ts'],
+    // Rebuilds dist/ first when src/ (or another build input) is newer: the integration and e2e tests run it;
+    // then makes the run's temporary directory, where each test process has its HOME (removed at the end).
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/run-dir.ts'],
     setupFiles: ['test/helpers/setup.ts'],
     // A worker spends most of its time waiting on the git and node processes it spawns: one worker per core
     // (vitest's default leaves one core idle, which on a 2-core machine runs the whole suite serially).

@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // (mutants run in a sandbox copy; pure rules need no dist/).
 export default defineConfig({
   test: {
+    globalSetup: ['test/helpers/run-dir.ts'],
     setupFiles: ['test/helpers/setup.ts'],
     include: [
       'test/unit/tdd/**/*.test.ts',
