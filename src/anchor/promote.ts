@@ -4,12 +4,10 @@
  * no reader ever sees a partial or unvalidated anchor. The caller holds the token's handshake lock and
  * has re-checked the handshake stage, which makes exactly one of concurrent proofs win.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { pendingDir, relativeToRoot, type WorkspacePaths } from '../paths.js';
-import { usageError } from '../errors.js';
 import { markSessionWorking } from '../records/activity.js';
-import { assertSafeStatePath, writeJsonAtomic } from '../state/store.js';
+import { assertSafeStatePath, renameStatePath, writeJsonAtomic } from '../state/store.js';
 import {
   ANCHOR_FILE,
   anchorDigest,
@@ -65,18 +63,7 @@ export async function promoteAnchor(
   const target = anchorFile(paths, anchor.token);
   writeJsonAtomic(staged, anchor);
   assertSafeStatePath(target, 'file');
-  try {
-    fs.renameSync(staged, target);
-  } catch (error) {
-    throw usageError(
-      `cannot promote ${relativeToRoot(paths, staged)} to ${relativeToRoot(paths, target)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      {
-        file: target,
-        code: 'STORAGE',
-        remedy: 'Check that .hestai/sessions/ is writable and on one filesystem, then submit the proof again.',
-      },
-    );
-  }
+  renameStatePath(staged, target);
   if (handshake !== null) writeHandshake(paths, { ...handshake, stage: 'BOUND', updated_at: now });
   removePending(paths, anchor.token);
   return {

@@ -24,7 +24,6 @@ export { formatOctaveError, isBlock } from './types.js';
 export { parseOctave, tryParseOctave, validateOctave, type ParseOctaveOptions } from './parse.js';
 export { writeOctave } from './write.js';
 export {
-  getMeta,
   getValue,
   octaveDocument,
   toObject,
@@ -33,5 +32,5 @@ export {
   type OctaveObjectInput,
   type OctaveScalarInput,
 } from './model.js';
-export { normalizeArchetypeJoin, normalizeOperators, OPERATORS } from './operators.js';
+export { normalizeOperators, OPERATORS } from './operators.js';
 export { isValidKey, isValidEnvelopeName } from './syntax.js';

@@ -1,5 +1,5 @@
 /**
- * Conveniences over the document model: a plain-object view (`toObject`, `getMeta`, `getValue`) and a
+ * Conveniences over the document model: a plain-object view (`toObject`, `getValue`) and a
  * builder from a plain object (`octaveDocument`), so callers can read and write FAST-layer files without
  * walking entries. `octaveDocument(doc.name, toObject(doc))` equals `doc`.
  */
@@ -34,12 +34,6 @@ export function toObject(source: OctaveDocument | readonly OctaveEntry[]): Octav
   const out: OctaveObject = {};
   for (const entry of entries) define(out, entry.key, isBlock(entry) ? toObject(entry.children) : entry.value);
   return out;
-}
-
-/** The `META:` block as a plain object, or undefined when there is no META block. */
-export function getMeta(doc: OctaveDocument): OctaveObject | undefined {
-  const meta = doc.entries.find((e) => e.key === 'META');
-  return meta !== undefined && isBlock(meta) ? toObject(meta.children) : undefined;
 }
 
 /**

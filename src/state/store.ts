@@ -162,15 +162,6 @@ export function readJsonWithText<T>(file: string, validate: Validate<T>): { text
   return { text, value: result.value };
 }
 
-/** Reads and validates a JSON state file that must exist. */
-export function readJson<T>(file: string, validate: Validate<T>): T {
-  const value = readJsonIfExists(file, validate);
-  if (value === null) {
-    throw usageError(`state file ${file} does not exist`, { file, code: 'STATE_MISSING' });
-  }
-  return value;
-}
-
 /**
  * Appends one JSON record as a line (JSONL). The line is written with a single `write` on an O_APPEND
  * descriptor, so concurrent appenders do not interleave within a line.

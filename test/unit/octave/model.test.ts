@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getMeta, getValue, octaveDocument, parseOctave, toObject, writeOctave } from '../../../src/octave/index.js';
+import { getValue, octaveDocument, parseOctave, toObject, writeOctave } from '../../../src/octave/index.js';
 
 const doc = parseOctave(
   [
@@ -40,13 +40,7 @@ describe('toObject', () => {
   });
 });
 
-describe('getMeta and getValue', () => {
-  it('returns the META block as an object, or undefined', () => {
-    expect(getMeta(doc)).toEqual({ TYPE: 'FAST_LAYER' });
-    expect(getMeta(parseOctave('===X===\n===END==='))).toBeUndefined();
-    expect(getMeta(parseOctave('===X===\nMETA::flat\n===END==='))).toBeUndefined();
-  });
-
+describe('getValue', () => {
   it('reads values by dotted path; blocks and missing keys are undefined', () => {
     expect(getValue(doc, 'ROLE')).toBe('lead');
     expect(getValue(doc, 'META.TYPE')).toBe('FAST_LAYER');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeArchetypeJoin, normalizeOperators, OPERATORS, parseOctave } from '../../../src/octave/index.js';
+import { normalizeOperators, OPERATORS, parseOctave } from '../../../src/octave/index.js';
 
 describe('normalizeOperators', () => {
   it('converts <-> to ⇌ and -> to →', () => {
@@ -11,20 +11,6 @@ describe('normalizeOperators', () => {
     expect(normalizeOperators('a + b, c-d, x > y, <-')).toBe('a + b, c-d, x > y, <-');
     expect(normalizeOperators(normalizeOperators('A<->B->C'))).toBe('A⇌B→C');
     expect(normalizeOperators('A⇌B→C')).toBe('A⇌B→C');
-  });
-});
-
-describe('normalizeArchetypeJoin', () => {
-  it('joins archetype names with ⊕', () => {
-    expect(normalizeArchetypeJoin('ATHENA+HERMES')).toBe('ATHENA⊕HERMES');
-    expect(normalizeArchetypeJoin(' ATHENA + HERMES+APOLLO ')).toBe('ATHENA⊕HERMES⊕APOLLO');
-    expect(normalizeArchetypeJoin('ATHENA⊕HERMES + ARES')).toBe('ATHENA⊕HERMES⊕ARES');
-  });
-
-  it('leaves anything that is not a join of names unchanged', () => {
-    for (const text of ['ATHENA', 'C++', '1+1', 'a + b c', '+ATHENA', 'ATHENA+', '']) {
-      expect(normalizeArchetypeJoin(text)).toBe(text);
-    }
   });
 });
 

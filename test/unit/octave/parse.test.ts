@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getMeta, parseOctave, tryParseOctave, validateOctave } from '../../../src/octave/index.js';
+import { parseOctave, tryParseOctave, validateOctave } from '../../../src/octave/index.js';
 
 const EXAMPLE = [
   '===CURRENT_FOCUS===',
@@ -53,10 +53,6 @@ describe('parseOctave: the example document', () => {
         },
       ],
     });
-  });
-
-  it('exposes META as a plain object', () => {
-    expect(getMeta(parseOctave(EXAMPLE))).toEqual({ TYPE: 'FAST_LAYER', VERSION: '1.0' });
   });
 
   it('is valid for validateOctave and ok for tryParseOctave', () => {
