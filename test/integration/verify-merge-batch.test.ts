@@ -95,13 +95,42 @@ describe('verify judges the merges of a range in one git process', () => {
     expect(merge(report, 'Merge branch evil')?.status).toBe('fail');
     expect(merge(report, 'Merge branch evil')?.message).toContain('evil merge');
     expect(merge(report, 'Merge branch evil')?.message).toContain('docs/topic-0.md');
-    // 13 merges: the 10 clean ones never reach git merge-tree, and one root means no git merge-base.
-    expect(git.filter((c) => c.startsWith('merge-tree ')).length).toBe(3);
+    // 13 merges: git's remerge of each (one git log for all) says what each adds, no git merge-tree per
+    // merge; one git cat-file --batch reads the resolved files of them all; one root means no git merge-base.
+    expect(git.filter((c) => c.startsWith('merge-tree ')).length).toBe(0);
+    expect(git.filter((c) => c.startsWith('diff-tree ')).length).toBe(0);
+    expect(git.filter((c) => /^cat-file (--buffer )?--batch$/.test(c)).length).toBeLessThanOrEqual(1);
     // (at most one: the base of the branch test-first looks from, src/verify/pairing-context.ts)
     expect(git.filter((c) => c.startsWith('merge-base ') && !c.includes('--is-ancestor')).length).toBeLessThanOrEqual(
       1,
     );
     expect(git.filter((c) => c.includes('--diff-merges=remerge')).length).toBe(1);
+  });
+
+  it('reads the paths of remerged conflicts as git quotes them (spaces, quotes, non-ASCII), with the verdicts merge-tree gave', () => {
+    const repo = makeRepo({ initialCommit: false });
+    const root = repo.commit('chore: config', { '.hestai_workspace.yaml': CONFIG });
+    const odd = ['docs/a "quoted" name.md', 'docs/ünïcode b.md', 'docs/tab\there.md'];
+    repo.commit('docs: base', Object.fromEntries(odd.map((f) => [f, 'a\nb\nc\n'])));
+    repo.git(['checkout', '-q', '-b', 'side']);
+    repo.commit('docs: side', Object.fromEntries(odd.map((f) => [f, 'a\nSIDE\nc\n'])));
+    repo.git(['checkout', '-q', 'main']);
+    repo.commit('docs: main', Object.fromEntries(odd.map((f) => [f, 'a\nMAIN\nc\n'])));
+    repo.git(['merge', '-q', '--no-edit', 'side'], { allowFail: true });
+    // The first two resolved by taking a side, the third with a line neither side has.
+    repo.write(odd[0]!, 'a\nSIDE\nc\n');
+    repo.write(odd[1]!, 'a\nMAIN\nc\n');
+    repo.write(odd[2]!, 'a\nINVENTED\nc\n');
+    repo.git(['add', '--', ...odd]);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'Merge branch side (odd names)']);
+    const { report, git } = traced(repo, ['--from', root]);
+    const verdict = merge(report, 'Merge branch side (odd names)');
+    expect(verdict?.status).toBe('fail');
+    expect(verdict?.message).toContain('evil merge');
+    expect(verdict?.message).toContain(odd[2]);
+    expect(verdict?.message).not.toContain(odd[0]);
+    expect(verdict?.message).not.toContain(odd[1]);
+    expect(git.filter((c) => c.startsWith('merge-tree ')).length).toBe(0);
   });
 
   it('still refuses a merge of an unrelated history (a second root), asking git which parents are related', () => {
