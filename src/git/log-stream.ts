@@ -175,17 +175,117 @@ export function rootCommits(cwd: string, rev: string): string[] {
 }
 
 /**
- * For each of the two-parent merges `shas`, in ONE `git log --diff-merges=remerge` process: whether git's own
- * re-merge of its parents is the merge exactly (no conflict to resolve, no path that differs). A merge git
- * gives no answer for (an older git without remerge) is absent.
+ * What git's own re-merge of a two-parent merge's parents says of the merge (`git log --diff-merges=remerge`,
+ * the same merge-ort merge as `git merge-tree --write-tree`): the paths whose content differs from the
+ * automatic merge, and the conflicted ones (a `remerge CONFLICT` header). `exact` is false when the output
+ * held something this reader does not know (a conflict kind other than content, add/add or modify/delete,
+ * another header, a path it cannot read): the caller re-computes that merge with `git merge-tree`.
  */
-export async function remergeClean(cwd: string, shas: readonly string[]): Promise<Map<string, boolean>> {
-  const clean = new Map<string, boolean>();
-  if (shas.length === 0) return clean;
+export interface Remerge {
+  clean: boolean;
+  differing: string[];
+  conflicted: string[];
+  exact: boolean;
+}
+
+/** Conflict kinds whose `remerge CONFLICT` header names exactly the one path git leaves conflicted. */
+const ONE_PATH_CONFLICTS = new Set(['content', 'add/add', 'modify/delete']);
+
+/** Pure: a path of a `diff --git a/<p> b/<p>` line (no renames: both sides are the same path), or null. */
+export function diffHeaderPath(line: string): string | null {
+  const rest = line.slice('diff --git '.length);
+  if (rest.startsWith('"')) {
+    const first = cUnquote(rest);
+    if (first === null || !first.path.startsWith('a/')) return null;
+    const second = cUnquote(rest.slice(first.length + 1));
+    if (
+      second === null ||
+      second.path !== `b/${first.path.slice(2)}` ||
+      first.length + 1 + second.length !== rest.length
+    )
+      return null;
+    return first.path.slice(2);
+  }
+  const n = (rest.length - 5) / 2;
+  if (!Number.isInteger(n) || n <= 0 || !rest.startsWith('a/')) return null;
+  const path = rest.slice(2, 2 + n);
+  return rest.slice(2 + n) === ` b/${path}` ? path : null;
+}
+
+/** Pure: git's C-style quoted string at the start of `text` (`"..."` with \\, \", \t, \n and octal bytes). */
+function cUnquote(text: string): { path: string; length: number } | null {
+  if (!text.startsWith('"')) return null;
+  const bytes: number[] = [];
+  const escapes: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  for (let i = 1; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') return { path: Buffer.from(bytes).toString('utf8'), length: i + 1 };
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      continue;
+    }
+    const next = text[++i];
+    if (next === undefined) return null;
+    if (/[0-7]/.test(next)) {
+      const octal = text.slice(i, i + 3);
+      if (!/^[0-7]{3}$/.test(octal)) return null;
+      bytes.push(parseInt(octal, 8));
+      i += 2;
+    } else if (escapes[next] !== undefined) bytes.push(escapes[next]);
+    else return null;
+  }
+  return null;
+}
+
+/** Pure: one merge's part of the remerge output (after its sha line). */
+export function parseRemerge(body: string): Remerge {
+  const differing = new Set<string>();
+  const conflicted = new Set<string>();
+  let exact = true;
+  let path: string | null = null;
+  let started = false;
+  for (const line of body.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      started = true;
+      path = diffHeaderPath(line);
+      if (path === null) exact = false;
+      continue;
+    }
+    if (!started) {
+      if (line.trim() !== '') exact = false;
+      continue;
+    }
+    if (path === null) continue;
+    if (line.startsWith('remerge ')) {
+      const kind = /^remerge CONFLICT \(([^)]+)\)/.exec(line)?.[1];
+      if (kind !== undefined && ONE_PATH_CONFLICTS.has(kind)) conflicted.add(path);
+      else exact = false;
+      continue;
+    }
+    if (line !== '') differing.add(path);
+  }
+  return {
+    clean: differing.size === 0 && conflicted.size === 0 && exact,
+    differing: [...differing],
+    conflicted: [...conflicted],
+    exact,
+  };
+}
+
+/**
+ * For each of the two-parent merges `shas`, in ONE `git log --diff-merges=remerge` process: what git's own
+ * re-merge of its parents says of it ({@link Remerge}). A merge git gives no answer for (an older git
+ * without remerge) is absent.
+ */
+export async function remergeDiffs(cwd: string, shas: readonly string[]): Promise<Map<string, Remerge>> {
+  const answers = new Map<string, Remerge>();
+  if (shas.length === 0) return answers;
   const nonce = logNonce();
   const open = `${RECORD_SEP}${nonce}`;
   const result = await runGitAsync(
     [
+      '-c',
+      'core.quotePath=true',
       'log',
       '--no-walk=unsorted',
       '--stdin',
@@ -196,16 +296,18 @@ export async function remergeClean(cwd: string, shas: readonly string[]): Promis
       '--no-color',
       '--no-ext-diff',
       '--no-textconv',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
       `--format=${open}%H`,
     ],
     { cwd, input: `${shas.join('\n')}\n`, okCodes: [128, 129] },
   );
-  if (result.status !== 0) return clean;
+  if (result.status !== 0) return answers;
   for (const record of result.stdout.split(open)) {
     if (record === '') continue;
-    const sha = record.slice(0, record.search(/\s|$/));
-    // A conflict shows as a `remerge CONFLICT` header even where the paths do not differ.
-    clean.set(sha, record.slice(sha.length).trim() === '');
+    const end = record.indexOf('\n');
+    const sha = end === -1 ? record : record.slice(0, end);
+    answers.set(sha, parseRemerge(end === -1 ? '' : record.slice(end + 1)));
   }
-  return clean;
+  return answers;
 }

@@ -12,7 +12,8 @@ import {
   GitStreamError,
   commitsTouching,
   logCommits,
-  remergeClean,
+  remergeDiffs,
+  type Remerge,
   rootCommits,
   streamOrder,
 } from '../git/log-stream.js';
@@ -276,7 +277,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   const graph: GraphCommit[] | null = anchorsLevel !== 'off' && config.anchors.publish ? [] : null;
   const judgeBatch = async (
     batch: readonly LogCommit[],
-    merges: { clean: ReadonlySet<string>; related: boolean },
+    merges: { remerges: ReadonlyMap<string, Remerge>; related: boolean },
     childCount: ReadonlyMap<string, number>,
   ) => {
     const contextFacts = logFacts(workspace.root, batch, config, { earnedReverts: true });
@@ -357,6 +358,14 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     }
     const covered = coveredQueries(graph ?? batch, queries, (heads, tip) => ancestorsAmong(workspace.root, heads, tip));
     // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
+    // Merges: from git's remerge of each (read with the batch), one cat-file for the resolved files of all.
+    const mergeFacts = batchMergeEvidence(
+      workspace.root,
+      inRange.flatMap(({ c }) => (c.parents.length > 1 ? [{ sha: c.sha, parents: c.parents }] : [])),
+      merges.remerges,
+      config.verify.unrelated_histories,
+      merges.related,
+    );
     const adoptions = await adoptionCommits(
       workspace.root,
       inRange.map(({ c }) => c),
@@ -398,15 +407,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
         const run = checkProtocolRun(f, runs, protocolLevel);
         if (run) verdicts.push(run);
       }
-      if (c.parents.length > 1)
-        verdicts.push(
-          checkMerge(
-            f.sha,
-            merges.clean.has(f.sha)
-              ? { kind: 'recomputed', parents: 2, added: [], conflicted: [], invented: [] }
-              : mergeEvidence(workspace.root, f.sha, c.parents, config.verify.unrelated_histories, merges.related),
-          ),
-        );
+      if (c.parents.length > 1) verdicts.push(checkMerge(f.sha, mergeFacts.get(f.sha)!));
       const bypass = checkBypass(f, config.verify.bypass, c.message);
       if (bypass) verdicts.push(bypass);
       const clock = checkClock(f);
@@ -449,9 +450,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       if (batch.length !== order.length || batch.some((c, i) => c.sha !== order[i]!.sha))
         throw gitFailed(`git log --no-walk returned ${batch.length} of the ${order.length} commits asked for`);
       const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
-      const screened = merges.length > 0 && singleRoot() ? await remergeClean(workspace.root, merges) : new Map();
-      const clean = new Set([...screened].filter(([, ok]) => ok).map(([sha]) => sha as string));
-      return { order, batch, clean };
+      const remerges = merges.length > 0 && singleRoot() ? await remergeDiffs(workspace.root, merges) : new Map();
+      return { order, batch, remerges };
     })();
     reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
     return reading;
@@ -465,10 +465,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     while (pending !== null) {
       const following = await orders.next();
       const next = following.done ? null : read(following.value);
-      const { order, batch, clean } = await pending;
+      const { order, batch, remerges } = await pending;
       const children = new Map(order.map((o) => [o.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
-      await judgeBatch(batch, { clean, related: roots === true }, children);
+      await judgeBatch(batch, { remerges, related: roots === true }, children);
       pending = next;
     }
   } catch (error) {
@@ -549,6 +549,72 @@ async function pairingContext(
 }
 
 /**
+ * What each merge of a batch adds beyond git's automatic merge of its parents. A two-parent merge of related
+ * histories is read from git's remerge of it ({@link remergeDiffs}, one `git log` per batch): clean, or the
+ * paths it changes outside its conflicts and the conflicted files it resolved, whose texts (the merge's and
+ * each parent's) come from ONE `git cat-file --batch` for the whole batch. Only an octopus, a merge whose
+ * parents may be unrelated, or one whose remerge holds a conflict the reader does not know is re-computed on
+ * its own ({@link mergeEvidence}).
+ */
+function batchMergeEvidence(
+  root: string,
+  merges: readonly { sha: string; parents: readonly string[] }[],
+  remerges: ReadonlyMap<string, Remerge>,
+  unrelated: 'error' | 'allow',
+  related: boolean,
+): Map<string, MergeEvidence> {
+  const evidence = new Map<string, MergeEvidence>();
+  const resolved: {
+    sha: string;
+    parents: readonly string[];
+    added: string[];
+    conflicted: string[];
+    paths: string[];
+  }[] = [];
+  for (const m of merges) {
+    const r = remerges.get(m.sha);
+    if (r?.clean) evidence.set(m.sha, { kind: 'recomputed', parents: 2, added: [], conflicted: [], invented: [] });
+    else if (r?.exact && related && m.parents.length === 2) {
+      const conflicted = new Set(r.conflicted);
+      resolved.push({
+        sha: m.sha,
+        parents: m.parents,
+        added: r.differing.filter((p) => !conflicted.has(p)),
+        conflicted: r.conflicted,
+        paths: r.differing.filter((p) => conflicted.has(p)),
+      });
+    } else evidence.set(m.sha, mergeEvidence(root, m.sha, m.parents, unrelated, related));
+  }
+  const specs = resolved.flatMap((m) => m.paths.flatMap((p) => [m.sha, ...m.parents].map((c) => `${c}:${p}`)));
+  const blobs = specs.length > 0 ? catFileBatch(root, specs, { content: true }) : new Map<string, never>();
+  for (const m of resolved)
+    evidence.set(m.sha, {
+      kind: 'recomputed',
+      parents: 2,
+      added: m.added,
+      conflicted: m.conflicted,
+      invented: resolvedInvented(blobs, m.sha, m.parents, m.paths),
+    });
+  return evidence;
+}
+
+/** The resolved files of a merge holding a line none of its parents' versions has (texts read by cat-file). */
+function resolvedInvented(
+  blobs: ReadonlyMap<string, { found: boolean; content?: Buffer }>,
+  sha: string,
+  parents: readonly string[],
+  paths: readonly string[],
+): string[] {
+  const text = (spec: string) => {
+    const b = blobs.get(spec);
+    return b && b.found && b.content ? b.content.toString('utf8') : null;
+  };
+  return inventedLines(
+    paths.map((p) => ({ path: p, merged: text(`${sha}:${p}`), sides: parents.map((c) => text(`${c}:${p}`)) })),
+  );
+}
+
+/**
  * What a real merge (2+ parents) adds beyond git's automatic merge of its parents, one parent at a time
  * (an octopus through scratch commits); a parent with no history in common with the first is refused
  * unless `verify.unrelated_histories: allow`. Conflicted files are read (one `git cat-file --batch`) to
@@ -582,15 +648,12 @@ function mergeEvidence(
   const resolved = differing.filter((p) => conflicted.has(p));
   let invented: string[] = [];
   if (resolved.length > 0) {
-    const specs = resolved.flatMap((p) => [sha, ...parents].map((c) => `${c}:${p}`));
-    const blobs = catFileBatch(root, specs, { content: true });
-    const text = (spec: string) => {
-      const b = blobs.get(spec);
-      return b && b.found && b.content ? b.content.toString('utf8') : null;
-    };
-    invented = inventedLines(
-      resolved.map((p) => ({ path: p, merged: text(`${sha}:${p}`), sides: parents.map((c) => text(`${c}:${p}`)) })),
+    const blobs = catFileBatch(
+      root,
+      resolved.flatMap((p) => [sha, ...parents].map((c) => `${c}:${p}`)),
+      { content: true },
     );
+    invented = resolvedInvented(blobs, sha, parents, resolved);
   }
   return { kind: 'recomputed', parents: parents.length, added, conflicted: auto!.conflicted, invented };
 }
