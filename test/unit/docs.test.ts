@@ -320,3 +320,29 @@ describe('every test the security pages cite exists', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('every section the code points a reader to exists', () => {
+  const sourceFiles = (dir: string): string[] =>
+    fs
+      .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? sourceFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+      );
+  const plain = (text: string) => text.replace(/`|\*\*/g, '').toLowerCase();
+  const cites = new Map<string, string>();
+  for (const file of sourceFiles('src')) {
+    for (const m of read(file).matchAll(/(README|DESIGN\.md|docs\/[\w-]+\.md),? \\?"([^"\\\n]+)\\?"/g)) {
+      const doc = m[1] === 'README' ? 'README.md' : m[1] === 'DESIGN.md' ? 'docs/design.md' : m[1]!;
+      cites.set(`${doc} "${m[2]}"`, file);
+    }
+  }
+
+  it.each([...cites].map(([cite, file]) => [cite, file] as const))('%s (cited in %s)', (cite) => {
+    const [, doc, section] = /^(\S+) "(.*)"$/.exec(cite)!;
+    const text = read(doc!);
+    const headings = [...text.matchAll(/^#+ (.*)$/gm)].map((m) => plain(m[1]!));
+    const leads = [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => plain(m[1]!));
+    const wanted = plain(section!);
+    expect(headings.some((h) => h.includes(wanted)) || leads.some((l) => l.startsWith(wanted))).toBe(true);
+  });
+});
