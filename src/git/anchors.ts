@@ -9,8 +9,8 @@
  * pushed refs lack). fast-import refuses a non-fast-forward
  * update, which makes concurrent writers safe: the loser retries on the new tip.
  */
-import { runGitAsync } from './async.js';
-import { GitError, runGit, runGitBuffer } from './exec.js';
+import { askAsync, converseAsync } from './async.js';
+import { ask, asking, converse, GitError, runGit, runGitBuffer, type GitDialogue, type GitQuestion } from './exec.js';
 import { splitNul } from './parse.js';
 
 export const ANCHORS_BRANCH = 'hestai/anchors';
@@ -44,26 +44,23 @@ function fastImportScript(
 }
 
 /** HEAD (null on an unborn branch) and the local anchors tip (null before the first record), one process. */
-export function anchorStoreHead(cwd: string): { head: string | null; tip: string | null } {
-  return parseStoreHead(runGit(['show-ref', '--head', ANCHORS_REF], { cwd, okCodes: [1] }).stdout);
-}
-
+const STORE_HEAD: GitQuestion<{ head: string | null; tip: string | null }> = {
+  args: ['show-ref', '--head', ANCHORS_REF],
+  okCodes: [1],
+  answer(result) {
+    let head: string | null = null;
+    let tip: string | null = null;
+    for (const line of result.stdout.split('\n')) {
+      const [oid = '', ref = ''] = line.split(' ');
+      if (ref === 'HEAD') head = oid;
+      if (ref === ANCHORS_REF) tip = oid;
+    }
+    return { head, tip };
+  },
+};
+export const anchorStoreHead = (cwd: string) => ask(cwd, STORE_HEAD);
 /** `anchorStoreHead` without blocking the caller (the MCP server's anchor proof stage). */
-export async function anchorStoreHeadAsync(cwd: string): Promise<{ head: string | null; tip: string | null }> {
-  return parseStoreHead((await runGitAsync(['show-ref', '--head', ANCHORS_REF], { cwd, okCodes: [1] })).stdout);
-}
-
-/** Pure: HEAD and the anchors tip from `git show-ref --head refs/heads/hestai/anchors`. */
-function parseStoreHead(out: string): { head: string | null; tip: string | null } {
-  let head: string | null = null;
-  let tip: string | null = null;
-  for (const line of out.split('\n')) {
-    const [oid = '', ref = ''] = line.split(' ');
-    if (ref === 'HEAD') head = oid;
-    if (ref === ANCHORS_REF) tip = oid;
-  }
-  return { head, tip };
-}
+export const anchorStoreHeadAsync = (cwd: string) => askAsync(cwd, STORE_HEAD);
 
 /**
  * Adds `files` to the anchors branch in one commit on top of `tip` (one fast-import process). fast-import
@@ -74,19 +71,9 @@ export function writeAnchorStore(
   cwd: string,
   files: readonly StoreFile[],
   message: string,
-  options: { tip: string | null; merge?: string | null; at: Date },
+  options: StoreWriteOptions,
 ): void {
-  checkStorePaths(files);
-  let tip = options.tip;
-  let lastError = '';
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const input = fastImportScript(files, message, tip, options.merge ?? null, options.at);
-    const result = runGit(['fast-import', '--quiet'], { cwd, input, okCodes: [1, 128] });
-    if (result.status === 0) return;
-    lastError = result.stderr.trim();
-    tip = anchorStoreHead(cwd).tip;
-  }
-  throw new GitError(['fast-import'], 1, lastError);
+  converse(cwd, storeWrite(files, message, options));
 }
 
 /** `writeAnchorStore` without blocking the caller (the MCP server's tools: proof records, events, runs). */
@@ -94,17 +81,28 @@ export async function writeAnchorStoreAsync(
   cwd: string,
   files: readonly StoreFile[],
   message: string,
-  options: { tip: string | null; at: Date },
+  options: StoreWriteOptions,
 ): Promise<void> {
+  await converseAsync(cwd, storeWrite(files, message, options));
+}
+
+interface StoreWriteOptions {
+  tip: string | null;
+  merge?: string | null;
+  at: Date;
+}
+
+/** The write and its retries on a moved tip, once for both ways of asking git. */
+function* storeWrite(files: readonly StoreFile[], message: string, options: StoreWriteOptions): GitDialogue<void> {
   checkStorePaths(files);
   let tip = options.tip;
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const input = fastImportScript(files, message, tip, null, options.at);
-    const result = await runGitAsync(['fast-import', '--quiet'], { cwd, input, okCodes: [1, 128] });
+    const input = fastImportScript(files, message, tip, options.merge ?? null, options.at);
+    const result = yield* asking({ args: ['fast-import', '--quiet'], input, okCodes: [1, 128], answer: (r) => r });
     if (result.status === 0) return;
     lastError = result.stderr.trim();
-    tip = (await anchorStoreHeadAsync(cwd)).tip;
+    tip = (yield* asking(STORE_HEAD)).tip;
   }
   throw new GitError(['fast-import'], 1, lastError);
 }

@@ -1,5 +1,5 @@
 import { usageError } from '../errors.js';
-import { GitError, type GitQuestion, type GitResult } from './exec.js';
+import { GitError, optionsOf, type GitDialogue, type GitQuestion, type GitResult } from './exec.js';
 import { LOG_FORMAT, parseLog, splitNul, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
@@ -52,10 +52,14 @@ export function runGitAsync(
 
 /** Asks `question` (exec.ts) in `cwd` without blocking the caller: the same question `ask` asks. */
 export async function askAsync<T>(cwd: string, question: GitQuestion<T>): Promise<T> {
-  const options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv } = { cwd };
-  if (question.okCodes) options.okCodes = question.okCodes;
-  if (question.env) options.env = question.env;
-  return question.answer(await runGitAsync(question.args, options));
+  return question.answer(await runGitAsync(question.args, optionsOf(cwd, question)));
+}
+
+/** Runs a {@link GitDialogue} (exec.ts) in `cwd` without blocking the caller: the same questions `converse` asks. */
+export async function converseAsync<T>(cwd: string, dialogue: GitDialogue<T>): Promise<T> {
+  let step = dialogue.next();
+  while (!step.done) step = dialogue.next(await askAsync(cwd, step.value));
+  return step.value;
 }
 
 /**

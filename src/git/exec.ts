@@ -81,15 +81,42 @@ export interface GitQuestion<T> {
   args: readonly string[];
   okCodes?: readonly number[];
   env?: NodeJS.ProcessEnv;
+  /** Text written to git's stdin. */
+  input?: string;
   answer(result: GitResult): T;
+}
+
+/** The options of one question's git process. */
+export function optionsOf(cwd: string, question: GitQuestion<unknown>): GitOptions {
+  const options: GitOptions = { cwd };
+  if (question.okCodes) options.okCodes = question.okCodes;
+  if (question.env) options.env = question.env;
+  if (question.input !== undefined) options.input = question.input;
+  return options;
 }
 
 /** Asks `question` in `cwd` with a synchronous git process. */
 export function ask<T>(cwd: string, question: GitQuestion<T>): T {
-  const options: GitOptions = { cwd };
-  if (question.okCodes) options.okCodes = question.okCodes;
-  if (question.env) options.env = question.env;
-  return question.answer(runGit(question.args, options));
+  return question.answer(runGit(question.args, optionsOf(cwd, question)));
+}
+
+/**
+ * Git questions whose next depends on the answers before (a write retried on a moved tip), written once
+ * as a generator that yields each question (`yield* asking(q)` gives its answer): `converse` asks them
+ * synchronously, `converseAsync` (async.ts) without blocking.
+ */
+export type GitDialogue<T> = Generator<GitQuestion<unknown>, T, unknown>;
+
+/** One question of a {@link GitDialogue}: evaluates to its answer. */
+export function* asking<T>(question: GitQuestion<T>): Generator<GitQuestion<unknown>, T, unknown> {
+  return (yield question) as T;
+}
+
+/** Runs `dialogue` in `cwd` with synchronous git processes. */
+export function converse<T>(cwd: string, dialogue: GitDialogue<T>): T {
+  let step = dialogue.next();
+  while (!step.done) step = dialogue.next(ask(cwd, step.value));
+  return step.value;
 }
 
 /** Runs git and returns stdout. */
