@@ -1,9 +1,9 @@
 import { usageError } from '../errors.js';
 import { GitError, optionsOf, type GitDialogue, type GitQuestion, type GitResult } from './exec.js';
-import { LOG_FORMAT, parseLog, splitNul, type LogCommit } from './parse.js';
+import { LOG_FORMAT, parseLog, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
-import { HEAD_COMMIT, repoInfoQuestion, type RepoInfo } from './repo.js';
+import { HEAD_COMMIT, logQuestion, repoInfoQuestion, TRACKED_FILES, type RepoInfo } from './repo.js';
 import { fileAtCommitQuestion } from './show.js';
 
 /**
@@ -89,31 +89,8 @@ export async function branchStatusAsync(
 }
 
 /** The last `count` commits of HEAD with the paths they changed (empty on an unborn branch). */
-export async function recentCommitsAsync(cwd: string, count: number): Promise<LogCommit[]> {
-  const args = [
-    'log',
-    `--format=${LOG_FORMAT}`,
-    '--no-color',
-    '--no-renames',
-    '-z',
-    '--name-only',
-    '--diff-merges=first-parent',
-    '-n',
-    String(count),
-    '--',
-  ];
-  const result = await runGitAsync(args, { cwd, okCodes: [128] });
-  if (result.status !== 0) {
-    if (
-      /does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(
-        result.stderr,
-      )
-    )
-      return [];
-    throw new GitError(args, result.status, result.stderr);
-  }
-  return parseLog(result.stdout);
-}
+export const recentCommitsAsync = (cwd: string, count: number): Promise<LogCommit[]> =>
+  askAsync(cwd, logQuestion({ range: ['-n', String(count)], withFiles: true }));
 
 /** Commits in `from..HEAD` (oldest first), or every commit of HEAD when `from` is null. */
 export async function commitsSinceAsync(cwd: string, from: string | null): Promise<LogCommit[]> {
@@ -149,9 +126,7 @@ export const fileAtCommitAsync = (cwd: string, rev: string, file: string): Promi
 export const repoInfoAsync = (cwd: string): Promise<RepoInfo | null> => askAsync(cwd, repoInfoQuestion(cwd));
 
 /** Tracked files (`git ls-files -z`), one process. */
-export async function trackedFilesAsync(cwd: string): Promise<string[]> {
-  return splitNul((await runGitAsync(['ls-files', '-z'], { cwd })).stdout);
-}
+export const trackedFilesAsync = (cwd: string): Promise<string[]> => askAsync(cwd, TRACKED_FILES);
 
 /** The hooks directory git uses in this worktree (honours core.hooksPath). */
 export async function hooksDirAsync(cwd: string): Promise<string> {

@@ -95,9 +95,8 @@ export const STATUS: GitQuestion<StatusEntry[]> = {
 export const status = (cwd: string): StatusEntry[] => ask(cwd, STATUS);
 
 /** Tracked files (`git ls-files -z`). */
-export function trackedFiles(cwd: string): string[] {
-  return splitNul(git(['ls-files', '-z'], { cwd }));
-}
+export const TRACKED_FILES: GitQuestion<string[]> = { args: ['ls-files', '-z'], answer: (r) => splitNul(r.stdout) };
+export const trackedFiles = (cwd: string): string[] => ask(cwd, TRACKED_FILES);
 
 /** Paths staged for the next commit. */
 export function stagedFiles(cwd: string): string[] {
@@ -121,26 +120,30 @@ export interface LogOptions {
   firstParent?: boolean;
 }
 
-/** Commits in a range, parsed, with one git process. */
-export function log(cwd: string, options: LogOptions): LogCommit[] {
+/** Commits in a range, parsed, from one git process. */
+export function logQuestion(options: LogOptions): GitQuestion<LogCommit[]> {
   const args = ['log', `--format=${LOG_FORMAT}`, '--no-color', '--no-renames'];
   if (options.withFiles) args.push('-z', '--name-only', '--diff-merges=first-parent');
   if (options.reverse) args.push('--reverse');
   if (options.firstParent) args.push('--first-parent');
   args.push(...options.range, '--');
-  const result = runGit(args, { cwd, okCodes: [128] });
-  if (result.status !== 0) {
-    // An unborn branch has no log; anything else is a real error.
-    if (
-      /does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(
-        result.stderr,
+  return {
+    args,
+    okCodes: [128],
+    answer(result) {
+      if (result.status === 0) return parseLog(result.stdout);
+      // An unborn branch has no log; anything else is a real error.
+      if (
+        /does not have any commits yet|bad default revision|bad revision 'HEAD'|ambiguous argument 'HEAD'/.test(
+          result.stderr,
+        )
       )
-    )
-      return [];
-    throw new GitError(args, result.status, result.stderr);
-  }
-  return parseLog(result.stdout);
+        return [];
+      throw new GitError(args, result.status, result.stderr);
+    },
+  };
 }
+export const log = (cwd: string, options: LogOptions): LogCommit[] => ask(cwd, logQuestion(options));
 
 /** `git config --get KEY`, or null when unset. */
 export function configGetQuestion(key: string): GitQuestion<string | null> {
