@@ -26,6 +26,18 @@ export const qualityGateSchema = z.strictObject({
   timeout_ms: z.number().int().positive().max(600_000).default(30_000).describe('Kill the command after this long'),
 });
 
+/**
+ * The message for a string key YAML read as a number: a plain sha of digits (`1234...`), or of digits around
+ * one `e` (`1234e5...`, a float), or a branch named `123`, is a number to YAML. Its text cannot be had back
+ * (leading zeros, exponents), so the fix is to quote it; `hestai init` writes both keys quoted.
+ */
+function readAsNumber(what: string, key: string) {
+  return (issue: { input?: unknown }): string | undefined =>
+    typeof issue.input === 'number'
+      ? `YAML reads it as the number ${issue.input}, not a string: write ${what} in double quotes: ${key}: "..."`
+      : undefined;
+}
+
 export const configSchema = z.strictObject({
   context_paths: z
     .strictObject({
@@ -103,8 +115,15 @@ export const configSchema = z.strictObject({
         )
         .default(() => structuredClone(DEFAULTS.tdd.inline_tests))
         .describe('Tests kept inside source files: a change inside a region counts as a test change'),
-      since: z.string().regex(COMMIT_SHA, 'expected a commit sha').nullable().default(DEFAULTS.tdd.since),
-      default_branch: z.string().min(1).default(DEFAULTS.tdd.default_branch),
+      since: z
+        .string({ error: readAsNumber('the sha', 'since') })
+        .regex(COMMIT_SHA, 'expected a commit sha')
+        .nullable()
+        .default(DEFAULTS.tdd.since),
+      default_branch: z
+        .string({ error: readAsNumber('the branch name', 'default_branch') })
+        .min(1)
+        .default(DEFAULTS.tdd.default_branch),
       test_command: z
         .string()
         .min(1)

@@ -151,8 +151,9 @@ function workspaceConfigText(since: string | null, branch: DefaultBranch): strin
     'tdd:',
     since === null
       ? '  # since: <sha>   # history up to this commit is not judged by the test-first rule'
-      : `  since: ${since}   # set by hestai init: history up to here predates the test-first rule`,
-    `  default_branch: ${branch.branch}   # set by hestai init from ${branch.source}`,
+      : `  since: ${JSON.stringify(since)}   # set by hestai init: history up to here predates the test-first rule`,
+    // quoted: a sha of digits (or digits around one `e`) and a branch named `123` are numbers to YAML
+    `  default_branch: ${JSON.stringify(branch.branch)}   # set by hestai init from ${branch.source}`,
     '',
   ].join('\n');
 }

@@ -53,7 +53,7 @@ describe('hestai init --no-husky', () => {
     expect(hook).not.toMatch(/npx|tsx/);
     expect(fs.statSync(path.join(repo.dir, '.git/hooks/commit-msg')).mode & 0o111).not.toBe(0);
     const config = fs.readFileSync(paths.workspaceConfig, 'utf8');
-    expect(config).toContain(`since: ${repo.git(['rev-parse', 'HEAD']).stdout.trim()}`);
+    expect(config).toContain(`since: "${repo.git(['rev-parse', 'HEAD']).stdout.trim()}"`);
 
     const snapshot = () =>
       ['.gitignore', '.git/hooks/pre-commit', '.git/hooks/commit-msg', '.hestai_workspace.yaml'].map((f) =>

@@ -53,7 +53,14 @@ describe('tdd.since is a string', () => {
       expect(full.errors[0]).toMatchObject({ key: 'tdd.since', line: 2 });
       expect(full.errors[0]!.message).toContain('YAML reads it as the number');
       expect(full.errors[0]!.message).toContain('write the sha in double quotes: since: "');
-      await expect(configFromText(text, 'main:.hestai_workspace.yaml')).rejects.toThrow(/tdd\.since: .*double quotes/);
+      await expect(configFromText(text, 'main:.hestai_workspace.yaml')).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        details: [
+          expect.stringMatching(
+            /^main:\.hestai_workspace\.yaml:2: tdd\.since: YAML reads it as the number .*double quotes/,
+          ),
+        ],
+      });
     },
   );
 });
