@@ -13,6 +13,18 @@ describe('hestai CLI skeleton', () => {
     expect(result.stdout).toContain('Exit codes');
   });
 
+  it("says in each command's --session help which session the one rule picks, never the most recently anchored", () => {
+    const repo = makeRepo();
+    for (const command of ['ack', 'refresh', 'clock-out', 'session']) {
+      const result = repo.hestai([command, '--help']);
+      expect(result.status, command).toBe(0);
+      expect(result.stdout.replace(/\s+/g, ' '), command).toContain(
+        'default: HESTAI_SESSION, else the only live session not pinned to an agent',
+      );
+      expect(result.stdout, command).not.toContain('most recently anchored');
+    }
+  });
+
   it('prints the package version', () => {
     const repo = makeRepo();
     const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
