@@ -29,6 +29,12 @@ export interface CommandResult {
   streamed?: boolean;
 }
 
+/** `--session` of the commands that act on a session (the one rule of src/records/resolve.ts picks the default). */
+export const SESSION_OPTION = [
+  '--session <id>',
+  'session id (default: HESTAI_SESSION, else the only live session not pinned to an agent)',
+] as const;
+
 /** This package's root: dist/cli/ (the bundle and its chunks, or tsc's output) is two levels below it. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,17 +1,14 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode } from '../../errors.js';
-import { action } from '../run.js';
+import { action, SESSION_OPTION } from '../run.js';
 
 export function registerAck(program: Command): void {
   program
     .command('ack')
     .description("acknowledge a session's stale context for its current generation (audited)")
     .requiredOption('--reason <text>', 'why the context is still valid')
-    .option(
-      '--session <id>',
-      'session id (default: HESTAI_SESSION, else the most recently anchored or started session)',
-    )
+    .option(...SESSION_OPTION)
     .action(
       action(async (ctx, opts: { reason: string; session?: string }) => {
         const { acknowledgeStale } = await import('../../session/ack.js');

@@ -1,16 +1,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode } from '../../errors.js';
-import { action } from '../run.js';
+import { action, SESSION_OPTION } from '../run.js';
 
 export function registerClockOut(program: Command): void {
   program
     .command('clock-out')
     .description('archive the session in OCTAVE and mark the FAST layer ended')
-    .option(
-      '--session <id>',
-      'session id (default: HESTAI_SESSION, else the most recently anchored or started session)',
-    )
+    .option(...SESSION_OPTION)
     .option('--summary <text>', 'what the session did')
     .option(
       '--carry <item>',

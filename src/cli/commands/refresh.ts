@@ -1,16 +1,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode } from '../../errors.js';
-import { action } from '../run.js';
+import { action, SESSION_OPTION } from '../run.js';
 
 export function registerRefresh(program: Command): void {
   program
     .command('refresh')
     .description("regenerate a session's context (new generation timestamp for the 24 h rule)")
-    .option(
-      '--session <id>',
-      'session id (default: HESTAI_SESSION, else the most recently anchored or started session)',
-    )
+    .option(...SESSION_OPTION)
     .action(
       action(async (ctx, opts: { session?: string }) => {
         const { refreshSession } = await import('../../session/refresh.js');

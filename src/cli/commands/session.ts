@@ -4,7 +4,7 @@ import { hestaiCommand } from '../../agent/invocation.js';
 import { ExitCode } from '../../errors.js';
 import type { Checklist } from '../../protocol/machine.js';
 import { paint, type Output } from '../output.js';
-import { action, type CommandContext, type CommandResult } from '../run.js';
+import { action, SESSION_OPTION, type CommandContext, type CommandResult } from '../run.js';
 import type { SessionSub } from '../session-argv.js';
 
 const deps = (ctx: CommandContext) => ({ clock: ctx.clock, env: ctx.env, cli: hestaiCommand });
@@ -194,10 +194,7 @@ export function registerSession(program: Command): void {
   const session = program
     .command('session')
     .description('the session protocol state machine (seed 004): start, gate, advance, evidence, blocked, end, show')
-    .option(
-      '--session <id>',
-      'session id (default: HESTAI_SESSION, else the most recently anchored or started session)',
-    );
+    .option(...SESSION_OPTION);
   const sid = () => session.opts<{ session?: string }>().session;
 
   session
