@@ -117,6 +117,17 @@ describe('docs/configuration.md names exactly the config schema', () => {
       expect(code[1]).toBe(written(defaultOf(key)));
     },
   );
+  it('a default another page repeats ("`key` (default X)") is the schema default', () => {
+    const wrong: string[] = [];
+    for (const file of DOCS) {
+      for (const m of read(file).matchAll(/`([a-z_]+\.[a-z_]+)`,? \(default:? `?([^)`]*)`?\)/g)) {
+        const value = defaultOf(m[1]!);
+        const accepted = [written(value), ...(Array.isArray(value) ? [value.join(', ')] : [])];
+        if (!accepted.includes(m[2]!)) wrong.push(`${file}: ${m[0]} (the schema: ${written(value)})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe('docs/enforcement.md lists the default test globs', () => {
