@@ -71,6 +71,18 @@ describe('recovery: leftovers of a kill', () => {
     expect(fs.existsSync(staging)).toBe(false);
     expect(fs.existsSync(tmp)).toBe(false);
   });
+
+  it('a temporary file named as writeFileAtomic names it (pid, then base-36 time and randomness) is swept', () => {
+    const repo = makeRepo();
+    const paths = workspacePaths(repo.dir);
+    fs.mkdirSync(paths.state, { recursive: true });
+    const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    const tmp = path.join(paths.state, `.current-focus.oct.md.${deadPid()}.${unique}.tmp`);
+    fs.writeFileSync(tmp, 'half written');
+    const result = hestai(repo, ['clock-in', '--role', 'implementation-lead']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(fs.existsSync(tmp)).toBe(false);
+  });
 });
 
 describe('recovery: clock-out killed between archive and removal', () => {
