@@ -480,11 +480,12 @@ function readOwner(file: string): string | null | typeof PLANTED {
   }
 }
 
-const LEFTOVER_TMP = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+/** A temporary file of `writeFileAtomic`: `.<name>.<pid>.<unique>.tmp`, the unique part in base 36. */
+const LEFTOVER_TMP = /^\..+\.(\d+)\.[0-9a-z]+\.tmp$/;
 
 /**
  * Removes what a killed writer left in `dirs` (non-recursive): temporary files of `writeFileAtomic`
- * (`.<name>.<pid>.<hex>.tmp`) whose process is gone. Returns the removed paths. Call it holding the lock
+ * (LEFTOVER_TMP) whose process is gone. Returns the removed paths. Call it holding the lock
  * that serialises those writers; a failure to remove is ignored (the next run tries again).
  */
 export function sweepTempFiles(dirs: readonly string[]): string[] {
