@@ -63,6 +63,25 @@ describe('release commits pass the hooks and verify', () => {
     expect(repo.hestai(['verify', '--from', base]).status).toBe(0);
   });
 
+  it('attack: a person lands "Publish" or "Version Packages" with code: the commit-msg hook refuses it, and verify fails it when committed past the hooks', () => {
+    const { repo, base } = hookedRepo();
+    repo.write('src/backdoor.js', 'module.exports = () => {};\n');
+    repo.write('package.json', `${JSON.stringify({ name: 'app', version: '0.0.2', private: true }, null, 2)}\n`);
+    repo.git(['add', '-A']);
+    for (const header of ['Publish', 'Version Packages']) {
+      const hooked = repo.git(['commit', '-q', '-m', header], { allowFail: true });
+      expect(hooked.status, header).toBe(1);
+      expect(hooked.stderr, header).toContain("a release tool's header");
+      expect(hooked.stderr, header).toContain('src/backdoor.js');
+    }
+    repo.git(['commit', '-q', '--no-verify', '-m', 'Publish']);
+    const verify = repo.hestai(['verify', '--from', base, '--format', 'json']);
+    expect(verify.status, verify.stdout).toBe(1);
+    const [commit] = JSON.parse(verify.stdout).commits;
+    expect(commit.header).toBe('Publish');
+    expect(commit.verdicts.find((v: { rule: string }) => v.rule === 'header')).toMatchObject({ status: 'fail' });
+  });
+
   it('a real merge through the hooks is not judged by its "Merge branch" header; a single-parent one is', () => {
     const { repo } = hookedRepo();
     repo.git(['checkout', '-q', '-b', 'side']);

@@ -151,6 +151,69 @@ describe('commit.ignore defaults', () => {
   });
 });
 
+describe('commit.ignore defaults cover only what release tools write', () => {
+  const rules = ignoreRules([], true);
+  const facts = (header: string, changes: FileChange[]) =>
+    commitFacts({ sha: 'a', message: header, files: changes.map((c) => c.path), changes, parents: ['p'] }, isTest, {
+      ignore: rules,
+    });
+  const mod = (path: string): FileChange => ({ status: 'M', path });
+
+  it('a release header on a commit of manifests, lockfiles, changelogs, lerna.json and .changeset/ files is ignored', () => {
+    const releases: Array<[string, FileChange[]]> = [
+      [
+        'Version Packages',
+        [
+          del('.changeset/brave-cats.md'),
+          mod('packages/a/package.json'),
+          mod('packages/a/CHANGELOG.md'),
+          mod('pnpm-lock.yaml'),
+        ],
+      ],
+      [
+        'RELEASING: Releasing 1 package(s)',
+        [del('.changeset/x.md'), mod('.changeset/pre.json'), mod('package.json'), add('CHANGELOG.md')],
+      ],
+      [
+        'Publish',
+        [
+          mod('lerna.json'),
+          mod('packages/app/package.json'),
+          mod('package-lock.json'),
+          mod('packages/app/CHANGELOG.md'),
+        ],
+      ],
+      ['0.0.2', [mod('package.json'), mod('package-lock.json'), mod('npm-shrinkwrap.json')]],
+      ['v3.0.0', [mod('package.json'), mod('yarn.lock')]],
+      ['chore(release): 1.2.3 [skip ci]', [mod('CHANGELOG.md'), mod('package.json'), mod('package-lock.json')]],
+      ['chore(release): 1.2.3', [mod('package.json'), mod('bower.json'), mod('manifest.json'), mod('CHANGELOG.md')]],
+    ];
+    for (const [header, changes] of releases) expect(facts(header, changes).kind, header).toBe('ignored');
+  });
+
+  it('attack: a person lands "Publish" or "Version Packages" (any release header) with code: judged, and the failure says why', () => {
+    for (const header of ['Publish', 'Version Packages', 'RELEASING: Releasing 1 package(s)', '0.0.2', 'v3.0.0']) {
+      const commit = facts(header, [mod('package.json'), add('src/backdoor.js')]);
+      expect(commit.kind, header).toBe('normal');
+      expect(commit.ignoredBy, header).toBeNull();
+      const verdict = checkHeader(commit);
+      expect(verdict.status, header).toBe('fail');
+      expect(verdict.message, header).toContain("a release tool's header");
+      expect(verdict.message, header).toContain('src/backdoor.js');
+    }
+    // a file named like a release file is one only by its name: package.json.js, CHANGELOG.md.sh are code
+    expect(facts('Publish', [add('package.json.js')]).kind).toBe('normal');
+    expect(facts('Publish', [add('scripts/CHANGELOG.md.sh')]).kind).toBe('normal');
+    expect(facts('Publish', [add('.changesetx/a.js')]).kind).toBe('normal');
+    // a person's own commit.ignore pattern stays a header pattern: the team chose it
+    const custom = ignoreRules(['^Publish$'], false);
+    expect(
+      commitFacts({ sha: 'a', message: 'Publish', files: ['src/x.js'], parents: ['p'] }, isTest, { ignore: custom })
+        .kind,
+    ).toBe('ignored');
+  });
+});
+
 describe('default test globs at any depth', () => {
   it('cover JS/TS, Python, Go, Rust and JVM layouts in monorepos', () => {
     for (const file of [
