@@ -13,8 +13,8 @@ import { stagedChanges } from '../git/repo.js';
 import { workspacePaths } from '../paths.js';
 import { commitFacts, revertedSha } from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
-import { ignoreRules } from '../tdd/ignore.js';
-import { autoCommentChar, cleanMessage, type MessageOptions } from '../tdd/message.js';
+import { ignoreRules, isReleaseHeader } from '../tdd/ignore.js';
+import { autoCommentChar, cleanMessage, messageHeader, type MessageOptions } from '../tdd/message.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { testFileMatcher } from '../tdd/test-files.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
@@ -98,8 +98,6 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   const named = revertedSha(message);
   const reverts = named === null ? null : (resolveCommits(root, [named]).get(named) ?? null);
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
-  const newCommit = (parents: string[]) => commitFacts({ sha: THIS_COMMIT, message, files: [], parents, reverts }, () => false, { ignore });
-  const facts = newCommit(['HEAD', ...mergeHeads]);
   // `git commit --amend` replaces HEAD: the commit is judged as a new commit on HEAD's parents with HEAD left
   // out of the history, exactly as strict as committing it fresh there (src/git/invocation.ts, docs/enforcement.md).
   let lookup: InvocationLookup | undefined;
@@ -116,7 +114,15 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
     const head = gitHistory(root, { revisions: ['HEAD', '-n', '1'] });
     return 'commits' in head ? replaced(head.commits[0]) : null;
   };
-
+  // A release tool's header is skipped only on a commit of release files (src/tdd/ignore.ts): read what it changes.
+  const releaseChanges = () => {
+    const amended = amendedHead();
+    return stagedChanges(root, amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha)));
+  };
+  const release = config.commit.default_ignores && isReleaseHeader(messageHeader(message)) ? releaseChanges() : undefined;
+  const newCommit = (parents: string[]) =>
+    commitFacts({ sha: THIS_COMMIT, message, files: [], ...(release ? { changes: release } : {}), parents, reverts }, () => false, { ignore });
+  const facts = newCommit(['HEAD', ...mergeHeads]);
   if (bypass.kind === 'reason') {
     trailers.push({ key: 'HestAI-Bypass', value: bypass.reason });
     return withTrailers({

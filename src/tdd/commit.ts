@@ -106,13 +106,19 @@ export function commitFacts(
   const parents = typeof input.parents === 'number' ? null : [...input.parents];
   const parentCount = typeof input.parents === 'number' ? input.parents : input.parents.length;
   const reverts = input.reverts ?? null;
-  const ignored = options.ignore ? ignoredBy(header, options.ignore) : null;
+  const changes = input.changes ?? input.files.map((path): FileChange => ({ status: 'M', path }));
+  const ignored = options.ignore
+    ? ignoredBy(
+        header,
+        options.ignore,
+        changes.map((c) => c.path),
+      )
+    : null;
   let kind: CommitFacts['kind'] = 'normal';
   if (parentCount > 1) kind = 'merge';
   else if (reverts !== null) kind = 'revert';
   else if (/^(fixup|squash|amend)! /.test(header)) kind = 'fixup';
   else if (ignored !== null) kind = 'ignored';
-  const changes = input.changes ?? input.files.map((path): FileChange => ({ status: 'M', path }));
   const tests = changes.filter((c) => isTestFile(c.path));
   const second = message.split('\n', 2)[1];
   return {

@@ -1,5 +1,6 @@
 import type { CommitFacts } from './commit.js';
 import { headerProblem, parseConventionalHeader } from './header.js';
+import { isReleaseFile, isReleaseHeader } from './ignore.js';
 import type { Verdict } from './verdict.js';
 
 /** How strictly the header rule reads Conventional Commits (`commit.*` in the workspace config). */
@@ -46,7 +47,11 @@ const PLATFORM_HEADERS: readonly { re: RegExp; what: string; pattern: string }[]
   },
 ];
 
-function platformHint(header: string): string {
+function platformHint(header: string, paths: readonly string[]): string {
+  const others = paths.filter((p) => !isReleaseFile(p));
+  if (others.length > 0 && isReleaseHeader(header)) {
+    return `. This is a release tool's header, which is not judged only on a commit that changes nothing but what release tools write (package.json, lockfiles, CHANGELOG.md, lerna.json, .changeset/; docs/enforcement.md): this one also changes ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', ...' : ''}`;
+  }
   const hit = PLATFORM_HEADERS.find((h) => h.re.test(header));
   return hit
     ? `. This looks like ${hit.what}: if such commits are intended, skip them with commit.ignore: ['${hit.pattern}'] in .hestai_workspace.yaml`
@@ -89,7 +94,7 @@ export function checkHeader(
       rule: 'header',
       status: 'fail',
       clause,
-      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"${platformHint(commit.header)}`,
+      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"${platformHint(commit.header, commit.paths)}`,
     };
   }
   if (options.type_case === 'lower' && cc.rawType !== cc.type) {

@@ -24,19 +24,63 @@ export const DEFAULT_IGNORES: readonly { pattern: string; what: string }[] = [
   { pattern: '^Publish$', what: "lerna version's default message" },
 ];
 
+/**
+ * The files release tools write, by name in any folder (a monorepo's packages): manifests and lockfiles
+ * (npm and yarn version, lerna, nx release, a changesets version script), changelogs (standard-version,
+ * semantic-release's git plugin, lerna and nx with conventional commits, changesets), `lerna.json` (lerna),
+ * `bower.json` and `manifest.json` (standard-version's default bump files).
+ */
+const RELEASE_FILE_NAMES: ReadonlySet<string> = new Set([
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'CHANGELOG.md',
+  'lerna.json',
+  'bower.json',
+  'manifest.json',
+]);
+
+/** Pure: a file release tools write: one of RELEASE_FILE_NAMES, or a changeset (`.changeset/*.md`, `pre.json`). */
+export function isReleaseFile(path: string): boolean {
+  if (/^\.changeset\/[^/]+\.(?:md|json)$/.test(path)) return true;
+  return RELEASE_FILE_NAMES.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
 export interface IgnoreRule {
   source: string;
   re: RegExp;
+  /** A built-in pattern: it skips a commit only when every file it changes is one release tools write. */
+  releaseOnly: boolean;
 }
 
 /** Compiles the ignore patterns (the defaults first when `defaults` is true). Invalid patterns were refused by the schema. */
 export function ignoreRules(patterns: readonly string[], defaults: boolean): IgnoreRule[] {
-  const all = [...(defaults ? DEFAULT_IGNORES.map((d) => d.pattern) : []), ...patterns];
-  return all.map((source) => ({ source, re: new RegExp(source) }));
+  return [
+    ...(defaults
+      ? DEFAULT_IGNORES.map((d) => ({ source: d.pattern, re: new RegExp(d.pattern), releaseOnly: true }))
+      : []),
+    ...patterns.map((source) => ({ source, re: new RegExp(source), releaseOnly: false })),
+  ];
 }
 
-/** Pure: the first pattern matching the header, or null. */
-export function ignoredBy(header: string, rules: readonly IgnoreRule[]): string | null {
-  for (const rule of rules) if (rule.re.test(header)) return rule.source;
+/**
+ * Pure: the first pattern skipping a commit with this header and these changed files, or null. A built-in
+ * (release tool) pattern skips only a commit whose every file is one release tools write (issue: a person's
+ * "Publish" with code in it is judged); the team's own `commit.ignore` patterns read the header alone.
+ */
+export function ignoredBy(header: string, rules: readonly IgnoreRule[], paths: readonly string[] = []): string | null {
+  for (const rule of rules)
+    if (rule.re.test(header) && (!rule.releaseOnly || paths.every(isReleaseFile))) return rule.source;
   return null;
+}
+
+const RELEASE_HEADERS = DEFAULT_IGNORES.map((d) => new RegExp(d.pattern));
+
+/** Pure: is this header one a release tool writes (a built-in pattern matches it)? */
+export function isReleaseHeader(header: string): boolean {
+  return RELEASE_HEADERS.some((re) => re.test(header));
 }

@@ -20,6 +20,7 @@ import {
 import { GitError } from '../git/exec.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { parseConventionalHeader } from '../tdd/header.js';
+import { isReleaseHeader } from '../tdd/ignore.js';
 import { messageHeader } from '../tdd/message.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { testFirstJudge, type TddVerdict } from '../tdd/rule.js';
@@ -494,7 +495,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
  * A batch of commits as `git log` reads them. With `judged` (the policy), the changed files, git's costly
  * part (a tree diff per commit, long in flat folders), are read only for the commits a verdict depends on:
  * a test commit or one of `tdd.types` (test-first pairs them by their files, renames detected: a test file
- * only renamed does not count), and a commit that changes the workspace config (the adoption commit) or the
+ * only renamed does not count), a release tool's header (skipped only when it changes release files), and a commit that changes the workspace config (the adoption commit) or the
  * protocol (the protocol verdict's commit). Not a merge: its verdict re-merges its parents.
  */
 async function readBatch(
@@ -510,7 +511,10 @@ async function readBatch(
   const needs = (c: LogCommit) => {
     if (touching.has(c.sha)) return true;
     if (c.parents.length > 1) return false;
-    const type = parseConventionalHeader(messageHeader(c.message))?.type;
+    const header = messageHeader(c.message);
+    // a release tool's header is skipped only when its files are what release tools write (src/tdd/ignore.ts)
+    if (isReleaseHeader(header)) return true;
+    const type = parseConventionalHeader(header)?.type;
     return type !== undefined && (type === 'test' || judged.tdd.types.includes(type));
   };
   const wanted = bare.filter(needs).map((c) => c.sha);

@@ -192,7 +192,9 @@ describe('commit.ignore defaults cover only what release tools write', () => {
   });
 
   it('attack: a person lands "Publish" or "Version Packages" (any release header) with code: judged, and the failure says why', () => {
-    for (const header of ['Publish', 'Version Packages', 'RELEASING: Releasing 1 package(s)', '0.0.2', 'v3.0.0']) {
+    // changesets' RELEASING header is a Conventional Commit header (type "releasing"): judged, it passes as one
+    expect(facts('RELEASING: Releasing 1 package(s)', [add('src/backdoor.js')]).kind).toBe('normal');
+    for (const header of ['Publish', 'Version Packages', '0.0.2', 'v3.0.0']) {
       const commit = facts(header, [mod('package.json'), add('src/backdoor.js')]);
       expect(commit.kind, header).toBe('normal');
       expect(commit.ignoredBy, header).toBeNull();
