@@ -357,3 +357,45 @@ describe('every section the code points a reader to exists', () => {
     expect(headings.some((h) => h.includes(wanted)) || leads.some((l) => l.startsWith(wanted))).toBe(true);
   });
 });
+
+describe('docs/api.md and action.yml inputs are what the code offers', () => {
+  it('docs/api.md lists exactly the exports of the package root', async () => {
+    const api = await import('../../src/index.js');
+    const table = read('docs/api.md').split('| area | exports |')[1]!.split('\n\n')[0]!;
+    // Only the names before any parenthesis: `HestaiError` (with `exitCode`, ...) names its fields there.
+    const names = table
+      .split('\n')
+      .flatMap((row) => [...row.replace(/\([^)]*\)/g, '').matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]!));
+    expect(names.sort()).toEqual(Object.keys(api).sort());
+  });
+
+  it('docs/configuration.md names every HESTAI_* variable the code reads', () => {
+    const names = new Set<string>();
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        if (e.isDirectory()) walk(`${dir}/${e.name}`);
+        else if (e.name.endsWith('.ts'))
+          for (const m of read(`${dir}/${e.name}`).matchAll(
+            /env\[['"](HESTAI_[A-Z_]+)['"]\]|['"](HESTAI_[A-Z_]+)['"]/g,
+          ))
+            names.add((m[1] ?? m[2])!);
+      }
+    };
+    walk('src');
+    const environment = read('docs/configuration.md').split('Environment:')[1]!;
+    expect(names.size).toBeGreaterThan(0);
+    expect([...names].filter((name) => !environment.includes(`\`${name}`))).toEqual([]);
+  });
+
+  it("every input of action.yml is named in docs/enforcement.md's action example", () => {
+    const inputs = [
+      ...read('action.yml')
+        .split('\ninputs:\n')[1]!
+        .split('\nruns:')[0]!
+        .matchAll(/^ {2}([a-z-]+):$/gm),
+    ].map((m) => m[1]!);
+    const example = read('docs/enforcement.md').split('- uses: <owner>/hestai-hooks@<ref>')[1]!.split('```')[0]!;
+    expect(inputs.length).toBeGreaterThan(0);
+    expect(inputs.filter((input) => !example.includes(input))).toEqual([]);
+  });
+});
