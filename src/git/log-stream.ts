@@ -273,9 +273,14 @@ export function parseRemerge(body: string): Remerge {
 }
 
 /**
- * For each of the two-parent merges `shas`, in ONE `git log --diff-merges=remerge` process: what git's own
- * re-merge of its parents says of it ({@link Remerge}). A merge git gives no answer for (an older git
- * without remerge) is absent.
+ * For each of the two-parent merges `shas` (parents before children, as {@link history} gives them), in ONE
+ * `git log --diff-merges=remerge` process: what git's own re-merge of its parents says of it ({@link Remerge}).
+ * A merge git gives no answer for (an older git without remerge) is absent.
+ *
+ * git asks for them children first. git before 2.48 frees the parents of every commit a `git log` has shown,
+ * so a merge shown before a later merge whose base lies behind it (two pull requests merged from one main
+ * commit) cut that base off: the later re-merge had no base, and an evil merge came out clean. Shown children
+ * first, no merge git has shown is an ancestor of the ones still to come.
  */
 export async function remergeDiffs(cwd: string, shas: readonly string[]): Promise<Map<string, Remerge>> {
   const answers = new Map<string, Remerge>();
@@ -300,7 +305,7 @@ export async function remergeDiffs(cwd: string, shas: readonly string[]): Promis
       '--dst-prefix=b/',
       `--format=${open}%H`,
     ],
-    { cwd, input: `${shas.join('\n')}\n`, okCodes: [128, 129] },
+    { cwd, input: `${[...shas].reverse().join('\n')}\n`, okCodes: [128, 129] },
   );
   if (result.status !== 0) return answers;
   for (const record of result.stdout.split(open)) {
