@@ -65,11 +65,7 @@ export type GhProbe = { ok: true; gh: string } | { ok: false; reason: string };
 export async function probeGh(options: Pick<GithubOptions, 'cwd' | 'env' | 'timeoutMs'>): Promise<GhProbe> {
   const gh = findOnPath('gh', options.env);
   if (gh === null) return { ok: false, reason: 'gh is not installed' };
-  const auth = await runProcess(gh, ['auth', 'status'], {
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
-  });
+  const auth = await runProcess(gh, ['auth', 'status'], options);
   if (auth.timedOut) return { ok: false, reason: `gh auth status timed out after ${options.timeoutMs} ms` };
   if (auth.status !== 0) return { ok: false, reason: 'gh is not authenticated (run gh auth login)' };
   return { ok: true, gh };
@@ -77,11 +73,7 @@ export async function probeGh(options: Pick<GithubOptions, 'cwd' | 'env' | 'time
 
 /** `gh issue view N`: the issue's title and facts, or null. */
 export async function fetchIssue(gh: string, issue: number, options: GithubOptions): Promise<GithubIssue | null> {
-  const r = await runProcess(gh, ['issue', 'view', String(issue), '--json', 'number,title,state,url,labels'], {
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
-  });
+  const r = await runProcess(gh, ['issue', 'view', String(issue), '--json', 'number,title,state,url,labels'], options);
   return r.status === 0 ? asIssue(json(r.stdout)) : null;
 }
 
@@ -96,36 +88,23 @@ export async function githubContext(
   options: GithubOptions,
 ): Promise<GithubContext> {
   const words = focusTokens(focus).slice(0, 5);
+  const ask = (args: string[]) => runProcess(gh, args, options);
   const [list, pr] = await Promise.all([
     options.issueSearch && words.length > 0
-      ? runProcess(
-          gh,
-          [
-            'issue',
-            'list',
-            '--search',
-            words.join(' '),
-            '--state',
-            'open',
-            '--limit',
-            '5',
-            '--json',
-            'number,title,state,url,labels',
-          ],
-          {
-            cwd: options.cwd,
-            env: options.env,
-            timeoutMs: options.timeoutMs,
-          },
-        )
+      ? ask([
+          'issue',
+          'list',
+          '--search',
+          words.join(' '),
+          '--state',
+          'open',
+          '--limit',
+          '5',
+          '--json',
+          'number,title,state,url,labels',
+        ])
       : null,
-    options.prContext
-      ? runProcess(gh, ['pr', 'view', '--json', 'number,title,state,url'], {
-          cwd: options.cwd,
-          env: options.env,
-          timeoutMs: options.timeoutMs,
-        })
-      : null,
+    options.prContext ? ask(['pr', 'view', '--json', 'number,title,state,url']) : null,
   ]);
   const related: GithubIssue[] = branchIssue ? [branchIssue] : [];
   const found = list && list.status === 0 ? json(list.stdout) : null;
