@@ -1,5 +1,5 @@
 // The layers of src/, top to bottom (README "Architecture"). A module may import its own layer's folders
-// or any layer below; an import that runs upward fails `npm run lint:layers` (and so .ci/run).
+// or any layer below; an import that runs upward fails `npm run lint` (and so .ci/run).
 const LAYERS = [
   ['cli', 'mcp', 'agent', 'demo', 'index\\.ts'], //             adapters (agent: the agent runtimes' hooks)
   ['setup', 'session', 'anchor', 'report', 'security\\.ts'], // use cases
