@@ -159,6 +159,26 @@ function shellLines(): { where: string; line: string }[] {
   return found;
 }
 
+/** Usage lines (`hestai <command> [flags]`) of the docs' plain code blocks, with their file and line. */
+function synopsisLines(): { where: string; line: string }[] {
+  const found: { where: string; line: string }[] = [];
+  for (const file of DOCS) {
+    let plain = false;
+    let inBlock = false;
+    read(file)
+      .split('\n')
+      .forEach((line, i) => {
+        if (line.startsWith('```')) {
+          plain = !inBlock && line.trim() === '```';
+          inBlock = !inBlock;
+          return;
+        }
+        if (plain && /^hestai [a-z]/.test(line)) found.push({ where: `${file}:${i + 1}`, line });
+      });
+  }
+  return found;
+}
+
 describe('every hestai command the docs give to run works in a local install', () => {
   it.each(shellLines().map((s) => [s.where, s.line] as const))('%s runs npx hestai with real flags', (_where, line) => {
     const runs = [...line.matchAll(/(?:^|[\s;&|($"])(npx )?hestai ([a-z][a-z-]*)([^#|;&)]*)/g)];
@@ -171,6 +191,17 @@ describe('every hestai command the docs give to run works in a local install', (
       expect([...flagsIn(rest!)].filter((flag) => !known.has(flag))).toEqual([]);
     }
   });
+
+  it.each(synopsisLines().map((s) => [s.where, s.line] as const))(
+    '%s: a usage line with real flags',
+    (_where, line) => {
+      const name = line.split(' ')[1]!;
+      const command = commands.get(name);
+      expect(command, `hestai ${name} is a command`).toBeDefined();
+      const known = new Set([...flagsOf(command!, true), ...globalFlags]);
+      expect([...flagsIn(line)].filter((flag) => !known.has(flag))).toEqual([]);
+    },
+  );
 
   it('every `hestai <command> ...` the docs name in prose is a command, with flags it has', () => {
     const wrong: string[] = [];
