@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchorSession } from '../helpers/claude-hook.js';
 import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
@@ -115,5 +117,42 @@ describe.skipIf(CODEX === null)('Codex CLI’s PreToolUse hook sees every tool',
 describe.skipIf(CODEX === null)('Codex CLI’s Stop hook', () => {
   it('sends the agent back once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {
     await expectSentBackOnce('codex');
+  });
+});
+
+// Codex's own apply_patch tool (offered to OpenAI's models; not to the scripted provider above, whose model
+// edits through an `apply_patch <<'EOF'` shell command, sent as Bash) reaches PreToolUse as tool_name
+// apply_patch with the raw patch as tool_input.command (Codex's hook input schema): run the hook init wrote with it.
+describe('Codex’s apply_patch tool, as Codex 0.169 sends it to PreToolUse (tool_name apply_patch, the raw patch as tool_input.command)', () => {
+  it('attack: an anchored agent’s apply_patch of .hestai_workspace.yaml is refused as a protected path; a patch of src/ passes', () => {
+    const { repo } = adopt('codex');
+    const command = JSON.parse(fs.readFileSync(path.join(repo.dir, '.codex/hooks.json'), 'utf8')).hooks.PreToolUse[0]
+      .hooks[0].command as string;
+    const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead']);
+    expect(clockIn.status, clockIn.stderr).toBe(0);
+    const session = JSON.parse(clockIn.stdout).session_id as string;
+    anchorSession(repo, session);
+    const applyPatch = (...lines: string[]) =>
+      spawnSync('sh', ['-c', command], {
+        cwd: repo.dir,
+        env: { ...repo.env, HESTAI_SESSION: session },
+        input: JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          session_id: 'codex-thread-1',
+          turn_id: 't-1',
+          cwd: repo.dir,
+          tool_name: 'apply_patch',
+          tool_input: { command: ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n') },
+        }),
+        encoding: 'utf8',
+      });
+    const config = applyPatch('*** Update File: .hestai_workspace.yaml', '@@', '-tdd:', '+commit:');
+    expect(config.status, config.stderr).toBe(2);
+    expect(config.stderr).toContain('.hestai_workspace.yaml is under .hestai_workspace.yaml, which agents never write');
+    const hooks = applyPatch('*** Add File: .git/hooks/pre-commit', '+exit 0');
+    expect(hooks.status, hooks.stderr).toBe(2);
+    expect(hooks.stderr).toContain('which agents never write');
+    const app = applyPatch('*** Update File: src/app.ts', '@@', '-export const app = 1;', '+export const app = 2;');
+    expect(app.status, app.stderr).toBe(0);
   });
 });
