@@ -207,8 +207,9 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       remedy: 'Check the repository (git fsck); fetch missing objects (git fetch --refetch origin) or clone it again.',
     });
   };
-  const counted = countCommits(workspace.root, range.revisions);
-  if ('error' in counted) throw gitFailed(counted.error);
+  // Counted by git while the rest is prepared; the count is the first thing the sink is told.
+  const counting = countCommits(workspace.root, range.revisions);
+  counting.catch(() => undefined); // awaited below; never an unhandled rejection
   if (range.shallow.size > 0) {
     const hidden = await firstCommitIn(workspace.root, range.revisions, range.shallow);
     if (hidden !== null) throw shallowRangeError(hidden);
@@ -247,6 +248,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     policy_file: policyFile,
     policy_source: policySource,
   };
+  const counted = await counting;
+  if ('error' in counted) throw gitFailed(counted.error);
   sink.start({ range: reported, count: counted.count });
   let errors = 0;
   let warnings = policy.length;
