@@ -3,7 +3,7 @@ import { loadConfig } from '../config/load.js';
 import { relativeToRoot } from '../paths.js';
 import { withLock } from '../state/store.js';
 import { resolveWorkspace } from '../workspace.js';
-import { removeGoneHandshakes, sweepSessions } from './sweep.js';
+import { removeGoneHandshakes, sweepSessions, type SweepResult } from './sweep.js';
 import { resolveDeps, type SessionDeps } from './deps.js';
 import { assertNoSymlinkEscape } from './guard.js';
 import { listActiveSessions } from '../records/session.js';
@@ -12,18 +12,10 @@ import { hasValidAnchor } from '../records/anchor.js';
 import { sessionsLock } from '../records/activity.js';
 import { recoverLeftovers } from './recover.js';
 
-export interface CleanupResponse {
-  /** Sessions inactive beyond the threshold, marked STALE by this run. */
-  marked_stale: string[];
-  /** STALE sessions archived (and removed from active/). */
-  archived: { session_id: string; archive_path: string }[];
-  /** Archives older than the retention, deleted. */
-  deleted_archives: string[];
-  kept_archives: number;
+/** What `hestai cleanup` did: one sweep (its `problems` also name the corrupt sessions), then the handshakes. */
+export interface CleanupResponse extends SweepResult {
   /** Pending anchor handshakes of sessions that are gone, removed (a live session's handshake is kept). */
   removed_handshakes: string[];
-  /** Files that could not be judged (never deleted): corrupt sessions, unreadable archives. */
-  problems: { file: string; problem: string }[];
   /** Human authority: read from `.hestai_workspace.yaml`, never changed by the tool. */
   thresholds: {
     stale_session_hours: number;
@@ -47,20 +39,9 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
   const now = clock();
   const at = now.toISOString();
   const { stale_session_hours, archive_retention_days } = config.cleanup;
-  const result = await withLock(sessionsLock(paths), () => {
+  const result = await withLock(sessionsLock(paths), (): CleanupResponse => {
     recoverLeftovers(paths, at);
-    const result: CleanupResponse = {
-      marked_stale: [],
-      archived: [],
-      deleted_archives: [],
-      kept_archives: 0,
-      removed_handshakes: [],
-      problems: [],
-      thresholds: { stale_session_hours, archive_retention_days, source: file ? '.hestai_workspace.yaml' : 'defaults' },
-    };
     const listed = listActiveSessions(paths);
-    for (const p of listed.problems)
-      result.problems.push({ file: relativeToRoot(paths, path.join(paths.active, p.session_id)), problem: p.error });
     const swept = sweepSessions({
       paths,
       sessions: listed.sessions,
@@ -75,10 +56,16 @@ export async function cleanupSessions(input: { working_dir: string }, deps?: Ses
       now,
       retentionDays: archive_retention_days,
     });
-    const { problems, ...rest } = swept;
-    Object.assign(result, rest);
-    result.problems.push(...problems);
-    return result;
+    const corrupt = listed.problems.map((p) => ({
+      file: relativeToRoot(paths, path.join(paths.active, p.session_id)),
+      problem: p.error,
+    }));
+    return {
+      ...swept,
+      removed_handshakes: [],
+      problems: [...corrupt, ...swept.problems],
+      thresholds: { stale_session_hours, archive_retention_days, source: file ? '.hestai_workspace.yaml' : 'defaults' },
+    };
   });
   result.removed_handshakes.push(...(await removeGoneHandshakes(paths, at)));
   return result;
