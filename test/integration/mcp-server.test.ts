@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePaths } from '../../src/paths.js';
+import { HESTAI_MCP_TOOLS } from '../../src/util/agent-tools.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
 import { seedAnchor, seedSession } from '../helpers/session-fixture.js';
@@ -58,6 +59,12 @@ describe('MCP server: tool catalogue', () => {
     ]) {
       expect(names).toContain(name);
     }
+  });
+
+  it('serves exactly the tools the agent hooks let through before the anchor (HESTAI_MCP_TOOLS)', async () => {
+    const mcp = await connectInProcess();
+    const names = (await mcp.client.listTools()).tools.map((t) => t.name);
+    expect([...names].sort()).toEqual([...HESTAI_MCP_TOOLS].sort());
   });
 });
 

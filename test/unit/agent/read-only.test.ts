@@ -10,6 +10,7 @@ import {
   sedScriptReads,
 } from '../../../src/agent/read-only.js';
 import { classifyToolUse } from '../../../src/agent/tool-use.js';
+import { HESTAI_MCP_TOOLS } from '../../../src/util/agent-tools.js';
 
 // Deny by default before the anchor (issue 26, item 1): the read-only list is data in src/agent/read-only.ts;
 // each entry has a read that passes here, and each refused form (every form the issue names, and more) is a
@@ -410,6 +411,16 @@ describe('tools: deny by default', () => {
     expect(tool('mcp__hestai__clock_in')).toEqual({ kind: 'read' });
     for (const name of ['mcp__github__create_or_update_file', 'mcp__filesystem__write_file', 'SomeNewTool', 'Bash2'])
       expect(tool(name)).toMatchObject({ kind: 'write', targets: null, what: name });
+    // Only the tools the hestai server serves: another server whose name starts with hestai's (hestai_notes,
+    // hestai_) is named mcp__hestai__notes__save_note or mcp__hestai___write_file by Claude Code and Codex.
+    for (const name of [
+      'mcp__hestai__notes__save_note',
+      'mcp__hestai___write_file',
+      'mcp__hestai__save_note',
+      'mcp__hestai__anchor__x',
+    ])
+      expect(tool(name)).toMatchObject({ kind: 'write', targets: null, what: name });
+    for (const name of HESTAI_MCP_TOOLS) expect(tool(`mcp__hestai__${name}`)).toEqual({ kind: 'read' });
     expect(classifyToolUse({ tool: 'PowerShell', paths: [], command: 'Remove-Item a', kind: null })).toMatchObject({
       kind: 'write',
       targets: null,
