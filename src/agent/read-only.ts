@@ -8,7 +8,7 @@
  * Pure data and pure checks over words (no fs, no env): `bash-writes.ts` tokenizes a command and asks here.
  */
 
-import { toolPatternMatches } from '../util/agent-tools.js';
+import { isHestaiMcpTool, toolPatternMatches } from '../util/agent-tools.js';
 
 /** How a read-only command may be used. */
 export interface ReadOnlyEntry {
@@ -354,9 +354,7 @@ export const READ_TOOLS: readonly string[] = [
  */
 export function isReadTool(tool: string, listed: readonly string[] = []): boolean {
   return (
-    READ_TOOLS.includes(tool) ||
-    /^mcp__hestai__[a-z_]+$/.test(tool) ||
-    listed.some((pattern) => toolPatternMatches(pattern, tool))
+    READ_TOOLS.includes(tool) || isHestaiMcpTool(tool) || listed.some((pattern) => toolPatternMatches(pattern, tool))
   );
 }
 

@@ -7,6 +7,7 @@ import { errorResult, type ToolResult } from './result.js';
 import { advertised } from './schemas.js';
 import { mcpWorded } from './wording.js';
 import { PROTOCOL_OPEN_TOOLS, requireProtocolStartGates } from './protocol-gate.js';
+import type { HestaiMcpTool } from '../util/agent-tools.js';
 
 /**
  * How one tool is declared: zod schemas with described fields, and annotations that are true. No `title`:
@@ -30,7 +31,7 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
   deps: McpContext,
-  name: string,
+  name: HestaiMcpTool,
   spec: ToolSpec<I, O>,
   handler: (args: z.infer<I>) => Promise<ToolResult>,
 ): void {

@@ -27,6 +27,35 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
 export const HESTAI_MCP_PREFIX = 'mcp__hestai__';
 
 /**
+ * The tools the hestai MCP server serves (its `defineTool` takes no other name), exactly: another server
+ * whose name merely starts with `hestai` (`hestai_notes`: `mcp__hestai__notes__save_note` in Claude Code and
+ * Codex) is not hestai's.
+ */
+export const HESTAI_MCP_TOOLS = [
+  'anchor',
+  'anchor_status',
+  'odyssean_anchor',
+  'clock_in',
+  'clock_out',
+  'resolve_conflict',
+  'session_start',
+  'validate_gate',
+  'advance_phase',
+  'record_evidence',
+  'get_blocked_reason',
+  'session_end',
+] as const;
+export type HestaiMcpTool = (typeof HESTAI_MCP_TOOLS)[number];
+
+/** Pure: is `tool` (as Claude Code and Codex name it) one of the hestai server's tools? */
+export function isHestaiMcpTool(tool: string): boolean {
+  return (
+    tool.startsWith(HESTAI_MCP_PREFIX) &&
+    (HESTAI_MCP_TOOLS as readonly string[]).includes(tool.slice(HESTAI_MCP_PREFIX.length))
+  );
+}
+
+/**
  * hestai's MCP tool `tool` as a runtime's model calls it, or null when the runtime gives it no fixed name.
  * Claude Code's and Codex's naming, `mcp__<server>__<tool>`, is also the one `hestai check tool-use` and the
  * read lists use.
