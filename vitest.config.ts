@@ -13,11 +13,14 @@ export default defineConfig({
     // A worker spends most of its time waiting on the git and node processes it spawns: one worker per core
     // (vitest's default leaves one core idle, which on a 2-core machine runs the whole suite serially).
     maxWorkers: Math.max(2, os.availableParallelism()),
+    // A worker runs its files one after another in one process with one module registry (a fresh process and
+    // registry per file cost more than many of the files): a test file must leave no module-level state,
+    // `process` listener or environment change behind (test/helpers/setup.ts resets the environment and HOME).
+    isolate: false,
     projects: [
       {
         extends: true,
-        // Pure tests share one module registry per worker: a fresh one per file cost more than the tests.
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000, isolate: false },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 },
       },
       {
         extends: true,
