@@ -66,11 +66,6 @@ export function proofDigest(value: ProofRecord | ProofEvent): string {
   return sha256Hex(proofBytes(value));
 }
 
-/** The `HestAI-Anchor` trailer value for a record digest. */
-export function trailerDigest(hex: string): string {
-  return `sha256:${hex}`;
-}
-
 /** Path of a record in the anchors tree. */
 export function recordPath(digest: string): string {
   return `records/${digest}.json`;
