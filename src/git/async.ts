@@ -8,12 +8,14 @@ import { fileAtCommitQuestion } from './show.js';
 
 /**
  * Asynchronous git calls, so that clock-in can read status, log and the file list concurrently (one
- * process each). Same contract as `runGit`: argument arrays, a stable locale, no pager, no prompts.
+ * process each). Same contract as `runGit`: argument arrays, a stable locale, no pager, no prompts. With
+ * `maxBytes`, at most that much of stdout is read: past it the process is stopped and the result says
+ * `truncated` (a huge diff costs a bounded amount of memory and time; its exit status does not count then).
  */
 export function runGitAsync(
   args: readonly string[],
-  options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv; input?: string },
-): Promise<GitResult> {
+  options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv; input?: string; maxBytes?: number },
+): Promise<GitResult & { truncated: boolean }> {
   return new Promise((resolve, reject) => {
     // Loaded on the first call (see exec.ts).
     const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
@@ -23,7 +25,19 @@ export function runGitAsync(
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    const maxBytes = options.maxBytes ?? Infinity;
+    let size = 0;
+    let truncated = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (truncated) return;
+      const room = maxBytes - size;
+      out.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(room, chunk.length);
+      if (chunk.length >= room) {
+        truncated = true;
+        child.kill();
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.stdin.on('error', () => {}); // git exited before reading all of it: its exit status says why
     child.stdin.end(options.input);
@@ -42,8 +56,9 @@ export function runGitAsync(
         stdout: Buffer.concat(out).toString('utf8'),
         stderr: Buffer.concat(err).toString('utf8'),
         status: code ?? -1,
+        truncated,
       };
-      if (result.status !== 0 && !(options.okCodes ?? []).includes(result.status))
+      if (!truncated && result.status !== 0 && !(options.okCodes ?? []).includes(result.status))
         reject(new GitError(args, code, result.stderr));
       else resolve(result);
     });
@@ -133,44 +148,6 @@ export async function hooksDirAsync(cwd: string): Promise<string> {
   return (await runGitAsync(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd })).stdout.trim();
 }
 
-/**
- * Like `runGitAsync`, but reads at most `maxBytes` of stdout: past that the process is stopped and the
- * result says `truncated` (a huge diff costs a bounded amount of memory and time).
- */
-export function runGitBoundedAsync(
-  args: readonly string[],
-  options: { cwd: string; maxBytes: number; env?: NodeJS.ProcessEnv },
-): Promise<{ stdout: string; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    // Loaded on the first call (see exec.ts).
-    const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
-      cwd: options.cwd,
-      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
-      windowsHide: true,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (truncated) return;
-      const room = options.maxBytes - size;
-      out.push(chunk.subarray(0, room));
-      size += Math.min(room, chunk.length);
-      if (chunk.length >= room) {
-        truncated = true;
-        child.kill();
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(new GitError(args, null, error.message)));
-    child.on('close', (code) => {
-      if (!truncated && code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')));
-      else resolve({ stdout: Buffer.concat(out).toString('utf8'), truncated });
-    });
-  });
-}
-
 /** Most diff output read for a summary (512 KiB), and most files listed by name. */
 export const DIFF_SUMMARY_MAX_BYTES = 512 * 1024;
 export const DIFF_SUMMARY_TOP = 20;
@@ -197,7 +174,7 @@ export async function diffSummaryAsync(cwd: string, paths: readonly string[] | n
     '--',
     ...(paths ?? []).map((p) => `:(literal)${p}`),
   ];
-  const { stdout, truncated } = await runGitBoundedAsync(args, {
+  const { stdout, truncated } = await runGitAsync(args, {
     cwd,
     maxBytes: DIFF_SUMMARY_MAX_BYTES,
     env: { GIT_OPTIONAL_LOCKS: '0' },
