@@ -47,29 +47,8 @@ function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 
 /** Runs git and returns its output; throws `GitError` on an exit code that is not in `okCodes`. */
 export function runGit(args: readonly string[], options: GitOptions): GitResult {
-  const result = childProcess().spawnSync('git', args, {
-    cwd: options.cwd,
-    input: options.input,
-    env: gitEnv(options.env),
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-    windowsHide: true,
-  });
-  if (result.error) {
-    const code = (result.error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      throw usageError('git was not found on PATH', {
-        remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
-        code: 'GIT_MISSING',
-      });
-    }
-    throw new GitError(args, null, String(result.error.message));
-  }
-  const status = result.status ?? -1;
-  if (status !== 0 && !(options.okCodes ?? []).includes(status)) {
-    throw new GitError(args, result.status, result.stderr);
-  }
-  return { stdout: result.stdout, stderr: result.stderr, status };
+  const result = spawnGit(args, options, 512 * 1024 * 1024);
+  return { stdout: result.stdout.toString('utf8'), stderr: result.stderr, status: result.status };
 }
 
 /**
@@ -129,11 +108,20 @@ export function runGitBuffer(
   args: readonly string[],
   options: GitOptions,
 ): { stdout: Buffer; stderr: string; status: number } {
+  return spawnGit(args, options, 1024 * 1024 * 1024);
+}
+
+/** The one synchronous git process: its bytes, or `GIT_MISSING` / `GitError` (an exit code not in `okCodes`). */
+function spawnGit(
+  args: readonly string[],
+  options: GitOptions,
+  maxBuffer: number,
+): { stdout: Buffer; stderr: string; status: number } {
   const result = childProcess().spawnSync('git', args, {
     cwd: options.cwd,
     input: options.input,
     env: gitEnv(options.env),
-    maxBuffer: 1024 * 1024 * 1024,
+    maxBuffer,
     windowsHide: true,
   });
   if (result.error) {
