@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 import type { Turn } from '../helpers/model-endpoint.js';
 import {
@@ -115,6 +117,42 @@ describe.skipIf(GEMINI === null)('Gemini CLI’s BeforeTool hook sees every tool
     expect(note?.content).toContain(`blocked: session ${session}`);
     expect(note?.content).toContain('has no valid anchor');
     expect(fs.existsSync(notes)).toBe(false);
+  });
+});
+
+describe('Gemini CLI’s hook file is the rules’ own', () => {
+  it('attack: an anchored agent’s write_file or replace of .gemini/settings.json (dropping the BeforeTool hook) is refused, as .claude/ is', () => {
+    const { repo } = adopt('gemini');
+    const command = JSON.parse(fs.readFileSync(path.join(repo.dir, '.gemini/settings.json'), 'utf8')).hooks
+      .BeforeTool[0].hooks[0].command as string;
+    const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead']);
+    expect(clockIn.status, clockIn.stderr).toBe(0);
+    const session = JSON.parse(clockIn.stdout).session_id as string;
+    anchorSession(repo, session);
+    const beforeTool = (tool: string, input: Record<string, unknown>) =>
+      spawnSync('sh', ['-c', command], {
+        cwd: repo.dir,
+        env: { ...repo.env, HESTAI_SESSION: session },
+        input: JSON.stringify({
+          hook_event_name: 'BeforeTool',
+          session_id: 'gemini-1',
+          cwd: repo.dir,
+          tool_name: tool,
+          tool_input: input,
+        }),
+        encoding: 'utf8',
+      });
+    const settings = path.join(repo.dir, '.gemini/settings.json');
+    for (const [tool, input] of [
+      ['write_file', { file_path: settings, content: '{}' }],
+      ['replace', { file_path: settings, old_string: 'BeforeTool', new_string: 'Nothing', instruction: 'x' }],
+      ['run_shell_command', { command: 'echo {} > .gemini/settings.json' }],
+    ] as const) {
+      const refused = beforeTool(tool, input);
+      expect(refused.status, tool).toBe(2);
+      expect(refused.stderr, tool).toContain('is under .gemini/, which agents never write');
+    }
+    expect(beforeTool('write_file', { file_path: path.join(repo.dir, 'src/app.ts'), content: 'x' }).status).toBe(0);
   });
 });
 

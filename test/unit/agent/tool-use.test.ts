@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { protectedName } from '../../../src/agent/protected.js';
 import { classifyToolUse, protectedEntry, toolUseFromClaude } from '../../../src/agent/tool-use.js';
 
 const claude = (tool: string, input: Record<string, unknown>) => classifyToolUse(toolUseFromClaude(tool, input));
@@ -74,5 +75,17 @@ describe('protected paths', () => {
     expect(protectedEntry('.hestai/context')).toBe('.hestai/');
     expect(protectedEntry('docs/.hestai/x')).toBeNull();
     expect(protectedEntry('src/a.ts')).toBeNull();
+  });
+
+  it('the other runtimes’ hook files are protected as .claude/ is: .codex/, .gemini/, .cursor/ (and by name anywhere)', () => {
+    expect(protectedEntry('.codex/hooks.json')).toBe('.codex/');
+    expect(protectedEntry('.gemini/settings.json')).toBe('.gemini/');
+    expect(protectedEntry('.cursor/hooks.json')).toBe('.cursor/');
+    expect(protectedEntry('.cursor')).toBe('.cursor/');
+    expect(protectedEntry('.geminiignore')).toBeNull();
+    expect(protectedEntry('.cursorrules')).toBeNull();
+    expect(protectedName('$ROOT/.gemini/settings.json')).toBe('.gemini/');
+    expect(protectedName('x/.codex/hooks.json')).toBe('.codex/');
+    expect(protectedName('.c?rsor/hooks.json')).toBe('.cursor/');
   });
 });
