@@ -5,8 +5,8 @@ import { isInside } from '../paths.js';
  * The rules' own files (issue 26, item 2): what no agent tool call may write, anchored or not. Inside the
  * worktree, relative to its root: hestai's state and protocol (`.hestai/`), the human-authored rules
  * (`.hestai_workspace.yaml`, `.hestai-sys/`), git's own directory (hooks, config, refs: git writes it for a
- * normal commit, an agent's tool never does), the agent runtime's settings holding these hooks (`.claude/`),
- * and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
+ * normal commit, an agent's tool never does), the agent runtimes' settings holding these hooks (`.claude/`,
+ * `.codex/`, `.gemini/`, `.cursor/`: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
  */
 export const PROTECTED_PATHS = [
   '.hestai/',
@@ -14,6 +14,9 @@ export const PROTECTED_PATHS = [
   '.hestai-sys/',
   '.git/',
   '.claude/',
+  '.codex/',
+  '.gemini/',
+  '.cursor/',
   'node_modules/hestai-hooks/',
 ] as const;
 
@@ -25,10 +28,16 @@ export const PROTECTED_PATHS = [
  */
 export const AGENT_WRITABLE = /^\.hestai\/context\/[^/]+\.oct\.md$/;
 
+/**
+ * Under a runtime's settings directory, what the runtime's own tools write: Gemini CLI's temporary files
+ * (`.gemini/tmp/`: the plans its plan mode writes with write_file, checkpoints), never its settings.
+ */
+const RUNTIME_WRITABLE = /^\.gemini\/tmp\//;
+
 /** Pure: the protected entry a worktree-relative path (forward slashes) falls under, or null. */
 export function protectedEntry(relative: string): string | null {
   const rel = relative.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-  if (AGENT_WRITABLE.test(rel)) return null;
+  if (AGENT_WRITABLE.test(rel) || RUNTIME_WRITABLE.test(rel)) return null;
   for (const entry of PROTECTED_PATHS) {
     if (entry.endsWith('/') ? rel === entry.slice(0, -1) || rel.startsWith(entry) : rel === entry) return entry;
   }
@@ -70,6 +79,9 @@ const PROTECTED_NAMES: ReadonlyArray<{ names: readonly string[]; entry: string }
   { names: ['.hestai-sys'], entry: '.hestai-sys/' },
   { names: ['.git'], entry: '.git/' },
   { names: ['.claude'], entry: '.claude/' },
+  { names: ['.codex'], entry: '.codex/' },
+  { names: ['.gemini'], entry: '.gemini/' },
+  { names: ['.cursor'], entry: '.cursor/' },
   { names: ['node_modules', 'hestai-hooks'], entry: 'node_modules/hestai-hooks/' },
   { names: ['.cache', 'hestai'], entry: '~/.cache/hestai/' },
   { names: ['.config', 'hestai'], entry: '~/.config/hestai/' },
@@ -88,9 +100,10 @@ export function protectedName(word: string): string | null {
       for (const { names, entry } of PROTECTED_NAMES) {
         if (!names.every((n, j) => components[i + j] !== undefined && componentMatches(components[i + j]!, n)))
           continue;
-        const contextDoc =
-          entry === '.hestai/' && AGENT_WRITABLE.test(components.slice(i).join('/')) && !/[*?[]/.test(expanded);
-        if (!contextDoc) return entry;
+        const rest = components.slice(i).join('/');
+        const writable =
+          (entry === '.hestai/' && AGENT_WRITABLE.test(rest)) || (entry === '.gemini/' && RUNTIME_WRITABLE.test(rest));
+        if (!writable || /[*?[]/.test(expanded)) return entry;
       }
     }
   }

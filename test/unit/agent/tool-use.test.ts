@@ -87,5 +87,10 @@ describe('protected paths', () => {
     expect(protectedName('$ROOT/.gemini/settings.json')).toBe('.gemini/');
     expect(protectedName('x/.codex/hooks.json')).toBe('.codex/');
     expect(protectedName('.c?rsor/hooks.json')).toBe('.cursor/');
+    expect(protectedName('/home/u/.gemini/settings.json')).toBe('.gemini/');
+    // what Gemini CLI's own tools write there (plan mode's plans, checkpoints) stays writable
+    expect(protectedName('/home/u/.gemini/tmp/3f2a/plans/plan.md')).toBeNull();
+    expect(protectedEntry('.gemini/tmp/plans/plan.md')).toBeNull();
+    expect(protectedName('/home/u/.gemini/t*/x')).toBe('.gemini/');
   });
 });
