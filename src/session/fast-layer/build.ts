@@ -124,24 +124,15 @@ export function checklistDocument(input: {
 }
 
 /**
- * `checklist.oct.md` at clock-in: the session task and proposed items, the items carried forward for its
- * focus, everything else kept, capped (see rules/checklist.ts).
+ * The checklist at clock-in (`checklistDocument` writes it): the session task and proposed items, the items
+ * carried forward for its focus, everything else kept, capped (see rules/checklist.ts); with what was carried
+ * and dropped.
  */
-export function buildChecklist(input: {
-  previous: OctaveDocument | null;
-  session: SessionRecord;
-  extraItems: readonly string[];
-  /** Ids of the live sessions of the worktree (default: none besides this one). */
-  live?: ReadonlySet<string>;
-}): OctaveDocument {
-  return checklistDocument(planChecklist(input));
-}
-
-/** The clock-in plan behind `buildChecklist`, with what was carried and dropped. */
 export function planChecklist(input: {
   previous: OctaveDocument | null;
   session: SessionRecord;
   extraItems: readonly string[];
+  /** Ids of the live sessions of the worktree (default: none besides this one). */
   live?: ReadonlySet<string>;
 }): { state: ChecklistState; sessionId: string; updatedAt: string; carried: string[]; dropped: string[] } {
   const s = input.session;

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { parseOctave, toObject, validateOctave, writeOctave, octaveDocument } from '../../../src/octave/index.js';
 import {
   buildBlockers,
-  buildChecklist,
   buildCurrentFocus,
+  checklistDocument,
   markFocusEnded,
   oneLine,
+  planChecklist,
 } from '../../../src/session/fast-layer/build.js';
 import { buildArchiveDocument, archiveFileName, readArchiveEndedAt } from '../../../src/session/archive-doc.js';
 import type { SessionRecord } from '../../../src/records/session.js';
@@ -29,7 +30,7 @@ const session: SessionRecord = {
   acknowledgments: [],
 };
 
-const roundTrip = (doc: ReturnType<typeof buildChecklist>) => toObject(parseOctave(writeOctave(doc)));
+const roundTrip = (doc: ReturnType<typeof checklistDocument>) => toObject(parseOctave(writeOctave(doc)));
 
 describe('FAST layer documents (CI-I4)', () => {
   it('current-focus carries session, role, focus, branch and timestamp, and is valid OCTAVE', () => {
@@ -58,7 +59,9 @@ describe('FAST layer documents (CI-I4)', () => {
         }),
       ),
     );
-    const obj = roundTrip(buildChecklist({ previous, session, extraItems: ['write the failing test', 'old task'] }));
+    const obj = roundTrip(
+      checklistDocument(planChecklist({ previous, session, extraItems: ['write the failing test', 'old task'] })),
+    );
     expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"', 'write the failing test', 'old task']);
     expect(obj['OWNERS']).toEqual([
       ['session', session.session_id, 'implement clock_in, "fast"'],
@@ -69,7 +72,7 @@ describe('FAST layer documents (CI-I4)', () => {
   });
 
   it('checklist without a previous file holds the session task only', () => {
-    const obj = roundTrip(buildChecklist({ previous: null, session, extraItems: [] }));
+    const obj = roundTrip(checklistDocument(planChecklist({ previous: null, session, extraItems: [] })));
     expect(obj['PENDING']).toEqual(['session task: implement clock_in, "fast"']);
   });
 
@@ -154,7 +157,7 @@ describe('FAST layer documents from any text', () => {
           const previousBlockers = octaveDocument('BLOCKERS', { ACTIVE: carried });
           const docs = [
             buildCurrentFocus({ session: s, selected: extra, selection: 'ai' }),
-            buildChecklist({ previous: previousChecklist, session: s, extraItems: extra }),
+            checklistDocument(planChecklist({ previous: previousChecklist, session: s, extraItems: extra })),
             buildBlockers({ previous: previousBlockers, session: s }),
           ];
           for (const doc of docs) {
