@@ -11,26 +11,9 @@
  * ===END===
  * ```
  */
-export type {
-  OctaveAssignment,
-  OctaveBlock,
-  OctaveDocument,
-  OctaveEntry,
-  OctaveParseResult,
-  OctaveSyntaxError,
-  OctaveValue,
-} from './types.js';
-export { formatOctaveError, isBlock } from './types.js';
-export { parseOctave, tryParseOctave, validateOctave, type ParseOctaveOptions } from './parse.js';
+export type { OctaveDocument, OctaveEntry, OctaveValue } from './types.js';
+export { formatOctaveError } from './types.js';
+export { parseOctave, tryParseOctave, validateOctave } from './parse.js';
 export { writeOctave } from './write.js';
-export {
-  getValue,
-  octaveDocument,
-  toObject,
-  type OctaveListInput,
-  type OctaveObject,
-  type OctaveObjectInput,
-  type OctaveScalarInput,
-} from './model.js';
+export { getValue, octaveDocument, toObject, type OctaveObject, type OctaveObjectInput } from './model.js';
 export { normalizeOperators, OPERATORS } from './operators.js';
-export { isValidKey, isValidEnvelopeName } from './syntax.js';
