@@ -133,6 +133,16 @@ describe('verify judges the merges of a range in one git process', () => {
     expect(git.filter((c) => c.startsWith('merge-tree ')).length).toBe(0);
   });
 
+  it("reads a batch with two git processes: one for every message and the config changes, one for the judged commits' files", () => {
+    const { repo, root } = mergingHistory();
+    repo.commit('test(cli): a flag', { 'test/cli.test.ts': '1\n' });
+    repo.commit('feat(cli): a flag', { 'src/cli.ts': '1\n' });
+    const { status, git } = traced(repo, ['--from', root]);
+    expect(status).toBe(1); // the evil merge
+    const readers = git.filter((c) => /^(log|diff-tree) /.test(c) && c.includes('--stdin') && !c.includes('remerge'));
+    expect(readers).toHaveLength(2);
+  });
+
   it('still refuses a merge of an unrelated history (a second root), asking git which parents are related', () => {
     const { repo, root } = mergingHistory();
     repo.git(['checkout', '-q', '--orphan', 'other']);
