@@ -2,7 +2,7 @@ import { usageError } from '../errors.js';
 import { historyArgs } from './history.js';
 import { runGitAsync } from './async.js';
 import { GitError, runGit } from './exec.js';
-import { logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
+import { logFormat, logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
 
 /**
  * git's own memory for reading packs, bounded for the processes that read a whole range: by default git maps
@@ -111,27 +111,38 @@ export async function logCommits(
   return parseLog(result.stdout, true, nonce);
 }
 
-/** Which of the commits `shas` change one of `paths` (against their first parent), in ONE `git log`. */
-export async function commitsTouching(
+/**
+ * The commits `shas` (in that order) as {@link logCommits} reads them without files, each with the ones of
+ * `paths` it changes (against its first parent; a root commit against the empty tree), from ONE
+ * `git diff-tree --stdin --always`: every message, and which commits change the workspace config or the
+ * protocol, in one process. Rejects with `GitError` when git fails.
+ */
+export async function commitsWithPaths(
   cwd: string,
   shas: readonly string[],
   paths: readonly string[],
-): Promise<Set<string>> {
-  if (shas.length === 0) return new Set();
+): Promise<LogCommit[]> {
+  if (shas.length === 0) return [];
+  const nonce = logNonce();
   const result = await runGitAsync(
     bounded([
-      'log',
-      '--no-walk=unsorted',
+      'diff-tree',
       '--stdin',
-      '--format=%H',
-      '--diff-merges=first-parent',
+      '--always',
+      '--root',
+      '-r',
+      '-z',
+      `--format=${logFormat(nonce)}`,
+      '--no-color',
+      '--name-status',
       '--no-renames',
+      '--diff-merges=first-parent',
       '--',
       ...paths,
     ]),
     { cwd, input: `${shas.join('\n')}\n` },
   );
-  return new Set(result.stdout.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)));
+  return parseLog(result.stdout, true, nonce);
 }
 
 /** The lines git prints for `args` (e.g. `rev-list`), one at a time; throws `GitStreamError` on failure. */

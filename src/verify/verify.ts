@@ -10,7 +10,7 @@ import {
   countCommits,
   firstCommitIn,
   GitStreamError,
-  commitsTouching,
+  commitsWithPaths,
   logCommits,
   remergeDiffs,
   type Remerge,
@@ -507,12 +507,10 @@ async function readBatch(
   judged: Pick<WorkspaceConfig, 'tdd'> | null,
 ): Promise<LogCommit[]> {
   if (judged === null) return logCommits(root, shas);
-  const [bare, touching] = await Promise.all([
-    logCommits(root, shas, { files: false }),
-    commitsTouching(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]),
-  ]);
+  // Every message, and the commits that change the config or the protocol, from one git process.
+  const bare = await commitsWithPaths(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]);
   const needs = (c: LogCommit) => {
-    if (touching.has(c.sha)) return true;
+    if (c.files.length > 0) return true;
     if (c.parents.length > 1) return false;
     const header = messageHeader(c.message);
     // a release tool's header is skipped only when its files are what release tools write (src/tdd/ignore.ts)
