@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { buildProgram } from '../../src/cli/main.js';
 import { DEFAULT_TEST_GLOBS } from '../../src/config/defaults.js';
 import { configSchema } from '../../src/config/schema.js';
+import { POLICY_SECTIONS } from '../../src/verify/policy.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -428,5 +429,18 @@ describe('docs/api.md and action.yml inputs are what the code offers', () => {
     const example = read('docs/enforcement.md').split('- uses: <owner>/hestai-hooks@<ref>')[1]!.split('```')[0]!;
     expect(inputs.length).toBeGreaterThan(0);
     expect(inputs.filter((input) => !example.includes(input))).toEqual([]);
+  });
+});
+
+describe('the policy sections a branch cannot change unseen', () => {
+  it('enforcement.md and SECURITY.md list exactly POLICY_SECTIONS', () => {
+    const paragraph = read('docs/enforcement.md').split('**Policy comes from the base.**')[1]!.split('\n\n')[0]!;
+    const row = read('docs/SECURITY.md')
+      .split('\n')
+      .find((l) => l.includes('A branch cannot relax its own rules'))!;
+    for (const text of [paragraph, row]) {
+      const sections = new Set([...text.matchAll(/`([a-z_]+)\.\*`/g)].map((m) => m[1]));
+      expect([...sections].sort()).toEqual([...POLICY_SECTIONS].sort());
+    }
   });
 });
