@@ -1,7 +1,7 @@
 // Issue 25 item 7: `hestai verify` on the history shapes real repositories have (bench/fixtures/shapes.mjs):
-// 10 % merges (every merge screened by one `git log --diff-merges=remerge` per batch, none re-computed
-// one by one when clean) and flat folders that grow with the history (rename detection where a rename can
-// change a verdict). Budgets: at most 0.5x commitlint over the same 10,000 commits, and linear growth to
+// 10 % merges (every two-parent merge judged from one `git log --diff-merges=remerge` per batch, none
+// re-computed one by one) and flat folders (changed files, and renames, read only for the commits whose
+// verdicts depend on them). Budgets: at most 0.5x commitlint over the same 10,000 commits, and linear growth to
 // 100,000 (10x the commits: at most 10.5x the time).
 import { CLI, COMMITLINT } from '../lib/env.mjs';
 import { missing } from '../lib/hestai.mjs';
