@@ -444,3 +444,14 @@ describe('the policy sections a branch cannot change unseen', () => {
     }
   });
 });
+
+describe('every npm script the docs name exists', () => {
+  it('npm run <script> is a script of package.json', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    const named = new Set(
+      DOCS.flatMap((file) => [...read(file).matchAll(/npm run ([a-z][a-z:-]*)/g)].map((m) => m[1]!)),
+    );
+    expect(named.size).toBeGreaterThan(0);
+    expect([...named].filter((name) => scripts[name] === undefined)).toEqual([]);
+  });
+});
