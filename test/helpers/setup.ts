@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, inject } from 'vitest';
 import { isolatedEnv, removeFileTempDirs, removeTempDirs } from './git-repo.js';
@@ -7,10 +8,13 @@ import { isolatedEnv, removeFileTempDirs, removeTempDirs } from './git-repo.js';
 // global git config, HOME or HESTAI_* variables: give the test process an isolated environment too.
 // Vitest runs this file before every test file, also in a worker that runs several files one after another
 // (no project isolates its files): each file gets a fresh home and the environment is reset. The homes live in
-// the run's directory (test/helpers/run-dir.ts, a global setup), which the run removes when it ends.
+// the run's directory (test/helpers/run-dir.ts, a global setup), which the run removes when it ends. A runner
+// that skips global setups gets a home in the system's temporary directory, removed after the file.
 const runDir = inject('testRunDir');
-if (runDir === undefined) throw new Error('no test run directory: add test/helpers/run-dir.ts to globalSetup');
-const home = fs.mkdtempSync(path.join(runDir, 'home-'));
+const home = fs.mkdtempSync(
+  runDir === undefined ? path.join(os.tmpdir(), 'hestai-test-home-') : path.join(runDir, 'home-'),
+);
+if (runDir === undefined) afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 // What the worker started with, kept from its first file: a variable an earlier file set does not reach this one.
 const ORIGINAL = Symbol.for('hestai.test-original-env');
 const state = globalThis as { [ORIGINAL]?: NodeJS.ProcessEnv };
