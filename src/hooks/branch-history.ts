@@ -22,11 +22,7 @@ export interface BranchScope {
  * - On the default branch itself: everything after `tdd.since`, or the whole history when it is unset.
  * - `tdd.since` is excluded in both cases. An unborn branch has no history.
  */
-export function branchHistory(
-  root: string,
-  scope: BranchScope,
-  env: NodeJS.ProcessEnv = process.env,
-): LogCommit[] {
+export function branchHistory(root: string, scope: BranchScope, env: NodeJS.ProcessEnv = process.env): LogCommit[] {
   const head = readHeadBranch(root, env) ?? { branch: currentBranch(root) };
   const since = scope.since ? [`^${scope.since}`] : [];
   const attempts: string[][] =
@@ -44,6 +40,7 @@ export function branchHistory(
   if ('error' in history(root, { revisions: ['HEAD', '-n', '1'] })) return []; // unborn branch: nothing yet
   throw usageError(`tdd.since ${scope.since} is not a commit in this repository`, {
     code: 'CONFIG_INVALID',
-    remedy: 'Set tdd.since in .hestai_workspace.yaml to the sha of an existing commit (git log --oneline), or remove it; in CI fetch the full history (fetch-depth: 0).',
+    remedy:
+      'Set tdd.since in .hestai_workspace.yaml to the sha of an existing commit (git log --oneline), or remove it; in CI fetch the full history (fetch-depth: 0).',
   });
 }

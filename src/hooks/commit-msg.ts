@@ -40,7 +40,9 @@ const THIS_COMMIT = '(this commit)';
 
 /** The empty tree (sha1 and sha256 repositories): what an amended root commit's changes are taken against. */
 const EMPTY_TREE = (sha: string) =>
-  sha.length === 64 ? '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+  sha.length === 64
+    ? '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321'
+    : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /**
  * How git will clean this message: `commit.cleanup` and `core.commentChar` (one git process: git answers
@@ -57,7 +59,11 @@ function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): Mess
   const found = readCommitInvocation();
   const given = found.kind === 'found' ? (found.invocation?.cleanup ?? null) : null;
   const cleanup = given !== null && CLEANUP_MODES.has(given) ? (given as MessageOptions['cleanup']) : config.cleanup;
-  return { commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar, cleanup, editor };
+  return {
+    commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar,
+    cleanup,
+    editor,
+  };
 }
 
 /**
@@ -71,7 +77,10 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   try {
     raw = fs.readFileSync(file, 'utf8');
   } catch {
-    throw usageError(`cannot read the commit message file ${file}`, { file, remedy: 'git passes it as the first argument of the commit-msg hook.' });
+    throw usageError(`cannot read the commit message file ${file}`, {
+      file,
+      remedy: 'git passes it as the first argument of the commit-msg hook.',
+    });
   }
   const pass = (lines: string[] = []): HookOutcome => ({ exitCode: 0, lines, audit: [], session_id: null });
   if (!config.hooks.commit_msg) return pass();
@@ -86,14 +95,20 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   const session_id = resolved.found ? resolved.session.session_id : null;
   const trailers: Trailer[] = [];
   if (config.hooks.trailers && anchored?.anchor.valid) {
-    trailers.push({ key: 'HestAI-Session', value: anchored.session.session_id }, { key: 'HestAI-Anchor', value: anchorDigest(anchored.anchor.anchor) });
+    trailers.push(
+      { key: 'HestAI-Session', value: anchored.session.session_id },
+      { key: 'HestAI-Anchor', value: anchorDigest(anchored.anchor.anchor) },
+    );
   }
   // HESTAI_NOW is never honoured silently: the commit says the hooks judged it at a pinned clock (verify lists it).
   const pinned = pinnedClock(env);
   if (pinned !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
   const withTrailers = (outcome: HookOutcome): HookOutcome =>
-    trailers.length === 0 ? outcome : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
-  const previous = () => branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, env);
+    trailers.length === 0
+      ? outcome
+      : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
+  const previous = () =>
+    branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, env);
   const mergeHeads = readMergeHeads(root, env);
   const named = revertedSha(message);
   const reverts = named === null ? null : (resolveCommits(root, [named]).get(named) ?? null);
@@ -119,22 +134,37 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
     const amended = amendedHead();
     return stagedChanges(root, amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha)));
   };
-  const release = config.commit.default_ignores && isReleaseHeader(messageHeader(message)) ? releaseChanges() : undefined;
+  const release =
+    config.commit.default_ignores && isReleaseHeader(messageHeader(message)) ? releaseChanges() : undefined;
   const newCommit = (parents: string[]) =>
-    commitFacts({ sha: THIS_COMMIT, message, files: [], ...(release ? { changes: release } : {}), parents, reverts }, () => false, { ignore });
+    commitFacts(
+      { sha: THIS_COMMIT, message, files: [], ...(release ? { changes: release } : {}), parents, reverts },
+      () => false,
+      { ignore },
+    );
   const facts = newCommit(['HEAD', ...mergeHeads]);
   if (bypass.kind === 'reason') {
     trailers.push({ key: 'HestAI-Bypass', value: bypass.reason });
     return withTrailers({
       exitCode: 0,
-      lines: [`hestai: WARNING: commit-msg checks bypassed (HESTAI_BYPASS="${bypass.reason}"); the commit carries HestAI-Bypass and the audit log records it.`],
+      lines: [
+        `hestai: WARNING: commit-msg checks bypassed (HESTAI_BYPASS="${bypass.reason}"); the commit carries HestAI-Bypass and the audit log records it.`,
+      ],
       audit: [{ event: 'bypass', hook: 'commit-msg', session_id, reason: bypass.reason, header: facts.header }],
       session_id,
     });
   }
   const header = checkHeader(facts, config.commit);
   if (header.status === 'fail') {
-    return { exitCode: 1, lines: [`hestai: commit blocked: ${header.message}.`, 'hint: edit the message (git commit --amend is not needed: just commit again with a valid header).'], audit: [], session_id };
+    return {
+      exitCode: 1,
+      lines: [
+        `hestai: commit blocked: ${header.message}.`,
+        'hint: edit the message (git commit --amend is not needed: just commit again with a valid header).',
+      ],
+      audit: [],
+      session_id,
+    };
   }
   const notes = header.status === 'warn' ? [`hestai: warning: ${header.message}`] : [];
   if (facts.kind !== 'normal' || facts.conventional === null) return withTrailers({ ...pass(notes), session_id });
@@ -143,14 +173,23 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   if (type === 'test') {
     const amended = amendedHead();
     const base = amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha));
-    const staged = commitFacts({ sha: THIS_COMMIT, message, files: [], changes: stagedChanges(root, base), parents: ['HEAD'] }, testFileMatcher(config.tdd.test_globs));
+    const staged = commitFacts(
+      { sha: THIS_COMMIT, message, files: [], changes: stagedChanges(root, base), parents: ['HEAD'] },
+      testFileMatcher(config.tdd.test_globs),
+    );
     const later = `it will not count as the test for a later ${config.tdd.types.join('/')} commit`;
     const lines =
       staged.testFiles.length > 0
         ? notes
         : staged.testFilesRemoved.length > 0
-          ? [...notes, `hestai: warning: this test commit only deletes or renames test files (${staged.testFilesRemoved.slice(0, 3).join(', ')}); ${later}.`]
-          : [...notes, `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); ${later}.`];
+          ? [
+              ...notes,
+              `hestai: warning: this test commit only deletes or renames test files (${staged.testFilesRemoved.slice(0, 3).join(', ')}); ${later}.`,
+            ]
+          : [
+              ...notes,
+              `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); ${later}.`,
+            ];
     return withTrailers({ exitCode: 0, lines, audit: [], session_id });
   }
   if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(notes), session_id });
@@ -160,17 +199,26 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   const judged = amended === null ? branch : branch.filter((c) => c.sha !== amended.sha);
   const history = logFacts(root, judged, config);
   const head = branch.at(-1)?.sha;
-  const parents = amended !== null ? [...amended.parents, ...mergeHeads] : head === undefined ? [] : [head, ...mergeHeads];
+  const parents =
+    amended !== null ? [...amended.parents, ...mergeHeads] : head === undefined ? [] : [head, ...mergeHeads];
   // What this commit changes (its index against its parent): what its test commit must relate to (src/tdd/relation.ts).
   const changes = stagedChanges(root, amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha)));
-  const self = commitFacts({ sha: THIS_COMMIT, message, files: [], changes, parents, reverts }, testFileMatcher(config.tdd.test_globs), { ignore });
+  const self = commitFacts(
+    { sha: THIS_COMMIT, message, files: [], changes, parents, reverts },
+    testFileMatcher(config.tdd.test_globs),
+    { ignore },
+  );
   const verdict = evaluateTestFirst([...history, self], config.tdd).at(-1)!;
   if (verdict.status === 'fail') {
     const amendNote =
       amended !== null
-        ? [`hestai: judged as git commit --amend: this commit replaces ${amended.sha.slice(0, 7)} "${amended.message.split('\n')[0]}", so it is judged as a new commit on that commit's parent, without it.`]
+        ? [
+            `hestai: judged as git commit --amend: this commit replaces ${amended.sha.slice(0, 7)} "${amended.message.split('\n')[0]}", so it is judged as a new commit on that commit's parent, without it.`,
+          ]
         : head !== undefined && invocation().kind === 'unavailable'
-          ? ['hestai: note: amending? This platform gives the hook no sign of git commit --amend (it reads /proc on Linux), so the commit was judged as a child of HEAD; replace HEAD in two steps instead: git reset --soft HEAD^ && git commit -c ORIG_HEAD']
+          ? [
+              'hestai: note: amending? This platform gives the hook no sign of git commit --amend (it reads /proc on Linux), so the commit was judged as a child of HEAD; replace HEAD in two steps instead: git reset --soft HEAD^ && git commit -c ORIG_HEAD',
+            ]
           : [];
     return {
       exitCode: 1,
@@ -184,6 +232,7 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
       session_id,
     };
   }
-  const lines = verdict.status === 'warn' ? [...notes, `hestai: note: ${verdict.message} (listed by hestai verify)`] : notes;
+  const lines =
+    verdict.status === 'warn' ? [...notes, `hestai: note: ${verdict.message} (listed by hestai verify)`] : notes;
   return withTrailers({ exitCode: 0, lines, audit: [], session_id });
 }

@@ -55,10 +55,14 @@ export async function executeHook(
     return applyHookOutcome(await decide({ root, args, config, env, clock }), workspacePaths(root), clock, write);
   } catch (error) {
     if (isHestaiError(error)) {
-      write(`hestai: ${error.message}\n${error.details.map((d) => `  - ${d}\n`).join('')}${error.remedy ? `hint: ${error.remedy}\n` : ''}`);
+      write(
+        `hestai: ${error.message}\n${error.details.map((d) => `  - ${d}\n`).join('')}${error.remedy ? `hint: ${error.remedy}\n` : ''}`,
+      );
       return error.exitCode;
     }
-    write(`hestai: internal error in the ${name} hook: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    write(
+      `hestai: internal error in the ${name} hook: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return 2;
   }
 }
@@ -79,7 +83,9 @@ function writeStderr(text: string): void {
 }
 
 /** The pre-commit decision as a hook. */
-export function decidePreCommit(check: typeof import('./pre-commit.js').checkPreCommit): (ctx: HookContext) => Promise<HookOutcome> {
+export function decidePreCommit(
+  check: typeof import('./pre-commit.js').checkPreCommit,
+): (ctx: HookContext) => Promise<HookOutcome> {
   return (ctx) => {
     // The protocol's git processes (protocol.enforce) start first and run while the session is checked.
     const early = startProtocolFacts(ctx);
@@ -88,18 +94,31 @@ export function decidePreCommit(check: typeof import('./pre-commit.js').checkPre
 }
 
 /** The commit-msg decision as a hook: the message file is the first argument. */
-export function decideCommitMsg(check: typeof import('./commit-msg.js').checkCommitMsg): (ctx: HookContext) => HookOutcome {
+export function decideCommitMsg(
+  check: typeof import('./commit-msg.js').checkCommitMsg,
+): (ctx: HookContext) => HookOutcome {
   return (ctx) => {
     const file = ctx.args[0];
     if (!file) {
-      return { exitCode: 2, lines: ['hestai: commit-msg needs the message file as its argument', 'hint: git passes it; by hand: hestai check commit-msg .git/COMMIT_EDITMSG'], audit: [], session_id: null };
+      return {
+        exitCode: 2,
+        lines: [
+          'hestai: commit-msg needs the message file as its argument',
+          'hint: git passes it; by hand: hestai check commit-msg .git/COMMIT_EDITMSG',
+        ],
+        audit: [],
+        session_id: null,
+      };
     }
     return check({ ...ctx, file });
   };
 }
 
 /** The pre-push decision as a hook: git passes the remote's name and URL, and the refs on stdin. */
-export function decidePrePush(check: typeof import('./pre-push.js').prePush, stdin: () => string): (ctx: HookContext) => HookOutcome {
+export function decidePrePush(
+  check: typeof import('./pre-push.js').prePush,
+  stdin: () => string,
+): (ctx: HookContext) => HookOutcome {
   return (ctx) => check({ root: ctx.root, args: ctx.args, stdin: stdin(), config: ctx.config, clock: ctx.clock });
 }
 
@@ -114,7 +133,12 @@ export function readHookStdin(): string {
 }
 
 /** Runs a hook by name (the library and `hestai check ... --cwd` path; the hook files use the bundles). */
-export async function runHook(name: HookName, root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runHook(
+  name: HookName,
+  root: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   if (name === 'pre-commit') {
     const { checkPreCommit } = await import('./pre-commit.js');
     return executeHook(name, root, args, env, decidePreCommit(checkPreCommit));

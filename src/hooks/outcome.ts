@@ -18,7 +18,12 @@ export interface HookOutcome {
 }
 
 /** Applies an outcome: rewrites the message file, appends audit lines, prints the lines. */
-export function applyHookOutcome(outcome: HookOutcome, paths: WorkspacePaths, clock: Clock, stderr: (text: string) => void): number {
+export function applyHookOutcome(
+  outcome: HookOutcome,
+  paths: WorkspacePaths,
+  clock: Clock,
+  stderr: (text: string) => void,
+): number {
   if (outcome.rewrite) fs.writeFileSync(outcome.rewrite.file, outcome.rewrite.content);
   for (const record of outcome.audit) appendAudit(paths, { ...record, at: clock().toISOString() });
   if (outcome.lines.length > 0) stderr(`${outcome.lines.join('\n')}\n`);

@@ -14,7 +14,12 @@ export interface PreCommitInput {
   clock: Clock;
 }
 
-const blocked = (lines: string[], session_id: string | null = null): HookOutcome => ({ exitCode: 1, lines, audit: [], session_id });
+const blocked = (lines: string[], session_id: string | null = null): HookOutcome => ({
+  exitCode: 1,
+  lines,
+  audit: [],
+  session_id,
+});
 
 /**
  * The pre-commit decision (docs/design.md §1, rules 1 and 2): the committing session must hold a valid anchor,
@@ -32,7 +37,9 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
     const session_id = resolved.found ? resolved.session.session_id : null;
     return {
       exitCode: 0,
-      lines: [`hestai: WARNING: pre-commit checks bypassed (HESTAI_BYPASS="${bypass.reason}"); recorded in the audit log and listed by hestai verify.`],
+      lines: [
+        `hestai: WARNING: pre-commit checks bypassed (HESTAI_BYPASS="${bypass.reason}"); recorded in the audit log and listed by hestai verify.`,
+      ],
       audit: [{ event: 'bypass', hook: 'pre-commit', session_id, reason: bypass.reason }],
       session_id,
     };
@@ -40,13 +47,25 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
   if (!config.anchor.required) return { exitCode: 0, lines: [], audit: [], session_id: null };
 
   const resolved = resolveCommitSession(paths, env);
-  if (!resolved.found) return blocked([`hestai: commit blocked: ${resolved.reason}.`, ...resolved.details.map((d) => `  - ${d}`), `hint: ${resolved.remedy}`]);
+  if (!resolved.found)
+    return blocked([
+      `hestai: commit blocked: ${resolved.reason}.`,
+      ...resolved.details.map((d) => `  - ${d}`),
+      `hint: ${resolved.remedy}`,
+    ]);
   const { session, anchor, source } = resolved;
   const token = session.session_id;
   const using = `hestai: checking session ${token} (role ${session.role}; ${source})`;
   const verdict = judgeSession(paths, session, anchor, config, clock());
   if (!verdict.ok && verdict.code === 'NO_ANCHOR') {
-    return blocked([using, `hestai: commit blocked: session ${token} has no valid anchor: ${verdict.anchor.reason}.`, `hint: ${anchorRemedy(verdict.anchor, session)}`], token);
+    return blocked(
+      [
+        using,
+        `hestai: commit blocked: session ${token} has no valid anchor: ${verdict.anchor.reason}.`,
+        `hint: ${anchorRemedy(verdict.anchor, session)}`,
+      ],
+      token,
+    );
   }
   if (!verdict.ok && verdict.code === 'TERMINAL') {
     return blocked(
@@ -68,5 +87,10 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
       token,
     );
   }
-  return { exitCode: 0, lines: [`${using}: anchored, context ${Math.max(0, Math.floor(verdict.ageHours))} h old: ok`], audit: [], session_id: token };
+  return {
+    exitCode: 0,
+    lines: [`${using}: anchored, context ${Math.max(0, Math.floor(verdict.ageHours))} h old: ok`],
+    audit: [],
+    session_id: token,
+  };
 }

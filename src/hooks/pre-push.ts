@@ -3,7 +3,14 @@
  * to the remote being pushed to, so every anchor travels with the branch and `hestai verify` can check it
  * in CI. One extra `git push` when there is something new; nothing when the remote already has it.
  */
-import { ANCHORS_REF, anchorPublishState, fetchAnchorStore, isAncestor, mergeAnchorStore, pushAnchorStore } from '../git/anchors.js';
+import {
+  ANCHORS_REF,
+  anchorPublishState,
+  fetchAnchorStore,
+  isAncestor,
+  mergeAnchorStore,
+  pushAnchorStore,
+} from '../git/anchors.js';
 import { recordChanges } from '../git/change-records.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { Clock } from '../clock.js';
@@ -28,11 +35,21 @@ export function prePush(input: PrePushInput): HookOutcome {
   if (input.stdin.split('\n').some((line) => line.split(' ')[2] === ANCHORS_REF)) return pass();
   // Each pushed work branch leaves a change record, so its squash on the default branch can be judged by its commits.
   const db = input.config.tdd.default_branch;
-  recordChanges(input.root, pushedBranches(input.stdin, db), [`refs/remotes/${remote}/${db}`, `refs/heads/${db}`], input.clock());
+  recordChanges(
+    input.root,
+    pushedBranches(input.stdin, db),
+    [`refs/remotes/${remote}/${db}`, `refs/heads/${db}`],
+    input.clock(),
+  );
   const state = anchorPublishState(input.root, remote);
   if (state.local === null) return pass();
-  if (state.tracking === state.local || (state.tracking !== null && isAncestor(input.root, state.local, state.tracking))) return pass();
-  if (state.tracking !== null && !isAncestor(input.root, state.tracking, state.local)) mergeAnchorStore(input.root, state.tracking, input.clock());
+  if (
+    state.tracking === state.local ||
+    (state.tracking !== null && isAncestor(input.root, state.local, state.tracking))
+  )
+    return pass();
+  if (state.tracking !== null && !isAncestor(input.root, state.tracking, state.local))
+    mergeAnchorStore(input.root, state.tracking, input.clock());
   let pushed = pushAnchorStore(input.root, remote);
   if (!pushed.ok) {
     // Someone published records meanwhile: join theirs and try once more.

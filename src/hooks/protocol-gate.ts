@@ -29,15 +29,30 @@ export async function checkProtocolGate(
   early: EarlyCommitFacts | null = null,
 ): Promise<HookOutcome> {
   const { config } = input;
-  if (prior.exitCode !== 0 || !config.hooks.pre_commit || !config.protocol.enforce || prior.audit.some((a) => a.event === 'bypass')) return prior;
+  if (
+    prior.exitCode !== 0 ||
+    !config.hooks.pre_commit ||
+    !config.protocol.enforce ||
+    prior.audit.some((a) => a.event === 'bypass')
+  )
+    return prior;
   const paths = workspacePaths(input.root);
   const resolved = resolveCommitSession(paths, input.env);
-  if (!resolved.found) return { ...prior, exitCode: 1, lines: [...prior.lines, `hestai: commit blocked: ${resolved.reason}.`, `hint: ${resolved.remedy}`] };
+  if (!resolved.found)
+    return {
+      ...prior,
+      exitCode: 1,
+      lines: [...prior.lines, `hestai: commit blocked: ${resolved.reason}.`, `hint: ${resolved.remedy}`],
+    };
   const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock(), early);
   if (verdict.ok) return { ...prior, lines: [...prior.lines, `hestai: ${verdict.reason}: ok`] };
   const lines = [...prior.lines, `hestai: commit blocked: ${verdict.reason}.`];
   for (const u of verdict.unmet) {
-    lines.push(`  - ${u.result.requirement_level} ${u.result.phase}/${u.result.gate} (${u.result.step}): ${u.result.message}`, `      run: ${u.cli}`, `      MCP: ${u.mcp}`);
+    lines.push(
+      `  - ${u.result.requirement_level} ${u.result.phase}/${u.result.gate} (${u.result.step}): ${u.result.message}`,
+      `      run: ${u.cli}`,
+      `      MCP: ${u.mcp}`,
+    );
   }
   lines.push(`hint: ${verdict.remedy}`);
   return { ...prior, exitCode: 1, lines, session_id: resolved.session.session_id };

@@ -18,7 +18,13 @@ export type SessionVerdict =
  * acknowledged for this generation (`isContextStale`). The pre-commit hook and the agent-runtime hooks
  * (PreToolUse, `hestai check tool-use`) both ask here and only word the answer. Reads state, writes nothing.
  */
-export function judgeSession(paths: WorkspacePaths, session: SessionRecord, anchor: AnchorCheck, config: WorkspaceConfig, now: Date): SessionVerdict {
+export function judgeSession(
+  paths: WorkspacePaths,
+  session: SessionRecord,
+  anchor: AnchorCheck,
+  config: WorkspaceConfig,
+  now: Date,
+): SessionVerdict {
   // Terminal first: a fresh session of a locked role has no anchor, and anchoring is not what it needs.
   if (handshakeIsTerminal(paths, session.session_id, session.role)) return { ok: false, code: 'TERMINAL' };
   if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };

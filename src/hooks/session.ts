@@ -21,7 +21,12 @@ export function resolveCommitSession(paths: WorkspacePaths, env: NodeJS.ProcessE
     resolution = resolveSession(paths, { env, surface: 'hook' });
   } catch (error) {
     if (!isHestaiError(error)) throw error;
-    return { found: false, reason: error.message, details: [], remedy: error.remedy ?? 'Unset HESTAI_SESSION or set it to the session_id clock-in printed.' };
+    return {
+      found: false,
+      reason: error.message,
+      details: [],
+      remedy: error.remedy ?? 'Unset HESTAI_SESSION or set it to the session_id clock-in printed.',
+    };
   }
   if (resolution.kind !== 'chosen') {
     const refusal = describeRefusal(resolution, paths, 'hook');
@@ -37,7 +42,12 @@ export function resolveCommitSession(paths: WorkspacePaths, env: NodeJS.ProcessE
       remedy: `Set HESTAI_SESSION to your session (\`hestai status\` lists them), or ${clockInHint('hook', availableRoles(paths))}.`,
     };
   }
-  return { found: true, session, anchor: hasValidAnchor(paths, id), source: resolution.choice.source === 'env' ? 'HESTAI_SESSION' : 'the only live session' };
+  return {
+    found: true,
+    session,
+    anchor: hasValidAnchor(paths, id),
+    source: resolution.choice.source === 'env' ? 'HESTAI_SESSION' : 'the only live session',
+  };
 }
 
 /** What to run next for an anchor that is not valid, by its reason code. */
