@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from './errors.js';
-import { repoInfoFromFiles } from './git/refs.js';
 import { repoInfoAsync } from './git/async.js';
 import { repoInfo, type RepoInfo } from './git/repo.js';
 import { hasControl } from './util/text.js';
@@ -25,19 +24,17 @@ export interface Workspace {
  */
 export function resolveWorkspace(dir: string, options: WorkspaceOptions = {}): Workspace {
   const real = checkedDir(dir, options);
-  // `fromFiles`: read the repository from its files where git would answer the same (src/git/refs.ts).
-  return workspaceAt(dir, real, (options.fromFiles ? repoInfoFromFiles(real) : null) ?? repoInfo(real));
+  return workspaceAt(dir, real, repoInfo(real));
 }
 
 /** {@link resolveWorkspace} without blocking the caller on git (the MCP server's tools). */
 export async function resolveWorkspaceAsync(dir: string, options: WorkspaceOptions = {}): Promise<Workspace> {
   const real = checkedDir(dir, options);
-  return workspaceAt(dir, real, (options.fromFiles ? repoInfoFromFiles(real) : null) ?? (await repoInfoAsync(real)));
+  return workspaceAt(dir, real, await repoInfoAsync(real));
 }
 
 interface WorkspaceOptions {
   requireAbsolute?: boolean;
-  fromFiles?: boolean;
 }
 
 /** The checks of an untrusted working directory: its real path, or a usage error naming what is wrong. */

@@ -1,8 +1,8 @@
 import { usageError } from '../errors.js';
 
 /**
- * node:child_process, loaded on the first git call: a hook or command that reads every git fact from files
- * (src/git/refs.ts, snapshot.ts) never pays for loading it.
+ * node:child_process, loaded on the first git call: a hook or command that starts no git never pays for
+ * loading it.
  */
 const childProcess = () => process.getBuiltinModule('node:child_process');
 

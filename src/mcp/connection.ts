@@ -40,8 +40,7 @@ function servedCommand(root: string | undefined, env: NodeJS.ProcessEnv): string
  * narrowed by the roots its client declared (`clientRoots`), which never widen it.
  *
  * It also caches the workspace of every `working_dir` it was given (resolved once per directory and
- * connection, not per call; from the repository's files where git would answer the same, so no git process
- * on a cold start, see `repoInfoFromFiles` in src/git/refs.ts), remembers the repository it works in, which the resources follow, and keeps
+ * connection, not per call, by git), remembers the repository it works in, which the resources follow, and keeps
  * the values warm calls compute from state files in a {@link WatchedMemo} (`memo`), forgotten on every
  * change the file system reports and after every tool call of this connection that writes.
  */
@@ -72,7 +71,7 @@ export class Connection {
   async workspace(workingDir: string): Promise<Workspace> {
     let workspace = this.workspaces.get(workingDir);
     if (workspace === undefined) {
-      workspace = await resolveWorkspaceAsync(workingDir, { requireAbsolute: true, fromFiles: true });
+      workspace = await resolveWorkspaceAsync(workingDir, { requireAbsolute: true });
       this.requireServed(workspace.root);
       this.workspaces.set(workingDir, workspace);
     } else if (this.declared !== null) {
@@ -233,7 +232,7 @@ export class Connection {
     const dir = this.resourceDir();
     let workspace = this.workspaces.get(dir);
     if (workspace === undefined) {
-      workspace = await resolveWorkspaceAsync(dir, { fromFiles: true });
+      workspace = await resolveWorkspaceAsync(dir);
       this.workspaces.set(dir, workspace);
     }
     // The client's roots bound the reads too: the start directory outside them is not read.

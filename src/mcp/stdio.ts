@@ -12,7 +12,7 @@ import { createServer } from './server.js';
  */
 export function servedRoots(cwd: string): string[] | null {
   try {
-    return [resolveWorkspace(cwd, { fromFiles: true }).root];
+    return [resolveWorkspace(cwd).root];
   } catch {
     return null;
   }

@@ -5,7 +5,6 @@ import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { askAsync } from '../git/async.js';
 import { changedSinceAsync, commitOfShaAsync } from '../git/changes.js';
-import { readHead } from '../git/refs.js';
 import { CURRENT_BRANCH, HEAD_COMMIT, STATUS } from '../git/repo.js';
 import { rangeFactsAsync, workTreeFilesAsync, type RangeFacts } from '../git/snapshot.js';
 import { isInside, type WorkspacePaths } from '../paths.js';
@@ -79,10 +78,8 @@ function gitNeeds(input: Pick<GatherInput, 'gates' | 'baseline' | 'evidence'>) {
   };
 }
 
-/** HEAD's branch and commit: from the repository's files where they say it plainly (src/git/refs.ts), else git. */
+/** HEAD's branch and commit, as git says them. */
 async function headOf(root: string): Promise<{ branch: string | null; sha: string | null }> {
-  const head = readHead(root);
-  if (head !== null) return { branch: head.branch, sha: head.sha };
   const [branch, sha] = await Promise.all([askAsync(root, CURRENT_BRANCH), askAsync(root, HEAD_COMMIT)]);
   return { branch, sha };
 }

@@ -3,7 +3,6 @@ import { loadConfig } from '../config/load.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { blockedError, usageError } from '../errors.js';
 import { askAsync } from '../git/async.js';
-import { readHead } from '../git/refs.js';
 import { CURRENT_BRANCH, HEAD_COMMIT, resolveCommitQuestion } from '../git/repo.js';
 import { rangeFactsAsync, workTreeFilesAsync } from '../git/snapshot.js';
 import type { WorkspacePaths } from '../paths.js';
@@ -102,8 +101,7 @@ interface Run extends Base {
 }
 
 async function open(working_dir: string, session_id: string | undefined, env: NodeJS.ProcessEnv): Promise<Base> {
-  // The repository from its files where git would answer the same (src/git/refs.ts), else from git.
-  const { paths, root } = await resolveWorkspaceAsync(working_dir, { fromFiles: true });
+  const { paths, root } = await resolveWorkspaceAsync(working_dir);
   const { config } = await loadConfig(root);
   // The one session rule (src/session/resolve.ts): explicit, else HESTAI_SESSION, else the only live one;
   // none or several is an error listing the candidates. The MCP tools pass the connection's choice.
@@ -324,8 +322,7 @@ export async function sessionStart(
   const loaded = await requireProtocol(base.paths, deps.env);
   const run: Run = { ...base, protocol: loaded.protocol, changed: null };
   const root = run.paths.root;
-  const head = readHead(root);
-  let starting_commit = run.session.starting_commit ?? (head === null ? await askAsync(root, HEAD_COMMIT) : head.sha);
+  let starting_commit = run.session.starting_commit ?? (await askAsync(root, HEAD_COMMIT));
   if (input.starting_commit !== undefined) {
     starting_commit = await askAsync(root, resolveCommitQuestion(input.starting_commit));
     if (starting_commit === null)
@@ -342,7 +339,7 @@ export async function sessionStart(
     version: 1,
     session_id: run.session.session_id,
     objective,
-    branch: input.branch ?? (head === null ? await askAsync(root, CURRENT_BRANCH) : head.branch),
+    branch: input.branch ?? (await askAsync(root, CURRENT_BRANCH)),
     starting_commit,
     started_at: now,
     protocol_sha256: loaded.sha256,
@@ -783,8 +780,7 @@ export async function sessionEnd(
       message: `${missing.length} MUST gate(s) unmet; no history written, the run stays open${changed}`,
     };
   }
-  const endHead = readHead(run.paths.root);
-  const head = endHead === null ? await askAsync(run.paths.root, HEAD_COMMIT) : endHead.sha;
+  const head = await askAsync(run.paths.root, HEAD_COMMIT);
   // The run's last commit: HEAD when it moved since the run started, else none (never the starting commit).
   const commit_sha = head !== null && head !== state.starting_commit ? head : null;
   const outcome: RunOutcome = state.violations.length > 0 ? 'COMPLETE_WITH_VIOLATIONS' : 'COMPLETE';

@@ -2,14 +2,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoInfo } from '../../src/git/repo.js';
-import { readHead, repoInfoFromFiles } from '../../src/git/refs.js';
 import { rangeFactsAsync } from '../../src/git/snapshot.js';
 import { restoreEnvAfterEach, useRepo } from '../helpers/process-env.js';
-import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 
-// Issue 15 (Speed): the session protocol reads HEAD from the git dir's files; the commits since a base, the
-// work tree's files and status are always git's (issue 27: no cache decides). Every change below is made by
+// Issue 15 (Speed): HEAD, the commits since a base, the work tree's files and status are always git's (issue 27: no cache decides). Every change below is made by
 // another process (git, sh) on a real repository, and the next read must see it.
 
 restoreEnvAfterEach();
@@ -34,53 +31,6 @@ function fixture() {
 
 const gitFiles = (repo: TempRepo) =>
   repo.git(['ls-files', '-z', '--cached', '--others', '--exclude-standard']).stdout.split('\0').filter(Boolean).sort();
-
-describe('git facts from files (src/git/refs.ts)', () => {
-  it('reads HEAD and the branch as git does: loose and packed refs, detached, unborn, a linked worktree', () => {
-    const repo = makeRepo();
-    const sha = repo.git(['rev-parse', 'HEAD']).stdout.trim();
-    expect(readHead(repo.dir, repo.env)).toEqual({ sha, branch: 'main' });
-    repo.git(['pack-refs', '--all']);
-    expect(fs.existsSync(path.join(repo.dir, '.git/refs/heads/main'))).toBe(false);
-    expect(readHead(repo.dir, repo.env)).toEqual({ sha, branch: 'main' });
-    repo.git(['switch', '-q', '--detach']);
-    expect(readHead(repo.dir, repo.env)).toEqual({ sha, branch: null });
-    repo.git(['switch', '-q', '--orphan', 'fresh']);
-    expect(readHead(repo.dir, repo.env)).toEqual({ sha: null, branch: 'fresh' });
-    repo.git(['switch', '-q', 'main']);
-    const wt = path.join(tempDir(), 'wt');
-    repo.git(['worktree', 'add', '-q', '-b', 'feat/wt', wt]);
-    const wtSha = repo.commit('feat: in main');
-    expect(readHead(wt, repo.env)).toEqual({ sha, branch: 'feat/wt' });
-    expect(readHead(repo.dir, repo.env)).toEqual({ sha: wtSha, branch: 'main' });
-    // A discovery variable means git may see another repository: the reader declines.
-    expect(readHead(repo.dir, { ...repo.env, GIT_DIR: path.join(repo.dir, '.git') })).toBeNull();
-  });
-
-  it('declines a HEAD that is a symbolic ref outside refs/heads, or garbage', () => {
-    const repo = makeRepo();
-    fs.writeFileSync(path.join(repo.dir, '.git/HEAD'), 'ref: refs/remotes/origin/main\n');
-    expect(readHead(repo.dir, repo.env)).toBeNull();
-    fs.writeFileSync(path.join(repo.dir, '.git/HEAD'), 'not a ref\n');
-    expect(readHead(repo.dir, repo.env)).toBeNull();
-  });
-
-  it('finds the repository from files exactly where git does, and declines where git must judge', () => {
-    const repo = makeRepo();
-    repo.write('src/deep/file.ts', 'x\n');
-    useRepo(repo);
-    for (const dir of [repo.dir, path.join(repo.dir, 'src/deep')])
-      expect(repoInfoFromFiles(dir, repo.env)).toEqual(repoInfo(dir));
-    const wt = path.join(tempDir(), 'wt');
-    repo.git(['worktree', 'add', '-q', '-b', 'feat/wt', wt]);
-    expect(repoInfoFromFiles(wt, repo.env)).toEqual(repoInfo(wt));
-    expect(repoInfoFromFiles(wt, repo.env)?.isLinkedWorktree).toBe(true);
-    // Inside the git dir git sees no work tree; a core.worktree is git's to resolve.
-    expect(repoInfoFromFiles(path.join(repo.dir, '.git/refs'), repo.env)).toBeNull();
-    repo.git(['config', 'core.worktree', repo.dir]);
-    expect(repoInfoFromFiles(repo.dir, repo.env)).toBeNull();
-  });
-});
 
 describe('the commits since a base (src/git/snapshot.ts)', () => {
   it('are what git lists, after another process moves HEAD on and back', async () => {

@@ -200,8 +200,7 @@ describe('MCP server: git never blocks the event loop', () => {
   it('answers a ping while any git process of the protocol tools and resources waits', async () => {
     const repo = ceremonyRepo();
     repo.git(['switch', '-q', '-c', 'feat/hold']);
-    // The same worktree, said in its config: the repository is no longer read from its files (src/git/refs.ts)
-    // but asked of git, so resolving working_dir starts a git process too.
+    // The same worktree, said in its config (resolving working_dir is asked of git whatever the layout).
     repo.git(['config', 'core.worktree', repo.dir]);
     const mcp = await connectInProcess({ env: { ...repo.env, PATH: pathWithoutGh() } });
     const w = { working_dir: repo.dir };
