@@ -108,6 +108,21 @@ describe('docs/configuration.md names exactly the config schema', () => {
     expect(rows.map((r) => r.first).sort()).toEqual(configKeys().sort());
   });
 
+  it('names every value an enumerated key takes', () => {
+    const missing: string[] = [];
+    const walk = (node: { properties?: Record<string, object> }, prefix: string) => {
+      for (const [key, child] of Object.entries(node.properties ?? {})) {
+        const schema = child as { enum?: string[]; properties?: Record<string, object> };
+        if (schema.properties) walk(schema, `${prefix}${key}.`);
+        const row = rows.find((r) => r.first === `${prefix}${key}`)?.row ?? '';
+        for (const value of schema.enum ?? [])
+          if (!row.includes(`\`${value}\``)) missing.push(`${prefix}${key}: ${value}`);
+      }
+    };
+    walk(z.toJSONSchema(configSchema, { io: 'input' }) as { properties?: Record<string, object> }, '');
+    expect(missing).toEqual([]);
+  });
+
   it.each(rows.map((r) => [r.first, r.row] as const))(
     '%s: a default written as code is the schema default',
     (key, row) => {
