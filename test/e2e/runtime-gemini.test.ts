@@ -76,6 +76,10 @@ describe.skipIf(GEMINI === null)(
       expectRefusedUnanchored(shell, '> src/app.ts', session, 'mcp_hestai_anchor');
       // SessionStart's next step names it as Gemini CLI does too
       expect(JSON.stringify(endpoint.turns()[0]!.body)).toContain('call the MCP tool anchor (mcp_hestai_anchor) with');
+      // and what it refuses is said in no other runtime's tool names (deny by default: every tool that may write)
+      const hookContext = /<hook_context>([\s\S]*?)<\/hook_context>/.exec(JSON.stringify(endpoint.turns()[0]!.body));
+      expect(hookContext?.[1]).toContain('hestai refuses every tool call that may write');
+      expect(hookContext?.[1]).not.toMatch(/MultiEdit|NotebookEdit/);
       expect(fs.readFileSync(file, 'utf8')).toBe(APP);
       expect(
         [identity, context, proof, status, add, commit].map((r) => r?.isError),
