@@ -116,7 +116,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
         : `${envVar ?? `${input.adapter.label} has no env file for your shell`}${envVar === null ? '' : ' is not set'}${git === 'git' ? '' : ` and runs git there with its hooks turned off (core.hooksPath emptied)`}: commit as \`HESTAI_SESSION=${token} ${git} commit ...\` so your commits are judged under this session and carry its trailers.`,
       `context: generated ${session.context_generated_at} (${ageHours} h ago; limit ${config.freshness.max_age_hours} h). Read: ${read.join(', ')}.`,
       `next: ${next}`,
-      'hestai refuses Edit, Write, MultiEdit, NotebookEdit and shell commands that write (git commit, > and >>, tee, ...) inside this worktree until this session is anchored and its context fresh; it never lets an agent write .hestai/.',
+      "hestai refuses every tool call that may write (file edits, shell commands that write such as git commit, > and >>, tee; another MCP server's tools) inside this worktree until this session is anchored and its context fresh, and lets reads through; it never lets an agent write .hestai/.",
       '',
     ].join('\n'),
   );
