@@ -27,5 +27,21 @@ export function isRegExpSource(p: string): boolean {
 export const COMMIT_TYPE = /^[a-z][a-z0-9-]*$/;
 /** An environment variable name. */
 export const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-/** An abbreviated or full commit sha. */
-export const COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+/**
+ * A full commit sha in lower case: 40 hex digits (SHA-1) or 64 (SHA-256). `tdd.since` is compared as text with
+ * a commit's parent (verify's adoption commit) and found by `.ci/run` with a lower-case pattern, so a short or
+ * upper-case sha, which git would resolve, is refused rather than silently not matching.
+ */
+export const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Why `sha` is not a {@link COMMIT_SHA}, and the command that prints the full sha (null: it is one). */
+export function commitShaProblem(sha: string): string | null {
+  if (COMMIT_SHA.test(sha)) return null;
+  const quoted = JSON.stringify(sha);
+  const what = !/^[0-9a-f]+$/i.test(sha)
+    ? `${quoted} is not a sha (hex digits only)`
+    : /[A-F]/.test(sha)
+      ? `${quoted} has upper-case letters`
+      : `${quoted} is ${sha.length} hex digits, ${sha.length < 40 ? 'a short sha' : 'neither 40 nor 64'}`;
+  return `expected the full lower-case commit sha (40 or 64 hex digits): ${what}; \`git rev-parse ${sha}\` prints the full sha to write`;
+}

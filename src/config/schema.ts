@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { readToolPatternProblem } from '../util/agent-tools.js';
-import { COMMIT_SHA, COMMIT_TYPE, ENV_NAME, hasNoParentSegment, isRegExpSource, isRelativePath } from './checks.js';
+import {
+  COMMIT_SHA,
+  commitShaProblem,
+  COMMIT_TYPE,
+  ENV_NAME,
+  hasNoParentSegment,
+  isRegExpSource,
+  isRelativePath,
+} from './checks.js';
 import { DEFAULTS } from './defaults.js';
 
 /**
@@ -117,7 +125,7 @@ export const configSchema = z.strictObject({
         .describe('Tests kept inside source files: a change inside a region counts as a test change'),
       since: z
         .string({ error: readAsNumber('the sha', 'since') })
-        .regex(COMMIT_SHA, 'expected a commit sha')
+        .regex(COMMIT_SHA, { error: (issue) => commitShaProblem(String(issue.input)) ?? undefined })
         .nullable()
         .default(DEFAULTS.tdd.since),
       default_branch: z
