@@ -209,10 +209,22 @@ describe("the rules' own files are never the agent's to write (item 2)", () => {
     // Through a symbolic link: a directory in the worktree that points into ~/.claude or .git.
     fs.symlinkSync(path.join(home, '.claude'), path.join(repo.dir, 'cfg'));
     fs.symlinkSync(path.join(repo.dir, '.git'), path.join(repo.dir, 'g'));
+    fs.symlinkSync(
+      path.join(repo.dir, '.git', 'hooks', 'pre-commit'),
+      path.join(repo.dir, '.hestai/context/link.oct.md'),
+    );
     for (const payload of [
       preToolUse('Write', { file_path: path.join(repo.dir, 'cfg', 'settings.json'), content: '{}' }),
       bashCall('echo x > g/hooks/pre-commit'),
       bashCall('mkdir -p src/deep && cd src/deep && echo x > ../../g/config'),
+      // An exception's directory (.gemini/tmp/, .hestai/context/) left by `..` or a link, named through a
+      // shell variable or an interpreter's code, lands where it really lands.
+      bashCall('echo {} > $PWD/.gemini/tmp/../settings.json'),
+      bashCall('echo {} > "${PWD}/.gemini/tmp/../settings.json"'),
+      bashCall('echo {} > $X/.gemini/tmp/../settings.json'),
+      bashCall('echo x > $PWD/.hestai/context/link.oct.md'),
+      bashCall('echo x > $X/.hestai/context/link.oct.md'),
+      bashCall(`python3 -c "open('.hestai/context/link.oct.md','w').write('x')"`),
     ]) {
       const result = runClaudeHook(repo, command, agent, payload);
       expect(result.status, JSON.stringify(payload)).toBe(2);
