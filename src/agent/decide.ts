@@ -114,11 +114,14 @@ export function realTarget(cwd: string, target: string): string {
   return current;
 }
 
-/** `~` and `$HOME` at the start of a path, as the shell expands them; other variables stay (unknown). */
-function expandHome(target: string, env: NodeJS.ProcessEnv): string {
+/**
+ * `~`, `$HOME` and `$PWD` at the start of a path, as the shell expands them (`$PWD`: the directory the command
+ * runs in, `cwd`); other variables stay (unknown).
+ */
+function expandHome(target: string, env: NodeJS.ProcessEnv, cwd?: string): string {
   const home = env['HOME'];
-  if (!home) return target;
-  return target.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+  const homed = home ? target.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home) : target;
+  return cwd === undefined ? homed : homed.replace(/^(\$PWD|\$\{PWD\})(?=\/|$)/, cwd);
 }
 
 /**
@@ -133,25 +136,27 @@ function protectedMention(
   outside: readonly string[],
   env: NodeJS.ProcessEnv,
 ): { entry: string; shown: string } | null {
-  const target = expandHome(mention, env);
-  if (!/[$`]/.test(target) && target !== '') {
-    const real = realTarget(cwd, target);
-    const rel = pathInside(root, real);
-    if (rel !== null) {
-      const entry = protectedEntry(rel) ?? protectedName(rel);
-      if (entry !== null) return { entry, shown: rel };
-    } else {
-      const dir = outside.find((d) => isInside(d, real));
-      if (dir !== undefined) return { entry: `${dir}/`, shown: real };
-      const byName = protectedName(real);
-      if (byName !== null) return { entry: byName, shown: real };
+  for (const piece of new Set([mention, ...pathPieces(mention)])) {
+    const expanded = expandHome(piece, env, cwd);
+    // A word with no unknown variable is judged where it really lands (links followed), then by its name.
+    const known = !/[$`]/.test(expanded);
+    if (known && expanded !== '') {
+      const real = realTarget(cwd, expanded);
+      const rel = pathInside(root, real);
+      if (rel !== null) {
+        const entry = protectedEntry(rel) ?? protectedName(rel);
+        if (entry !== null) return { entry, shown: rel };
+      } else {
+        const dir = outside.find((d) => isInside(d, real));
+        if (dir !== undefined) return { entry: `${dir}/`, shown: real };
+        const byName = protectedName(real);
+        if (byName !== null) return { entry: byName, shown: real };
+      }
     }
-  }
-  for (const piece of [mention, ...pathPieces(mention)]) {
     // The worktree's own location is the user's business: only the part of a path below the root is read.
-    const expanded = expandHome(piece, env);
+    // A word whose place is unknown gets no exception: it may be a link out of .hestai/context/ or .gemini/tmp/.
     const below = path.isAbsolute(expanded) ? pathInside(root, expanded) : null;
-    const byName = protectedName(below ?? expanded);
+    const byName = protectedName(below ?? expanded, known);
     if (byName !== null) return { entry: byName, shown: piece };
   }
   return null;

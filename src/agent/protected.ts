@@ -34,10 +34,15 @@ export const AGENT_WRITABLE = /^\.hestai\/context\/[^/]+\.oct\.md$/;
  */
 const RUNTIME_WRITABLE = /^\.gemini\/tmp\//;
 
+/** Pure: is a path below a protected entry one of its exceptions? Never by way of a `..` component. */
+function isException(rel: string): boolean {
+  return (AGENT_WRITABLE.test(rel) || RUNTIME_WRITABLE.test(rel)) && !rel.split('/').includes('..');
+}
+
 /** Pure: the protected entry a worktree-relative path (forward slashes) falls under, or null. */
 export function protectedEntry(relative: string): string | null {
   const rel = relative.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-  if (AGENT_WRITABLE.test(rel) || RUNTIME_WRITABLE.test(rel)) return null;
+  if (isException(rel)) return null;
   for (const entry of PROTECTED_PATHS) {
     if (entry.endsWith('/') ? rel === entry.slice(0, -1) || rel.startsWith(entry) : rel === entry) return entry;
   }
@@ -91,9 +96,10 @@ const PROTECTED_NAMES: ReadonlyArray<{ names: readonly string[]; entry: string }
 /**
  * Pure: the protected entry a path names by its components wherever it points (`x/.git/hooks/pre-commit`,
  * `~/.claude/settings.json`, `.h?stai/...`, `node_modules/*`), or null. This is the check for words whose
- * directory is unknown (a shell variable, an interpreter's code): a `.hestai/context/*.oct.md` stays writable.
+ * directory is unknown (a shell variable, an interpreter's code): a `.hestai/context/*.oct.md` stays writable
+ * unless `exceptions` is false (a word whose real place no one can know: it may be a link out of it).
  */
-export function protectedName(word: string): string | null {
+export function protectedName(word: string, exceptions = true): string | null {
   for (const expanded of expandBraces(word.replace(/\\/g, '/'))) {
     const components = expanded.split('/');
     for (let i = 0; i < components.length; i++) {
@@ -101,8 +107,7 @@ export function protectedName(word: string): string | null {
         if (!names.every((n, j) => components[i + j] !== undefined && componentMatches(components[i + j]!, n)))
           continue;
         const rest = components.slice(i).join('/');
-        const writable =
-          (entry === '.hestai/' && AGENT_WRITABLE.test(rest)) || (entry === '.gemini/' && RUNTIME_WRITABLE.test(rest));
+        const writable = exceptions && (entry === '.hestai/' || entry === '.gemini/') && isException(rest);
         if (!writable || /[*?[]/.test(expanded)) return entry;
       }
     }
