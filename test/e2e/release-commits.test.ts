@@ -82,6 +82,36 @@ describe('release commits pass the hooks and verify', () => {
     expect(commit.verdicts.find((v: { rule: string }) => v.rule === 'header')).toMatchObject({ status: 'fail' });
   });
 
+  it('attack: code renamed onto release files\' names under "Publish" (git mv src/guard.js CHANGELOG.md): the hook refuses it naming the file, verify fails it; a rename inside .changeset/ passes', () => {
+    const { repo } = hookedRepo();
+    repo.write('src/guard.js', 'module.exports = (x) => x > 0;\n');
+    repo.write('test/guard.test.js', "require('../src/guard.js');\n");
+    repo.write('.changeset/a.md', '---\napp: patch\n---\n\nfix\n');
+    repo.write('pkg/package.json', '{ "name": "pkg", "version": "0.0.1" }\n');
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: add guard']);
+    const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    repo.git(['mv', 'src/guard.js', 'CHANGELOG.md']);
+    repo.git(['mv', 'test/guard.test.js', 'pkg/CHANGELOG.md']);
+    const hooked = repo.git(['commit', '-q', '-m', 'Publish'], { allowFail: true });
+    expect(hooked.status, hooked.stderr).toBe(1);
+    expect(hooked.stderr).toContain("a release tool's header");
+    expect(hooked.stderr).toContain('src/guard.js');
+    repo.git(['commit', '-q', '--no-verify', '-m', 'Publish']);
+    const verify = repo.hestai(['verify', '--from', base, '--format', 'json']);
+    expect(verify.status, verify.stdout).toBe(1);
+    const [commit] = JSON.parse(verify.stdout).commits;
+    expect(commit.header).toBe('Publish');
+    expect(commit.verdicts.find((v: { rule: string }) => v.rule === 'header')).toMatchObject({ status: 'fail' });
+    expect(JSON.stringify(commit.verdicts)).toContain('src/guard.js');
+    // a rename that stays inside release files is still a release
+    repo.git(['reset', '-q', '--hard', base]);
+    repo.git(['mv', '.changeset/a.md', '.changeset/b.md']);
+    const changeset = repo.git(['commit', '-q', '-m', 'Version Packages'], { allowFail: true });
+    expect(changeset.status, changeset.stderr).toBe(0);
+    expect(repo.hestai(['verify', '--from', base]).status).toBe(0);
+  });
+
   it('a real merge through the hooks is not judged by its "Merge branch" header; a single-parent one is', () => {
     const { repo } = hookedRepo();
     repo.git(['checkout', '-q', '-b', 'side']);

@@ -58,10 +58,10 @@ describe('parseNameStatus', () => {
       ]),
     ).toEqual([
       { status: 'M', path: 'a.ts' },
-      { status: 'R', path: 'new.ts', score: 100 },
+      { status: 'R', path: 'new.ts', from: 'old.ts', score: 100 },
       { status: 'D', path: 'gone.ts' },
       { status: 'A', path: 'x y.ts' },
-      { status: 'C', path: 'copy.ts', score: 75 },
+      { status: 'C', path: 'copy.ts', from: 'src.ts', score: 75 },
     ]);
   });
 });

@@ -207,6 +207,19 @@ describe('commit.ignore defaults cover only what release tools write', () => {
     expect(facts('Publish', [add('package.json.js')]).kind).toBe('normal');
     expect(facts('Publish', [add('scripts/CHANGELOG.md.sh')]).kind).toBe('normal');
     expect(facts('Publish', [add('.changesetx/a.js')]).kind).toBe('normal');
+    // a rename or copy is judged by both its paths: code moved onto a release file's name is code deleted
+    const moved = facts('Publish', [
+      { status: 'R', path: 'CHANGELOG.md', from: 'src/guard.js', score: 100 },
+      { status: 'R', path: 'pkg/CHANGELOG.md', from: 'test/guard.test.js', score: 100 },
+    ]);
+    expect(moved.kind).toBe('normal');
+    expect(checkHeader(moved).message).toContain('src/guard.js');
+    expect(facts('Version Packages', [{ status: 'C', path: 'CHANGELOG.md', from: 'src/a.js', score: 90 }]).kind).toBe(
+      'normal',
+    );
+    expect(
+      facts('Version Packages', [{ status: 'R', path: '.changeset/b.md', from: '.changeset/a.md', score: 100 }]).kind,
+    ).toBe('ignored');
     // a person's own commit.ignore pattern stays a header pattern: the team chose it
     const custom = ignoreRules(['^Publish$'], false);
     expect(
