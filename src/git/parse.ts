@@ -61,6 +61,8 @@ export interface LogCommit {
 export interface FileChange {
   status: 'A' | 'M' | 'D' | 'T' | 'R' | 'C';
   path: string;
+  /** The old path of a rename or copy. */
+  from?: string;
   score?: number;
 }
 
@@ -71,7 +73,12 @@ export function parseNameStatus(fields: readonly string[]): FileChange[] {
     const code = fields[i]!;
     const letter = code[0] as FileChange['status'];
     if (letter === 'R' || letter === 'C') {
-      changes.push({ status: letter, path: fields[i + 2] ?? '', score: Number(code.slice(1)) || 0 });
+      changes.push({
+        status: letter,
+        path: fields[i + 2] ?? '',
+        from: fields[i + 1] ?? '',
+        score: Number(code.slice(1)) || 0,
+      });
       i += 3;
     } else {
       changes.push({ status: 'AMDT'.includes(letter) ? letter : 'M', path: fields[i + 1] ?? '' });

@@ -8,6 +8,8 @@ export interface FileChange {
   /** `A`dded, `M`odified, `D`eleted, `T`ype changed, `R`enamed, `C`opied. */
   status: 'A' | 'M' | 'D' | 'T' | 'R' | 'C';
   path: string;
+  /** The old path of a rename or copy. */
+  from?: string;
   /** Similarity of a rename or copy (100 = same content). */
   score?: number;
 }
@@ -37,6 +39,8 @@ export interface CommitFacts {
   testFilesRemoved: string[];
   /** Every path it changes (added, modified, deleted, renamed: the new path): what its test must relate to. */
   paths: string[];
+  /** The old paths of its renames and copies: with `paths`, every path a release tool's header must leave to release files. */
+  sources?: string[];
   /** Source files it changes both inside and outside an inline test region: test files and code at once. */
   mixedFiles: string[];
   /** For an `amend!` commit: the header of its replacement message (the first line after the blank line), or null. */
@@ -107,13 +111,10 @@ export function commitFacts(
   const parentCount = typeof input.parents === 'number' ? input.parents : input.parents.length;
   const reverts = input.reverts ?? null;
   const changes = input.changes ?? input.files.map((path): FileChange => ({ status: 'M', path }));
-  const ignored = options.ignore
-    ? ignoredBy(
-        header,
-        options.ignore,
-        changes.map((c) => c.path),
-      )
-    : null;
+  const paths = changes.map((c) => c.path);
+  // a rename's or copy's old path counts too: `git mv src/a.js CHANGELOG.md` deletes code (src/tdd/ignore.ts)
+  const sources = changes.flatMap((c) => (c.from === undefined ? [] : [c.from]));
+  const ignored = options.ignore ? ignoredBy(header, options.ignore, [...paths, ...sources]) : null;
   let kind: CommitFacts['kind'] = 'normal';
   if (parentCount > 1) kind = 'merge';
   else if (reverts !== null) kind = 'revert';
@@ -132,7 +133,8 @@ export function commitFacts(
     ignoredBy: ignored,
     testFiles: [...tests.filter(addsOrModifies).map((c) => c.path), ...(input.inline?.tests ?? [])],
     testFilesRemoved: tests.filter((c) => !addsOrModifies(c)).map((c) => c.path),
-    paths: changes.map((c) => c.path),
+    paths,
+    sources,
     mixedFiles: [...(input.inline?.mixed ?? [])],
     amendHeader: header.startsWith('amend! ') ? replacementHeader(message, trailers.length > 0) : null,
     bodySeparated: second === undefined || second.trim() === '',

@@ -94,7 +94,7 @@ export function checkHeader(
       rule: 'header',
       status: 'fail',
       clause,
-      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"${platformHint(commit.header, commit.paths)}`,
+      message: `${JSON.stringify(commit.header)} is not a Conventional Commit header: ${problem} (${clause}); write "type(scope): subject", e.g. "test(cli): failing test for --json"${platformHint(commit.header, [...commit.paths, ...(commit.sources ?? [])])}`,
     };
   }
   if (options.type_case === 'lower' && cc.rawType !== cc.type) {
