@@ -155,4 +155,76 @@ describe('Codex’s apply_patch tool, as Codex 0.169 sends it to PreToolUse (too
     const app = applyPatch('*** Update File: src/app.ts', '@@', '-export const app = 1;', '+export const app = 2;');
     expect(app.status, app.stderr).toBe(0);
   });
+
+  // Codex's parser trims every line before it reads a hunk header (codex-rs apply-patch parse_one_hunk), and it
+  // runs the shell form `cd <dir> && apply_patch <<'EOF'` too (invocation.rs extract_apply_patch_from_bash).
+  it('attack: an anchored agent’s apply_patch with indented hunk headers, one whose headers hestai cannot read, or in the shell form `cd <dir> && apply_patch <<EOF` is refused as a protected path', () => {
+    const { repo } = adopt('codex');
+    const command = JSON.parse(fs.readFileSync(path.join(repo.dir, '.codex/hooks.json'), 'utf8')).hooks.PreToolUse[0]
+      .hooks[0].command as string;
+    const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead']);
+    expect(clockIn.status, clockIn.stderr).toBe(0);
+    const session = JSON.parse(clockIn.stdout).session_id as string;
+    anchorSession(repo, session);
+    const hook = (toolName: string, cmd: string) =>
+      spawnSync('sh', ['-c', command], {
+        cwd: repo.dir,
+        env: { ...repo.env, HESTAI_SESSION: session },
+        input: JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          session_id: 'codex-thread-1',
+          turn_id: 't-1',
+          cwd: repo.dir,
+          tool_name: toolName,
+          tool_input: { command: cmd },
+        }),
+        encoding: 'utf8',
+      });
+    const body = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n');
+    const indented = hook('apply_patch', body('  *** Add File: .git/hooks/pre-commit', '+exit 0'));
+    expect(indented.status, indented.stderr).toBe(2);
+    expect(indented.stderr).toContain('.git/hooks/pre-commit is under .git/, which agents never write');
+    const tab = hook('apply_patch', body('\t*** Update File: .hestai_workspace.yaml', '@@', '-tdd:', '+commit:'));
+    expect(tab.status, tab.stderr).toBe(2);
+    expect(tab.stderr).toContain('.hestai_workspace.yaml is under .hestai_workspace.yaml, which agents never write');
+    // U+0085 is whitespace to Codex's trim (Rust's char::is_whitespace), not to a JavaScript \s
+    const nel = hook('apply_patch', body('\u0085*** Add File: .git/hooks/pre-commit', '+exit 0'));
+    expect(nel.status, nel.stderr).toBe(2);
+    expect(nel.stderr).toContain('.git/hooks/pre-commit is under .git/');
+    // fail closed: a patch that names no file hestai can read is refused, saying so
+    const unread = hook('apply_patch', body('+exit 0'));
+    expect(unread.status, unread.stderr).toBe(2);
+    expect(unread.stderr).toContain('names no file hestai can read');
+    const cdShell = hook(
+      'Bash',
+      [
+        "cd . && apply_patch <<'EOF'",
+        '*** Begin Patch',
+        '*** Add File: .git/hooks/pre-commit',
+        '+exit 0',
+        '*** End Patch',
+        'EOF',
+      ].join('\n'),
+    );
+    expect(cdShell.status, cdShell.stderr).toBe(2);
+    expect(cdShell.stderr).toContain('which agents never write');
+    const cdDir = hook(
+      'Bash',
+      [
+        "cd .git && apply_patch <<'EOF'",
+        '*** Begin Patch',
+        '*** Add File: hooks/pre-commit',
+        '+exit 0',
+        '*** End Patch',
+        'EOF',
+      ].join('\n'),
+    );
+    expect(cdDir.status, cdDir.stderr).toBe(2);
+    expect(cdDir.stderr).toContain('.git/hooks/pre-commit is under .git/');
+    const app = hook(
+      'apply_patch',
+      body('  *** Update File: src/app.ts', '@@', '-export const app = 1;', '+export const app = 2;'),
+    );
+    expect(app.status, app.stderr).toBe(0);
+  });
 });
