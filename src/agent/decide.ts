@@ -216,6 +216,14 @@ async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write'
   const { paths, cli } = input;
   const what = cls.what;
   const root = paths.root;
+  if (input.use.refuse !== undefined)
+    return deny(
+      'PROTECTED_PATH',
+      `${input.use.tool}: ${input.use.refuse.reason}; it might write a path agents never write (hestai's state, its config, git hooks)`,
+      input.use.refuse.fix,
+      input.sessionId,
+      what,
+    );
   const outside = protectedOutside(input.env, input.packageRoot ?? null, root);
   for (const mention of cls.mentions) {
     const hit = protectedMention(root, input.cwd, mention, outside, input.env);

@@ -12,6 +12,8 @@ export interface ToolUse {
   command: string | null;
   /** Set by a caller whose tool names hestai does not know: `write` is gated, `read` never is. */
   kind: 'read' | 'write' | null;
+  /** Set by a runtime adapter that cannot tell which files the call writes (why, and what to do): refused as PROTECTED_PATH. */
+  refuse?: { reason: string; fix: string };
 }
 
 /**
