@@ -1,5 +1,4 @@
-import { usageError } from '../errors.js';
-import { GitError, optionsOf, type GitDialogue, type GitQuestion, type GitResult } from './exec.js';
+import { GitError, optionsOf, spawnFailure, type GitDialogue, type GitQuestion, type GitResult } from './exec.js';
 import { LOG_FORMAT, parseLog, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
@@ -17,12 +16,18 @@ export function runGitAsync(
   options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv; input?: string; maxBytes?: number },
 ): Promise<GitResult & { truncated: boolean }> {
   return new Promise((resolve, reject) => {
-    // Loaded on the first call (see exec.ts).
-    const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
-      cwd: options.cwd,
-      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
-      windowsHide: true,
-    });
+    // Loaded on the first call (see exec.ts). A cwd that is a file throws ENOTDIR here, not as an 'error' event.
+    let child: import('node:child_process').ChildProcessWithoutNullStreams;
+    try {
+      child = process.getBuiltinModule('node:child_process').spawn('git', args, {
+        cwd: options.cwd,
+        env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
+        windowsHide: true,
+      });
+    } catch (error) {
+      reject(spawnFailure(args, options.cwd, error as NodeJS.ErrnoException));
+      return;
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const maxBytes = options.maxBytes ?? Infinity;
@@ -41,16 +46,7 @@ export function runGitAsync(
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.stdin.on('error', () => {}); // git exited before reading all of it: its exit status says why
     child.stdin.end(options.input);
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') {
-        reject(
-          usageError('git was not found on PATH', {
-            remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
-            code: 'GIT_MISSING',
-          }),
-        );
-      } else reject(new GitError(args, null, error.message));
-    });
+    child.on('error', (error: NodeJS.ErrnoException) => reject(spawnFailure(args, options.cwd, error)));
     child.on('close', (code) => {
       const result = {
         stdout: Buffer.concat(out).toString('utf8'),

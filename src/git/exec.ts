@@ -40,6 +40,29 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * Why git could not be started. spawn says ENOENT both for a git missing from PATH and for a working directory
+ * that does not exist (ENOTDIR: a file), so the directory is looked at first: a missing one is a usage error
+ * naming it (CWD_MISSING; it is the caller's input, a path given or a hook's directory, not git failing, so
+ * not a GitError), and only with the directory there is ENOENT a missing git (GIT_MISSING).
+ */
+export function spawnFailure(args: readonly string[], cwd: string, error: NodeJS.ErrnoException): Error {
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+    const stat = process.getBuiltinModule('node:fs').statSync(cwd, { throwIfNoEntry: false });
+    if (stat?.isDirectory() !== true)
+      return usageError(`working directory ${cwd} ${stat === undefined ? 'does not exist' : 'is not a directory'}`, {
+        remedy: 'Run hestai in (or pass the path of) an existing directory of the repository.',
+        code: 'CWD_MISSING',
+      });
+    if (error.code === 'ENOENT')
+      return usageError('git was not found on PATH', {
+        remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
+        code: 'GIT_MISSING',
+      });
+  }
+  return new GitError(args, null, String(error.message));
+}
+
 /** Environment for git: a stable, machine-readable locale and no pager or prompts. */
 function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   return { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
@@ -111,7 +134,10 @@ export function runGitBuffer(
   return spawnGit(args, options, 1024 * 1024 * 1024);
 }
 
-/** The one synchronous git process: its bytes, or `GIT_MISSING` / `GitError` (an exit code not in `okCodes`). */
+/**
+ * The one synchronous git process: its bytes, or `GIT_MISSING` / `CWD_MISSING` ({@link spawnFailure}) /
+ * `GitError` (an exit code not in `okCodes`).
+ */
 function spawnGit(
   args: readonly string[],
   options: GitOptions,
@@ -124,15 +150,7 @@ function spawnGit(
     maxBuffer,
     windowsHide: true,
   });
-  if (result.error) {
-    if ((result.error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw usageError('git was not found on PATH', {
-        remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
-        code: 'GIT_MISSING',
-      });
-    }
-    throw new GitError(args, null, String(result.error.message));
-  }
+  if (result.error) throw spawnFailure(args, options.cwd, result.error);
   const status = result.status ?? -1;
   const stderr = result.stderr.toString('utf8');
   if (status !== 0 && !(options.okCodes ?? []).includes(status)) throw new GitError(args, result.status, stderr);

@@ -1,7 +1,6 @@
-import { usageError } from '../errors.js';
 import { historyArgs } from './history.js';
 import { runGitAsync } from './async.js';
-import { GitError, runGit } from './exec.js';
+import { runGit, spawnFailure } from './exec.js';
 import { logFormat, logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
 
 /**
@@ -23,25 +22,23 @@ const bounded = (args: readonly string[]) => [...PACK_MEMORY, ...args];
 
 /** git's output, read as it comes: the process, its lines or records, and its exit once stdout has ended. */
 function spawnGit(cwd: string, args: readonly string[]) {
-  const child = process.getBuiltinModule('node:child_process').spawn('git', bounded(args), {
-    cwd,
-    env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  const spawn = () =>
+    process.getBuiltinModule('node:child_process').spawn('git', bounded(args), {
+      cwd,
+      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn();
+  } catch (error) {
+    throw spawnFailure(args, cwd, error as NodeJS.ErrnoException); // a cwd that is a file: ENOTDIR, thrown
+  }
   const err: Buffer[] = [];
   child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
   const exit = new Promise<{ status: number; stderr: string }>((resolve, reject) => {
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT')
-        reject(
-          usageError('git was not found on PATH', {
-            remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
-            code: 'GIT_MISSING',
-          }),
-        );
-      else reject(new GitError(args, null, error.message));
-    });
+    child.on('error', (error: NodeJS.ErrnoException) => reject(spawnFailure(args, cwd, error)));
     child.on('close', (code) => resolve({ status: code ?? -1, stderr: Buffer.concat(err).toString('utf8') }));
   });
   exit.catch(() => undefined); // observed by the reader; never an unhandled rejection
