@@ -17,9 +17,14 @@ function uncommittedAdoption(result: InitResult): boolean {
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('create .hestai/, git-ignore runtime state, install the pre-commit and commit-msg hooks (idempotent)')
+    .description(
+      'create .hestai/, git-ignore runtime state, install the pre-commit, commit-msg and pre-push hooks (idempotent)',
+    )
     .option('--husky', 'add the hook lines to .husky/ (the default when the project uses husky)')
-    .option('--no-husky', 'install plain git hooks in the common git dir instead')
+    .option(
+      '--no-husky',
+      'install plain git hooks instead, where git runs them (core.hooksPath, else the common git dir)',
+    )
     .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
     .option(
       '--agent <runtime>',
@@ -42,7 +47,7 @@ export function registerInit(program: Command): void {
         const adoption = result.adoption;
         const changed = result.actions.filter((a) => a.action !== 'unchanged');
         const text = [
-          `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit and .husky/commit-msg' : 'plain git hooks'})`,
+          `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit, .husky/commit-msg and .husky/pre-push' : 'plain git hooks'})`,
           ...(changed.length === 0
             ? ['  nothing to change: already initialised']
             : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
