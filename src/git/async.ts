@@ -1,4 +1,12 @@
-import { GitError, optionsOf, spawnFailure, type GitDialogue, type GitQuestion, type GitResult } from './exec.js';
+import {
+  GitError,
+  gitEnv,
+  optionsOf,
+  spawnFailure,
+  type GitDialogue,
+  type GitQuestion,
+  type GitResult,
+} from './exec.js';
 import { LOG_FORMAT, parseLog, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
@@ -21,7 +29,7 @@ export function runGitAsync(
     try {
       child = process.getBuiltinModule('node:child_process').spawn('git', args, {
         cwd: options.cwd,
-        env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...options.env },
+        env: gitEnv(options.env),
         windowsHide: true,
       });
     } catch (error) {

@@ -64,7 +64,7 @@ export function spawnFailure(args: readonly string[], cwd: string, error: NodeJS
 }
 
 /** Environment for git: a stable, machine-readable locale and no pager or prompts. */
-function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+export function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
 }
 

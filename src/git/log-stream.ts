@@ -1,6 +1,6 @@
 import { historyArgs } from './history.js';
 import { runGitAsync } from './async.js';
-import { runGit, spawnFailure } from './exec.js';
+import { gitEnv, runGit, spawnFailure } from './exec.js';
 import { logFormat, logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
 
 /**
@@ -25,7 +25,7 @@ function spawnGit(cwd: string, args: readonly string[]) {
   const spawn = () =>
     process.getBuiltinModule('node:child_process').spawn('git', bounded(args), {
       cwd,
-      env: { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      env: gitEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
