@@ -57,12 +57,17 @@ export interface IgnoreRule {
   releaseOnly: boolean;
 }
 
+/** The built-in patterns, compiled once. */
+const DEFAULT_RULES: readonly IgnoreRule[] = DEFAULT_IGNORES.map((d) => ({
+  source: d.pattern,
+  re: new RegExp(d.pattern),
+  releaseOnly: true,
+}));
+
 /** Compiles the ignore patterns (the defaults first when `defaults` is true). Invalid patterns were refused by the schema. */
 export function ignoreRules(patterns: readonly string[], defaults: boolean): IgnoreRule[] {
   return [
-    ...(defaults
-      ? DEFAULT_IGNORES.map((d) => ({ source: d.pattern, re: new RegExp(d.pattern), releaseOnly: true }))
-      : []),
+    ...(defaults ? DEFAULT_RULES : []),
     ...patterns.map((source) => ({ source, re: new RegExp(source), releaseOnly: false })),
   ];
 }
@@ -78,9 +83,7 @@ export function ignoredBy(header: string, rules: readonly IgnoreRule[], paths: r
   return null;
 }
 
-const RELEASE_HEADERS = DEFAULT_IGNORES.map((d) => new RegExp(d.pattern));
-
 /** Pure: is this header one a release tool writes (a built-in pattern matches it)? */
 export function isReleaseHeader(header: string): boolean {
-  return RELEASE_HEADERS.some((re) => re.test(header));
+  return DEFAULT_RULES.some((rule) => rule.re.test(header));
 }
