@@ -33,12 +33,6 @@ export function parseStatusZ(output: string): StatusEntry[] {
   return entries;
 }
 
-/** Parses `git rev-list --left-right --count A...B` ("3\t1"). */
-export function parseLeftRight(output: string): { ahead: number; behind: number } {
-  const [left, right] = output.trim().split(/\s+/);
-  return { ahead: Number(left ?? 0) || 0, behind: Number(right ?? 0) || 0 };
-}
-
 /** Record and field separators used with `git log --format`. */
 export const RECORD_SEP = '\x1e';
 export const FIELD_SEP = '\x1f';

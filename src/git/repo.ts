@@ -2,7 +2,6 @@ import path from 'node:path';
 import { ask, git, GitError, runGit, type GitQuestion } from './exec.js';
 import {
   LOG_FORMAT,
-  parseLeftRight,
   parseLog,
   parseNameStatus,
   parseStatusZ,
@@ -81,12 +80,6 @@ export function resolveCommitQuestion(rev: string): GitQuestion<string | null> {
 /** Resolves a revision to a commit sha, or null if it does not name a commit. */
 export const resolveCommit = (cwd: string, rev: string): string | null => ask(cwd, resolveCommitQuestion(rev));
 
-/** Commits ahead of and behind the upstream, or null when the branch has no upstream. */
-export function aheadBehind(cwd: string): { ahead: number; behind: number } | null {
-  const result = runGit(['rev-list', '--left-right', '--count', 'HEAD...@{upstream}'], { cwd, okCodes: [128] });
-  return result.status === 0 ? parseLeftRight(result.stdout) : null;
-}
-
 /** Working-tree status (`git status --porcelain=v1 -z`, untracked files included). */
 export const STATUS: GitQuestion<StatusEntry[]> = {
   args: ['status', '--porcelain=v1', '-z', '--untracked-files=all'],
@@ -97,11 +90,6 @@ export const status = (cwd: string): StatusEntry[] => ask(cwd, STATUS);
 /** Tracked files (`git ls-files -z`). */
 export const TRACKED_FILES: GitQuestion<string[]> = { args: ['ls-files', '-z'], answer: (r) => splitNul(r.stdout) };
 export const trackedFiles = (cwd: string): string[] => ask(cwd, TRACKED_FILES);
-
-/** Paths staged for the next commit. */
-export function stagedFiles(cwd: string): string[] {
-  return splitNul(git(['diff', '--cached', '--name-only', '-z'], { cwd }));
-}
 
 /** Staged changes with their status (`git diff --cached --name-status -M -z [base]`: against HEAD, or `base`), renames with their similarity. */
 export function stagedChanges(cwd: string, base?: string): FileChange[] {

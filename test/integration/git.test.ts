@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  aheadBehind,
   configGet,
   currentBranch,
   headCommit,
@@ -12,7 +11,7 @@ import {
   resolveCommit,
   status,
   trackedFiles,
-} from '../../src/git/index.js';
+} from '../../src/git/repo.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
 describe('git gateway on real repositories', () => {
@@ -68,7 +67,7 @@ describe('git gateway on real repositories', () => {
     expect(commits[2]!.parents).toEqual([commits[1]!.sha]);
   });
 
-  it('resolves revisions, merge-bases, config and upstream counts', () => {
+  it('resolves revisions, merge-bases and config', () => {
     const repo = makeRepo();
     const base = headCommit(repo.dir)!;
     repo.git(['checkout', '-q', '-b', 'feat/x']);
@@ -79,8 +78,5 @@ describe('git gateway on real repositories', () => {
     expect(mergeBase(repo.dir, 'main', 'HEAD')).toBe(base);
     expect(configGet(repo.dir, 'user.email')).toBe('test@hestai.invalid');
     expect(configGet(repo.dir, 'no.such')).toBeNull();
-    expect(aheadBehind(repo.dir)).toBeNull();
-    repo.git(['branch', '-q', '--set-upstream-to=main']);
-    expect(aheadBehind(repo.dir)).toEqual({ ahead: 1, behind: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_SEP, parseLeftRight, parseLog, parseStatusZ, RECORD_SEP, splitNul } from '../../src/git/parse.js';
+import { FIELD_SEP, parseLog, parseStatusZ, RECORD_SEP, splitNul } from '../../src/git/parse.js';
 
 describe('git parsers', () => {
   it('splits NUL-terminated output', () => {
@@ -14,10 +14,6 @@ describe('git parsers', () => {
       { code: 'R ', path: 'new name.ts', from: 'old name.ts' },
       { code: '??', path: 'notes.txt' },
     ]);
-  });
-
-  it('parses left-right counts', () => {
-    expect(parseLeftRight('3\t1\n')).toEqual({ ahead: 3, behind: 1 });
   });
 
   it('parses log records with messages and files', () => {
