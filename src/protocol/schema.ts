@@ -1,15 +1,6 @@
 import { z } from 'zod';
 import { hasNoParentSegment, isRelativePath } from '../config/checks.js';
-import {
-  CHECK_TYPES,
-  COMPLETE,
-  EVIDENCE_TYPES,
-  LEVELS,
-  POST_COMMIT_CHECKS,
-  PROTOCOL_ID,
-  STAGES,
-  type Protocol,
-} from './types.js';
+import { COMPLETE, EVIDENCE_TYPES, LEVELS, POST_COMMIT_CHECKS, PROTOCOL_ID, STAGES, type Protocol } from './types.js';
 
 /**
  * The zod schema of `.hestai/protocol.yaml`. Strict objects everywhere: an unknown key is an error with
@@ -128,8 +119,6 @@ export const protocolSchema = z
       seen.add(phase.id);
     });
   });
-
-export const CHECK_TYPE_LIST = CHECK_TYPES;
 
 /** Type-level proof that the schema produces exactly the plain `Protocol` type. */
 export type ParsedProtocol = z.infer<typeof protocolSchema>;
