@@ -1,7 +1,4 @@
-import { blockedError } from '../errors.js';
-import { hasValidAnchor, type AnchorCheck, type AnchorRecord } from '../records/anchor.js';
-import { handshakeIsTerminal } from '../hooks/handshake.js';
-import type { WorkspacePaths } from '../paths.js';
+import type { AnchorCheck } from '../records/anchor.js';
 
 /** The tool-gating verdict for one session (seed 001 GATING_MODEL). */
 export interface GateDecision {
@@ -73,21 +70,4 @@ export function gateDecision(sessionId: string, check: AnchorCheck, terminal = f
     reason: check.reason,
     remedy: `${REMEDIES[check.code]} ${UNTRACKED}`,
   };
-}
-
-/**
- * The first thing a privileged tool (one that writes state beyond the handshake) does: refuse with
- * `TOOL_LOCKED` (exit 1) and the reason and remedy unless `active/{session_id}/anchor.json` is valid.
- * Returns the anchor when unlocked.
- */
-export function requireUnlocked(paths: WorkspacePaths, sessionId: string, tool: string): AnchorRecord {
-  const check = hasValidAnchor(paths, sessionId);
-  const terminal = handshakeIsTerminal(paths, sessionId);
-  if (check.valid && !terminal) return check.anchor;
-  const decision = gateDecision(sessionId, check, terminal);
-  throw blockedError(`${tool} is locked for session ${sessionId}: the session is not anchored`, {
-    code: 'TOOL_LOCKED',
-    details: [`${decision.code}: ${decision.reason}`],
-    ...(decision.remedy === null ? {} : { remedy: decision.remedy }),
-  });
 }

@@ -13,7 +13,8 @@ import { describeRefusal } from '../../records/resolve.js';
 /**
  * The MCP tools that refuse until the session is anchored (seed 001 tool gating). None of today's: the
  * git hooks gate commits, and clock_out closes the connection's own session anchored or not (issue 14).
- * Tools that write state beyond the handshake add themselves here and call `requireUnlocked`.
+ * Tools that write state beyond the handshake add themselves here and refuse with `TOOL_LOCKED` unless
+ * `gateDecision` (../gate.ts) unlocks their session.
  */
 export const PRIVILEGED_TOOLS: readonly string[] = [];
 
