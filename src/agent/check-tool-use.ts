@@ -6,7 +6,8 @@ import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
 import { decideToolUse, hestaiBins, refusalText, type ToolUseDecision } from './decide.js';
 import { cliCommandFor, findProjectRoot } from './project-root.js';
-import { classifyToolUse, TOOL_ALIASES, toolUseFromClaude, type ToolUse } from './tool-use.js';
+import { TOOL_ALIASES } from '../util/agent-tools.js';
+import { classifyToolUse, toolUseFromClaude, type ToolUse } from './tool-use.js';
 
 export interface ToolUseCheckIo {
   stdin: () => Promise<string>;

@@ -71,9 +71,6 @@ export function listableTool(use: ToolUse): boolean {
   );
 }
 
-export { AGENT_WRITABLE, PROTECTED_PATHS, protectedEntry } from './protected.js';
-export { EDIT_TOOLS, POWERSHELL_TOOLS, SHELL_TOOLS, TOOL_ALIASES } from '../util/agent-tools.js';
-
 /** Claude Code's PreToolUse `tool_input` as a ToolUse: `file_path`, `notebook_path`, `command`. */
 export function toolUseFromClaude(toolName: unknown, toolInput: unknown): ToolUse {
   const input = toolInput !== null && typeof toolInput === 'object' ? (toolInput as Record<string, unknown>) : {};

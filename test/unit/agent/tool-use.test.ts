@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { protectedName } from '../../../src/agent/protected.js';
-import { classifyToolUse, protectedEntry, toolUseFromClaude } from '../../../src/agent/tool-use.js';
+import { protectedEntry } from '../../../src/agent/protected.js';
+import { classifyToolUse, toolUseFromClaude } from '../../../src/agent/tool-use.js';
 
 const claude = (tool: string, input: Record<string, unknown>) => classifyToolUse(toolUseFromClaude(tool, input));
 
