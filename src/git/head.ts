@@ -1,51 +1,60 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { GitError, runGit } from './exec.js';
 
-/**
- * The git dir of a worktree root without starting git: `.git` is a directory, or (in a linked worktree
- * or a submodule) a file `gitdir: <path>`. `GIT_DIR` wins when set. Null when neither can be read.
- */
-export function gitDirOf(root: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env['GIT_DIR']) return path.resolve(root, env['GIT_DIR']);
-  const dotGit = path.join(root, '.git');
-  try {
-    const stat = fs.statSync(dotGit);
-    if (stat.isDirectory()) return dotGit;
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return match ? path.resolve(root, match[1]!) : null;
-  } catch {
-    return null;
-  }
+/** What git says of a worktree's HEAD and of the merge being committed there. */
+export interface HeadState {
+  /** The ref HEAD names as git resolves it (`refs/heads/main`, through a symlink or reftable too); null when detached or unborn. */
+  ref: string | null;
+  /** HEAD names no commit yet (an unborn branch): there is no history. */
+  unborn: boolean;
+  /** The commits being merged while a merge commit is made (MERGE_HEAD, every line: octopus too); empty otherwise. */
+  mergeHeads: string[];
+}
+
+/** `git rev-parse --git-path MERGE_HEAD --symbolic-full-name HEAD --`. */
+const HEAD_STATE_ARGS = ['rev-parse', '--git-path', 'MERGE_HEAD', '--symbolic-full-name', 'HEAD', '--'];
+
+/** Pure: the ref and the MERGE_HEAD path from git's answer, or null when git did not answer about HEAD. */
+function parseHeadState(
+  result: { status: number; stdout: string; stderr: string },
+  cwd: string,
+): { ref: string | null; unborn: boolean; mergeHeadPath: string } | null {
+  const [mergeHeadPath = '', name = ''] = result.stdout.split('\n');
+  if (mergeHeadPath === '') return null;
+  const where = path.resolve(cwd, mergeHeadPath);
+  if (result.status === 0 && name !== '')
+    return { ref: name === 'HEAD' ? null : name, unborn: false, mergeHeadPath: where };
+  // git printed MERGE_HEAD's path, then stopped at HEAD: it names no commit (an unborn branch).
+  if (result.status === 128 && /'HEAD'/.test(result.stderr)) return { ref: null, unborn: true, mergeHeadPath: where };
+  return null;
 }
 
 /**
- * The branch HEAD points at, read from the git dir's HEAD file (one file read instead of a git process,
- * for the hooks): `{branch: 'main'}`, `{branch: null}` when detached, or null when it cannot be read.
+ * HEAD and the merge in progress, as git says them, in ONE git process (issue 27, "git answers git
+ * questions"): `--symbolic-full-name HEAD` is git's own reading of HEAD (a symlinked HEAD, a reftable
+ * repository, a linked worktree), and `--git-path MERGE_HEAD` is where git keeps the merge being
+ * committed in this worktree (per worktree: `.git/worktrees/<name>/MERGE_HEAD` in a linked one; GIT_DIR
+ * and core.worktree followed). MERGE_HEAD is the state file git documents for a merge in progress
+ * (git-merge(1), githooks(5)); git prints only its first line as a revision, so the file git names is
+ * read for every line (an octopus merge). Nothing of ours locates the git dir.
  */
-export function readHeadBranch(root: string, env: NodeJS.ProcessEnv = process.env): { branch: string | null } | null {
-  const gitDir = gitDirOf(root, env);
-  if (gitDir === null) return null;
-  try {
-    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
-    const match = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-    if (match) return { branch: match[1]! };
-    return /^[0-9a-f]{40,64}$/.test(head) ? { branch: null } : null;
-  } catch {
-    return null;
-  }
+export function headState(cwd: string): HeadState {
+  const result = runGit(HEAD_STATE_ARGS, { cwd, okCodes: [128] });
+  const parsed = parseHeadState(result, cwd);
+  if (parsed === null) throw new GitError(HEAD_STATE_ARGS, result.status, result.stderr);
+  return { ref: parsed.ref, unborn: parsed.unborn, mergeHeads: readMergeHeads(parsed.mergeHeadPath) };
 }
 
-/** The commits being merged (`MERGE_HEAD` in the git dir) while a merge commit is made; empty otherwise. */
-export function readMergeHeads(root: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const gitDir = gitDirOf(root, env);
-  if (gitDir === null) return [];
+function readMergeHeads(file: string): string[] {
+  let text: string;
   try {
-    return fs
-      .readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    text = fs.readFileSync(file, 'utf8');
   } catch {
-    return [];
+    return []; // no merge in progress
   }
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(l));
 }

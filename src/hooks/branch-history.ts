@@ -1,8 +1,7 @@
 import { usageError } from '../errors.js';
-import { readHeadBranch } from '../git/head.js';
+import { headState, type HeadState } from '../git/head.js';
 import { history } from '../git/history.js';
 import type { LogCommit } from '../git/parse.js';
-import { currentBranch } from '../git/repo.js';
 
 export interface BranchScope {
   /** `tdd.default_branch`. */
@@ -15,18 +14,19 @@ export interface BranchScope {
 
 /**
  * The commits of the current branch since its base, parents before children (HEAD last), usually with
- * ONE git process, always git's answer (no cache: issue 27, "No cache decides").
+ * ONE git process, always git's answer (no cache: issue 27, "No cache decides"). Which branch HEAD is on
+ * is git's answer too (`head`, from {@link headState}: the commit-msg hook asks once for HEAD and MERGE_HEAD).
  *
  * - On a branch other than the default one: the commits not reachable from the default branch
  *   (`HEAD ^refs/heads/<default>`, i.e. since the merge-base; `origin/<default>` when there is no local one).
  * - On the default branch itself: everything after `tdd.since`, or the whole history when it is unset.
  * - `tdd.since` is excluded in both cases. An unborn branch has no history.
  */
-export function branchHistory(root: string, scope: BranchScope, env: NodeJS.ProcessEnv = process.env): LogCommit[] {
-  const head = readHeadBranch(root, env) ?? { branch: currentBranch(root) };
+export function branchHistory(root: string, scope: BranchScope, head: HeadState = headState(root)): LogCommit[] {
+  if (head.unborn) return []; // an unborn branch: nothing yet
   const since = scope.since ? [`^${scope.since}`] : [];
   const attempts: string[][] =
-    head.branch === scope.defaultBranch
+    head.ref === `refs/heads/${scope.defaultBranch}`
       ? [['HEAD', ...since]]
       : [
           ['HEAD', `^refs/heads/${scope.defaultBranch}`, ...since],
@@ -37,7 +37,6 @@ export function branchHistory(root: string, scope: BranchScope, env: NodeJS.Proc
     const result = history(root, { revisions, noMerges: scope.noMerges ?? false, topoOrder: true });
     if ('commits' in result) return result.commits;
   }
-  if ('error' in history(root, { revisions: ['HEAD', '-n', '1'] })) return []; // unborn branch: nothing yet
   throw usageError(`tdd.since ${scope.since} is not a commit in this repository`, {
     code: 'CONFIG_INVALID',
     remedy:

@@ -4,7 +4,7 @@ import { anchorDigest } from '../records/anchor.js';
 import { pinnedClock, type Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
-import { readMergeHeads } from '../git/head.js';
+import { headState } from '../git/head.js';
 import { history as gitHistory, resolveCommits } from '../git/history.js';
 import { commitMessageConfig } from '../git/config.js';
 import { readCommitInvocation, replacesHead, type InvocationLookup } from '../git/invocation.js';
@@ -107,9 +107,11 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
     trailers.length === 0
       ? outcome
       : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
+  // HEAD's branch and the merge being committed: git's answer, one `git rev-parse` (src/git/head.ts).
+  const headNow = headState(root);
   const previous = () =>
-    branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, env);
-  const mergeHeads = readMergeHeads(root, env);
+    branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, headNow);
+  const mergeHeads = headNow.mergeHeads;
   const named = revertedSha(message);
   const reverts = named === null ? null : (resolveCommits(root, [named]).get(named) ?? null);
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
