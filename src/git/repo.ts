@@ -59,7 +59,6 @@ export const CURRENT_BRANCH: GitQuestion<string | null> = {
   okCodes: [1, 128],
   answer: trimmedOrNull,
 };
-export const currentBranch = (cwd: string): string | null => ask(cwd, CURRENT_BRANCH);
 
 /** The commit HEAD points at, or null in a repository without commits. */
 export const HEAD_COMMIT: GitQuestion<string | null> = {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ask } from '../../src/git/exec.js';
+import { headState } from '../../src/git/head.js';
 import {
   configGet,
-  currentBranch,
+  CURRENT_BRANCH,
   headCommit,
   log,
   mergeBase,
@@ -27,8 +29,10 @@ describe('git gateway on real repositories', () => {
     expect(linkedInfo.root).toBe(fs.realpathSync(linked));
     expect(linkedInfo.isLinkedWorktree).toBe(true);
     expect(linkedInfo.commonDir).toBe(info.commonDir);
-    expect(currentBranch(linked)).toBe('feat/linked');
-    expect(currentBranch(repo.dir)).toBe('main');
+    expect(ask(linked, CURRENT_BRANCH)).toBe('feat/linked');
+    expect(ask(repo.dir, CURRENT_BRANCH)).toBe('main');
+    expect(headState(linked)).toEqual({ ref: 'refs/heads/feat/linked', unborn: false, mergeHeads: [] });
+    expect(headState(repo.dir)).toEqual({ ref: 'refs/heads/main', unborn: false, mergeHeads: [] });
   });
 
   it('returns null outside a repository', () => {
@@ -37,7 +41,8 @@ describe('git gateway on real repositories', () => {
 
   it('handles an unborn branch', () => {
     const repo = makeRepo({ initialCommit: false });
-    expect(currentBranch(repo.dir)).toBe('main');
+    expect(ask(repo.dir, CURRENT_BRANCH)).toBe('main');
+    expect(headState(repo.dir)).toEqual({ ref: null, unborn: true, mergeHeads: [] });
     expect(headCommit(repo.dir)).toBeNull();
     expect(log(repo.dir, { range: ['HEAD'] })).toEqual([]);
   });
