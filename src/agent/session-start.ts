@@ -4,6 +4,7 @@ import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { usageError } from '../errors.js';
 import { judgeSession } from '../hooks/session-verdict.js';
+import { contextAgeHours } from '../records/freshness.js';
 import { workspacePaths } from '../paths.js';
 import { clockIn } from '../session/clock-in.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
@@ -78,7 +79,8 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
 
   const { config } = await loadConfig(root);
   const cli = cliCommandFor(root, input.packageRoot);
-  const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), config, clock());
+  const now = clock();
+  const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), config, now);
   const files = contextPaths(paths, config);
   const read = [
     files.project_context,
@@ -89,7 +91,8 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
     files.negatives,
     ...files.additional,
   ].filter((f): f is string => f !== null);
-  const ageHours = Math.max(0, Math.floor((clock().getTime() - Date.parse(session.context_generated_at)) / 3_600_000));
+  // The context's age by the one definition (records/freshness.ts), at the instant the verdict was taken.
+  const ageHours = Math.max(0, Math.floor(contextAgeHours(session, now)));
   let protocolStep: string | null = null;
   if (verdict.ok && config.protocol.enforce) {
     const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
