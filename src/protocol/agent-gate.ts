@@ -1,25 +1,17 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { evaluateGate, type GateResult } from './evaluate.js';
-import { hookFacts, openHookRun } from './hook-run.js';
+import { evaluateGate } from './evaluate.js';
+import { hookFacts, openHookRun, type HookGateVerdict } from './hook-run.js';
 import { blockedUntil, unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
-import { commandTrust } from './trust.js';
+import { remedyContextFor } from './trust.js';
 import { COMPLETE, type Gate, type Phase, type Protocol } from './types.js';
 
 /** When an agent runtime asks: before a file-changing tool call (`edit`), or when the agent stops (`stop`). */
 export type AgentMoment = 'edit' | 'stop';
 
-export type AgentGateVerdict =
-  | { ok: true; reason: string }
-  | {
-      ok: false;
-      code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET';
-      reason: string;
-      unmet: Array<{ result: GateResult; cli: string; mcp: string }>;
-      remedy: string;
-    };
+export type AgentGateVerdict = HookGateVerdict;
 
 /**
  * Pure: the gates an agent-runtime hook holds the agent to (`protocol.enforce`). Before an edit: the
@@ -78,13 +70,7 @@ export async function judgeAgentProtocol(
       ok: true,
       reason: `protocol phase ${state.current_phase}: the ${moment === 'edit' ? 'start' : 'end'} gates are met`,
     };
-  const ctx = {
-    session_id: id,
-    role: session.role,
-    trusted: commandTrust(paths.root, env).trusted,
-    working_dir: paths.root,
-    cli,
-  };
+  const ctx = remedyContextFor(paths, session, env, cli);
   return {
     ok: false,
     code: 'GATE_UNMET',

@@ -1,25 +1,17 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { evaluateGate, type GateResult } from './evaluate.js';
+import { evaluateGate } from './evaluate.js';
 import type { GitPrefetch } from './facts.js';
-import { hookFacts, openHookRun, startHookFacts } from './hook-run.js';
+import { hookFacts, openHookRun, type HookGateVerdict, startHookFacts } from './hook-run.js';
 import { cachedProtocolFromText } from './load.js';
 import { unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
-import { commandTrust } from './trust.js';
+import { remedyContextFor } from './trust.js';
 import { readProtocolState, type ProtocolState } from './store.js';
 import { COMPLETE, type Gate, type Protocol } from './types.js';
 
-export type CommitGateVerdict =
-  | { ok: true; reason: string }
-  | {
-      ok: false;
-      code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET';
-      reason: string;
-      unmet: Array<{ result: GateResult; cli: string; mcp: string }>;
-      remedy: string;
-    };
+export type CommitGateVerdict = HookGateVerdict;
 
 /** The current phase and its gates that can refuse a commit (only blocking ones: the others are not judged here). */
 function commitGates(protocol: Protocol, state: ProtocolState) {
@@ -87,7 +79,6 @@ export async function judgeCommitProtocol(
   });
   if (!run.ok) return run;
   const { protocol, state } = run;
-  const id = session.session_id;
   if (state.current_phase === COMPLETE) return { ok: true, reason: 'protocol run COMPLETE' };
   const { current, gates } = commitGates(protocol, state);
   const judged = gates.filter(({ gate }) => gate.pre_commit);
@@ -100,8 +91,7 @@ export async function judgeCommitProtocol(
   const results = gates.map(({ phase: p, gate }) => evaluateGate(p, gate, facts, state.evidence, { preCommit: true }));
   const blocking = results.filter((r) => unmet(r));
   if (blocking.length === 0) return { ok: true, reason: `protocol phase ${current.id}: no blocking gate unmet` };
-  const trusted = commandTrust(paths.root, env).trusted;
-  const ctx = { session_id: id, role: session.role, trusted, working_dir: paths.root };
+  const ctx = remedyContextFor(paths, session, env);
   return {
     ok: false,
     code: 'GATE_UNMET',

@@ -23,7 +23,7 @@ export interface EvaluateOptions {
   preCommit?: boolean;
 }
 
-const isGlob = (p: string) => /[*?[\]{}]/.test(p);
+export const isGlob = (p: string) => /[*?[\]{}]/.test(p);
 
 /** Compiled globs: a gate's pattern is matched against every file of the work tree. */
 const globs = new Map<string, RegExp>();

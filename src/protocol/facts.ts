@@ -15,7 +15,7 @@ import { testFileMatcher } from '../tdd/test-files.js';
 import { runProcess } from '../util/run-process.js';
 import { sha256HexBytes } from '../util/sha256.js';
 import { commitShaOf, evidencePathOf, type EvidenceRecord } from './evidence.js';
-import { pathMatches } from './evaluate.js';
+import { isGlob, pathMatches } from './evaluate.js';
 import { emptyFacts, type CommandOutcome, type Facts } from './facts-types.js';
 import type { RecordedResult } from './store.js';
 import { commandTrust } from './trust.js';
@@ -132,8 +132,6 @@ export function takeBaseline(
   }
   return baseline;
 }
-
-const isGlob = (p: string) => /[*?[\]{}]/.test(p);
 
 /** Inside the worktree after resolving symlinks (a committed symlink must not prove a file elsewhere). */
 function existsInside(root: string, rel: string): boolean {

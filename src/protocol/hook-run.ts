@@ -1,6 +1,7 @@
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
+import type { GateResult } from './evaluate.js';
 import { factsOf, prefetchGitFacts, type GitPrefetch } from './facts.js';
 import { loadProtocol, protocolFromText } from './load.js';
 import { readProtocolState, type ProtocolState } from './store.js';
@@ -14,6 +15,17 @@ export type HookRefusal = {
   unmet: never[];
   remedy: string;
 };
+
+/** A hook-side protocol check's verdict (pre-commit, agent runtimes): each unmet gate with the CLI and MCP call that fixes it. */
+export type HookGateVerdict =
+  | { ok: true; reason: string }
+  | {
+      ok: false;
+      code: 'NO_PROTOCOL' | 'NOT_STARTED' | 'GATE_UNMET';
+      reason: string;
+      unmet: Array<{ result: GateResult; cli: string; mcp: string }>;
+      remedy: string;
+    };
 
 /**
  * The session's protocol run as the hooks (pre-commit, agent runtimes) see it: the protocol file and the

@@ -43,7 +43,7 @@ import {
   type RunOutcome,
   type Violation,
 } from './store.js';
-import { commandTrust } from './trust.js';
+import { remedyContextFor } from './trust.js';
 import {
   acceptedEvidence,
   COMPLETE,
@@ -77,15 +77,8 @@ export interface ProtocolDeps {
 }
 
 /** What the remedies of this run need: the session, its worktree and how this project calls hestai. */
-function remedyContext(run: Base, deps: ProtocolDeps) {
-  return {
-    session_id: run.session.session_id,
-    role: run.session.role,
-    trusted: commandTrust(run.paths.root, deps.env).trusted,
-    working_dir: run.paths.root,
-    cli: deps.cli?.(run.paths.root) ?? 'hestai',
-  };
-}
+const remedyContext = (run: Base, deps: ProtocolDeps) =>
+  remedyContextFor(run.paths, run.session, deps.env, deps.cli?.(run.paths.root));
 
 interface Base {
   paths: WorkspacePaths;
@@ -265,6 +258,14 @@ function alreadyRecorded(state: ProtocolState, results: readonly GateResult[]): 
   });
 }
 
+/** `results` written into `state`'s recorded results, each checked at `at`. */
+function withResults(state: ProtocolState, results: readonly GateResult[], at: string): ProtocolState {
+  const next = { ...state.results };
+  for (const r of results)
+    next[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: at };
+  return { ...state, results: next };
+}
+
 /**
  * Records the results of a check. A result the state already holds is not written again (no lock, no
  * write: a repeated check that changes nothing costs a read), so `checked_at` is when the gate last got
@@ -279,10 +280,7 @@ async function recordResults(
   if (state !== null && alreadyRecorded(state, results)) return;
   await updateProtocolState(run.paths, run.session.session_id, (current) => {
     if (current === null || alreadyRecorded(current, results)) return { result: undefined };
-    const next = { ...current.results };
-    for (const r of results)
-      next[gateKey(r.phase, r.gate)] = { status: r.status, message: r.message, evidence: r.evidence, checked_at: at };
-    return { state: { ...current, results: next }, result: undefined };
+    return { state: withResults(current, results, at), result: undefined };
   });
 }
 
@@ -518,17 +516,8 @@ export async function advancePhase(
       now,
       recovery,
     });
-    const recorded = { ...current.results };
-    for (const r of results)
-      recorded[gateKey(r.phase, r.gate)] = {
-        status: r.status,
-        message: r.message,
-        evidence: r.evidence,
-        checked_at: now,
-      };
-    const next = decision.success
-      ? applyAdvance({ ...current, results: recorded }, decision, plan.phases)
-      : { ...current, results: recorded };
+    const recorded = withResults(current, results, now);
+    const next = decision.success ? applyAdvance(recorded, decision, plan.phases) : recorded;
     return { state: next, result: decision };
   });
   if (outcome.violations.length > 0) appendViolations(run.paths, outcome.violations);
@@ -646,20 +635,7 @@ export async function recordEvidence(
       if (ahead === null || JSON.stringify(current.evidence) !== JSON.stringify(before.evidence))
         return { state: next, result: { state: next, judged: null } };
       const r = evaluateGate(phase.id, gate, ahead, next.evidence, { preCommit: false });
-      const recorded = alreadyRecorded(next, [r])
-        ? next
-        : {
-            ...next,
-            results: {
-              ...next.results,
-              [gateKey(r.phase, r.gate)]: {
-                status: r.status,
-                message: r.message,
-                evidence: r.evidence,
-                checked_at: at,
-              },
-            },
-          };
+      const recorded = alreadyRecorded(next, [r]) ? next : withResults(next, [r], at);
       return { state: recorded, result: { state: recorded, judged: r } };
     },
   );
@@ -902,13 +878,6 @@ export async function sessionState(
     forced_advances: state.forced_advances,
     protocol_changed: run.changed !== null,
   };
-}
-
-export async function sessionChecklist(
-  input: { working_dir: string; session_id?: string | undefined },
-  deps: ProtocolDeps,
-): Promise<{ start: Checklist['start']; end: Checklist['end']; work: Checklist['work'] }> {
-  return (await sessionState(input, deps)).checklist;
 }
 
 /** `where`: a working directory, or a workspace its caller already resolved (no second git process). */

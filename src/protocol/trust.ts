@@ -1,4 +1,7 @@
+import type { WorkspacePaths } from '../paths.js';
+import type { SessionRecord } from '../records/session.js';
 import { gateEnvironment, isTrusted, TRUST_REMEDY } from '../trust/index.js';
+import type { RemedyContext } from './remedy.js';
 
 /**
  * Whether this workspace may run the protocol's `command` checks. Content of a cloned repository may
@@ -22,5 +25,21 @@ export function commandTrust(root: string, env: NodeJS.ProcessEnv): TrustVerdict
     reason: trusted ? 'workspace trusted' : 'workspace not trusted: command gates run only in a trusted workspace',
     remedy: TRUST_REMEDY,
     env: gateEnvironment(env),
+  };
+}
+
+/** Who a remedy is for (remedy.ts): `session` in the worktree of `paths`, and whether its command gates may run there. */
+export function remedyContextFor(
+  paths: WorkspacePaths,
+  session: SessionRecord,
+  env: NodeJS.ProcessEnv,
+  cli?: string,
+): RemedyContext {
+  return {
+    session_id: session.session_id,
+    role: session.role,
+    trusted: commandTrust(paths.root, env).trusted,
+    working_dir: paths.root,
+    cli,
   };
 }
