@@ -1,7 +1,4 @@
-import { hasControl } from '../util/text.js';
-import { usageError } from '../errors.js';
-import { shellQuote } from '../util/quote.js';
-import { isRecord, parseJsonObject } from '../util/validate.js';
+import { hookPath, mergeHookGroups, type MatcherGroup } from './runtime-settings.js';
 
 /** Claude Code's project settings file (shared with the team; hooks live under `hooks`). */
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
@@ -26,36 +23,12 @@ export const CLAUDE_TIMEOUTS = { SessionStart: 60, PreToolUse: 10, Stop: 30 } as
  * (Claude Code reads every exit but 2 as "go on"); the hook itself exits only 0 or 2.
  */
 export function claudeHookCommand(entry: { project: string } | { absolute: string }): string {
-  if ('project' in entry) {
-    if (!/^[A-Za-z0-9_./-]+$/.test(entry.project) || entry.project.split('/').includes('..')) {
-      throw usageError(`the project-relative hook path ${JSON.stringify(entry.project)} is not a plain relative path`, {
-        code: 'AGENT_CONFIG_INVALID',
-      });
-    }
-    return `node "$CLAUDE_PROJECT_DIR"/${entry.project} || exit 2`;
-  }
-  if (!entry.absolute.startsWith('/') || hasControl(entry.absolute)) {
-    throw usageError(`the hook entrypoint ${JSON.stringify(entry.absolute)} is not a plain absolute path`, {
-      code: 'AGENT_CONFIG_INVALID',
-      remedy: 'Install hestai-hooks in a directory whose path has no control characters.',
-    });
-  }
-  return `node ${shellQuote(entry.absolute)} || exit 2`;
+  return `node ${hookPath(entry, '"$CLAUDE_PROJECT_DIR"')} || exit 2`;
 }
 
 /** True for a hook command hestai wrote (how a re-run finds and replaces its own entries). */
 export function isHestaiHookCommand(command: unknown): boolean {
   return typeof command === 'string' && /^node\s.*hooks\/claude-code['"]?(\s*\|\|\s*exit 2)?\s*$/.test(command);
-}
-
-interface HookEntry {
-  type: 'command';
-  command: string;
-  timeout: number;
-}
-interface MatcherGroup {
-  matcher?: string;
-  hooks: HookEntry[];
 }
 
 /**
@@ -80,37 +53,5 @@ export function claudeHooksFor(command: string): Record<'SessionStart' | 'PreToo
  * groups, is refused (naming the file and key), never overwritten.
  */
 export function mergeClaudeSettings(existing: string | null, command: string, file: string): string {
-  const refuse = (what: string) =>
-    usageError(`${file}: ${what}`, {
-      file,
-      code: 'AGENT_CONFIG_INVALID',
-      remedy: `Fix ${file} (Claude Code's settings), then run \`hestai init --agent claude-code\` again; it was left unchanged.`,
-    });
-  const doc = parseJsonObject(existing, refuse);
-  const hooks = doc['hooks'] ?? {};
-  if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
-  const merged: Record<string, unknown> = { ...hooks };
-  for (const [event, ours] of Object.entries(claudeHooksFor(command))) {
-    const groups = merged[event] ?? [];
-    if (!Array.isArray(groups)) throw refuse(`"hooks.${event}" is not a list`);
-    let placed = false;
-    const next: unknown[] = [];
-    for (const [i, group] of groups.entries()) {
-      if (!isRecord(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks'])))
-        throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
-      const entries = (group['hooks'] as unknown[] | undefined) ?? [];
-      const others = entries.filter((h) => !(isRecord(h) && isHestaiHookCommand(h['command'])));
-      if (others.length === entries.length) {
-        next.push(group);
-      } else {
-        // hestai's entry is replaced where it was; hooks sharing its group keep their group and matcher.
-        if (others.length > 0) next.push({ ...group, hooks: others });
-        if (!placed) next.push(ours);
-        placed = true;
-      }
-    }
-    if (!placed) next.push(ours);
-    merged[event] = next;
-  }
-  return `${JSON.stringify({ ...doc, hooks: merged }, null, 2)}\n`;
+  return mergeHookGroups(existing, claudeHooksFor(command), file, 'claude-code', isHestaiHookCommand);
 }

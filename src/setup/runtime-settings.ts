@@ -25,19 +25,27 @@ export type HookFileRuntime = keyof typeof RUNTIME_HOOK_FILES;
  * missing) blocks, since exit 1 or 127 would let the call through.
  */
 export function agentHookCommand(entry: { project: string } | { absolute: string }, runtime: HookFileRuntime): string {
+  return `node ${hookPath(entry, '"$(git rev-parse --show-toplevel)"')} ${runtime} || exit 2`;
+}
+
+/**
+ * A hook entrypoint as a hook command names it: under `projectDir` (a shell expression) when relative to the
+ * project, else the absolute path single-quoted, so spaces, quotes, `$` and backticks in it are inert.
+ */
+export function hookPath(entry: { project: string } | { absolute: string }, projectDir: string): string {
   if ('project' in entry) {
     if (!/^[A-Za-z0-9_./-]+$/.test(entry.project) || entry.project.split('/').includes('..'))
       throw usageError(`the project-relative hook path ${JSON.stringify(entry.project)} is not a plain relative path`, {
         code: 'AGENT_CONFIG_INVALID',
       });
-    return `node "$(git rev-parse --show-toplevel)"/${entry.project} ${runtime} || exit 2`;
+    return `${projectDir}/${entry.project}`;
   }
   if (!entry.absolute.startsWith('/') || hasControl(entry.absolute))
     throw usageError(`the hook entrypoint ${JSON.stringify(entry.absolute)} is not a plain absolute path`, {
       code: 'AGENT_CONFIG_INVALID',
       remedy: 'Install hestai-hooks in a directory whose path has no control characters.',
     });
-  return `node ${shellQuote(entry.absolute)} ${runtime} || exit 2`;
+  return shellQuote(entry.absolute);
 }
 
 /** True for a hook command hestai wrote (how a re-run finds and replaces its own entries). */
@@ -60,7 +68,7 @@ interface CommandHook {
   command: string;
   timeout: number;
 }
-interface MatcherGroup {
+export interface MatcherGroup {
   matcher?: string;
   hooks: CommandHook[];
 }
@@ -91,23 +99,28 @@ export function geminiHooksFor(command: string): Record<string, MatcherGroup> {
   };
 }
 
+/** The refusal of a runtime's hook file hestai cannot merge into: it names the file and the key, and stays unchanged. */
+const refuser = (file: string, runtime: AgentRuntime) => (what: string) =>
+  usageError(`${file}: ${what}`, {
+    file,
+    code: 'AGENT_CONFIG_INVALID',
+    remedy: `Fix ${file}${runtime === 'claude-code' ? " (Claude Code's settings)" : ''}, then run \`hestai init --agent ${runtime}\` again; it was left unchanged.`,
+  });
+
 /**
- * The new text of a `{hooks: {Event: [matcher groups]}}` file (Codex's hooks.json, Gemini's settings.json):
- * hestai's group added or replaced in place per event, every other setting, event, group and hook kept, in
- * order. Idempotent. A file that is not a JSON object of that shape is refused, naming the file and key.
+ * The new text of a `{hooks: {Event: [matcher groups]}}` file (Claude Code's settings.json, Codex's
+ * hooks.json, Gemini's settings.json): hestai's group added or replaced in place per event (hooks sharing
+ * its group keep their group and matcher), every other setting, event, group and hook kept, in order.
+ * Idempotent. A file that is not a JSON object of that shape is refused, naming the file and key.
  */
 export function mergeHookGroups(
   existing: string | null,
   ours: Record<string, MatcherGroup>,
   file: string,
-  runtime: HookFileRuntime,
+  runtime: AgentRuntime,
+  isOurs: (command: unknown) => boolean = isHestaiAgentCommand,
 ): string {
-  const refuse = (what: string) =>
-    usageError(`${file}: ${what}`, {
-      file,
-      code: 'AGENT_CONFIG_INVALID',
-      remedy: `Fix ${file}, then run \`hestai init --agent ${runtime}\` again; it was left unchanged.`,
-    });
+  const refuse = refuser(file, runtime);
   const doc = parseJsonObject(existing, refuse);
   const hooks = doc['hooks'] ?? {};
   if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
@@ -121,7 +134,7 @@ export function mergeHookGroups(
       if (!isRecord(g) || (g['hooks'] !== undefined && !Array.isArray(g['hooks'])))
         throw refuse(`"hooks.${event}[${i}]" is not a matcher group ({matcher, hooks: [...]})`);
       const entries = (g['hooks'] as unknown[] | undefined) ?? [];
-      const others = entries.filter((h) => !(isRecord(h) && isHestaiAgentCommand(h['command'])));
+      const others = entries.filter((h) => !(isRecord(h) && isOurs(h['command'])));
       if (others.length === entries.length) next.push(g);
       else {
         if (others.length > 0) next.push({ ...g, hooks: others });
@@ -151,12 +164,7 @@ export const CURSOR_EVENTS = [
 
 /** The new text of `.cursor/hooks.json` with hestai's command on each of CURSOR_EVENTS, everything else kept. */
 export function mergeCursorHooks(existing: string | null, command: string, file: string): string {
-  const refuse = (what: string) =>
-    usageError(`${file}: ${what}`, {
-      file,
-      code: 'AGENT_CONFIG_INVALID',
-      remedy: `Fix ${file}, then run \`hestai init --agent cursor\` again; it was left unchanged.`,
-    });
+  const refuse = refuser(file, 'cursor');
   const doc = parseJsonObject(existing, refuse);
   const hooks = doc['hooks'] ?? {};
   if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
