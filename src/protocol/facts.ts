@@ -145,16 +145,9 @@ function existsInside(root: string, rel: string): boolean {
   }
 }
 
-/** Files up to this size are hashed in plain JavaScript: loading node:crypto costs more (see util/sha256.ts). */
-const SMALL_FILE = 64 * 1024;
-
-/** sha256 of a file's bytes; node:crypto is loaded only for a large file (not on every commit). */
+/** sha256 of a file's bytes, or null when it is not a file inside the worktree. */
 function sha256OfFile(root: string, rel: string): string | null {
-  if (!existsInside(root, rel)) return null;
-  const bytes = fs.readFileSync(path.join(root, rel));
-  if (bytes.length <= SMALL_FILE) return sha256HexBytes(bytes);
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  return createHash('sha256').update(bytes).digest('hex');
+  return existsInside(root, rel) ? sha256HexBytes(fs.readFileSync(path.join(root, rel))) : null;
 }
 
 /**
