@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { usageError } from '../errors.js';
 
 /**
@@ -63,9 +64,22 @@ export function spawnFailure(args: readonly string[], cwd: string, error: NodeJS
   return new GitError(args, null, String(error.message));
 }
 
+/**
+ * The variables git reads as paths relative to the directory it is started in (git(1): `GIT_DIR`,
+ * `GIT_WORK_TREE`). Set relative to this process's directory, they would name another place from the
+ * directory git is asked in (the worktree root, not a subdirectory hestai was started in), so they are
+ * passed on absolute, as git itself does before it changes directory (it runs hooks with them so).
+ */
+const CWD_RELATIVE = ['GIT_DIR', 'GIT_WORK_TREE'] as const;
+
 /** Environment for git: a stable, machine-readable locale and no pager or prompts. */
 export function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
+  for (const key of CWD_RELATIVE) {
+    const value = process.env[key];
+    if (value && extra?.[key] === undefined && !path.isAbsolute(value)) env[key] = path.resolve(value);
+  }
+  return env;
 }
 
 /** Runs git and returns its output; throws `GitError` on an exit code that is not in `okCodes`. */
