@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { findProjectRoot } from '../agent/project-root.js';
 import { hintRenderer } from '../util/invocation.js';
 import { clockFromEnv, systemClock, type Clock } from '../clock.js';
-import { auditPathTraversal } from '../security.js';
 import { ExitCode, isHestaiError, type HestaiError } from '../errors.js';
 import { createOutput, paint, type Output } from './output.js';
 
@@ -113,6 +112,8 @@ export async function runHandler(
     const result = await handler(ctx);
     emit(ctx, result);
   } catch (error) {
+    // Loaded here: a command that succeeds never needs it (nor the state store it writes the audit log with).
+    const { auditPathTraversal } = await import('../security.js');
     const audited = auditPathTraversal(error, () => process.cwd(), `cli:${name}`, ctx?.clock ?? systemClock);
     process.exitCode = reportError(
       ctx?.out ?? hintedOutput(createOutput(jsonRequested()), process.cwd(), process.env),

@@ -2,8 +2,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, usageError } from '../../errors.js';
 import { quoteInput } from '../../util/quote.js';
-import { availableRoles } from '../../records/roles.js';
-import { resolveWorkspace } from '../../workspace.js';
 import { paint } from '../output.js';
 import { action } from '../run.js';
 
@@ -90,6 +88,10 @@ export function registerClockIn(program: Command): void {
           );
           for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
           for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
+          const [{ availableRoles }, { resolveWorkspace }] = await Promise.all([
+            import('../../records/roles.js'),
+            import('../../workspace.js'),
+          ]);
           const roles = availableRoles(resolveWorkspace(ctx.cwd).paths);
           if (roles.length > 0 && !roles.includes(opts.role))
             lines.push(

@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../../errors.js';
-import { workspacePaths } from '../../paths.js';
-import { clockInHint } from '../../records/resolve.js';
-import { availableRoles } from '../../records/roles.js';
 import { action } from '../run.js';
 import type { InitResult } from '../../setup/init.js';
 
@@ -36,7 +33,12 @@ export function registerInit(program: Command): void {
     )
     .action(
       action(async (ctx, options: { husky?: boolean; mcp?: boolean; agent?: string; commit?: boolean }) => {
-        const { initWorkspace } = await import('../../setup/init.js');
+        const [{ initWorkspace }, { workspacePaths }, { clockInHint }, { availableRoles }] = await Promise.all([
+          import('../../setup/init.js'),
+          import('../../paths.js'),
+          import('../../records/resolve.js'),
+          import('../../records/roles.js'),
+        ]);
         const result = initWorkspace({
           working_dir: ctx.cwd,
           ...(options.husky === undefined ? {} : { husky: options.husky }),
