@@ -15,20 +15,19 @@ const lib = () => import('../../protocol/operations.js');
 const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env, cli: hestaiCommand });
 
 /**
- * The worktree (working_dir, validated and cached by the connection) and the session the tool acts on: the
- * session_id argument, else the connection's own session, else the only live unpinned one.
+ * A tool's arguments with the worktree (working_dir, validated and cached by the connection) and the session it
+ * acts on: the session_id argument, else the connection's own session, else the only live unpinned one.
  */
-async function target(
+async function input<A extends { working_dir: string; session_id?: string | undefined }>(
   deps: McpDeps,
-  working_dir: string,
-  session_id: string | undefined,
+  args: A,
   tool: string,
   owned = false,
-): Promise<{ working_dir: string; session_id: string }> {
-  const { paths, root } = await deps.connection.workspace(working_dir);
-  const id = deps.connection.chooseSession(paths, session_id).session_id;
+): Promise<A & { working_dir: string; session_id: string }> {
+  const { paths, root } = await deps.connection.workspace(args.working_dir);
+  const id = deps.connection.chooseSession(paths, args.session_id).session_id;
   if (owned) deps.connection.requireOwned(id, tool);
-  return { working_dir: root, session_id: id };
+  return { ...args, working_dir: root, session_id: id };
 }
 
 const level = z.enum(['MUST', 'SHOULD', 'MAY']).describe('RFC 2119 requirement level, from protocol.yaml only.');
@@ -97,12 +96,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (
-        await lib()
-      ).sessionStart(
-        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'session_start', true)) },
-        deps$(deps),
-      );
+      const res = await (await lib()).sessionStart(await input(deps, args, 'session_start', true), deps$(deps));
       return okResult(
         res,
         `protocol run started for session ${res.session_id}: phase ${res.phase}; blocked until: ${res.blocked_until.join(', ') || 'nothing'}. Next: get_blocked_reason.`,
@@ -135,12 +129,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      const res = await (
-        await lib()
-      ).validateGate(
-        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'validate_gate', true)) },
-        deps$(deps),
-      );
+      const res = await (await lib()).validateGate(await input(deps, args, 'validate_gate', true), deps$(deps));
       return okResult(
         res,
         `${res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}): ${res.message}`,
@@ -179,10 +168,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const res = await (
         await lib()
-      ).advancePhase(
-        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'advance_phase', true)), surface: 'mcp' },
-        deps$(deps),
-      );
+      ).advancePhase(await input(deps, { ...args, surface: 'mcp' as const }, 'advance_phase', true), deps$(deps));
       const text = `${res.message}${res.warnings.length ? `\nwarnings: ${res.warnings.join('; ')}` : ''}${res.success ? '' : '\nhint: get_blocked_reason lists the tool calls that unblock it'}`;
       return res.success ? okResult(res, text) : failedResult(res, text);
     },
@@ -216,12 +202,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (
-        await lib()
-      ).recordEvidence(
-        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'record_evidence', true)) },
-        deps$(deps),
-      );
+      const res = await (await lib()).recordEvidence(await input(deps, args, 'record_evidence', true), deps$(deps));
       return okResult(res, `evidence recorded for ${res.phase}/${res.step}: ${res.gate_status}: ${res.message}`);
     },
   );
@@ -254,10 +235,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
     async (args) => {
       const res = await (
         await lib()
-      ).getBlockedReason(
-        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'get_blocked_reason')), surface: 'mcp' },
-        deps$(deps),
-      );
+      ).getBlockedReason(await input(deps, { ...args, surface: 'mcp' as const }, 'get_blocked_reason'), deps$(deps));
       const text = res.is_blocked
         ? `phase ${res.current_phase} is blocked:\n${res.suggested_actions.map((a) => `- ${a}`).join('\n')}`
         : `phase ${res.current_phase}: nothing blocks`;
@@ -298,12 +276,7 @@ export function registerProtocolTools(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const res = await (
-        await lib()
-      ).sessionEnd(
-        { ...args, ...(await target(deps, args.working_dir, args.session_id, 'session_end', true)) },
-        deps$(deps),
-      );
+      const res = await (await lib()).sessionEnd(await input(deps, args, 'session_end', true), deps$(deps));
       const text = `${res.status}: ${res.message}${res.unmet.length ? `\n${res.unmet.map((u) => `- ${u}`).join('\n')}` : ''}`;
       return res.status === 'INCOMPLETE' ? failedResult(res, text) : okResult(res, text);
     },
