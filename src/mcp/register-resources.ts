@@ -17,6 +17,7 @@ export function workspaceOf(deps: McpDeps): Promise<Workspace> {
 }
 
 const protocolViews = () => import('../protocol/views.js');
+const protocolOperations = () => import('../protocol/operations.js');
 
 /** The connection's session in this worktree (its own, else the only live unpinned one), or null. */
 function connectionSession(deps: McpDeps, paths: WorkspacePaths): string | null {
@@ -50,7 +51,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Session protocol history',
     description:
       'The last 5 completed protocol runs (newest first): objective, outcome, commit, key decisions, next-session notes.',
-    build: async (_deps, workspace) => (await protocolViews()).historyResource(workspace),
+    build: async (_deps, workspace) => (await protocolOperations()).sessionHistory(workspace, 5),
   },
   {
     name: 'session-violations',
@@ -58,7 +59,7 @@ const RESOURCES: ReadonlyArray<{ name: string; uri: string; title: string; descr
     title: 'Protocol violations',
     description:
       'Every requirement skipped by a forced advance_phase: session, time, phase, requirement, severity, recovery.',
-    build: async (_deps, workspace) => (await protocolViews()).violationsResource(workspace),
+    build: async (_deps, workspace) => (await protocolOperations()).sessionViolations(workspace),
   },
   // The clock-in and anchor views that session:// showed before the protocol existed, unchanged.
   {

@@ -1,11 +1,12 @@
 import { loadProtocol } from './load.js';
 import { buildChecklist } from './machine.js';
-import { sessionHistory, sessionState, sessionViolations, type ProtocolDeps, type StateView } from './operations.js';
+import { sessionState, type ProtocolDeps, type StateView } from './operations.js';
 import { readProtocolState } from './store.js';
 import type { Workspace } from '../workspace.js';
 
 /**
- * The four `session://` resources of seed 004, as documents that never fail for an ordinary reason:
+ * The `session://state` and `session://checklist` resources of seed 004 (history and violations are
+ * operations.ts's sessionHistory and sessionViolations), as documents that never fail for an ordinary reason:
  * without a session or a protocol run they say so and what to call next. Each takes the workspace the
  * caller already resolved and validated (the MCP connection caches it), so a read starts no git process
  * of its own.
@@ -48,14 +49,4 @@ export async function checklistResource(
   const loaded = await loadProtocol(workspace.paths);
   const empty = loaded ? buildChecklist(loaded.protocol, []) : { start: [], work: [], end: [] };
   return { session_id: c.session_id, ...empty, hint: loaded ? hint(c) : 'No .hestai/protocol.yaml: run hestai init.' };
-}
-
-/** `session://history`: the last 5 completed runs, newest first. */
-export function historyResource(workspace: Workspace): ReturnType<typeof sessionHistory> {
-  return sessionHistory(workspace, 5);
-}
-
-/** `session://violations`: every forced skip, oldest first. */
-export function violationsResource(workspace: Workspace): ReturnType<typeof sessionViolations> {
-  return sessionViolations(workspace);
 }
