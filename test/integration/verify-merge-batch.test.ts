@@ -133,14 +133,18 @@ describe('verify judges the merges of a range in one git process', () => {
     expect(git.filter((c) => c.startsWith('merge-tree ')).length).toBe(0);
   });
 
-  it("reads a batch with two git processes: one for every message and the config changes, one for the judged commits' files", () => {
+  it("reads a batch's judged files with one git process: the messages come from the walk that orders the range, the config changes from one path-limited walk", () => {
     const { repo, root } = mergingHistory();
     repo.commit('test(cli): a flag', { 'test/cli.test.ts': '1\n' });
     repo.commit('feat(cli): a flag', { 'src/cli.ts': '1\n' });
     const { status, git } = traced(repo, ['--from', root]);
     expect(status).toBe(1); // the evil merge
     const readers = git.filter((c) => /^(log|diff-tree) /.test(c) && c.includes('--stdin') && !c.includes('remerge'));
-    expect(readers).toHaveLength(2);
+    expect(readers).toHaveLength(1);
+    expect(git.filter((c) => /^rev-list .*--children.*--format=/.test(c))).toHaveLength(1);
+    expect(
+      git.filter((c) => /^rev-list --full-history .* -- \.hestai_workspace\.yaml \.hestai\/protocol\.yaml$/.test(c)),
+    ).toHaveLength(1);
   });
 
   it('still refuses a merge of an unrelated history (a second root), asking git which parents are related', () => {

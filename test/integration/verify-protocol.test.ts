@@ -67,6 +67,37 @@ describe('hestai verify: a branch may not weaken the base protocol', () => {
     expect(res.stdout + res.stderr).toContain('removed or is invalid');
   });
 
+  it("reads the files of a merge whose first parent is outside the walk against that parent (git's path-limited walk compares it with its other parent)", () => {
+    const repo = makeRepo();
+    repo.commit('chore: the protocol', {
+      '.hestai/protocol.yaml': DEFAULT,
+      '.hestai_workspace.yaml': 'verify:\n  trailers: warn\n  anchors: off\n',
+    });
+    repo.commit('docs: a', { 'docs/a.md': 'a\n' });
+    const stronger = DEFAULT.replace(
+      'level: SHOULD\n        check: { type: branch_not',
+      'level: MUST\n        check: { type: branch_not',
+    );
+    // The same protocol change on a branch and on main; the branch merged into an old main commit, that merge into main.
+    repo.git(['switch', '-q', '-c', 'feat/strict']);
+    repo.commit('chore: a stricter protocol', { '.hestai/protocol.yaml': stronger });
+    repo.git(['switch', '-q', 'main']);
+    repo.commit('chore: the stricter protocol on main', { '.hestai/protocol.yaml': stronger });
+    repo.git(['switch', '-q', '-c', 'side', 'main~1']);
+    // An evil merge: it adds a file neither parent has.
+    repo.git(['merge', '-q', '--no-ff', '--no-commit', 'feat/strict']);
+    repo.write('docs/evil.md', 'evil\n');
+    repo.git(['add', 'docs/evil.md']);
+    repo.git(['commit', '-q', '--no-verify', '-m', "Merge branch 'feat/strict' into side"]);
+    repo.git(['switch', '-q', '-c', 'integrate', 'main']);
+    repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side']);
+    const res = repo.hestai(['verify', '--from', 'main', '--to', 'integrate', '--format', 'github']);
+    expect(res.status, res.stdout + res.stderr).toBe(1);
+    // Its failure names the first file it changes against its first parent, as for any commit that changes the protocol.
+    const annotation = res.stdout.split('\n').find((l) => l.includes("[Merge branch 'feat/strict' into side]"));
+    expect(annotation).toMatch(/^::error file=\.hestai\/protocol\.yaml,title=hestai merge /);
+  });
+
   it('protocolWeakenings names each weakening once', () => {
     const base = parse(DEFAULT);
     const head = parse(DEFAULT.replace(/ {6}- id: clean_tree[\s\S]*$/, ''));
