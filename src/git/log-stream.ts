@@ -1,7 +1,6 @@
-import { historyArgs } from './history.js';
 import { runGitAsync } from './async.js';
 import { gitEnv, runGit, spawnFailure } from './exec.js';
-import { logFormat, logNonce, parseLog, RECORD_SEP, type LogCommit } from './parse.js';
+import { FIELD_SEP, logFormat, logNonce, parseLog, RECORD_SEP, type FileChange, type LogCommit } from './parse.js';
 
 /**
  * git's own memory for reading packs, bounded for the processes that read a whole range: by default git maps
@@ -56,90 +55,112 @@ export class GitStreamError extends Error {
 }
 
 /**
- * The commits of `revisions` in the order of {@link history} (parents before children, `--topo-order`),
- * each with how many children it has among them, in batches of about `batch`, from ONE
- * `git rev-list --children` read as git writes it (issue 27: the range is never held, and no `git log`
- * process sees more than one batch: git's own memory grows with the commits and trees a process has read).
+ * The commits of `revisions` in the order of {@link history} (parents before children, `--topo-order`), each
+ * with its message (as {@link logFiles} reads their files, without them) and how many children it has among them,
+ * in batches of about `batch`, from ONE `git rev-list --children --format` read as git writes it: the order,
+ * the children and every message come from the walk git does anyway, and no process reads a batch's messages
+ * again. git holds the walked commits (as it does for `--topo-order`), verify only the batch at hand.
  */
-export async function* streamOrder(
+export async function* streamCommits(
   cwd: string,
   revisions: readonly string[],
   batch = 2000,
-): AsyncGenerator<{ sha: string; children: number }[], void, undefined> {
-  let ready: { sha: string; children: number }[] = [];
-  for await (const line of streamGitLines(cwd, [
+): AsyncGenerator<{ commit: LogCommit; children: number }[], void, undefined> {
+  const nonce = logNonce();
+  const open = `${RECORD_SEP}${nonce}`;
+  const end = `${FIELD_SEP}${nonce}${FIELD_SEP}`;
+  const args = [
     'rev-list',
     '--children',
     '--topo-order',
     '--reverse',
+    `--format=${logFormat(nonce)}`,
     ...revisions,
     '--',
-  ])) {
-    const fields = line.split(' ');
-    ready.push({ sha: fields[0]!, children: fields.length - 1 });
-    if (ready.length >= batch) {
-      yield ready;
-      ready = [];
+  ];
+  const { child, exit } = spawnGit(cwd, args);
+  const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  let ready: { commit: LogCommit; children: number }[] = [];
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      text += decoder.write(chunk);
+      let from = 0;
+      for (;;) {
+        // `commit <sha> <child>...` then the record: RECORD_SEP nonce ... FIELD_SEP nonce FIELD_SEP
+        const start = text.indexOf(open, from);
+        if (start === -1) break;
+        const stop = text.indexOf(end, start);
+        if (stop === -1) break;
+        const head = text.slice(from, start).trim().split(' ');
+        const [commit] = parseLog(text.slice(start, stop + end.length), true, nonce);
+        if (head[0] !== 'commit' || commit === undefined || commit.sha !== head[1])
+          throw new GitStreamError(args, 0, `unreadable git rev-list output near ${JSON.stringify(head.join(' '))}`);
+        ready.push({ commit, children: head.length - 2 });
+        from = stop + end.length;
+        if (ready.length >= batch) {
+          yield ready;
+          ready = [];
+        }
+      }
+      text = text.slice(from);
     }
+    text += decoder.end();
+    if (text.trim() !== '') throw new GitStreamError(args, 0, 'git rev-list output ended inside a commit');
+    if (ready.length > 0) yield ready;
+    const { status, stderr } = await exit;
+    if (status !== 0) throw new GitStreamError(args, status, stderr);
+  } finally {
+    if (child.exitCode === null) child.kill();
   }
-  if (ready.length > 0) yield ready;
 }
 
 /**
- * The commits `shas` (in that order) as {@link history} reads them (the same format, `--name-status -M`,
- * first-parent diffs of merges), from ONE `git log --no-walk=unsorted --stdin`; rejects with `GitError` when
- * git fails. Asynchronous, so that verify reads the next batch while it judges this one.
+ * The changed files of the commits `shas` as {@link history} reads them (`--name-status -M`, a merge
+ * against its first parent), by sha, from ONE `git log --no-walk=unsorted --stdin` that formats nothing
+ * else; rejects with `GitError` when git fails.
  */
-export async function logCommits(
+export async function logFiles(
   cwd: string,
   shas: readonly string[],
-  options: { files?: boolean } = {},
-): Promise<LogCommit[]> {
-  if (shas.length === 0) return [];
-  const nonce = logNonce();
-  const diff = new Set(['-M', '-z', '--name-status', '--diff-merges=first-parent']);
-  const args = historyArgs({ revisions: [] }, nonce).filter(
-    (a) => a !== '--reverse' && a !== '--' && (options.files !== false || !diff.has(a)),
-  );
-  const result = await runGitAsync(bounded([...args, '--no-walk=unsorted', '--stdin']), {
-    cwd,
-    input: `${shas.join('\n')}\n`,
-  });
-  return parseLog(result.stdout, true, nonce);
-}
-
-/**
- * The commits `shas` (in that order) as {@link logCommits} reads them without files, each with the ones of
- * `paths` it changes (against its first parent; a root commit against the empty tree), from ONE
- * `git diff-tree --stdin --always`: every message, and which commits change the workspace config or the
- * protocol, in one process. Rejects with `GitError` when git fails.
- */
-export async function commitsWithPaths(
-  cwd: string,
-  shas: readonly string[],
-  paths: readonly string[],
-): Promise<LogCommit[]> {
-  if (shas.length === 0) return [];
+): Promise<Map<string, { files: string[]; changes: FileChange[] }>> {
+  const answers = new Map<string, { files: string[]; changes: FileChange[] }>();
+  if (shas.length === 0) return answers;
   const nonce = logNonce();
   const result = await runGitAsync(
     bounded([
-      'diff-tree',
-      '--stdin',
-      '--always',
-      '--root',
-      '-r',
-      '-z',
-      `--format=${logFormat(nonce)}`,
+      'log',
+      `--format=${RECORD_SEP}${nonce}%H${FIELD_SEP}${FIELD_SEP}${FIELD_SEP}${FIELD_SEP}${nonce}${FIELD_SEP}`,
       '--no-color',
+      '-M',
+      '-z',
       '--name-status',
-      '--no-renames',
       '--diff-merges=first-parent',
-      '--',
-      ...paths,
+      '--no-walk=unsorted',
+      '--stdin',
     ]),
     { cwd, input: `${shas.join('\n')}\n` },
   );
-  return parseLog(result.stdout, true, nonce);
+  for (const c of parseLog(result.stdout, true, nonce))
+    answers.set(c.sha, { files: c.files, changes: c.changes ?? [] });
+  return answers;
+}
+
+/**
+ * The commits of `revisions` that may change one of `paths` against their first parent (a root commit: that
+ * hold one), from ONE path-limited `git rev-list --full-history` over the whole range. Exact for a commit
+ * with one parent or none; a merge is listed when it differs from some parent in the walk, so a listed merge
+ * is to be checked against its first parent, and a merge whose first parent is outside the walk is not
+ * answered here (git compares it with its other parents only). Rejects with `GitError` when git fails.
+ */
+export async function pathChanges(
+  cwd: string,
+  revisions: readonly string[],
+  paths: readonly string[],
+): Promise<Set<string>> {
+  const result = await runGitAsync(bounded(['rev-list', '--full-history', ...revisions, '--', ...paths]), { cwd });
+  return new Set(result.stdout.split('\n').filter((l) => l !== ''));
 }
 
 /** The lines git prints for `args` (e.g. `rev-list`), one at a time; throws `GitStreamError` on failure. */
@@ -198,11 +219,13 @@ export async function firstCommitIn(
   return null;
 }
 
-/** The root commits `rev` descends from (`git rev-list --max-parents=0`). */
-export function rootCommits(cwd: string, rev: string): string[] {
-  return runGit(bounded(['rev-list', '--max-parents=0', rev, '--']), { cwd })
-    .stdout.split('\n')
-    .filter((l) => l !== '');
+/**
+ * The root commits `rev` descends from (`git rev-list --max-parents=0`), without blocking: git walks the
+ * history while verify judges. Rejects with `GitError` when git fails.
+ */
+export async function rootCommits(cwd: string, rev: string): Promise<string[]> {
+  const result = await runGitAsync(bounded(['rev-list', '--max-parents=0', rev, '--']), { cwd });
+  return result.stdout.split('\n').filter((l) => l !== '');
 }
 
 /**

@@ -10,13 +10,14 @@ import {
   countCommits,
   firstCommitIn,
   GitStreamError,
-  commitsWithPaths,
-  logCommits,
+  logFiles,
+  pathChanges,
   remergeDiffs,
   type Remerge,
   rootCommits,
-  streamOrder,
+  streamCommits,
 } from '../git/log-stream.js';
+import { childrenRead } from '../util/children.js';
 import { GitError } from '../git/exec.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { parseConventionalHeader } from '../tdd/header.js';
@@ -219,6 +220,13 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   const since = config.tdd.since ? resolveCommit(workspace.root, config.tdd.since) : null;
   const pairing = pairingRevisions(workspace.root, config, range.to, since);
   const context = await pairingContext(workspace.root, range, pairing);
+  // The commits that change the config or the protocol, from one path-limited walk git does while the rest
+  // is prepared (readBatch).
+  const configChanges =
+    input.files === 'judged'
+      ? pathChanges(workspace.root, context.revisions, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE])
+      : null;
+  configChanges?.catch(() => undefined); // awaited by the first batch read; never an unhandled rejection
   const where = pairing?.onDefault === true ? 'default-branch' : 'branch';
   const judge = testFirstJudge({ ...config.tdd, where });
 
@@ -436,43 +444,61 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // Merges (issue 25): with a single root no two commits are unrelated, and a merge git re-merges to itself
   // exactly (one `git log --diff-merges=remerge` per batch, whatever the number of merges) adds nothing;
   // only the others are re-computed one by one.
-  let roots: boolean | null = null;
-  const singleRoot = () => (roots ??= rootCommits(workspace.root, range.to).length === 1);
-  // One batch read by git (its commits, then its merges screened) while the one before it is judged.
-  const read = (order: readonly { sha: string; children: number }[]) => {
+  // Asked of git once, when the first batch with merges is read, without blocking the judging.
+  let roots: Promise<boolean> | null = null;
+  let related = false;
+  const singleRoot = async () => {
+    roots ??= rootCommits(workspace.root, range.to).then((r) => (related = r.length === 1));
+    return roots;
+  };
+  // One batch read by git (the files its verdicts read, then its merges screened) while the one before it is judged.
+  const read = (order: readonly { commit: LogCommit; children: number }[], unsure: ReadonlySet<string>) => {
     const reading = (async () => {
       let batch: LogCommit[];
       try {
         batch = await readBatch(
           workspace.root,
-          order.map((o) => o.sha),
-          input.files === 'judged' ? config : null,
+          order.map((o) => o.commit),
+          configChanges === null ? null : { config, changing: await configChanges, unsure },
         );
       } catch (error) {
         throw error instanceof GitError ? gitFailed(error.stderr.trim()) : error;
       }
-      if (batch.length !== order.length || batch.some((c, i) => c.sha !== order[i]!.sha))
-        throw gitFailed(`git log --no-walk returned ${batch.length} of the ${order.length} commits asked for`);
       const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
-      const remerges = merges.length > 0 && singleRoot() ? await remergeDiffs(workspace.root, merges) : new Map();
+      const remerges =
+        merges.length > 0 && (await singleRoot()) ? await remergeDiffs(workspace.root, merges) : new Map();
       return { order, batch, remerges };
     })();
     reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
     return reading;
   };
-  // The order (parents first) and each commit's number of children come from one `git rev-list`; each
-  // batch is read by a `git log` of its own, so neither verify nor git holds the range.
-  const orders = streamOrder(workspace.root, context.revisions, deps.batch);
+  // The merges whose first parent is outside the walk (readBatch): the walk's commits are kept only while
+  // they have children still to come.
+  const walked = new Map<string, number>();
+  const unsureOf = (order: readonly { commit: LogCommit; children: number }[]) => {
+    const unsure = new Set<string>();
+    if (configChanges === null) return unsure;
+    for (const { commit: c, children } of order) {
+      if (c.parents.length > 1 && !walked.has(c.parents[0]!)) unsure.add(c.sha);
+      childrenRead(walked, c.parents, () => undefined);
+      if (children > 0) walked.set(owned(c.sha), children);
+    }
+    return unsure;
+  };
+  // The order (parents first), each commit's number of children and its message come from one
+  // `git rev-list`; each batch's files are read by a `git log` of its own, so neither verify nor git holds
+  // the range.
+  const orders = streamCommits(workspace.root, context.revisions, deps.batch);
   try {
     const first = await orders.next();
-    let pending = first.done ? null : read(first.value);
+    let pending = first.done ? null : read(first.value, unsureOf(first.value));
     while (pending !== null) {
       const following = await orders.next();
-      const next = following.done ? null : read(following.value);
+      const next = following.done ? null : read(following.value, unsureOf(following.value));
       const { order, batch, remerges } = await pending;
-      const children = new Map(order.map((o) => [o.sha, o.children]));
+      const children = new Map(order.map((o) => [o.commit.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
-      await judgeBatch(batch, { remerges, related: roots === true }, children);
+      await judgeBatch(batch, { remerges, related }, children);
       pending = next;
     }
   } catch (error) {
@@ -495,32 +521,50 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
 }
 
 /**
- * A batch of commits as `git log` reads them. With `judged` (the policy), the changed files, git's costly
- * part (a tree diff per commit, long in flat folders), are read only for the commits a verdict depends on:
- * a test commit or one of `tdd.types` (test-first pairs them by their files, renames detected: a test file
- * only renamed does not count), a release tool's header (skipped only when it changes release files), and a commit that changes the workspace config (the adoption commit) or the
- * protocol (the protocol verdict's commit). Not a merge: its verdict re-merges its parents.
+ * The changed files of a batch's commits (read by {@link streamCommits} with their messages). With `judged`
+ * (the policy), the files, git's costly part (a tree diff per commit, long in flat folders), are read only for
+ * the commits a verdict depends on: a test commit or one of `tdd.types` (test-first pairs them by their files,
+ * renames detected: a test file only renamed does not count), a release tool's header (skipped only when it
+ * changes release files), and a commit that changes the workspace config (the adoption commit) or the
+ * protocol (the protocol verdict's commit): `changing`, from one path-limited `git rev-list` ({@link
+ * pathChanges}), exact for a commit with one parent or none. Not a merge, whose verdict re-merges its
+ * parents, unless it may change the config or the protocol against its first parent (listed in `changing`,
+ * or `unsure`: its first parent is outside the walk); its files then count only when they hold one of them,
+ * as if git had been asked of those two paths alone. The others report no files.
  */
 async function readBatch(
   root: string,
-  shas: readonly string[],
-  judged: Pick<WorkspaceConfig, 'tdd'> | null,
+  commits: readonly LogCommit[],
+  judged: {
+    config: Pick<WorkspaceConfig, 'tdd'>;
+    changing: ReadonlySet<string>;
+    unsure: ReadonlySet<string>;
+  } | null,
 ): Promise<LogCommit[]> {
-  if (judged === null) return logCommits(root, shas);
-  // Every message, and the commits that change the config or the protocol, from one git process.
-  const bare = await commitsWithPaths(root, shas, [WORKSPACE_CONFIG_FILE, PROTOCOL_FILE]);
   const needs = (c: LogCommit) => {
-    if (c.files.length > 0) return true;
+    if (judged === null || judged.changing.has(c.sha) || judged.unsure.has(c.sha)) return true;
     if (c.parents.length > 1) return false;
     const header = messageHeader(c.message);
     // a release tool's header is skipped only when its files are what release tools write (src/tdd/ignore.ts)
     if (isReleaseHeader(header)) return true;
     const type = parseConventionalHeader(header)?.type;
-    return type !== undefined && (type === 'test' || judged.tdd.types.includes(type));
+    return type !== undefined && (type === 'test' || judged.config.tdd.types.includes(type));
   };
-  const wanted = bare.filter(needs).map((c) => c.sha);
-  const full = new Map((await logCommits(root, wanted)).map((c) => [c.sha, c]));
-  return bare.map((c) => full.get(c.sha) ?? c);
+  const wanted = commits.filter(needs).map((c) => c.sha);
+  const files = await logFiles(root, wanted);
+  if (files.size !== wanted.length)
+    throw new GitError(
+      ['log', '--no-walk=unsorted', '--stdin'],
+      0,
+      `git log --no-walk returned ${files.size} of the ${wanted.length} commits asked for`,
+    );
+  const policyFile = (p: string) => p === WORKSPACE_CONFIG_FILE || p === PROTOCOL_FILE;
+  return commits.map((c) => {
+    const read = files.get(c.sha);
+    if (read === undefined) return c;
+    if (judged !== null && c.parents.length > 1 && !read.files.some(policyFile)) return c;
+    return { ...c, files: read.files, changes: read.changes };
+  });
 }
 
 /** A string of its own (a sha cut out of a whole batch's `git log` text would keep that text alive). */
