@@ -66,25 +66,18 @@ export function protocolError(
  * source of phases, gates and levels (never the session state), validated on every run (once per text in a
  * process): without yaml and zod when it is plain (see protocolFromText), else with them.
  */
-export async function loadProtocol(
-  paths: WorkspacePaths,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<LoadedProtocol | null> {
+export async function loadProtocol(paths: WorkspacePaths): Promise<LoadedProtocol | null> {
   const file = paths.protocol;
   const text = readTextIfExists(file);
   if (text === null) return null;
-  return protocolFromText(text, file, env);
+  return protocolFromText(text, file);
 }
 
 /**
  * The protocol of `text` (a run's sealed copy of the file it started with, or the file itself), validated
  * once per process; `file` names it in errors.
  */
-export async function protocolFromText(
-  text: string,
-  file: string,
-  _env: NodeJS.ProcessEnv = process.env,
-): Promise<LoadedProtocol> {
+export async function protocolFromText(text: string, file: string): Promise<LoadedProtocol> {
   const cached = readCached(text);
   if (cached !== null) return loaded(cached, file, text);
   // A plain protocol file is judged without yaml and zod (the YAML subset reader and a mirror of the schema,
@@ -109,11 +102,8 @@ export function cachedProtocolFromText(text: string, file: string): LoadedProtoc
 }
 
 /** Like {@link loadProtocol}, but a missing file is a usage error with the remedy. */
-export async function requireProtocol(
-  paths: WorkspacePaths,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<LoadedProtocol> {
-  const loaded = await loadProtocol(paths, env);
+export async function requireProtocol(paths: WorkspacePaths): Promise<LoadedProtocol> {
+  const loaded = await loadProtocol(paths);
   if (loaded === null) {
     throw usageError(`no session protocol: ${paths.protocol} does not exist`, {
       file: paths.protocol,

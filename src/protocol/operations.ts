@@ -121,7 +121,7 @@ async function openRun(
   const base = await open(working_dir, session_id, env);
   const state = requireState(base);
   const file = `${protocolFiles(base.paths).state(state.session_id)} (protocol_text)`;
-  const sealed = await protocolFromText(state.protocol_text, file, env);
+  const sealed = await protocolFromText(state.protocol_text, file);
   const now = readTextIfExists(base.paths.protocol);
   const changed =
     now !== null && sha256Hex(now) === state.protocol_sha256
@@ -317,7 +317,7 @@ export async function sessionStart(
       remedy: 'Say what the session is for: --objective "..." (MCP: objective).',
     });
   const base = await open(input.working_dir, input.session_id, deps.env);
-  const loaded = await requireProtocol(base.paths, deps.env);
+  const loaded = await requireProtocol(base.paths);
   const run: Run = { ...base, protocol: loaded.protocol, changed: null };
   const root = run.paths.root;
   let starting_commit = run.session.starting_commit ?? (await askAsync(root, HEAD_COMMIT));
