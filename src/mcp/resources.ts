@@ -13,8 +13,6 @@ import type { McpDeps } from './deps.js';
 import { describeRefusal, resolveSession, type SessionResolution } from '../records/resolve.js';
 import { violationKind } from './violation-kind.js';
 
-export { violationKind };
-
 /**
  * The four read-only resources of seed 004, built from the on-disk state of one worktree. Each returns a
  * plain JSON document; the server serialises it.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockedError, usageError } from '../../src/errors.js';
 import { gateDecision } from '../../src/mcp/gate.js';
 import { errorResult, okResult } from '../../src/mcp/result.js';
-import { violationKind } from '../../src/mcp/resources.js';
+import { violationKind } from '../../src/mcp/violation-kind.js';
 
 describe('MCP results', () => {
   it('returns structured content with a readable text', () => {
