@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInside, pathInside, workspacePaths } from '../../src/paths.js';
+import { citedPath, isInside, pathInside, workspacePaths } from '../../src/paths.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 /** The layout of docs/design.md §3, each path joined from the root as written there. */
@@ -141,5 +141,20 @@ describe('pathInside (the one "inside the worktree")', () => {
     // The worktree reached through a link: both sides resolved agree; one side resolved does not.
     expect(pathInside(real(path.join(base, 'alias')), real(path.join(base, 'alias', 'src', 'a.ts')))).toBe('src/a.ts');
     expect(pathInside(path.join(base, 'alias'), real(path.join(base, 'alias', 'src', 'a.ts')))).toBeNull();
+  });
+});
+
+describe('citedPath (a path an anchor cites, judged by its text)', () => {
+  it('refuses absolute forms and any .. segment, and takes ..x and x.. as names', () => {
+    expect(citedPath('/etc/passwd')).toEqual({ outside: 'absolute' });
+    expect(citedPath('\\share\\x')).toEqual({ outside: 'absolute' });
+    expect(citedPath('C:/x')).toEqual({ outside: 'absolute' });
+    expect(citedPath('~/x')).toEqual({ outside: 'absolute' });
+    expect(citedPath('../x')).toEqual({ outside: 'parent' });
+    expect(citedPath('src/../../x')).toEqual({ outside: 'parent' });
+    expect(citedPath('src\\..\\x')).toEqual({ outside: 'parent' });
+    expect(citedPath('..x.js')).toEqual({ rel: '..x.js' });
+    expect(citedPath('./src/x../')).toEqual({ rel: 'src/x..' });
+    expect(citedPath('././a')).toEqual({ rel: 'a' });
   });
 });

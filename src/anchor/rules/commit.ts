@@ -15,6 +15,7 @@
  * Pure: paths are resolved through the injected probe (the working directory at anchor time, the tree of
  * the recorded HEAD in `hestai verify`); `commitProbePaths` names every path the rule asks about.
  */
+import { citedPath } from '../../paths.js';
 import { ABSTRACT_ARTIFACTS, GATE_RUNNERS, isPlaceholder } from '../constants.js';
 import { entry, type VectorSection } from '../vector.js';
 import type { CtxProbe, Violation } from './types.js';
@@ -127,12 +128,13 @@ export function parseGate(value: string): GateForm {
   return { form: 'none' };
 }
 
-/** A path inside the working directory, relative, without `./` or a trailing slash; null when it is not one. */
+/** A path inside the working directory, relative, without `./` or a trailing slash (src/paths.ts citedPath), or why not. */
 function relative(p: string): { rel: string } | { outside: string } {
-  if (p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('~'))
-    return { outside: 'is an absolute path' };
-  if (p.split(/[\\/]/).includes('..')) return { outside: 'contains ".." (outside the working directory)' };
-  return { rel: p.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '') };
+  const cited = citedPath(p);
+  if ('rel' in cited) return cited;
+  return {
+    outside: cited.outside === 'absolute' ? 'is an absolute path' : 'contains ".." (outside the working directory)',
+  };
 }
 
 const parentOf = (rel: string) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');

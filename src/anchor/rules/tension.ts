@@ -7,6 +7,7 @@ import { normalizeOperators } from '../../octave/operators.js';
 import { GENERIC_CONSTRAINTS, isPlaceholder, MIN_TENSIONS } from '../constants.js';
 import type { Strictness } from '../../records/anchor.js';
 import type { VectorSection } from '../vector.js';
+import { citedPath } from '../../paths.js';
 import type { CtxProbe, Violation } from './types.js';
 
 /** A tension line that passed, in canonical form. */
@@ -52,12 +53,8 @@ function checkCtx(
   const where = `${label} CTX "${cited}"`;
   if (filePath === '')
     return tension('TENSION_FORMAT', line, `${label} has an empty CTX path`, `Cite a file: ${TENSION_FORM}.`);
-  if (
-    filePath.startsWith('/') ||
-    filePath.startsWith('\\') ||
-    /^[A-Za-z]:[\\/]/.test(filePath) ||
-    filePath.startsWith('~')
-  ) {
+  const place = citedPath(filePath);
+  if ('outside' in place && place.outside === 'absolute') {
     return tension(
       'TENSION_CTX_ABSOLUTE',
       line,
@@ -65,7 +62,7 @@ function checkCtx(
       'Cite the file relative to the working directory, e.g. CTX:src/index.ts:10-20.',
     );
   }
-  if (filePath.split(/[\\/]/).includes('..')) {
+  if ('outside' in place) {
     return tension(
       'TENSION_CTX_TRAVERSAL',
       line,
