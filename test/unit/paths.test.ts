@@ -145,6 +145,27 @@ describe('pathInside (the one "inside the worktree")', () => {
 });
 
 describe('citedPath (a path an anchor cites, judged by its text)', () => {
+  const cited = fc
+    .tuple(
+      fc.constantFrom('', './', '/', '\\', '~/', 'C:/', 'c:\\'),
+      fc.array(segment, { maxLength: 5 }),
+      fc.constantFrom('/', '\\'),
+      fc.boolean(),
+    )
+    .map(([prefix, parts, sep, slash]) => `${prefix}${parts.join(sep)}${slash ? '/' : ''}`);
+
+  it('what it accepts lies inside the root by pathInside, resolved from the root as given', () => {
+    fc.assert(
+      fc.property(absolute, cited, (root, p) => {
+        const answer = citedPath(p);
+        if (!('rel' in answer)) return;
+        expect(pathInside(root, path.resolve(root, answer.rel))).not.toBeNull();
+        expect(pathInside(root, path.resolve(root, p))).not.toBeNull();
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('refuses absolute forms and any .. segment, and takes ..x and x.. as names', () => {
     expect(citedPath('/etc/passwd')).toEqual({ outside: 'absolute' });
     expect(citedPath('\\share\\x')).toEqual({ outside: 'absolute' });
@@ -156,5 +177,6 @@ describe('citedPath (a path an anchor cites, judged by its text)', () => {
     expect(citedPath('..x.js')).toEqual({ rel: '..x.js' });
     expect(citedPath('./src/x../')).toEqual({ rel: 'src/x..' });
     expect(citedPath('././a')).toEqual({ rel: 'a' });
+    expect(citedPath('.//src//a/./b.ts')).toEqual({ rel: 'src/a/b.ts' });
   });
 });

@@ -120,6 +120,13 @@ describe('parseGate', () => {
 describe('commitProbePaths: every path the rule looks up', () => {
   it('a new file and its directory, relative, without ./ or a trailing slash', () => {
     expect(commitProbePaths('./src/new/x.ts', 'npm test')).toEqual(['src/new/x.ts', 'src/new']);
+    // The paths git names in the recorded HEAD's tree (`<head>:src//x.ts` names nothing there).
+    expect(commitProbePaths('.//src/new/x.ts', 'npm test')).toEqual(['src/new/x.ts', 'src/new']);
+    expect(commitProbePaths('src//new/./x.ts', './/scripts//check.sh')).toEqual([
+      'src/new/x.ts',
+      'src/new',
+      'scripts/check.sh',
+    ]);
     expect(commitProbePaths('docs/', 'npm test')).toEqual(['docs']);
     expect(commitProbePaths('test/a.test.ts > case', 'npm test')).toEqual(['test/a.test.ts', 'test']);
   });

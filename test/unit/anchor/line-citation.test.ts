@@ -65,3 +65,17 @@ describe('has_line_citation: a line number on the CTX', () => {
     }
   });
 });
+
+// A cited path is looked up in git's tree in `hestai verify` (`<head>:<path>`, where `src//a.ts` or
+// `src/./a.ts` names nothing) and on disk at anchor time (where it names src/a.ts): the rules cite and look
+// up the path git names, so both judge the same file (PROBE is a table of exact paths, as the tree is).
+describe('a CTX path written with ./, // or /./ is the path git names', () => {
+  it.each(['./src/clock-in.ts:10-20', 'src//clock-in.ts:10-20', 'src/./clock-in.ts:10-20', './/src/clock-in.ts:10-20'])(
+    '%s is src/clock-in.ts in the canonical anchor and in the lookup',
+    (ctx) => {
+      const result = validateVector(withL1Ctx(ctx), options('deep'));
+      expect(result.errors).toEqual([]);
+      expect(result.tensions![0]!.path).toBe('src/clock-in.ts');
+    },
+  );
+});
