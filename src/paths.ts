@@ -102,14 +102,21 @@ export function pathInside(root: string, target: string): string | null {
 /**
  * Pure: a path cited relative to the working directory (an anchor's CTX or ARTIFACT path), judged by its
  * text before anything is looked up: an absolute form (`/`, `\\`, a drive, `~`) or any `..` segment is
- * refused (`..x` is a name, not a parent); else the path without leading `./` and trailing slashes, which
- * {@link pathInside} then finds inside the root (tested as a property). Symlinks are the probe's to resolve.
+ * refused (`..x` is a name, not a parent); else the path as git names it in a tree (no `.` segment, no empty
+ * one: `./src//a.ts` is `src/a.ts`), which {@link pathInside} then finds inside the root (tested as a
+ * property). Symlinks are the probe's to resolve.
  */
 export function citedPath(p: string): { rel: string } | { outside: 'absolute' | 'parent' } {
   if (p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('~'))
     return { outside: 'absolute' };
   if (p.split(/[\\/]/).includes('..')) return { outside: 'parent' };
-  return { rel: p.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '') };
+  // The name git gives it in a tree (`<commit>:src/a.ts`; `src//a.ts` and `src/./a.ts` name nothing there).
+  return {
+    rel: p
+      .split('/')
+      .filter((s) => s !== '' && s !== '.')
+      .join('/'),
+  };
 }
 
 /** Pure: `target` is `root` or below it (`pathInside`). */

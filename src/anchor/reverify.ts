@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { AnchorEvidence, RecordEvidence } from '../verify/anchor-rule.js';
 import { declaredCognition } from './constitution.js';
 import { parseProofEvent, parseProofRecord, recordPath, type ProofEvent } from '../records/proof-record.js';
+import { citedPath } from '../paths.js';
 import { countLines } from './ctx-probe.js';
 import { commitProbePaths } from './rules/commit.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
@@ -26,9 +27,14 @@ const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
  */
 function citations(canonical: string): { path: string; ranged: boolean }[] {
   const out: { path: string; ranged: boolean }[] = [];
+  // Each keyed as the rules look it up (paths.ts citedPath: `src//a.ts` is `src/a.ts`, as in git's tree).
+  const key = (p: string) => {
+    const cited = citedPath(p);
+    return 'rel' in cited ? cited.rel : p;
+  };
   for (const m of canonical.matchAll(CTX)) {
     const r = RANGE.exec(m[1]!);
-    out.push(r ? { path: r[1]!, ranged: true } : { path: m[1]!, ranged: false });
+    out.push(r ? { path: key(r[1]!), ranged: true } : { path: key(m[1]!), ranged: false });
   }
   const value = (key: string) => new RegExp(`^${key}::(.*)$`, 'm').exec(canonical)?.[1] ?? '';
   for (const p of commitProbePaths(value('ARTIFACT'), value('GATE'))) out.push({ path: p, ranged: false });

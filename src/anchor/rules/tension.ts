@@ -70,7 +70,8 @@ function checkCtx(
       'Cite a file inside the working directory, without "..".',
     );
   }
-  const target = probe(filePath);
+  // Looked up, and written into the canonical anchor, as git names it (verify finds it in the HEAD's tree so).
+  const target = probe(place.rel);
   if (target.kind === 'missing') {
     return tension(
       'TENSION_CTX_NOT_FOUND',
@@ -136,7 +137,7 @@ function checkCtx(
       `Add a line citation (seed 002 has_line_citation) of the lines you read, e.g. CTX:${filePath}:10-20 or CTX:${filePath}:L315.`,
     );
   }
-  return { path: filePath, range };
+  return { path: place.rel, range };
 }
 
 /** Validates the TENSION section for the strictness; `facts` holds the lines that passed, in canonical form. */
