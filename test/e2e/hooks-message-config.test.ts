@@ -96,6 +96,34 @@ describe('commit-msg follows core.commentChar and commit.cleanup through real co
   });
 });
 
+describe('commit-msg follows per-worktree config (extensions.worktreeConfig), as git does', () => {
+  it('a core.commentChar set with git config --worktree in a linked worktree holds there, not in the main one', () => {
+    const { repo, commit, header } = setup();
+    const linked = path.join(path.dirname(repo.dir), 'linked');
+    repo.git(['worktree', 'add', '-q', '-b', 'feat/linked', linked]);
+    makeSession(linked);
+    repo.git(['config', 'extensions.worktreeConfig', 'true']);
+    repo.git(['config', '--worktree', 'core.commentChar', ';'], { cwd: linked });
+    expect(repo.git(['config', 'core.commentChar'], { cwd: linked }).stdout.trim()).toBe(';');
+    expect(repo.git(['config', 'core.commentChar'], { allowFail: true }).status).toBe(1);
+    // Main worktree: '#' is the comment character, "# note" is dropped.
+    expect(commit('# note\nchore: main').status).toBe(0);
+    expect(header()).toBe('chore: main');
+    // Linked worktree: ';' is, so "# note" is kept as the header and blocked; "; note" is dropped.
+    const inLinked = (message: string) => {
+      fs.writeFileSync(path.join(linked, `${message.length}-${Date.now()}.md`), 'x\n');
+      repo.git(['add', '-A'], { cwd: linked });
+      return repo.git(['commit', '-q', '-m', message], { cwd: linked, allowFail: true });
+    };
+    const blocked = inLinked('# note\nchore: linked');
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain('"# note" is not a Conventional Commit header');
+    const passed = inLinked('; note\nchore: linked');
+    expect(passed.status, passed.stderr).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%s'], { cwd: linked }).stdout.trim()).toBe('chore: linked');
+  });
+});
+
 describe('commit-msg follows --cleanup=<mode> given on git commit’s command line (read from git’s argv, Linux /proc)', () => {
   it('judges the message git stores under the command line’s --cleanup, not the config’s', () => {
     const { repo, header } = setup();
