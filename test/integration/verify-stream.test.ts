@@ -55,12 +55,16 @@ describe('verify streams its range', () => {
     const verdicts = (r: typeof all) => r.commits.map((c) => ({ sha: c.sha, header: c.header, verdicts: c.verdicts }));
     expect(verdicts(judged)).toEqual(verdicts(all));
     expect({ ...judged, commits: [] }).toEqual({ ...all, commits: [] });
-    // A docs commit's files are not read; a test commit's and a feat's are.
+    // A docs commit's files are not read; a test commit's are. A feat's only when test-first asks for them (an
+    // unpaired test commit of another scope) or fails it (the report names them): not for the feat paired
+    // with a test commit of its own scope.
     const files = (r: typeof all, header: string) => r.commits.find((c) => c.header === header)?.files;
     expect(files(judged, 'docs: the flag')).toEqual([]);
     expect(files(all, 'docs: the flag')).toEqual(['docs/cli.md']);
     expect(files(judged, 'test(cli): a flag')).toEqual(['test/cli.test.ts']);
-    expect(files(judged, 'feat(cli): a flag')).toEqual(['src/cli.ts']);
+    expect(files(judged, 'feat(cli): a flag')).toEqual([]);
+    expect(files(all, 'feat(cli): a flag')).toEqual(['src/cli.ts']);
+    expect(files(judged, 'feat(hooks): no test before it')).toEqual(['src/hooks.ts']);
     // Nor a merge's: its verdict re-computes the merge from its parents, never from its first-parent diff.
     expect(files(all, "Merge branch 'topic'")).toEqual(['src/git.ts', 'test/git.test.ts']);
     expect(files(judged, "Merge branch 'topic'")).toEqual([]);

@@ -211,4 +211,35 @@ describe('hestai verify when git log fails', () => {
     const fsck = repo.git(['fsck'], { allowFail: true });
     expect(fsck.stdout + fsck.stderr).toContain(blob);
   });
+
+  // A feat's files matter to test-first only when an unpaired test commit on its line has another scope
+  // (or none): with only test commits of its own scope, it pairs with them whatever it changes.
+  function featRenaming(scope: string) {
+    const repo = makeRepo();
+    const config = repo.commit('chore: config', {
+      '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n',
+      'src/a.ts': 'one\ntwo\nthree\nfour\nfive\n',
+    });
+    repo.commit('test(cli): a', { 'test/a.test.ts': '1\n' });
+    repo.git(['mv', 'src/a.ts', 'src/b.ts']);
+    repo.write('src/b.ts', 'one\ntwo\nthree\nfour\nsix\n');
+    repo.commit(`feat(${scope}): b`);
+    const blob = repo.git(['rev-parse', 'HEAD~1:src/a.ts']).stdout.trim();
+    fs.rmSync(path.join(repo.dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
+    return { repo, config, blob };
+  }
+
+  it('does not read the files of a feat whose unpaired test commits all have its scope', () => {
+    const { repo, config } = featRenaming('cli');
+    const result = verify(repo, ['--from', config]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(verdict(result.report, 'feat(cli): b', 'test-first')?.message).toContain('same scope (cli)');
+  });
+
+  it('reads the files of a feat when an unpaired test commit has another scope (a missing object is then reported)', () => {
+    const { repo, config, blob } = featRenaming('git');
+    const result = repo.hestai(['verify', '--from', config]);
+    expect(result.status).toBe(2);
+    expect(result.stderr + result.stdout).toContain(blob.slice(0, 7));
+  });
 });
