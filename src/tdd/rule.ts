@@ -87,7 +87,18 @@ const kept = (t: CommitFacts): CommitFacts =>
  * only what later commits can need (each commit's line, the test commits, the pairings and reverts), never
  * the commits themselves.
  */
-export function testFirstJudge(options: TddOptions): (commit: CommitFacts, known?: { children: number }) => TddVerdict {
+export interface TestFirstJudge {
+  (commit: CommitFacts, known?: { children: number }): TddVerdict;
+  /**
+   * Whether the verdict the judge would give `commit` next depends on the paths it changes: only for a commit
+   * of `types` under the `paired` and `same-commit` policies, and under `paired` only when an unpaired test
+   * commit on its line has another scope or none (one of its own scope pairs whatever the commit changes).
+   * Asks, changes nothing: `hestai verify` reads a commit's files only when they can change its verdict.
+   */
+  needsPaths(commit: CommitFacts): boolean;
+}
+
+export function testFirstJudge(options: TddOptions): TestFirstJudge {
   const lines = new Map<string, Line>();
   /** For commits whose number of children was given: how many have not inherited its line yet. */
   const left = new Map<string, number>();
@@ -117,7 +128,17 @@ export function testFirstJudge(options: TddOptions): (commit: CommitFacts, known
   const live = (t: CommitFacts) => !paired.has(t.sha);
 
   let previous: Line = EMPTY;
-  return (commit: CommitFacts, known?: { children: number }): TddVerdict => {
+  const needsPaths = (commit: CommitFacts): boolean => {
+    const type = commit.conventional?.type;
+    if (commit.kind !== 'normal' || type === undefined || type === 'test' || !options.types.includes(type))
+      return false;
+    if (options.policy === 'same-commit') return true;
+    if (options.policy !== 'paired') return false;
+    const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+    const scope = commit.conventional!.scope?.toLowerCase() ?? null;
+    return line.pending.some((t) => scope === null || t.conventional?.scope?.toLowerCase() !== scope);
+  };
+  const judge = (commit: CommitFacts, known?: { children: number }): TddVerdict => {
     out = null;
     const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
     // A line all of whose children have inherited it is needed no more.
@@ -236,6 +257,7 @@ export function testFirstJudge(options: TddOptions): (commit: CommitFacts, known
     previous = next;
     return out!;
   };
+  return Object.assign(judge, { needsPaths });
 }
 
 /**

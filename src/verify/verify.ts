@@ -288,17 +288,54 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // within the range's history, and git is asked only past them.
   const graph: GraphCommit[] | null = anchorsLevel !== 'off' && config.anchors.publish ? [] : null;
   const judgeBatch = async (
-    batch: readonly LogCommit[],
+    read: readonly LogCommit[],
+    deferred: Set<string>,
     merges: { remerges: ReadonlyMap<string, Remerge>; related: boolean },
     childCount: ReadonlyMap<string, number>,
   ) => {
+    const batch = [...read];
     const contextFacts = logFacts(workspace.root, batch, config, { earnedReverts: true });
+    // The files of the batch's deferred commits (readBatch) at `at`: read once test-first needs them (its facts
+    // then change), or for a commit test-first fails or warns about, whose report names them (a `github`
+    // annotation's file).
+    const readDeferred = async (at: readonly number[], facts: boolean) => {
+      let files: Awaited<ReturnType<typeof logFiles>>;
+      try {
+        files = await logFiles(
+          workspace.root,
+          at.map((i) => batch[i]!.sha),
+        );
+      } catch (error) {
+        throw error instanceof GitError ? gitFailed(error.stderr.trim()) : error;
+      }
+      const withFiles = at.map((i) => {
+        const got = files.get(batch[i]!.sha);
+        if (got === undefined)
+          throw gitFailed(`git log --no-walk returned ${files.size} of the ${at.length} commits asked for`);
+        deferred.delete(batch[i]!.sha);
+        return (batch[i] = { ...batch[i]!, files: got.files, changes: got.changes });
+      });
+      if (!facts) return;
+      const read = logFacts(workspace.root, withFiles, config, { earnedReverts: true });
+      at.forEach((i, k) => (contextFacts[i] = read[k]!));
+    };
     const tdd = new Map<string, TddVerdict>();
-    contextFacts.forEach((f, i) => {
+    for (let i = 0; i < contextFacts.length; i++) {
+      if (deferred.has(contextFacts[i]!.sha) && judge.needsPaths(contextFacts[i]!))
+        await readDeferred(
+          batch.flatMap((c, k) => (k >= i && deferred.has(c.sha) ? [k] : [])),
+          true,
+        );
+      const f = contextFacts[i]!;
       const bypassed = lastTrailer(f.trailers, 'HestAI-Bypass') !== null || bypassLine(batch[i]!.message) !== null;
       const n = childCount.get(f.sha);
       if (!bypassed) tdd.set(f.sha, judge(f, n === undefined ? undefined : { children: n }));
+    }
+    const reported = batch.flatMap((c, i) => {
+      const status = tdd.get(c.sha)?.status;
+      return deferred.has(c.sha) && (status === 'fail' || status === 'warn') ? [i] : [];
     });
+    if (reported.length > 0) await readDeferred(reported, false);
     // Committer time along first-parent history (src/verify/committer-time.ts), judged for anchored commits:
     // the high-water marks of earlier batches are carried in while their commits have children to come
     // (carryMarks), and a first parent further out is dated by one git log per batch.
@@ -451,23 +488,29 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     roots ??= rootCommits(workspace.root, range.to).then((r) => (related = r.length === 1));
     return roots;
   };
+  // A commit of tdd.types pairs by its files (and the inline tests they hold, tdd.inline_tests) only when an
+  // unpaired test commit on its line has another scope (testFirstJudge's needsPaths): under `paired` its files
+  // are read when test-first asks for them; under `scoped` and `any` they are never a fact, under
+  // `same-commit` always.
+  const deferFeats = config.tdd.policy !== 'same-commit';
   // One batch read by git (the files its verdicts read, then its merges screened) while the one before it is judged.
   const read = (order: readonly { commit: LogCommit; children: number }[], unsure: ReadonlySet<string>) => {
     const reading = (async () => {
       let batch: LogCommit[];
+      let deferred: Set<string>;
       try {
-        batch = await readBatch(
+        ({ batch, deferred } = await readBatch(
           workspace.root,
           order.map((o) => o.commit),
-          configChanges === null ? null : { config, changing: await configChanges, unsure },
-        );
+          configChanges === null ? null : { config, changing: await configChanges, unsure, defer: deferFeats },
+        ));
       } catch (error) {
         throw error instanceof GitError ? gitFailed(error.stderr.trim()) : error;
       }
       const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
       const remerges =
         merges.length > 0 && (await singleRoot()) ? await remergeDiffs(workspace.root, merges) : new Map();
-      return { order, batch, remerges };
+      return { order, batch, deferred, remerges };
     })();
     reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
     return reading;
@@ -495,10 +538,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     while (pending !== null) {
       const following = await orders.next();
       const next = following.done ? null : read(following.value, unsureOf(following.value));
-      const { order, batch, remerges } = await pending;
+      const { order, batch, deferred, remerges } = await pending;
       const children = new Map(order.map((o) => [o.commit.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
-      await judgeBatch(batch, { remerges, related }, children);
+      await judgeBatch(batch, deferred, { remerges, related }, children);
       pending = next;
     }
   } catch (error) {
@@ -523,11 +566,12 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
 /**
  * The changed files of a batch's commits (read by {@link streamCommits} with their messages). With `judged`
  * (the policy), the files, git's costly part (a tree diff per commit, long in flat folders), are read only for
- * the commits a verdict depends on: a test commit or one of `tdd.types` (test-first pairs them by their files,
- * renames detected: a test file only renamed does not count), a release tool's header (skipped only when it
- * changes release files), and a commit that changes the workspace config (the adoption commit) or the
- * protocol (the protocol verdict's commit): `changing`, from one path-limited `git rev-list` ({@link
- * pathChanges}), exact for a commit with one parent or none. Not a merge, whose verdict re-merges its
+ * the commits a verdict depends on: a test commit (test-first counts its test files, renames detected: a test
+ * file only renamed does not count), a commit of `tdd.types` unless `defer` (then it is returned in `deferred`
+ * and its files are read when test-first asks for them: testFirstJudge's needsPaths), a release tool's header
+ * (skipped only when it changes release files), and a commit that changes the workspace config (the adoption
+ * commit) or the protocol (the protocol verdict's commit): `changing`, from one path-limited `git rev-list`
+ * ({@link pathChanges}), exact for a commit with one parent or none. Not a merge, whose verdict re-merges its
  * parents, unless it may change the config or the protocol against its first parent (listed in `changing`,
  * or `unsure`: its first parent is outside the walk); its files then count only when they hold one of them,
  * as if git had been asked of those two paths alone. The others report no files.
@@ -539,8 +583,10 @@ async function readBatch(
     config: Pick<WorkspaceConfig, 'tdd'>;
     changing: ReadonlySet<string>;
     unsure: ReadonlySet<string>;
+    defer: boolean;
   } | null,
-): Promise<LogCommit[]> {
+): Promise<{ batch: LogCommit[]; deferred: Set<string> }> {
+  const deferred = new Set<string>();
   const needs = (c: LogCommit) => {
     if (judged === null || judged.changing.has(c.sha) || judged.unsure.has(c.sha)) return true;
     if (c.parents.length > 1) return false;
@@ -548,7 +594,10 @@ async function readBatch(
     // a release tool's header is skipped only when its files are what release tools write (src/tdd/ignore.ts)
     if (isReleaseHeader(header)) return true;
     const type = parseConventionalHeader(header)?.type;
-    return type !== undefined && (type === 'test' || judged.config.tdd.types.includes(type));
+    if (type === 'test') return true;
+    if (type === undefined || !judged.config.tdd.types.includes(type)) return false;
+    if (judged.defer) deferred.add(c.sha);
+    return !judged.defer;
   };
   const wanted = commits.filter(needs).map((c) => c.sha);
   const files = await logFiles(root, wanted);
@@ -559,12 +608,13 @@ async function readBatch(
       `git log --no-walk returned ${files.size} of the ${wanted.length} commits asked for`,
     );
   const policyFile = (p: string) => p === WORKSPACE_CONFIG_FILE || p === PROTOCOL_FILE;
-  return commits.map((c) => {
+  const batch = commits.map((c) => {
     const read = files.get(c.sha);
     if (read === undefined) return c;
     if (judged !== null && c.parents.length > 1 && !read.files.some(policyFile)) return c;
     return { ...c, files: read.files, changes: read.changes };
   });
+  return { batch, deferred };
 }
 
 /** A string of its own (a sha cut out of a whole batch's `git log` text would keep that text alive). */
