@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { commandArgv } from './command-argv.js';
 import { mcpArgv } from './mcp-argv.js';
 import { sessionArgv } from './session-argv.js';
 import { toolUseArgv } from './tool-use-argv.js';
@@ -18,11 +19,16 @@ function internalError(error: unknown): void {
 // - `hestai check tool-use [--json] [--deny-exit 1|2] [--cwd DIR]` runs the agent hook bundle;
 // - `hestai mcp [--cwd DIR]` goes straight to the stdio server;
 // - `hestai session start|gate|advance|evidence|blocked|end|show` in its plain forms (session-argv.ts) runs
-//   the protocol command's handler without commander.
+//   the protocol command's handler without commander;
+// - any other `hestai [--json] [--cwd DIR] <command> ...` (command-argv.ts) runs the full program from the
+//   command's own CommonJS bundle, dist/hooks/cli-command-<command>.cjs, when there is one.
 const [command, hook, ...rest] = process.argv.slice(2);
 const mcp = mcpArgv(process.argv.slice(2));
 const toolUse = toolUseArgv(process.argv.slice(2));
 const session = mcp || toolUse ? null : sessionArgv(process.argv.slice(2));
+const routed = mcp || toolUse || session ? null : commandArgv(process.argv.slice(2));
+const commandBundle =
+  routed === null ? null : fileURLToPath(new URL(`../hooks/cli-command-${routed}.cjs`, import.meta.url));
 if (toolUse) {
   const bundle = createRequire(import.meta.url)(
     '../hooks/claude-code.cjs',
@@ -45,6 +51,13 @@ if (toolUse) {
   // One CommonJS bundle (scripts/build.mjs), like the hooks: loading it beats resolving ~35 chunks.
   const bundle = createRequire(import.meta.url)('../hooks/cli-session.cjs') as typeof import('./session-main.js');
   process.exitCode = await bundle.runSession(session).catch((error: unknown) => {
+    internalError(error);
+    return 2;
+  });
+} else if (commandBundle !== null && existsSync(commandBundle)) {
+  // One CommonJS file (scripts/build.mjs) instead of ~35 ES-module chunks: the same program and handlers.
+  const bundle = createRequire(import.meta.url)(commandBundle) as typeof import('./main.js');
+  process.exitCode = await bundle.main(process.argv).catch((error: unknown) => {
     internalError(error);
     return 2;
   });

@@ -99,6 +99,16 @@ describe('the packed CLI runs without node_modules', () => {
       expect(bundle.includes('ZodError'), `${hook} bundle carries zod`).toBe(false);
       expect(bundle.includes('LineCounter'), `${hook} bundle carries yaml`).toBe(false);
     }
+    // Each command's own bundle (hestai <command>) requires yaml from its bundle when it needs it, never zod.
+    const commandBundles = fs
+      .readdirSync(path.join(packageDir, 'dist/hooks'))
+      .filter((f) => f.startsWith('cli-command-'));
+    expect(commandBundles).toContain('cli-command-verify.cjs');
+    for (const file of commandBundles) {
+      const bundle = fs.readFileSync(path.join(packageDir, 'dist/hooks', file), 'utf8');
+      expect(bundle.includes('ZodError'), `${file} carries zod`).toBe(false);
+      expect(bundle.includes('LineCounter'), `${file} carries yaml`).toBe(false);
+    }
     const repo = makeRepo();
     expect(packed(['init', '--no-husky'], repo.dir, repo.env).status).toBe(0);
     const workspaceFile = workspacePaths(repo.dir).workspaceConfig;
