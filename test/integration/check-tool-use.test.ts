@@ -45,6 +45,29 @@ describe('hestai check tool-use', () => {
     expect(JSON.parse(shell.stdout)).toMatchObject({ allow: false, code: 'NO_SESSION' });
   });
 
+  it('attack: a .hestai/ committed in a subdirectory does not make the agent hook take that subdirectory for the worktree (git names the worktree)', () => {
+    const repo = makeRepo();
+    repo.commit('docs: a package with context of its own', {
+      'packages/app/.hestai/context/app.oct.md': '===APP===\n',
+      'packages/app/index.ts': 'x\n',
+      'src/core.ts': 'x\n',
+    });
+    const app = `${repo.dir}/packages/app`;
+    for (const target of ['../../src/core.ts', `${repo.dir}/src/core.ts`, 'index.ts']) {
+      const denied = repo.hestai(['check', 'tool-use', '--json'], {
+        cwd: app,
+        input: JSON.stringify({ tool: 'Write', paths: [target] }),
+      });
+      expect(denied.status, target).toBe(1);
+      expect(JSON.parse(denied.stdout), target).toMatchObject({ allow: false, code: 'NO_SESSION' });
+    }
+    const shell = repo.hestai(['check', 'tool-use', '--json'], {
+      cwd: app,
+      input: JSON.stringify({ tool: 'shell', command: 'echo x > ../../src/core.ts' }),
+    });
+    expect(JSON.parse(shell.stdout)).toMatchObject({ allow: false, code: 'NO_SESSION' });
+  });
+
   it('reads are always allowed; an unanchored or stale session is denied with the fix, on the exit code asked for', () => {
     const repo = makeRepo();
     expect(check(repo, { tool: 'Read', paths: ['.hestai/sessions'] }).status).toBe(0);
