@@ -257,6 +257,15 @@ describe('commit-msg hook: trailers and bypass', () => {
     const result = repo.hestai(['check', 'commit-msg', 'MSG']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('feat commit');
+    // Through the full parser: from a subdirectory (FILE relative to it), and with --cwd from elsewhere.
+    fs.mkdirSync(path.join(repo.dir, 'sub'));
+    fs.writeFileSync(path.join(repo.dir, 'sub', 'MSG'), 'feat: x\n');
+    const sub = repo.hestai(['check', 'commit-msg', 'MSG'], { cwd: path.join(repo.dir, 'sub') });
+    expect(sub.stderr).toContain('feat commit');
+    expect(sub.status).toBe(1);
+    const elsewhere = repo.hestai(['--cwd', repo.dir, 'check', 'commit-msg', 'MSG'], { cwd: repo.home });
+    expect(elsewhere.stderr).toContain('feat commit');
+    expect(elsewhere.status).toBe(1);
   });
 });
 
