@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { action } from '../run.js';
 
@@ -13,7 +14,7 @@ export function registerCheck(program: Command): void {
       const { resolveWorkspace } = await import('../../workspace.js');
       const { runHook } = await import('../../hooks/main.js');
       const root = resolveWorkspace(ctx.cwd).root;
-      const file = typeof args[0] === 'string' ? (await import('node:path')).resolve(ctx.cwd, args[0]) : undefined;
+      const file = typeof args[0] === 'string' ? path.resolve(ctx.cwd, args[0]) : undefined;
       const code = await runHook(name, root, file === undefined ? [] : [file], ctx.env);
       return { exitCode: code as 0 | 1 | 2, json: { ok: code === 0, exit_code: code }, text: '' };
     });
@@ -42,9 +43,10 @@ export function registerCheck(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ runToolUseCheck }, path, { PACKAGE_ROOT }] = await Promise.all([
+      // node:path is imported statically: in a command's CommonJS bundle a dynamic import of a builtin
+      // gives a namespace without its functions (path.resolve undefined).
+      const [{ runToolUseCheck }, { PACKAGE_ROOT }] = await Promise.all([
         import('../../agent/check-tool-use.js'),
-        import('node:path'),
         import('../../setup/init.js'),
       ]);
       const { text } = await import('node:stream/consumers');
