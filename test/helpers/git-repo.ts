@@ -112,6 +112,12 @@ export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS
         '\tdefaultBranch = main',
         '[advice]',
         '\tdetachedHead = false',
+        // No `git maintenance run --auto` process after every commit, fetch and push (nothing here is big
+        // enough for it to do anything): a test's git does what the test asks, one process less per commit.
+        '[maintenance]',
+        '\tauto = false',
+        '[receive]',
+        '\tautogc = false',
         '',
       ].join('\n'),
     );
@@ -136,6 +142,9 @@ export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS
     GIT_AUTHOR_EMAIL: 'test@hestai.invalid',
     GIT_COMMITTER_NAME: 'Hestai Test',
     GIT_COMMITTER_EMAIL: 'test@hestai.invalid',
+    // A fresh HOME has no record of npm's last update check: without this, the first npm or npx of every test
+    // asks the registry for npm's latest version (and may print a notice).
+    npm_config_update_notifier: 'false',
     ...extra,
   };
 }
