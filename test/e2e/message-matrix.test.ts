@@ -65,12 +65,12 @@ function runMatrix(cleanup: string | null, commentChar: string | null, vias: Via
   const { repo, editor, msgFile, token } = setup(cleanup, commentChar);
   const expected = new Map<string, { hookPassed: boolean; label: string }>();
   const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+  let before = base; // HEAD before each commit: the last one's result (nothing else moves it)
   for (const via of vias) {
     for (const shape of SHAPES) {
       const label = `${via} ${shape.name} (cleanup ${cleanup ?? 'unset'}, commentChar ${commentChar ?? 'unset'})`;
       const args = ['commit', '-q', '--allow-empty', ...gitCommitArgs(via, shape, msgFile)];
       const env = { GIT_EDITOR: `sh ${editor}`, HESTAI_TEST_MSG: msgFile };
-      const before = repo.git(['rev-parse', 'HEAD']).stdout.trim();
       const hooked = repo.git(args, { allowFail: true, env });
       let after = repo.git(['rev-parse', 'HEAD']).stdout.trim();
       const hookPassed = hooked.status === 0;
@@ -88,6 +88,7 @@ function runMatrix(cleanup: string | null, commentChar: string | null, vias: Via
       }
       if (after === before) continue; // git aborted an empty message with or without the hook
       expected.set(after, { hookPassed, label });
+      before = after;
     }
   }
   const verify = repo.hestai(['verify', '--from', base, '--to', 'HEAD', '--format', 'json']);
