@@ -12,6 +12,7 @@ import { handshakeIsTerminal } from '../hooks/handshake.js';
 import type { McpDeps } from './deps.js';
 import { describeRefusal, resolveSession, type SessionResolution } from '../records/resolve.js';
 import { violationKind } from './violation-kind.js';
+import { archiveEndedAt } from '../session/archive-doc.js';
 
 /**
  * The four read-only resources of seed 004, built from the on-disk state of one worktree. Each returns a
@@ -140,8 +141,7 @@ export function sessionHistory(
     const content = readTextIfExists(file);
     const octave = name.endsWith('.oct.md') ? parseOctaveFile(rel, content) : { parsed: null, parse_errors: [] };
     const data = octave.parsed?.data;
-    const endedAt =
-      typeof data?.['ENDED_AT'] === 'string' && !Number.isNaN(Date.parse(data['ENDED_AT'])) ? data['ENDED_AT'] : null;
+    const endedAt = archiveEndedAt(data?.['ENDED_AT']);
     const sessionId = typeof data?.['SESSION_ID'] === 'string' ? data['SESSION_ID'] : (UUID.exec(name)?.[0] ?? null);
     entries.push({
       session_id: sessionId,

@@ -62,7 +62,10 @@ export function archiveFileName(session: SessionRecord, endedAt: string): string
 /** Pure: the `ENDED_AT` of an archive's text, or null when it cannot be read. */
 export function readArchiveEndedAt(text: string): string | null {
   const parsed = tryParseOctave(text);
-  if (!parsed.ok) return null;
-  const value = getValue(parsed.doc, 'ENDED_AT');
+  return parsed.ok ? archiveEndedAt(getValue(parsed.doc, 'ENDED_AT')) : null;
+}
+
+/** Pure: an archive's `ENDED_AT` value when it is an instant, else null (the one reading: sweep and MCP). */
+export function archiveEndedAt(value: unknown): string | null {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : null;
 }
