@@ -12,8 +12,21 @@ export interface HeadState {
   mergeHeads: string[];
 }
 
-/** `git rev-parse --git-path MERGE_HEAD --symbolic-full-name HEAD --`. */
-const HEAD_STATE_ARGS = ['rev-parse', '--git-path', 'MERGE_HEAD', '--symbolic-full-name', 'HEAD', '--'];
+/**
+ * `git rev-parse --git-path MERGE_HEAD --symbolic-full-name HEAD --`, with `core.warnAmbiguousRefs` off: a tag or
+ * a ref `refs/heads/HEAD` (any upstream can publish one) makes `HEAD` ambiguous, and git then names no ref at all;
+ * without the warning git reads HEAD as it always resolves it, the checked-out branch.
+ */
+const HEAD_STATE_ARGS = [
+  '-c',
+  'core.warnAmbiguousRefs=false',
+  'rev-parse',
+  '--git-path',
+  'MERGE_HEAD',
+  '--symbolic-full-name',
+  'HEAD',
+  '--',
+];
 
 /** Pure: the ref and the MERGE_HEAD path from git's answer, or null when git did not answer about HEAD. */
 function parseHeadState(
@@ -23,7 +36,8 @@ function parseHeadState(
   const [mergeHeadPath = '', name = ''] = result.stdout.split('\n');
   if (mergeHeadPath === '') return null;
   const where = path.resolve(cwd, mergeHeadPath);
-  if (result.status === 0 && name !== '')
+  // `--` is git echoing the end of options: it printed no name for HEAD, which is no answer.
+  if (result.status === 0 && name !== '' && name !== '--')
     return { ref: name === 'HEAD' ? null : name, unborn: false, mergeHeadPath: where };
   // git printed MERGE_HEAD's path, then stopped at HEAD: it names no commit (an unborn branch).
   if (result.status === 128 && /'HEAD'/.test(result.stderr)) return { ref: null, unborn: true, mergeHeadPath: where };
