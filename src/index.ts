@@ -74,10 +74,10 @@ import {
   type VerifyReport as VerifyRangeReport,
 } from './verify/index.js';
 import type { VerifyDeps } from './verify/verify.js';
-import { gatherAnchorEvidence, gatherProtocolRuns } from './anchor/reverify.js';
+import { verifyEvidenceReaders } from './anchor/reverify.js';
 /** `hestai verify` as a library call: anchors are re-validated from their proof records (src/anchor/reverify.ts). */
 export function verifyRange(input: VerifyRangeInput, deps: VerifyDeps = {}): Promise<VerifyRangeReport> {
-  return verifyRangeWith(input, { anchorEvidence: gatherAnchorEvidence, protocolRuns: gatherProtocolRuns, ...deps });
+  return verifyRangeWith(input, { ...verifyEvidenceReaders(), ...deps });
 }
 
 // The MCP server.

@@ -2,7 +2,8 @@
  * Reads, from git objects alone, what `hestai verify` needs to re-validate anchors: the published
  * anchors branches (`hestai/anchors`, local and every remote's), the proof records the commits name, the
  * events of their sessions, and the cited files at each record's HEAD. A fixed number of git processes
- * whatever the range: for-each-ref, one ls-tree per anchors branch, and three cat-file batches.
+ * per batch of commits: three cat-file batches; the for-each-ref and one ls-tree per anchors branch once per
+ * run ({@link anchorStoreSnapshot}).
  */
 import { createHash } from 'node:crypto';
 import type { AnchorEvidence, RecordEvidence } from '../verify/anchor-rule.js';
@@ -13,7 +14,7 @@ import { countLines } from './ctx-probe.js';
 import { commitProbePaths } from './rules/commit.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
 import { validateVector } from './validate.js';
-import { anchorStoreRefs, catFileBatch, listAnchorStore } from '../git/anchors.js';
+import { anchorStoreRefs, catFileBatchAsync, listAnchorStore } from '../git/anchors.js';
 import { parseProtocolRun, type ProtocolRunRecord } from '../records/protocol-record.js';
 import type { ProtocolRuns } from '../verify/protocol-run-rule.js';
 
@@ -43,16 +44,71 @@ function citations(canonical: string): { path: string; ranged: boolean }[] {
 
 export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oct.md`;
 
+/** The anchors branches a run judges against and the files of each (src/git/anchors.ts). */
+export interface AnchorStoreView {
+  refs(): { ref: string; oid: string }[];
+  files(oid: string): Map<string, string>;
+}
+
+/** Asks git every time: the tips with one for-each-ref, each tree with one ls-tree. */
+const fromGit = (root: string): AnchorStoreView => ({
+  refs: () => anchorStoreRefs(root),
+  files: (oid) => listAnchorStore(root, oid),
+});
+
+/**
+ * The anchors store as one `hestai verify` run sees it: the tips read once, at the first batch that cites a
+ * record or a session (the store the whole range is judged against), and each tip's files listed once (a
+ * listing is of one commit, so it never changes). Without it every batch asked git for both again.
+ */
+export function anchorStoreSnapshot(root: string): AnchorStoreView {
+  let refs: { ref: string; oid: string }[] | null = null;
+  const listings = new Map<string, Map<string, string>>();
+  return {
+    refs: () => (refs ??= anchorStoreRefs(root)),
+    files: (oid) => {
+      let files = listings.get(oid);
+      if (files === undefined) listings.set(oid, (files = listAnchorStore(root, oid)));
+      return files;
+    },
+  };
+}
+
+/**
+ * The readers `hestai verify` takes (its deps: verify sits below anchor/, whose rules it re-runs here) for one
+ * run, sharing one {@link anchorStoreSnapshot}.
+ */
+export function verifyEvidenceReaders(): {
+  anchorEvidence: (
+    root: string,
+    digests: ReadonlySet<string>,
+    sessions: ReadonlySet<string>,
+  ) => Promise<AnchorEvidence>;
+  protocolRuns: (root: string, sessions: ReadonlySet<string>) => Promise<ProtocolRuns>;
+} {
+  const stores = new Map<string, AnchorStoreView>();
+  const store = (root: string) => {
+    let view = stores.get(root);
+    if (view === undefined) stores.set(root, (view = anchorStoreSnapshot(root)));
+    return view;
+  };
+  return {
+    anchorEvidence: (root, digests, sessions) => gatherAnchorEvidence(root, digests, sessions, store(root)),
+    protocolRuns: (root, sessions) => gatherProtocolRuns(root, sessions, store(root)),
+  };
+}
+
 /**
  * Gathers the evidence for `digests` (hex) and the events of `sessions`. `hestai verify` receives this
  * through its deps (verify sits below anchor/, whose rules it re-runs here).
  */
-export function gatherAnchorEvidence(
+export async function gatherAnchorEvidence(
   root: string,
   digests: ReadonlySet<string>,
   sessions: ReadonlySet<string>,
-): AnchorEvidence {
-  const refs = anchorStoreRefs(root);
+  store: AnchorStoreView = fromGit(root),
+): Promise<AnchorEvidence> {
+  const refs = store.refs();
   const records = new Map<string, RecordEvidence>();
   const events = new Map<string, ProofEvent[]>();
   if (refs.length === 0 || digests.size === 0) return { refs: refs.map((r) => r.ref), records, events };
@@ -61,7 +117,7 @@ export function gatherAnchorEvidence(
   const candidates = new Map<string, Set<string>>();
   const eventOids = new Set<string>();
   for (const { oid } of refs) {
-    for (const [file, blob] of listAnchorStore(root, oid)) {
+    for (const [file, blob] of store.files(oid)) {
       const rec = /^records\/([0-9a-f]{64})\.json$/.exec(file);
       if (rec && digests.has(rec[1]!)) {
         const set = candidates.get(rec[1]!) ?? new Set<string>();
@@ -74,9 +130,13 @@ export function gatherAnchorEvidence(
     }
   }
   // 2. Their contents (one cat-file --batch).
-  const blobs = catFileBatch(root, [...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])], {
-    content: true,
-  });
+  const blobs = await catFileBatchAsync(
+    root,
+    [...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])],
+    {
+      content: true,
+    },
+  );
   for (const oid of eventOids) {
     const obj = blobs.get(oid);
     const event = obj?.found && obj.content ? parseProofEvent(obj.content.toString('utf8')) : null;
@@ -118,7 +178,7 @@ export function gatherAnchorEvidence(
     specs.push(`${head}:${constitutionPath(role)}`);
     for (const c of citations(canonical_anchor)) specs.push(`${head}:${c.path}`);
   }
-  const checked = catFileBatch(root, specs, { content: false });
+  const checked = await catFileBatchAsync(root, specs, { content: false });
   // Whether a HEAD is in this clone at all is asked only where none of its paths were found.
   const unresolved = new Set<string>();
   for (const e of good) {
@@ -129,7 +189,8 @@ export function gatherAnchorEvidence(
       checked.set(`${head}^{commit}`, { found: true, oid: head, type: 'commit', size: 0 });
     else unresolved.add(`${head}^{commit}`);
   }
-  for (const [spec, answer] of catFileBatch(root, [...unresolved], { content: false })) checked.set(spec, answer);
+  for (const [spec, answer] of await catFileBatchAsync(root, [...unresolved], { content: false }))
+    checked.set(spec, answer);
   // 4. The bytes of ranged citations and constitutions, each blob once (one cat-file --batch).
   const wanted = new Set<string>();
   for (const e of good) {
@@ -142,7 +203,7 @@ export function gatherAnchorEvidence(
       if (c.ranged && obj?.found && obj.type === 'blob') wanted.add(obj.oid);
     }
   }
-  const contents = catFileBatch(root, [...wanted], { content: true });
+  const contents = await catFileBatchAsync(root, [...wanted], { content: true });
   const lineCounts = new Map<string, number>();
 
   // 5. The RAPH v4.0 rules, re-run against the recorded HEAD's tree.
@@ -189,18 +250,22 @@ export function gatherAnchorEvidence(
  * clone knows, per session id (a record whose bytes do not hash to its name is left out). One ls-tree per
  * anchors branch and one cat-file batch.
  */
-export function gatherProtocolRuns(root: string, sessions: ReadonlySet<string>): ProtocolRuns {
+export async function gatherProtocolRuns(
+  root: string,
+  sessions: ReadonlySet<string>,
+  store: AnchorStoreView = fromGit(root),
+): Promise<ProtocolRuns> {
   const runs = new Map<string, ProtocolRunRecord[]>();
-  const refs = anchorStoreRefs(root);
+  const refs = store.refs();
   if (refs.length === 0 || sessions.size === 0) return { refs: refs.map((r) => r.ref), runs };
   const wanted = new Map<string, string>();
   for (const { oid } of refs) {
-    for (const [file, blob] of listAnchorStore(root, oid)) {
+    for (const [file, blob] of store.files(oid)) {
       const m = /^protocol\/([0-9a-f-]{36})\/([0-9a-f]{64})\.json$/.exec(file);
       if (m && sessions.has(m[1]!)) wanted.set(blob, m[2]!);
     }
   }
-  const blobs = catFileBatch(root, [...wanted.keys()], { content: true });
+  const blobs = await catFileBatchAsync(root, [...wanted.keys()], { content: true });
   for (const [oid, digest] of wanted) {
     const obj = blobs.get(oid);
     if (!obj?.found || !obj.content || sha256(obj.content) !== digest) continue;

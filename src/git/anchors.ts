@@ -9,7 +9,7 @@
  * pushed refs lack). fast-import refuses a non-fast-forward
  * update, which makes concurrent writers safe: the loser retries on the new tip.
  */
-import { askAsync, converseAsync } from './async.js';
+import { askAsync, converseAsync, runGitBufferAsync } from './async.js';
 import { ask, asking, converse, GitError, runGit, runGitBuffer, type GitDialogue, type GitQuestion } from './exec.js';
 import { splitNul } from './parse.js';
 
@@ -152,17 +152,48 @@ export function catFileBatch(
   specs: readonly string[],
   options: { content: boolean },
 ): Map<string, BatchObject> {
+  const { answers, asked } = catFileSpecs(specs);
+  if (asked.length === 0) return answers;
+  const out = runGitBuffer(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], {
+    cwd,
+    input: `${asked.join('\n')}\n`,
+  }).stdout;
+  return parseCatFile(out, asked, options.content, answers);
+}
+
+/** {@link catFileBatch} without blocking: git looks the objects up while the caller goes on. */
+export async function catFileBatchAsync(
+  cwd: string,
+  specs: readonly string[],
+  options: { content: boolean },
+): Promise<Map<string, BatchObject>> {
+  const { answers, asked } = catFileSpecs(specs);
+  if (asked.length === 0) return answers;
+  const { stdout } = await runGitBufferAsync(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], {
+    cwd,
+    input: `${asked.join('\n')}\n`,
+  });
+  return parseCatFile(stdout, asked, options.content, answers);
+}
+
+/** The specs git can be asked (each once), and the answers for those it cannot (a newline in one). */
+function catFileSpecs(specs: readonly string[]): { answers: Map<string, BatchObject>; asked: string[] } {
   const answers = new Map<string, BatchObject>();
   const asked: string[] = [];
   for (const s of new Set(specs)) {
     if (/[\n\r]/.test(s) || s === '') answers.set(s, { found: false });
     else asked.push(s);
   }
-  if (asked.length === 0) return answers;
-  const out = runGitBuffer(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], {
-    cwd,
-    input: `${asked.join('\n')}\n`,
-  }).stdout;
+  return { answers, asked };
+}
+
+/** Pure: `git cat-file --batch[-check]` output for `asked`, in order, into `answers`. */
+function parseCatFile(
+  out: Buffer,
+  asked: readonly string[],
+  content: boolean,
+  answers: Map<string, BatchObject>,
+): Map<string, BatchObject> {
   let at = 0;
   for (const spec of asked) {
     const nl = out.indexOf(0x0a, at);
@@ -175,7 +206,7 @@ export function catFileBatch(
       continue;
     }
     const size = Number(m[3]);
-    if (options.content) {
+    if (content) {
       answers.set(spec, { found: true, oid: m[1]!, type: m[2]!, size, content: out.subarray(at, at + size) });
       at += size + 1;
     } else answers.set(spec, { found: true, oid: m[1]!, type: m[2]!, size });

@@ -19,10 +19,19 @@ import { fileAtCommitQuestion } from './show.js';
  * `maxBytes`, at most that much of stdout is read: past it the process is stopped and the result says
  * `truncated` (a huge diff costs a bounded amount of memory and time; its exit status does not count then).
  */
-export function runGitAsync(
+export async function runGitAsync(
   args: readonly string[],
   options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv; input?: string; maxBytes?: number },
 ): Promise<GitResult & { truncated: boolean }> {
+  const result = await runGitBufferAsync(args, options);
+  return { ...result, stdout: result.stdout.toString('utf8') };
+}
+
+/** {@link runGitAsync} with stdout as git wrote it (bytes: `git cat-file --batch` contents). */
+export function runGitBufferAsync(
+  args: readonly string[],
+  options: { cwd: string; okCodes?: readonly number[]; env?: NodeJS.ProcessEnv; input?: string; maxBytes?: number },
+): Promise<{ stdout: Buffer; stderr: string; status: number; truncated: boolean }> {
   return new Promise((resolve, reject) => {
     // Loaded on the first call (see exec.ts). A cwd that is a file throws ENOTDIR here, not as an 'error' event.
     let child: import('node:child_process').ChildProcessWithoutNullStreams;
@@ -57,7 +66,7 @@ export function runGitAsync(
     child.on('error', (error: NodeJS.ErrnoException) => reject(spawnFailure(args, options.cwd, error)));
     child.on('close', (code) => {
       const result = {
-        stdout: Buffer.concat(out).toString('utf8'),
+        stdout: Buffer.concat(out),
         stderr: Buffer.concat(err).toString('utf8'),
         status: code ?? -1,
         truncated,

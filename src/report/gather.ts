@@ -40,8 +40,8 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
     },
     {
       clock: systemClock,
-      anchorEvidence: (r, digests, sessions) => (evidence = gatherAnchorEvidence(r, digests, sessions)),
-      protocolRuns: (r, sessions) => (runs = gatherProtocolRuns(r, sessions)),
+      anchorEvidence: async (r, digests, sessions) => (evidence = await gatherAnchorEvidence(r, digests, sessions)),
+      protocolRuns: async (r, sessions) => (runs = await gatherProtocolRuns(r, sessions)),
     },
   );
   const meta = commitMeta(
@@ -58,9 +58,9 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
       if (d) digests.add(d);
       if (s) sessions.add(s);
     }
-    if (evidence === null && digests.size > 0) evidence = gatherAnchorEvidence(root, digests, sessions);
+    if (evidence === null && digests.size > 0) evidence = await gatherAnchorEvidence(root, digests, sessions);
     // protocol.verify off: the runs are read for display only (they decide nothing there).
-    if (runs === null && sessions.size > 0) runs = gatherProtocolRuns(root, sessions);
+    if (runs === null && sessions.size > 0) runs = await gatherProtocolRuns(root, sessions);
   }
   return buildReport({
     verify,

@@ -37,7 +37,7 @@ export type AnchorEvidenceReader = (
   root: string,
   digests: ReadonlySet<string>,
   sessions: ReadonlySet<string>,
-) => AnchorEvidence;
+) => AnchorEvidence | Promise<AnchorEvidence>;
 
 export interface AnchorPolicy {
   /** `verify.anchors` (not `off`: then the rule is not run). */

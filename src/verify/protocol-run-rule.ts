@@ -15,7 +15,7 @@ export interface ProtocolRuns {
 }
 
 /** Reads the runs of `sessions` (src/anchor/reverify.ts: gatherProtocolRuns). */
-export type ProtocolRunsReader = (root: string, sessions: ReadonlySet<string>) => ProtocolRuns;
+export type ProtocolRunsReader = (root: string, sessions: ReadonlySet<string>) => ProtocolRuns | Promise<ProtocolRuns>;
 
 /** Pure: true when the record does not say COMPLETE with nothing forced and no violations. */
 export const runFellShort = (r: ProtocolRunRecord) =>

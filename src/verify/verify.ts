@@ -25,7 +25,7 @@ import { isReleaseHeader } from '../tdd/ignore.js';
 import { messageHeader } from '../tdd/message.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { testFirstJudge, type TddVerdict } from '../tdd/rule.js';
-import { lastTrailer } from '../tdd/trailers.js';
+import { lastTrailer, parseTrailers } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveBase, resolvePolicyCommit, resolveRange, shallowRangeError, type VerifyRange } from './range.js';
@@ -287,8 +287,31 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // anchors are checked): parents come first, so they hold every HEAD a commit of this batch descends from
   // within the range's history, and git is asked only past them.
   const graph: GraphCommit[] | null = anchorsLevel !== 'off' && config.anchors.publish ? [] : null;
+  // The published evidence a batch's commits cite (their anchors' proof records, their sessions' protocol
+  // runs), asked of git while the batch before it is judged: the trailers are in the messages.
+  const publishedFor = (commits: readonly LogCommit[]) => {
+    const sessions = new Set<string>();
+    const digests = new Set<string>();
+    for (const c of commits) {
+      if (context.outside.has(c.sha)) continue;
+      const trailers = parseTrailers(c.message);
+      const s = lastTrailer(trailers, 'HestAI-Session');
+      if (s) sessions.add(s);
+      const m = FULL_DIGEST.exec(lastTrailer(trailers, 'HestAI-Anchor') ?? '');
+      if (m) digests.add(m[1]!);
+    }
+    const none: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
+    return Promise.all([
+      anchorsLevel !== 'off' && config.anchors.publish ? deps.anchorEvidence!(workspace.root, digests, sessions) : none,
+      // Protocol runs published by `session end` (issue 30), per protocol.verify from the base.
+      protocolLevel !== 'off' && deps.protocolRuns && sessions.size > 0
+        ? deps.protocolRuns(workspace.root, sessions)
+        : null,
+    ]).then(([evidence, runs]) => ({ evidence, runs }));
+  };
   const judgeBatch = async (
     read: readonly LogCommit[],
+    published: Promise<{ evidence: AnchorEvidence; runs: ProtocolRuns | null }>,
     deferred: Set<string>,
     merges: { remerges: ReadonlyMap<string, Remerge>; related: boolean },
     childCount: ReadonlyMap<string, number>,
@@ -377,25 +400,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
         });
       }
     }
-    const sessions = new Set<string>();
-    for (const { f } of inRange) {
-      const s = lastTrailer(f.trailers, 'HestAI-Session');
-      if (s) sessions.add(s);
-    }
-    let evidence: AnchorEvidence = { refs: [], records: new Map(), events: new Map() };
-    if (anchorsLevel !== 'off' && config.anchors.publish) {
-      const digests = new Set<string>();
-      for (const { f } of inRange) {
-        const m = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '');
-        if (m) digests.add(m[1]!);
-      }
-      evidence = deps.anchorEvidence!(workspace.root, digests, sessions);
-    }
-    // Protocol runs published by `session end` (issue 30), per protocol.verify from the base.
-    const runs: ProtocolRuns | null =
-      protocolLevel !== 'off' && deps.protocolRuns && sessions.size > 0
-        ? deps.protocolRuns(workspace.root, sessions)
-        : null;
+    const { evidence, runs } = await published;
     // Whether each cited record's HEAD is in the citing commit's history: from the commits of this batch, git
     // asked only past them (src/verify/record-ancestry.ts; parents come before children, so a HEAD in a
     // later batch is never an ancestor).
@@ -510,7 +515,9 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
       const remerges =
         merges.length > 0 && (await singleRoot()) ? await remergeDiffs(workspace.root, merges) : new Map();
-      return { order, batch, deferred, remerges };
+      const published = publishedFor(batch);
+      published.catch(() => undefined); // awaited when the batch is judged; never an unhandled rejection
+      return { order, batch, deferred, remerges, published };
     })();
     reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
     return reading;
@@ -538,10 +545,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     while (pending !== null) {
       const following = await orders.next();
       const next = following.done ? null : read(following.value, unsureOf(following.value));
-      const { order, batch, deferred, remerges } = await pending;
+      const { order, batch, deferred, remerges, published } = await pending;
       const children = new Map(order.map((o) => [o.commit.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
-      await judgeBatch(batch, deferred, { remerges, related }, children);
+      await judgeBatch(batch, published, deferred, { remerges, related }, children);
       pending = next;
     }
   } catch (error) {

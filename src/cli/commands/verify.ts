@@ -83,7 +83,7 @@ export function registerVerify(program: Command): void {
               const globs = (await loadConfig(resolveWorkspace(ctx.cwd).root)).config.tdd.test_globs;
               writer = format === 'github' ? githubWriter(testFileMatcher(globs)) : textWriter();
             }
-            const { gatherAnchorEvidence, gatherProtocolRuns } = await import('../../anchor/reverify.js');
+            const { verifyEvidenceReaders } = await import('../../anchor/reverify.js');
             const summary = await verifyStream(
               {
                 working_dir: ctx.cwd,
@@ -95,7 +95,7 @@ export function registerVerify(program: Command): void {
                 // Changed files only where a verdict depends on them (src/verify/verify.ts, VerifyInput.files).
                 files: 'judged',
               },
-              { anchorEvidence: gatherAnchorEvidence, protocolRuns: gatherProtocolRuns },
+              verifyEvidenceReaders(),
               {
                 start: (head) => {
                   started = true;
