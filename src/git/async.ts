@@ -10,7 +10,7 @@ import {
 import { LOG_FORMAT, parseLog, type LogCommit } from './parse.js';
 import { parseStatusV2, type BranchStatus } from './parse-status-v2.js';
 import { parseDiffSummary, type DiffSummary } from './parse-diff.js';
-import { HEAD_COMMIT, logQuestion, repoInfoQuestion, TRACKED_FILES, type RepoInfo } from './repo.js';
+import { HEAD_COMMIT, HOOKS_DIR, logQuestion, repoInfoQuestion, TRACKED_FILES, type RepoInfo } from './repo.js';
 import { fileAtCommitQuestion } from './show.js';
 
 /**
@@ -158,7 +158,7 @@ export const trackedFilesAsync = (cwd: string): Promise<string[]> => askAsync(cw
 
 /** The hooks directory git uses in this worktree (honours core.hooksPath). */
 export async function hooksDirAsync(cwd: string): Promise<string> {
-  return (await runGitAsync(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd })).stdout.trim();
+  return askAsync(cwd, HOOKS_DIR);
 }
 
 /** Most diff output read for a summary (512 KiB), and most files listed by name. */

@@ -132,6 +132,15 @@ export function logQuestion(options: LogOptions): GitQuestion<LogCommit[]> {
 }
 export const log = (cwd: string, options: LogOptions): LogCommit[] => ask(cwd, logQuestion(options));
 
+/**
+ * The directory git runs this worktree's hooks from, absolute, as git resolves it: `core.hooksPath` with `~`
+ * expanded and a relative path taken from the worktree root, else the common git dir's `hooks/`.
+ */
+export const HOOKS_DIR: GitQuestion<string> = {
+  args: ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'],
+  answer: (result) => result.stdout.replace(/\n$/, ''),
+};
+
 /** `git config --get KEY`, or null when unset. */
 export function configGetQuestion(key: string): GitQuestion<string | null> {
   return {

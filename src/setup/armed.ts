@@ -3,7 +3,8 @@ import path from 'node:path';
 import { usageError } from '../errors.js';
 import { askAsync } from '../git/async.js';
 import { configSet, configSetQuestion } from '../git/config.js';
-import { configGet, configGetQuestion } from '../git/repo.js';
+import { ask } from '../git/exec.js';
+import { configGet, configGetQuestion, HOOKS_DIR } from '../git/repo.js';
 import type { Workspace } from '../workspace.js';
 import {
   FRAMEWORK_HOOKS,
@@ -36,6 +37,16 @@ export interface HooksInspection {
   repairable: boolean;
   /** Hook files holding hestai's line that git does not run here (e.g. `.git/hooks/` under a core.hooksPath). */
   strayInstalls: string[];
+}
+
+/** Whether two paths name one directory (git answers with real paths; a workspace may be reached through a link). */
+export function sameDir(a: string, b: string): boolean {
+  if (path.resolve(a) === path.resolve(b)) return true;
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** The runner directory shared by all worktrees of a repository. */
@@ -76,16 +87,27 @@ function frameworkRuns(root: string, hook: string, text: string): boolean {
   );
 }
 
+/** What git says of this worktree's hooks: `core.hooksPath` as configured (or null) and the directory it runs them from. */
+export interface GitHooks {
+  hooksPath: string | null;
+  /** `git rev-parse --git-path hooks` (src/git/repo.ts HOOKS_DIR): `~` expanded, relative to the root. */
+  hooksDir: string;
+}
+
+const gitHooks = (root: string): GitHooks => ({
+  hooksPath: configGet(root, 'core.hooksPath'),
+  hooksDir: ask(root, HOOKS_DIR),
+});
+
 /**
- * Inspects, without changing anything, whether the hooks will fire in this worktree; `hooksPath` is what
- * `git config core.hooksPath` says (asked here when not given).
+ * Inspects, without changing anything, whether the hooks will fire in this worktree, where git runs them
+ * (`hooks`, asked of git here when not given).
  */
-export function inspectHooks(workspace: Workspace, configured?: string | null): HooksInspection {
+export function inspectHooks(workspace: Workspace, hooks?: GitHooks): HooksInspection {
   const repo = workspace.repo;
   if (!repo)
     throw usageError(`${workspace.root} is not a git work tree`, { code: 'NOT_A_REPO', remedy: 'Run git init first.' });
-  const hooksPath = configured === undefined ? configGet(workspace.root, 'core.hooksPath') : configured;
-  const hooksDir = hooksPath ? path.resolve(workspace.root, hooksPath) : path.join(repo.commonDir, 'hooks');
+  const { hooksPath, hooksDir } = hooks ?? gitHooks(workspace.root);
   const active: string[] = [];
   const inactive: string[] = [];
   let husky = true;
@@ -106,7 +128,7 @@ export function inspectHooks(workspace: Workspace, configured?: string | null): 
   for (const hook of HESTAI_HOOKS.filter((h) => inactive.includes(h))) {
     for (const dir of [path.join(repo.commonDir, 'hooks'), path.join(workspace.root, '.githooks')]) {
       const file = path.join(dir, hook);
-      if (dir !== hooksDir && readIfExists(file)?.includes(hookMarker(hook))) strayInstalls.push(file);
+      if (!sameDir(dir, hooksDir) && readIfExists(file)?.includes(hookMarker(hook))) strayInstalls.push(file);
     }
   }
   return { hooksDir, hooksPath, active, inactive, husky, repairable: husky && inactive.length > 0, strayInstalls };
@@ -159,7 +181,7 @@ export interface ArmedResult {
  */
 export function ensureHooksArmed(workspace: Workspace): ArmedResult {
   if (!workspace.repo) return notArmable(workspace);
-  const before = inspectHooks(workspace, configGet(workspace.root, 'core.hooksPath'));
+  const before = inspectHooks(workspace);
   if (!needsRepair(before)) return unrepaired(before);
   const dir = writeHuskyRunner(workspace.repo.commonDir);
   if (before.hooksPath !== dir) configSet(workspace.root, 'core.hooksPath', dir);
@@ -169,7 +191,11 @@ export function ensureHooksArmed(workspace: Workspace): ArmedResult {
 /** {@link ensureHooksArmed} without blocking the caller on git (clock-in, also over MCP): the same steps. */
 export async function ensureHooksArmedAsync(workspace: Workspace): Promise<ArmedResult> {
   if (!workspace.repo) return notArmable(workspace);
-  const before = inspectHooks(workspace, await askAsync(workspace.root, configGetQuestion('core.hooksPath')));
+  const [hooksPath, hooksDir] = await Promise.all([
+    askAsync(workspace.root, configGetQuestion('core.hooksPath')),
+    askAsync(workspace.root, HOOKS_DIR),
+  ]);
+  const before = inspectHooks(workspace, { hooksPath, hooksDir });
   if (!needsRepair(before)) return unrepaired(before);
   const dir = writeHuskyRunner(workspace.repo.commonDir);
   if (before.hooksPath !== dir) await askAsync(workspace.root, configSetQuestion('core.hooksPath', dir));
@@ -191,7 +217,7 @@ function unrepaired(before: HooksInspection): ArmedResult {
 
 /** The answer once core.hooksPath points at the runner in `dir`. */
 function repaired(workspace: Workspace, before: HooksInspection, dir: string): ArmedResult {
-  const after = inspectHooks(workspace, dir);
+  const after = inspectHooks(workspace, { hooksPath: dir, hooksDir: dir });
   if (after.inactive.length > 0) {
     return {
       armed: false,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
-import { headCommit, status } from '../git/repo.js';
+import { headCommit, HOOKS_DIR, status } from '../git/repo.js';
 import { commitOnly } from '../git/commit.js';
 import { detectDefaultBranch, type DefaultBranch } from '../git/default-branch.js';
 import { fileAtCommit } from '../git/show.js';
@@ -11,8 +11,8 @@ import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/stor
 import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from './mcp-json.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
-import { ensureHooksArmed, installHuskyRunner, runnerDir, type ArmedResult } from './armed.js';
-import { configGet } from '../git/repo.js';
+import { ensureHooksArmed, installHuskyRunner, runnerDir, sameDir, type ArmedResult } from './armed.js';
+import { ask } from '../git/exec.js';
 import {
   FRAMEWORK_HOOKS,
   HESTAI_HOOKS,
@@ -188,11 +188,9 @@ export function hooksDirFor(root: string, packageRoot: string = PACKAGE_ROOT): s
 
 /** The directory git runs plain hooks from in this worktree (never hestai's husky runner directory). */
 function plainHooksDir(workspace: Workspace): string {
-  const commonHooks = path.join(workspace.repo!.commonDir, 'hooks');
-  const hooksPath = configGet(workspace.root, 'core.hooksPath');
-  if (!hooksPath) return commonHooks;
-  const dir = path.resolve(workspace.root, hooksPath);
-  if (dir === runnerDir(workspace.repo!.commonDir)) {
+  // Where git runs them, as git says (core.hooksPath with ~ expanded, else the common git dir's hooks/).
+  const dir = ask(workspace.root, HOOKS_DIR);
+  if (sameDir(dir, runnerDir(workspace.repo!.commonDir))) {
     throw usageError(`core.hooksPath points at hestai's husky runner (${dir}), so plain hooks there would replace it`, {
       code: 'HOOK_CONFLICT',
       remedy:
