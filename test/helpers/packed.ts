@@ -58,8 +58,15 @@ export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {};
   // npm run/npx export npm_* variables describing *this* package; a nested npm must not inherit them.
   for (const [key, value] of Object.entries(env)) if (!/^npm_/i.test(key)) clean[key] = value;
+  // The extra CA bundle of the environment the run started in (test/helpers/setup.ts keeps it; isolatedEnv
+  // leaves it out): npm may need it to reach the registry through a proxy.
+  const runner = (globalThis as { [key: symbol]: NodeJS.ProcessEnv | undefined })[
+    Symbol.for('hestai.test-original-env')
+  ];
+  const extraCa = runner?.['NODE_EXTRA_CA_CERTS'] ?? env['NODE_EXTRA_CA_CERTS'];
   return {
     ...clean,
+    ...(extraCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: extraCa }),
     npm_config_cache: cache,
     npm_config_prefer_offline: 'true',
     npm_config_foreground_scripts: 'true',
