@@ -53,7 +53,8 @@ function parentsFirst(commits: readonly GraphCommit[], parents: ReadonlyMap<stri
 }
 
 /**
- * The queries whose HEAD is a strict ancestor of their commit, as `queryKey`s. `outside(heads, descendant)`
+ * The queries whose HEAD is a strict ancestor of their commit, as `queryKey`s (`commits` in any order, or
+ * parents before children with `ordered`). `outside(heads, descendant)`
  * gives those of `heads` that are ancestors of (or equal to) a commit outside `commits`; it is asked once
  * per such parent, only about HEADs outside them.
  */
@@ -61,6 +62,7 @@ export function coveredQueries(
   commits: readonly GraphCommit[],
   queries: readonly AncestryQuery[],
   outside: (heads: readonly string[], descendant: string) => ReadonlySet<string>,
+  options: { ordered?: boolean } = {},
 ): Set<string> {
   const covered = new Set<string>();
   if (queries.length === 0) return covered;
@@ -82,7 +84,8 @@ export function coveredQueries(
     else if (outside([q.head], q.sha).has(q.head)) covered.add(queryKey(q));
   }
   if (inGraph.length === 0) return covered;
-  const order = parentsFirst(commits, parents);
+  // `ordered`: `commits` already come parents first (verify reads them in that order), no need to sort them.
+  const order = options.ordered === true ? commits.map((c) => c.sha) : parentsFirst(commits, parents);
   const index = new Map(order.map((sha, i) => [sha, i]));
   const parentIndexes = order.map((sha) => parents.get(sha)!.map((p) => index.get(p) ?? -1));
   // HEADs in history order (those outside first), 32 to a pass: a pass walks only from its lowest HEAD

@@ -410,7 +410,14 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const head = m ? evidence.records.get(m[1]!)?.record?.head : null;
       if (head) queries.push({ sha: f.sha, head });
     }
-    const covered = coveredQueries(graph ?? batch, queries, (heads, tip) => ancestorsAmong(workspace.root, heads, tip));
+    const covered = coveredQueries(
+      graph ?? batch,
+      queries,
+      (heads, tip) => ancestorsAmong(workspace.root, heads, tip),
+      {
+        ordered: true,
+      },
+    );
     // The adoption commit carries no trailers: no session can be anchored before it (src/verify/adoption.ts).
     // Merges: from git's remerge of each (read with the batch), one cat-file for the resolved files of all.
     const mergeFacts = batchMergeEvidence(

@@ -10,7 +10,10 @@ const commits: GraphCommit[] = [
   { sha: 'a', parents: ['base'] },
 ];
 
-function ask(queries: [string, string][], order: 'children first' | 'parents first' = 'children first') {
+function ask(
+  queries: [string, string][],
+  order: 'children first' | 'parents first' | 'parents first, ordered' = 'children first',
+) {
   const asked: string[] = [];
   const outside = (heads: readonly string[], descendant: string) => {
     asked.push(`${[...heads].sort().join(',')}>${descendant}`);
@@ -18,12 +21,12 @@ function ask(queries: [string, string][], order: 'children first' | 'parents fir
   };
   const list = order === 'children first' ? commits : [...commits].reverse();
   const qs: AncestryQuery[] = queries.map(([head, sha]) => ({ head, sha }));
-  const covered = coveredQueries(list, qs, outside);
+  const covered = coveredQueries(list, qs, outside, { ordered: order === 'parents first, ordered' });
   return { covers: (head: string, sha: string) => covered.has(queryKey({ head, sha })), asked };
 }
 
 describe('a record HEAD in a commit history', () => {
-  it.each(['children first', 'parents first'] as const)(
+  it.each(['children first', 'parents first', 'parents first, ordered'] as const)(
     'answers from the commits read (%s): strict ancestors only, through both parents of a merge',
     (order) => {
       const { covers, asked } = ask(
