@@ -256,8 +256,17 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     policy_file: policyFile,
     policy_source: policySource,
   };
+  // The order (parents first), each commit's number of children and its message come from one
+  // `git rev-list`, started now, walking the range while git counts it; each batch's files are read by a
+  // `git log` of its own, so neither verify nor git holds the range.
+  const orders = streamCommits(workspace.root, context.revisions, deps.batch);
+  const firstOrder = orders.next();
+  firstOrder.catch(() => undefined); // awaited below; never an unhandled rejection
   const counted = await counting;
-  if ('error' in counted) throw gitFailed(counted.error);
+  if ('error' in counted) {
+    await orders.return(undefined);
+    throw gitFailed(counted.error);
+  }
   sink.start({ range: reported, count: counted.count });
   let errors = 0;
   let warnings = policy.length;
@@ -542,12 +551,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     }
     return unsure;
   };
-  // The order (parents first), each commit's number of children and its message come from one
-  // `git rev-list`; each batch's files are read by a `git log` of its own, so neither verify nor git holds
-  // the range.
-  const orders = streamCommits(workspace.root, context.revisions, deps.batch);
   try {
-    const first = await orders.next();
+    const first = await firstOrder;
     let pending = first.done ? null : read(first.value, unsureOf(first.value));
     while (pending !== null) {
       const following = await orders.next();
