@@ -137,6 +137,9 @@ const hookBundle = {
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
+  // A named import the bundled module does not have (a builtin's stand-in below exports only what it lists) would
+  // be undefined at run time: the build fails instead.
+  logOverride: { 'import-is-undefined': 'error' },
 };
 // node:crypto costs ~7 ms to load and the hook paths rarely call it (a state write names its temporary
 // file with randomBytes; the protocol's trust check hashes the trusted files only when a gate is unmet): the bundle gets a stand-in that loads it on first use (as `crypto`,
@@ -166,8 +169,9 @@ const builtinsOnce = {
   setup(build) {
     const named = { fs: ['existsSync', 'readFileSync'], path: [] };
     build.onResolve({ filter: /^node:(fs|path)$/ }, (args) =>
-      // The stand-in's own require is node's module itself.
-      args.namespace === 'hestai-builtin'
+      // The stand-in's own require is node's module itself; so is a dynamic import(), whose namespace the
+      // stand-in (a default export and the listed names) would not fill.
+      args.namespace === 'hestai-builtin' || args.kind === 'dynamic-import'
         ? { path: args.path, external: true }
         : { path: args.path.slice(5), namespace: 'hestai-builtin' },
     );
