@@ -77,7 +77,8 @@ import type { VerifyDeps } from './verify/verify.js';
 import { verifyEvidenceReaders } from './anchor/reverify.js';
 /** `hestai verify` as a library call: anchors are re-validated from their proof records (src/anchor/reverify.ts). */
 export function verifyRange(input: VerifyRangeInput, deps: VerifyDeps = {}): Promise<VerifyRangeReport> {
-  return verifyRangeWith(input, { ...verifyEvidenceReaders(), ...deps });
+  const readers = verifyEvidenceReaders();
+  return verifyRangeWith(input, { ...readers, ...deps }).finally(() => readers.close());
 }
 
 // The MCP server.

@@ -14,7 +14,13 @@ import { countLines } from './ctx-probe.js';
 import { commitProbePaths } from './rules/commit.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
 import { validateVector } from './validate.js';
-import { anchorStoreRefs, catFileBatchAsync, listAnchorStore } from '../git/anchors.js';
+import {
+  anchorStoreRefs,
+  catFileBatchAsync,
+  catFileSession,
+  listAnchorStore,
+  type BatchObject,
+} from '../git/anchors.js';
 import { parseProtocolRun, type ProtocolRunRecord } from '../records/protocol-record.js';
 import type { ProtocolRuns } from '../verify/protocol-run-rule.js';
 
@@ -48,12 +54,15 @@ export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oc
 export interface AnchorStoreView {
   refs(): { ref: string; oid: string }[];
   files(oid: string): Map<string, string>;
+  /** Objects looked up by `git cat-file` (src/git/anchors.ts). */
+  cat(specs: readonly string[], options: { content: boolean }): Promise<Map<string, BatchObject>>;
 }
 
-/** Asks git every time: the tips with one for-each-ref, each tree with one ls-tree. */
+/** Asks git every time: the tips with one for-each-ref, each tree with one ls-tree, each lookup with one cat-file. */
 const fromGit = (root: string): AnchorStoreView => ({
   refs: () => anchorStoreRefs(root),
   files: (oid) => listAnchorStore(root, oid),
+  cat: (specs, options) => catFileBatchAsync(root, specs, options),
 });
 
 /**
@@ -61,10 +70,14 @@ const fromGit = (root: string): AnchorStoreView => ({
  * record or a session (the store the whole range is judged against), and each tip's files listed once (a
  * listing is of one commit, so it never changes). Without it every batch asked git for both again.
  */
-export function anchorStoreSnapshot(root: string): AnchorStoreView {
+export function anchorStoreSnapshot(root: string): AnchorStoreView & { close(): void } {
   let refs: { ref: string; oid: string }[] | null = null;
   const listings = new Map<string, Map<string, string>>();
+  // Every lookup of the run through one git cat-file (its process ends with close()).
+  const session = catFileSession(root);
   return {
+    cat: (specs, options) => session.ask(specs, options),
+    close: () => session.close(),
     refs: () => (refs ??= anchorStoreRefs(root)),
     files: (oid) => {
       let files = listings.get(oid);
@@ -85,8 +98,10 @@ export function verifyEvidenceReaders(): {
     sessions: ReadonlySet<string>,
   ) => Promise<AnchorEvidence>;
   protocolRuns: (root: string, sessions: ReadonlySet<string>) => Promise<ProtocolRuns>;
+  /** Ends the run's git cat-file (call it when verify is done). */
+  close(): void;
 } {
-  const stores = new Map<string, AnchorStoreView>();
+  const stores = new Map<string, ReturnType<typeof anchorStoreSnapshot>>();
   const store = (root: string) => {
     let view = stores.get(root);
     if (view === undefined) stores.set(root, (view = anchorStoreSnapshot(root)));
@@ -95,6 +110,9 @@ export function verifyEvidenceReaders(): {
   return {
     anchorEvidence: (root, digests, sessions) => gatherAnchorEvidence(root, digests, sessions, store(root)),
     protocolRuns: (root, sessions) => gatherProtocolRuns(root, sessions, store(root)),
+    close: () => {
+      for (const view of stores.values()) view.close();
+    },
   };
 }
 
@@ -130,13 +148,9 @@ export async function gatherAnchorEvidence(
     }
   }
   // 2. Their contents (one cat-file --batch).
-  const blobs = await catFileBatchAsync(
-    root,
-    [...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])],
-    {
-      content: true,
-    },
-  );
+  const blobs = await store.cat([...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])], {
+    content: true,
+  });
   for (const oid of eventOids) {
     const obj = blobs.get(oid);
     const event = obj?.found && obj.content ? parseProofEvent(obj.content.toString('utf8')) : null;
@@ -178,7 +192,7 @@ export async function gatherAnchorEvidence(
     specs.push(`${head}:${constitutionPath(role)}`);
     for (const c of citations(canonical_anchor)) specs.push(`${head}:${c.path}`);
   }
-  const checked = await catFileBatchAsync(root, specs, { content: false });
+  const checked = await store.cat(specs, { content: false });
   // Whether a HEAD is in this clone at all is asked only where none of its paths were found.
   const unresolved = new Set<string>();
   for (const e of good) {
@@ -189,8 +203,7 @@ export async function gatherAnchorEvidence(
       checked.set(`${head}^{commit}`, { found: true, oid: head, type: 'commit', size: 0 });
     else unresolved.add(`${head}^{commit}`);
   }
-  for (const [spec, answer] of await catFileBatchAsync(root, [...unresolved], { content: false }))
-    checked.set(spec, answer);
+  for (const [spec, answer] of await store.cat([...unresolved], { content: false })) checked.set(spec, answer);
   // 4. The bytes of ranged citations and constitutions, each blob once (one cat-file --batch).
   const wanted = new Set<string>();
   for (const e of good) {
@@ -203,7 +216,7 @@ export async function gatherAnchorEvidence(
       if (c.ranged && obj?.found && obj.type === 'blob') wanted.add(obj.oid);
     }
   }
-  const contents = await catFileBatchAsync(root, [...wanted], { content: true });
+  const contents = await store.cat([...wanted], { content: true });
   const lineCounts = new Map<string, number>();
 
   // 5. The RAPH v4.0 rules, re-run against the recorded HEAD's tree.
@@ -265,7 +278,7 @@ export async function gatherProtocolRuns(
       if (m && sessions.has(m[1]!)) wanted.set(blob, m[2]!);
     }
   }
-  const blobs = await catFileBatchAsync(root, [...wanted.keys()], { content: true });
+  const blobs = await store.cat([...wanted.keys()], { content: true });
   for (const [oid, digest] of wanted) {
     const obj = blobs.get(oid);
     if (!obj?.found || !obj.content || sha256(obj.content) !== digest) continue;

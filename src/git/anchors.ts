@@ -10,7 +10,18 @@
  * update, which makes concurrent writers safe: the loser retries on the new tip.
  */
 import { askAsync, converseAsync, runGitBufferAsync } from './async.js';
-import { ask, asking, converse, GitError, runGit, runGitBuffer, type GitDialogue, type GitQuestion } from './exec.js';
+import {
+  ask,
+  asking,
+  converse,
+  GitError,
+  gitEnv,
+  runGit,
+  runGitBuffer,
+  spawnFailure,
+  type GitDialogue,
+  type GitQuestion,
+} from './exec.js';
 import { splitNul } from './parse.js';
 
 export const ANCHORS_BRANCH = 'hestai/anchors';
@@ -174,6 +185,93 @@ export async function catFileBatchAsync(
     input: `${asked.join('\n')}\n`,
   });
   return parseCatFile(stdout, asked, options.content, answers);
+}
+
+/**
+ * ONE `git cat-file --batch-command` for a whole run, asked again and again (`info` or `contents` per
+ * spec, answered in order): what {@link catFileBatchAsync} answers, without a git process per question.
+ * Started on the first question; `close()` ends it (git exits when its input ends).
+ */
+export interface CatFileSession {
+  ask(specs: readonly string[], options: { content: boolean }): Promise<Map<string, BatchObject>>;
+  close(): void;
+}
+
+export function catFileSession(cwd: string): CatFileSession {
+  type Waiting = { spec: string; content: boolean; done: (o: BatchObject) => void; fail: (e: Error) => void };
+  let child: import('node:child_process').ChildProcessWithoutNullStreams | null = null;
+  let failed: Error | null = null;
+  const waiting: Waiting[] = [];
+  let out: Buffer = Buffer.alloc(0);
+  const args = ['cat-file', '--batch-command'];
+  const failAll = (error: Error) => {
+    failed ??= error;
+    for (const w of waiting.splice(0)) w.fail(failed);
+  };
+  const drain = () => {
+    while (waiting.length > 0) {
+      const nl = out.indexOf(0x0a);
+      if (nl === -1) return;
+      const w = waiting[0]!;
+      const m = /^([0-9a-f]{40,64}) (\S+) (\d+)$/.exec(out.subarray(0, nl).toString('utf8'));
+      if (!m) {
+        out = out.subarray(nl + 1); // `<spec> missing` (or ambiguous)
+        waiting.shift();
+        w.done({ found: false });
+        continue;
+      }
+      const size = Number(m[3]);
+      if (w.content) {
+        if (out.length < nl + 1 + size + 1) return; // the object's bytes and their newline are still coming
+        const content = Buffer.from(out.subarray(nl + 1, nl + 1 + size));
+        out = out.subarray(nl + 1 + size + 1);
+        waiting.shift();
+        w.done({ found: true, oid: m[1]!, type: m[2]!, size, content });
+      } else {
+        out = out.subarray(nl + 1);
+        waiting.shift();
+        w.done({ found: true, oid: m[1]!, type: m[2]!, size });
+      }
+    }
+  };
+  const start = () => {
+    const spawned = process.getBuiltinModule('node:child_process').spawn('git', args, {
+      cwd,
+      env: gitEnv(),
+      windowsHide: true,
+    });
+    const err: Buffer[] = [];
+    spawned.stdout.on('data', (chunk: Buffer) => {
+      out = out.length === 0 ? chunk : Buffer.concat([out, chunk]);
+      drain();
+    });
+    spawned.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    spawned.stdin.on('error', () => {}); // git exited: its exit status says why
+    spawned.on('error', (error: NodeJS.ErrnoException) => failAll(spawnFailure(args, cwd, error)));
+    spawned.on('close', (code) => {
+      if (waiting.length > 0) failAll(new GitError(args, code, Buffer.concat(err).toString('utf8')));
+    });
+    return spawned;
+  };
+  return {
+    ask: async (specs, options) => {
+      const { answers, asked } = catFileSpecs(specs);
+      if (asked.length === 0) return answers;
+      if (failed) throw failed;
+      child ??= start();
+      const replies = asked.map(
+        (spec) =>
+          new Promise<BatchObject>((done, fail) => waiting.push({ spec, content: options.content, done, fail })),
+      );
+      child.stdin.write(asked.map((spec) => `${options.content ? 'contents' : 'info'} ${spec}\n`).join(''));
+      const objects = await Promise.all(replies);
+      asked.forEach((spec, i) => answers.set(spec, objects[i]!));
+      return answers;
+    },
+    close: () => {
+      child?.stdin.end();
+    },
+  };
 }
 
 /** The specs git can be asked (each once), and the answers for those it cannot (a newline in one). */

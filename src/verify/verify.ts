@@ -302,7 +302,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     const sessions = new Set<string>();
     const digests = new Set<string>();
     for (const c of commits) {
-      if (context.outside.has(c.sha)) continue;
+      // Both keys start with `HestAI-` (any case): a message without it has neither trailer.
+      if (context.outside.has(c.sha) || !/hestai-/i.test(c.message)) continue;
       const trailers = parseTrailers(c.message);
       const s = lastTrailer(trailers, 'HestAI-Session');
       if (s) sessions.add(s);

@@ -84,6 +84,7 @@ export function registerVerify(program: Command): void {
               writer = format === 'github' ? githubWriter(testFileMatcher(globs)) : textWriter();
             }
             const { verifyEvidenceReaders } = await import('../../anchor/reverify.js');
+            const readers = verifyEvidenceReaders();
             const summary = await verifyStream(
               {
                 working_dir: ctx.cwd,
@@ -95,7 +96,7 @@ export function registerVerify(program: Command): void {
                 // Changed files only where a verdict depends on them (src/verify/verify.ts, VerifyInput.files).
                 files: 'judged',
               },
-              verifyEvidenceReaders(),
+              readers,
               {
                 start: (head) => {
                   started = true;
@@ -103,7 +104,7 @@ export function registerVerify(program: Command): void {
                 },
                 commit: (c) => write(writer!.commit(c)),
               },
-            );
+            ).finally(() => readers.close());
             write(writer!.end(summary));
             flush();
             const { count: _count, ...document } = summary;
