@@ -57,7 +57,7 @@ export function spawnFailure(args: readonly string[], cwd: string, error: NodeJS
       });
     if (error.code === 'ENOENT')
       return usageError('git was not found on PATH', {
-        remedy: 'Install git (2.30 or newer) and make sure it is on PATH.',
+        remedy: 'Install git (2.36 or newer) and make sure it is on PATH.',
         code: 'GIT_MISSING',
       });
   }

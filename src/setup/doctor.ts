@@ -36,16 +36,35 @@ function checkNode(version: string): DoctorCheck {
       };
 }
 
+/** verify asks one `git cat-file --batch-command` and reads merges with `--diff-merges=remerge`: git 2.36. */
+const MIN_GIT: readonly [number, number] = [2, 36];
+const GIT_REMEDY = `Install git ${MIN_GIT.join('.')} or newer and put it on PATH.`;
+
+/** Pure: does `git --version`'s line name git 2.36 or newer? */
+export function gitVersionSupported(line: string): boolean {
+  const match = /^git version (\d+)\.(\d+)/.exec(line);
+  if (match === null) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > MIN_GIT[0] || (major === MIN_GIT[0] && minor >= MIN_GIT[1]);
+}
+
 function checkGit(cwd: string): DoctorCheck {
   try {
     const version = runGit(['--version'], { cwd }).stdout.trim();
-    return { name: 'git', status: 'pass', message: version };
+    return gitVersionSupported(version)
+      ? { name: 'git', status: 'pass', message: version }
+      : {
+          name: 'git',
+          status: 'fail',
+          message: `${version}: hestai needs git ${MIN_GIT.join('.')} or newer`,
+          remedy: GIT_REMEDY,
+        };
   } catch (error) {
     return {
       name: 'git',
       status: 'fail',
       message: isHestaiError(error) ? error.message : String(error),
-      remedy: 'Install git 2.30 or newer and put it on PATH.',
+      remedy: GIT_REMEDY,
     };
   }
 }
