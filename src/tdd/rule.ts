@@ -128,19 +128,27 @@ export function testFirstJudge(options: TddOptions): TestFirstJudge {
   const live = (t: CommitFacts) => !paired.has(t.sha);
 
   let previous: Line = EMPTY;
+  // The line needsPaths computed for the commit the judge is then given (the state has not changed between).
+  let asked: { commit: CommitFacts; line: Line } | null = null;
+  const lineOf = (commit: CommitFacts): Line => {
+    if (asked !== null && asked.commit === commit) return asked.line;
+    return commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+  };
   const needsPaths = (commit: CommitFacts): boolean => {
     const type = commit.conventional?.type;
     if (commit.kind !== 'normal' || type === undefined || type === 'test' || !options.types.includes(type))
       return false;
     if (options.policy === 'same-commit') return true;
     if (options.policy !== 'paired') return false;
-    const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+    const line = lineOf(commit);
+    asked = { commit, line };
     const scope = commit.conventional!.scope?.toLowerCase() ?? null;
     return line.pending.some((t) => scope === null || t.conventional?.scope?.toLowerCase() !== scope);
   };
   const judge = (commit: CommitFacts, known?: { children: number }): TddVerdict => {
     out = null;
-    const line = commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+    const line = lineOf(commit);
+    asked = null;
     // A line all of whose children have inherited it is needed no more.
     childrenRead(left, commit.parents ?? [], (p) => lines.delete(p));
     let next = line;
