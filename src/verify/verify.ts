@@ -62,8 +62,8 @@ export interface VerifyInput {
   /**
    * Which commits' changed files are read: `all` (the library's default; every report lists them, as
    * `hestai report` shows them), or `judged` (the CLI's): only those a verdict depends on (test commits,
-   * commits of `tdd.types`, and commits that change the workspace config or the protocol); the others
-   * report no files. git's tree diff is the costly part of reading a commit (flat folders), and an object
+   * commits of `tdd.types` when test-first asks for them or fails or warns about them, and commits that
+   * change the workspace config or the protocol); the others report no files. git's tree diff is the costly part of reading a commit (flat folders), and an object
    * missing from a commit no verdict reads is then not looked for: verify is no fsck
    * (docs/enforcement.md, "Speed"; test/integration/verify.test.ts, "when git log fails").
    */
