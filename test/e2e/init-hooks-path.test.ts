@@ -1,37 +1,110 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../helpers/git-repo.js';
+import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 27 (git answers git questions): where git runs hooks from is git's answer (`git rev-parse --git-path
-// hooks`), not our reading of core.hooksPath. A core.hooksPath of `~/hooks` (a common global setting) is
-// $HOME/hooks to git; `hestai init --no-husky` installs there, `hestai doctor` inspects there, and a real
-// commit runs hestai's hooks.
+// hooks`), not our reading of core.hooksPath: a core.hooksPath of `~/.githooks` is $HOME/.githooks to git.
+// Review F2: such a directory is shared by every repository of the user, so hestai's plain hooks written
+// there would block commits in repositories that never adopted hestai. `hestai init --no-husky` refuses
+// (exit 2, nothing written) naming the directory, where the setting comes from and two remedies that work;
+// doctor never calls hestai's hooks in a shared directory ok.
 
+/** Repository A (a TempRepo) and a second repository B under the same HOME, both with `~/.githooks` global. */
 function setup() {
   const repo = makeRepo();
-  repo.git(['config', '--global', 'core.hooksPath', '~/hooks']);
-  const home = path.join(repo.home, 'hooks');
-  expect(repo.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim()).toBe(home);
-  return { repo, home };
+  repo.git(['config', '--global', 'core.hooksPath', '~/.githooks']);
+  const shared = path.join(repo.home, '.githooks');
+  fs.mkdirSync(shared);
+  expect(repo.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim()).toBe(shared);
+  const other = path.join(path.dirname(repo.dir), 'other');
+  fs.mkdirSync(other);
+  repo.git(['init', '-q', '-b', 'main'], { cwd: other });
+  return { repo, shared, other };
 }
 
-describe('core.hooksPath as git reads it (~ expanded)', () => {
-  it('hestai init --no-husky installs the hooks where git runs them, doctor finds them, and a commit runs them', () => {
-    const { repo, home } = setup();
+function commitIn(repo: TempRepo, cwd: string, message: string) {
+  fs.writeFileSync(path.join(cwd, 'notes.md'), `x ${Math.random()}\n`);
+  repo.git(['add', 'notes.md'], { cwd });
+  return repo.git(['commit', '-q', '-m', message], { allowFail: true, cwd });
+}
+
+describe('a hooks directory shared outside the repository (core.hooksPath ~/.githooks)', () => {
+  it('hestai init --no-husky refuses, writes nothing, and another repository still commits', () => {
+    const { repo, shared, other } = setup();
+    const init = repo.hestai(['init', '--no-husky']);
+    expect(init.status, init.stderr).toBe(2);
+    expect(init.stderr).toContain(shared);
+    expect(init.stderr).toContain('core.hooksPath=~/.githooks');
+    expect(init.stderr).toContain('global');
+    expect(init.stderr).toContain('git config core.hooksPath .githooks');
+    expect(init.stderr).toContain('hestai init --husky');
+    expect(fs.readdirSync(shared)).toEqual([]);
+    expect(fs.existsSync(path.join(repo.dir, '.hestai'))).toBe(false);
+    expect(fs.existsSync(path.join(repo.dir, '~'))).toBe(false);
+    const unrelated = commitIn(repo, other, 'chore: unrelated repo');
+    expect(unrelated.status, unrelated.stderr).toBe(0);
+  });
+
+  it('an absolute core.hooksPath outside the repository, set in its own config, is refused too', () => {
+    const { repo, other } = setup();
+    const company = path.join(path.dirname(repo.dir), 'company-hooks');
+    fs.mkdirSync(company);
+    repo.git(['config', 'core.hooksPath', company]);
+    const init = repo.hestai(['init']);
+    expect(init.status, init.stderr).toBe(2);
+    expect(init.stderr).toContain(`core.hooksPath=${company}`);
+    expect(init.stderr).toContain('local');
+    expect(fs.readdirSync(company)).toEqual([]);
+    expect(commitIn(repo, other, 'chore: unrelated repo').status).toBe(0);
+  });
+
+  it('the remedy `git config core.hooksPath .githooks` then hestai init --no-husky works: A is checked, B is not', () => {
+    const { repo, shared, other } = setup();
+    repo.git(['config', 'core.hooksPath', '.githooks']);
     const init = repo.hestai(['init', '--no-husky']);
     expect(init.status, init.stderr).toBe(0);
-    expect(fs.existsSync(path.join(repo.dir, '~'))).toBe(false);
-    for (const hook of ['pre-commit', 'commit-msg']) expect(fs.existsSync(path.join(home, hook)), hook).toBe(true);
+    for (const hook of ['pre-commit', 'commit-msg']) {
+      expect(fs.existsSync(path.join(repo.dir, '.githooks', hook)), hook).toBe(true);
+      expect(fs.existsSync(path.join(shared, hook)), hook).toBe(false);
+    }
+    const doctor = JSON.parse(repo.hestai(['doctor', '--json']).stdout) as {
+      checks: { name: string; status: string }[];
+    };
+    expect(doctor.checks.find((c) => c.name === 'hooks')).toMatchObject({ status: 'pass' });
+    repo.commit('chore: adopt hestai');
+    const blocked = commitIn(repo, repo.dir, 'docs: notes');
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain('hestai: commit blocked');
+    expect(commitIn(repo, other, 'chore: unrelated repo').status).toBe(0);
+  });
+
+  it('the remedy hestai init --husky works: A is checked through its own runner, B is not', () => {
+    const { repo, shared, other } = setup();
+    const init = repo.hestai(['init', '--husky']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(fs.readdirSync(shared)).toEqual([]);
+    repo.commit('chore: adopt hestai');
+    const blocked = commitIn(repo, repo.dir, 'docs: notes');
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain('hestai: commit blocked');
+    expect(commitIn(repo, other, 'chore: unrelated repo').status).toBe(0);
+  });
+
+  it('hestai doctor fails the hooks check when hestai runs from the shared directory', () => {
+    const { repo, shared } = setup();
+    // As an earlier version left it: hestai's plain hooks in the shared directory.
+    repo.git(['config', 'core.hooksPath', '.githooks']);
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    for (const hook of fs.readdirSync(path.join(repo.dir, '.githooks')))
+      fs.copyFileSync(path.join(repo.dir, '.githooks', hook), path.join(shared, hook));
+    repo.git(['config', '--unset', 'core.hooksPath']);
     const doctor = JSON.parse(repo.hestai(['doctor', '--json']).stdout) as {
       checks: { name: string; status: string; message: string }[];
     };
-    expect(doctor.checks.find((c) => c.name === 'hooks')).toMatchObject({ status: 'pass' });
-    // A real commit through the hooks git runs: not clocked in, so hestai blocks it.
-    repo.write('notes.md', 'x\n');
-    repo.git(['add', '-A']);
-    const blocked = repo.git(['commit', '-q', '-m', 'docs: notes'], { allowFail: true });
-    expect(blocked.status).toBe(1);
-    expect(blocked.stderr).toContain('hestai: commit blocked');
+    const hooks = doctor.checks.find((c) => c.name === 'hooks');
+    expect(hooks).toMatchObject({ status: 'fail' });
+    expect(hooks?.message).toContain(shared);
+    expect(hooks?.message).toContain('shared');
   });
 });
