@@ -151,6 +151,20 @@ export function configGetQuestion(key: string): GitQuestion<string | null> {
 }
 export const configGet = (cwd: string, key: string): string | null => ask(cwd, configGetQuestion(key));
 
+/** `git config --show-scope --get KEY`: the value and the scope git read it from (`local`, `global`, `system`, `worktree`, `command`), or null when unset. */
+export function configScopeQuestion(key: string): GitQuestion<{ scope: string; value: string } | null> {
+  return {
+    args: ['config', '--show-scope', '--get', key],
+    okCodes: [1],
+    answer: (result) => {
+      if (result.status !== 0) return null;
+      const line = result.stdout.replace(/\n$/, '');
+      const tab = line.indexOf('\t');
+      return { scope: line.slice(0, tab), value: line.slice(tab + 1) };
+    },
+  };
+}
+
 /** The merge-base of two revisions, or null when they share no history or one is unknown. */
 export function mergeBase(cwd: string, a: string, b: string): string | null {
   const result = runGit(['merge-base', a, b], { cwd, okCodes: [1, 128] });

@@ -49,6 +49,50 @@ export function sameDir(a: string, b: string): boolean {
   }
 }
 
+/** `dir`'s real path, resolving the deepest part of it that exists (a hooks directory may not exist yet). */
+function realPathOf(dir: string): string {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(at), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return path.resolve(dir);
+      missing.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+const within = (dir: string, base: string): boolean => {
+  const rel = path.relative(base, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
+/**
+ * True when git runs this worktree's hooks from a directory outside the repository (neither in the worktree
+ * nor in its git dirs): a `core.hooksPath` like `~/.githooks` that every repository of the user shares, where
+ * hestai's hooks would block commits of repositories that never adopted hestai.
+ */
+export function sharedHooksDir(workspace: Workspace, hooksDir: string): boolean {
+  const repo = workspace.repo;
+  if (!repo) return false;
+  const dir = realPathOf(hooksDir);
+  return ![workspace.root, repo.gitDir, repo.commonDir].some((base) => within(dir, realPathOf(base)));
+}
+
+/** Why hestai's hooks do not belong in a shared hooks directory (`sharedHooksDir`), naming it and where core.hooksPath is set. */
+export function sharedHooksReason(hooksDir: string, hooksPath: string | null, scope?: string | null): string {
+  const setting =
+    hooksPath === null ? '' : ` (core.hooksPath=${hooksPath}${scope ? `, from the ${scope} git config` : ''})`;
+  return `git runs this repository's hooks from ${hooksDir}${setting}, a directory outside this repository that other repositories share: hestai's hooks there would block commits of every repository that has not adopted hestai`;
+}
+
+/** The remedy for a shared hooks directory: commands that give this repository hooks of its own. */
+export const SHARED_HOOKS_REMEDY =
+  "Run hestai init --husky (hestai's runner in this repository's git dir, no husky package needed), or give this repository its own hooks directory: `git config core.hooksPath .githooks`, then hestai init --no-husky.";
+
 /** The runner directory shared by all worktrees of a repository. */
 export function runnerDir(commonDir: string): string {
   return path.join(commonDir, 'hestai', 'hooks');

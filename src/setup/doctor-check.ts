@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { runProcess } from '../util/run-process.js';
-import { inspectHooks, notFiring } from './armed.js';
+import { inspectHooks, notFiring, SHARED_HOOKS_REMEDY, sharedHooksDir, sharedHooksReason } from './armed.js';
 import { isPreCommitFrameworkHook, PRE_COMMIT_CONFIG } from './install.js';
 import { readTextIfExists } from '../state/store.js';
 
@@ -61,6 +61,13 @@ export async function probeHookChain(
 export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
   if (!workspace.repo) return { name: 'hooks', status: 'warn', message: 'not a git repository: no hooks' };
   const inspection = inspectHooks(workspace);
+  if (inspection.active.length > 0 && sharedHooksDir(workspace, inspection.hooksDir))
+    return {
+      name: 'hooks',
+      status: 'fail',
+      message: `${inspection.active.join(' and ')} run hestai from a shared directory: ${sharedHooksReason(inspection.hooksDir, inspection.hooksPath)}`,
+      remedy: `${SHARED_HOOKS_REMEDY} Then remove hestai's lines from ${inspection.hooksDir}.`,
+    };
   if (inspection.inactive.length === 0) {
     const failures = await probeHookChain(workspace, inspection.hooksDir, env);
     if (failures.length > 0)

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
-import { headCommit, HOOKS_DIR, status } from '../git/repo.js';
+import { configScopeQuestion, headCommit, HOOKS_DIR, status } from '../git/repo.js';
 import { commitOnly } from '../git/commit.js';
 import { detectDefaultBranch, type DefaultBranch } from '../git/default-branch.js';
 import { fileAtCommit } from '../git/show.js';
@@ -11,7 +11,16 @@ import { ensureStateDir, readTextIfExists, writeFileAtomic } from '../state/stor
 import { installedBinPath, MCP_CONFIG_FILE, mergeMcpJson } from './mcp-json.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
-import { ensureHooksArmed, installHuskyRunner, runnerDir, sameDir, type ArmedResult } from './armed.js';
+import {
+  ensureHooksArmed,
+  installHuskyRunner,
+  runnerDir,
+  sameDir,
+  SHARED_HOOKS_REMEDY,
+  sharedHooksDir,
+  sharedHooksReason,
+  type ArmedResult,
+} from './armed.js';
 import { ask } from '../git/exec.js';
 import {
   FRAMEWORK_HOOKS,
@@ -197,6 +206,14 @@ function plainHooksDir(workspace: Workspace): string {
         'Run hestai init without --no-husky (the project uses husky), or `git config --unset core.hooksPath` and run hestai init --no-husky again.',
     });
   }
+  if (sharedHooksDir(workspace, dir)) {
+    const setting = ask(workspace.root, configScopeQuestion('core.hooksPath'));
+    throw usageError(sharedHooksReason(dir, setting?.value ?? null, setting?.scope), {
+      file: dir,
+      code: 'HOOK_CONFLICT',
+      remedy: SHARED_HOOKS_REMEDY,
+    });
+  }
   return dir;
 }
 
@@ -235,6 +252,9 @@ export function initWorkspace(input: InitInput): InitResult {
   }
   const { paths, root } = workspace;
   const actions: InitAction[] = [];
+  const mode = (input.husky ?? projectUsesHusky(root)) ? 'husky' : 'plain';
+  // Where git runs plain hooks from, asked (and refused: hestai's runner, a shared directory) before anything is written.
+  const hooksHome = mode === 'plain' ? plainHooksDir(workspace) : null;
   for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit])
     ensureStateDir(dir);
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
@@ -266,11 +286,10 @@ export function initWorkspace(input: InitInput): InitResult {
     );
   } else actions.push({ path: '.gitignore', action: 'unchanged' });
 
-  const mode = (input.husky ?? projectUsesHusky(root)) ? 'husky' : 'plain';
   const hooksDir = hooksDirFor(root);
   const hints: string[] = [];
   let refused: HookManagerRefusal | null = null;
-  if (mode === 'husky') {
+  if (hooksHome === null) {
     for (const hook of HESTAI_HOOKS) {
       const file = path.join(root, '.husky', hook);
       put(
@@ -285,7 +304,6 @@ export function initWorkspace(input: InitInput): InitResult {
   } else {
     // Where git runs hooks from: core.hooksPath when set (relative to the worktree root), else the common
     // git dir's hooks/. Installing anywhere else would leave commits unchecked.
-    const hooksHome = plainHooksDir(workspace);
     const framework = usesPreCommitFramework(root, hooksHome);
     const lefthook = lefthookConfigFile(root, hooksHome);
     if (lefthook !== null) installThroughLefthook(actions, workspace, lefthook, hooksDir, hints);
