@@ -13,6 +13,8 @@ export interface AnchoredRepo extends TempRepo {
   commitHooked(message: string, files?: Record<string, string>, env?: NodeJS.ProcessEnv): RunResult;
   /** Clock-in and the three anchor stages; returns the session id. `cite` are CTX paths (committed files). */
   anchor(cite?: string[]): string;
+  /** Clock-in, identity and context; then the proof stage citing `cite`, whose result is returned unjudged. */
+  tryProof(cite: string[]): { token: string; proof: RunResult };
   /** A fresh clone of the remote on `branch`, as CI makes it. */
   freshClone(branch: string, extra?: string[]): string;
   /** `hestai verify --format json` in `cwd`. */
@@ -56,6 +58,11 @@ export function anchoredRepo(config = ''): AnchoredRepo {
       return repo.git(['commit', '-q', '--allow-empty', '-m', message], { allowFail: true, env });
     },
     anchor(cite = ['README.md:1-1', '.hestai_workspace.yaml']) {
+      const { token, proof } = self.tryProof(cite);
+      expect(proof.status, `proof: ${proof.stdout}${proof.stderr}`).toBe(0);
+      return token;
+    },
+    tryProof(cite) {
       const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'anchored work']);
       expect(clockIn.status, clockIn.stderr).toBe(0);
       const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
@@ -88,12 +95,14 @@ export function anchoredRepo(config = ''): AnchoredRepo {
       for (const args of [
         ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
         ['--stage', 'context', '--token', token, '--payload-file', bind],
-        ['--stage', 'proof', '--token', token, '--payload-file', proof],
       ]) {
         const step = repo.hestai(['--json', 'anchor', ...args]);
         expect(step.status, `${args[1]}: ${step.stdout}${step.stderr}`).toBe(0);
       }
-      return token;
+      return {
+        token,
+        proof: repo.hestai(['--json', 'anchor', '--stage', 'proof', '--token', token, '--payload-file', proof]),
+      };
     },
     freshClone(branch, extra = []) {
       const clone = path.join(tempDir('hestai-ci-'), 'clone');

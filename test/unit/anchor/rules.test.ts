@@ -297,6 +297,25 @@ describe('TENSION rules', () => {
     ]);
   });
 
+  // The worktree root names no file or directory in it: `.` normalises (src/paths.ts citedPath) to the empty
+  // path git has no name for, so the proof refuses it as verify does (the real probe finds the root a dir).
+  it.each(['.', './', './.', './/', '.:1-2', './:L3'])('TENSION_FORMAT: CTX:%s names the worktree root', (p) => {
+    const rootIsDir: ValidateOptions['probe'] = (rel) => (rel === '' ? { kind: 'dir' } : PROBE(rel));
+    const guidance = expectErrors(
+      tension1(`[TDD_MANDATE]⇌CTX:${p}[x]→TRIGGER[y]`),
+      [`TENSION_FORMAT: line 12: L1 CTX "${p}" names the worktree root, not a file or directory inside it`],
+      options('default', { probe: rootIsDir }),
+    );
+    expect(guidance).toContain('Cite a file or a directory inside the worktree, not its root');
+  });
+
+  it('TENSION_FORMAT: an empty CTX path says what to cite instead', () => {
+    const guidance = expectErrors(tension1('[TDD_MANDATE]⇌CTX::3[x]→TRIGGER[y]'), [
+      'TENSION_FORMAT: line 12: L1 has an empty CTX path',
+    ]);
+    expect(guidance).toContain('Cite a file or a directory inside the worktree, not its root');
+  });
+
   it('TENSION_CTX_NOT_FOUND: the path exists', () => {
     expectErrors(tension1('[TDD_MANDATE]⇌CTX:src/imagined.ts:1-2[x]→TRIGGER[y]'), [
       'TENSION_CTX_NOT_FOUND: line 12: L1 CTX "src/imagined.ts:1-2": src/imagined.ts does not exist in the working directory',
