@@ -24,6 +24,8 @@ const LABEL = /^L\d+$/;
 const FULL = /^\[([^\]]*)\]\s*⇌\s*CTX:([^[\]\s]*)\[([^\]]*)\]\s*→\s*TRIGGER\[(.*)\]$/;
 const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
 export const TENSION_FORM = 'L{N}::[constraint]⇌CTX:path[:A-B][state]→TRIGGER[action]';
+const ROOT_FIX =
+  'Cite a file or a directory inside the worktree, not its root (e.g. CTX:src/index.ts:10-20 or CTX:src/):';
 
 function tension(rule: string, line: number, message: string, fix: string): Violation {
   return { rule, section: 'TENSION', line, message: `line ${line}: ${message}`, fix };
@@ -51,9 +53,20 @@ function checkCtx(
   const filePath = m === null ? cited : m[1]!;
   const range = m === null ? null : { from: Number(m[2]), to: Number(m[3] ?? m[2]) };
   const where = `${label} CTX "${cited}"`;
-  if (filePath === '')
-    return tension('TENSION_FORMAT', line, `${label} has an empty CTX path`, `Cite a file: ${TENSION_FORM}.`);
   const place = citedPath(filePath);
+  // The worktree root (`.`, `./`, `./.`) is no file or directory in it and always exists (a citation that
+  // proves no reading); git names it with the empty path, which the canonical anchor cannot carry. Refused
+  // here, so the proof stage and verify (which re-runs this rule on the record) judge it alike.
+  if (filePath === '' || ('rel' in place && place.rel === '')) {
+    return tension(
+      'TENSION_FORMAT',
+      line,
+      filePath === ''
+        ? `${label} has an empty CTX path`
+        : `${where} names the worktree root, not a file or directory inside it`,
+      `${ROOT_FIX} ${TENSION_FORM}.`,
+    );
+  }
   if ('outside' in place && place.outside === 'absolute') {
     return tension(
       'TENSION_CTX_ABSOLUTE',
