@@ -93,6 +93,17 @@ export function sharedHooksReason(hooksDir: string, hooksPath: string | null, sc
 export const SHARED_HOOKS_REMEDY =
   "Run hestai init --husky (hestai's runner in this repository's git dir, no husky package needed), or give this repository its own hooks directory: `git config core.hooksPath .githooks`, then hestai init --no-husky.";
 
+/**
+ * True when `dir` is husky's runner directory (husky 9's `.husky/_`, git-ignored and rewritten by every
+ * `husky` install): its hook files hand over to `h`, which runs `.husky/<hook>` and exits, so a line appended
+ * to them never runs.
+ */
+export function huskyRunnerDir(root: string, dir: string): boolean {
+  if (sameDir(dir, path.join(root, '.husky', '_'))) return true;
+  if (!fs.existsSync(path.join(dir, 'h'))) return false;
+  return HESTAI_HOOKS.some((hook) => /\/h"/.test(readIfExists(path.join(dir, hook)) ?? ''));
+}
+
 /** The runner directory shared by all worktrees of a repository. */
 export function runnerDir(commonDir: string): string {
   return path.join(commonDir, 'hestai', 'hooks');

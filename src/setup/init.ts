@@ -13,6 +13,7 @@ import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { installConstitutions } from '../anchor/constitution.js';
 import {
   ensureHooksArmed,
+  huskyRunnerDir,
   installHuskyRunner,
   runnerDir,
   sameDir,
@@ -206,8 +207,19 @@ function plainHooksDir(workspace: Workspace): string {
         'Run hestai init without --no-husky (the project uses husky), or `git config --unset core.hooksPath` and run hestai init --no-husky again.',
     });
   }
+  const setting = ask(workspace.root, configScopeQuestion('core.hooksPath'));
+  if (huskyRunnerDir(workspace.root, dir)) {
+    throw usageError(
+      `core.hooksPath=${setting?.value ?? '(unset)'} is husky's runner directory (${dir}): its hook files hand over to husky's h, which runs .husky/<hook> and exits, so a line hestai added there would never run (and husky rewrites these git-ignored files on every install)`,
+      {
+        file: dir,
+        code: 'HOOK_CONFLICT',
+        remedy:
+          "Run hestai init (without --no-husky): it adds hestai's lines to .husky/pre-commit, .husky/commit-msg and .husky/pre-push, which husky runs.",
+      },
+    );
+  }
   if (sharedHooksDir(workspace, dir)) {
-    const setting = ask(workspace.root, configScopeQuestion('core.hooksPath'));
     throw usageError(sharedHooksReason(dir, setting?.value ?? null, setting?.scope), {
       file: dir,
       code: 'HOOK_CONFLICT',
