@@ -107,4 +107,27 @@ describe('a hooks directory shared outside the repository (core.hooksPath ~/.git
     expect(hooks?.message).toContain(shared);
     expect(hooks?.message).toContain('shared');
   });
+
+  it('hestai doctor, for hestai hooks in .git/hooks that a later global core.hooksPath hides, names remedies that work there', () => {
+    const repo = makeRepo();
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    repo.commit('chore: adopt hestai');
+    repo.git(['config', '--global', 'core.hooksPath', '~/.githooks']);
+    fs.mkdirSync(path.join(repo.home, '.githooks'));
+    const doctor = repo.hestai(['doctor']);
+    expect(doctor.status, doctor.stdout).toBe(1);
+    expect(doctor.stdout).toContain('git config core.hooksPath .githooks');
+    expect(doctor.stdout).not.toContain('hestai init --no-husky (it installs into');
+    expect(doctor.stdout).not.toContain('git config --unset core.hooksPath');
+    // The remedy doctor names, run as it says.
+    repo.git(['config', 'core.hooksPath', '.githooks']);
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    const after = JSON.parse(repo.hestai(['doctor', '--json']).stdout) as {
+      checks: { name: string; status: string }[];
+    };
+    expect(after.checks.find((c) => c.name === 'hooks')).toMatchObject({ status: 'pass' });
+    const blocked = commitIn(repo, repo.dir, 'docs: notes');
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain('hestai: commit blocked');
+  });
 });
