@@ -37,6 +37,8 @@ export interface HooksInspection {
   repairable: boolean;
   /** Hook files holding hestai's line that git does not run here (e.g. `.git/hooks/` under a core.hooksPath). */
   strayInstalls: string[];
+  /** True when the hooks directory lies outside the repository and other repositories share it (`sharedHooksDir`). */
+  shared: boolean;
 }
 
 /** Whether two paths name one directory (git answers with real paths; a workspace may be reached through a link). */
@@ -186,7 +188,16 @@ export function inspectHooks(workspace: Workspace, hooks?: GitHooks): HooksInspe
       if (!sameDir(dir, hooksDir) && readIfExists(file)?.includes(hookMarker(hook))) strayInstalls.push(file);
     }
   }
-  return { hooksDir, hooksPath, active, inactive, husky, repairable: husky && inactive.length > 0, strayInstalls };
+  return {
+    hooksDir,
+    hooksPath,
+    active,
+    inactive,
+    husky,
+    repairable: husky && inactive.length > 0,
+    strayInstalls,
+    shared: sharedHooksDir(workspace, hooksDir),
+  };
 }
 
 /** Installs the husky-compatible runner in the common git dir and points core.hooksPath at it. */
@@ -218,6 +229,8 @@ export function notFiring(inspection: HooksInspection): string {
     inspection.strayInstalls.length > 0
       ? `, not from ${inspection.strayInstalls.join(', ')} where hestai's line is`
       : '';
+  if (inspection.shared)
+    return `${hooks} will not run hestai in this worktree: ${sharedHooksReason(inspection.hooksDir, inspection.hooksPath)}${stray}; ${SHARED_HOOKS_REMEDY.replace(/^Run/, 'run')}`;
   return `${hooks} will not run hestai in this worktree: ${where}${stray}; run hestai init --no-husky (it installs into ${inspection.hooksDir}), or \`git config --unset core.hooksPath\` and run hestai init`;
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { runProcess } from '../util/run-process.js';
-import { inspectHooks, notFiring, SHARED_HOOKS_REMEDY, sharedHooksDir, sharedHooksReason } from './armed.js';
+import { inspectHooks, notFiring, SHARED_HOOKS_REMEDY, sharedHooksReason } from './armed.js';
 import { isPreCommitFrameworkHook, PRE_COMMIT_CONFIG } from './install.js';
 import { readTextIfExists } from '../state/store.js';
 
@@ -61,7 +61,7 @@ export async function probeHookChain(
 export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
   if (!workspace.repo) return { name: 'hooks', status: 'warn', message: 'not a git repository: no hooks' };
   const inspection = inspectHooks(workspace);
-  if (inspection.active.length > 0 && sharedHooksDir(workspace, inspection.hooksDir))
+  if (inspection.active.length > 0 && inspection.shared)
     return {
       name: 'hooks',
       status: 'fail',
@@ -98,7 +98,9 @@ export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = 
       name: 'hooks',
       status: 'fail',
       message: notFiring(inspection),
-      remedy: `Run hestai init --no-husky (it installs into ${inspection.hooksDir}, where git looks), or \`git config --unset core.hooksPath\`.`,
+      remedy: inspection.shared
+        ? SHARED_HOOKS_REMEDY
+        : `Run hestai init --no-husky (it installs into ${inspection.hooksDir}, where git looks), or \`git config --unset core.hooksPath\`.`,
     };
   }
   const framework = inspection.inactive.filter((hook) =>
@@ -114,7 +116,7 @@ export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = 
   return {
     name: 'hooks',
     status: 'warn',
-    message: `${inspection.inactive.join(' and ')} not installed for hestai`,
-    remedy: 'Run hestai init.',
+    message: `${inspection.inactive.join(' and ')} not installed for hestai${inspection.shared ? ` (${sharedHooksReason(inspection.hooksDir, inspection.hooksPath)})` : ''}`,
+    remedy: inspection.shared ? SHARED_HOOKS_REMEDY : 'Run hestai init.',
   };
 }
