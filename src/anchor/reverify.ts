@@ -43,10 +43,13 @@ function citations(canonical: string): { path: string; ranged: boolean }[] {
     const r = RANGE.exec(m[1]!);
     out.push(r ? { path: key(r[1]!), ranged: true } : { path: key(m[1]!), ranged: false });
   }
-  const value = (key: string) => new RegExp(`^${key}::(.*)$`, 'm').exec(canonical)?.[1] ?? '';
-  for (const p of commitProbePaths(value('ARTIFACT'), value('GATE'))) out.push({ path: p, ranged: false });
+  const artifact = ARTIFACT_LINE.exec(canonical)?.[1] ?? '';
+  const gate = GATE_LINE.exec(canonical)?.[1] ?? '';
+  for (const p of commitProbePaths(artifact, gate)) out.push({ path: p, ranged: false });
   return out;
 }
+const ARTIFACT_LINE = /^ARTIFACT::(.*)$/m;
+const GATE_LINE = /^GATE::(.*)$/m;
 
 export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oct.md`;
 
@@ -186,19 +189,21 @@ export async function gatherAnchorEvidence(
 
   // 3. What each record's HEAD holds: the cited paths and the role's constitution (one cat-file --batch-check).
   const specs: string[] = [];
+  const cited = new Map<RecordEvidence, { path: string; ranged: boolean }[]>();
   for (const e of good) {
     const { head, role, canonical_anchor } = e.record!;
     if (head === null) continue;
+    cited.set(e, citations(canonical_anchor));
     specs.push(`${head}:${constitutionPath(role)}`);
-    for (const c of citations(canonical_anchor)) specs.push(`${head}:${c.path}`);
+    for (const c of cited.get(e)!) specs.push(`${head}:${c.path}`);
   }
   const checked = await store.cat(specs, { content: false });
   // Whether a HEAD is in this clone at all is asked only where none of its paths were found.
   const unresolved = new Set<string>();
   for (const e of good) {
-    const { head, role, canonical_anchor } = e.record!;
+    const { head, role } = e.record!;
     if (head === null) continue;
-    const paths = [constitutionPath(role), ...citations(canonical_anchor).map((c) => c.path)];
+    const paths = [constitutionPath(role), ...cited.get(e)!.map((c) => c.path)];
     if (paths.some((p) => checked.get(`${head}:${p}`)?.found))
       checked.set(`${head}^{commit}`, { found: true, oid: head, type: 'commit', size: 0 });
     else unresolved.add(`${head}^{commit}`);
@@ -207,11 +212,11 @@ export async function gatherAnchorEvidence(
   // 4. The bytes of ranged citations and constitutions, each blob once (one cat-file --batch).
   const wanted = new Set<string>();
   for (const e of good) {
-    const { head, role, canonical_anchor } = e.record!;
+    const { head, role } = e.record!;
     if (head === null) continue;
     const constitution = checked.get(`${head}:${constitutionPath(role)}`);
     if (constitution?.found && constitution.type === 'blob') wanted.add(constitution.oid);
-    for (const c of citations(canonical_anchor)) {
+    for (const c of cited.get(e)!) {
       const obj = checked.get(`${head}:${c.path}`);
       if (c.ranged && obj?.found && obj.type === 'blob') wanted.add(obj.oid);
     }
