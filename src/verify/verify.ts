@@ -553,16 +553,23 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     return unsure;
   };
   try {
-    const first = await firstOrder;
-    let pending = first.done ? null : read(first.value, unsureOf(first.value));
-    while (pending !== null) {
-      const following = await orders.next();
-      const next = following.done ? null : read(following.value, unsureOf(following.value));
-      const { order, batch, deferred, remerges, published } = await pending;
+    // Two batches read ahead of the one judged, so git reads while node judges even when a batch takes git
+    // longer to read than node to judge (flat folders).
+    const ahead: ReturnType<typeof read>[] = [];
+    let next = await firstOrder;
+    const fill = async () => {
+      while (ahead.length < 2 && !next.done) {
+        ahead.push(read(next.value, unsureOf(next.value)));
+        next = await orders.next();
+      }
+    };
+    await fill();
+    while (ahead.length > 0) {
+      const { order, batch, deferred, remerges, published } = await ahead.shift()!;
+      await fill();
       const children = new Map(order.map((o) => [o.commit.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
       await judgeBatch(batch, published, deferred, { remerges, related }, children);
-      pending = next;
     }
   } catch (error) {
     if (error instanceof GitStreamError) throw gitFailed(error.stderr);
