@@ -66,6 +66,8 @@ export interface CommitInput {
   reverts?: string | null;
   /** Source files whose change lies (partly) inside inline test regions (src/tdd/inline-tests.ts). */
   inline?: { tests: readonly string[]; mixed: readonly string[] };
+  /** `parseTrailers` of the message, when the caller already has it (verify parses a batch's ahead of judging it). */
+  trailers?: Trailer[];
 }
 
 export interface FactOptions {
@@ -105,7 +107,7 @@ export function commitFacts(
   const message = input.message.replace(/\n+$/, '');
   const header = messageHeader(message);
   const conventional = parseConventionalHeader(header);
-  const trailers = parseTrailers(message);
+  const trailers = input.trailers ?? parseTrailers(message);
   const exempt = lastTrailer(trailers, 'TDD-Exempt');
   const parents = typeof input.parents === 'number' ? null : [...input.parents];
   const parentCount = typeof input.parents === 'number' ? input.parents : input.parents.length;

@@ -4,6 +4,7 @@ import type { LogCommit } from '../git/parse.js';
 import { commitHunks } from '../git/hunks.js';
 import { realReverts } from '../git/merge.js';
 import { commitFacts, revertedSha, type CommitFacts, type CommitInput } from '../tdd/commit.js';
+import type { Trailer } from '../tdd/trailers.js';
 import {
   classifyHunks,
   compileInlineRules,
@@ -23,7 +24,7 @@ export function logFacts(
   root: string,
   commits: readonly LogCommit[],
   config: Pick<WorkspaceConfig, 'tdd' | 'commit'>,
-  options: { earnedReverts?: boolean } = {},
+  options: { earnedReverts?: boolean; trailers?: ReadonlyMap<string, Trailer[]> } = {},
 ): CommitFacts[] {
   const isTest = testFileMatcher(config.tdd.test_globs);
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
@@ -50,6 +51,7 @@ export function logFacts(
     ...(c.changes ? { changes: c.changes } : {}),
     parents: c.parents,
     reverts: named[i] ? (resolved.get(named[i]!) ?? null) : null,
+    ...(options.trailers?.has(c.sha) ? { trailers: options.trailers.get(c.sha)! } : {}),
   });
   const facts = commits.map((c, i) => commitFacts(input(c, i), isTest, { ignore }));
   // Tests inside source files (tdd.inline_tests): only for test commits and commits that need a test,

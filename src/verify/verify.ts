@@ -25,7 +25,7 @@ import { isReleaseHeader } from '../tdd/ignore.js';
 import { messageHeader } from '../tdd/message.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { testFirstJudge, type TddVerdict } from '../tdd/rule.js';
-import { lastTrailer, parseTrailers } from '../tdd/trailers.js';
+import { lastTrailer, parseTrailers, type Trailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { resolveWorkspace } from '../workspace.js';
 import { resolveBase, resolvePolicyCommit, resolveRange, shallowRangeError, type VerifyRange } from './range.js';
@@ -298,13 +298,14 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   const graph: GraphCommit[] | null = anchorsLevel !== 'off' && config.anchors.publish ? [] : null;
   // The published evidence a batch's commits cite (their anchors' proof records, their sessions' protocol
   // runs), asked of git while the batch before it is judged: the trailers are in the messages.
-  const publishedFor = (commits: readonly LogCommit[]) => {
+  const publishedFor = (commits: readonly LogCommit[], parsed: Map<string, Trailer[]>) => {
     const sessions = new Set<string>();
     const digests = new Set<string>();
     for (const c of commits) {
       // Both keys start with `HestAI-` (any case): a message without it has neither trailer.
       if (context.outside.has(c.sha) || !/hestai-/i.test(c.message)) continue;
       const trailers = parseTrailers(c.message);
+      parsed.set(c.sha, trailers); // the batch's facts take them (logFacts) instead of parsing them again
       const s = lastTrailer(trailers, 'HestAI-Session');
       if (s) sessions.add(s);
       const m = FULL_DIGEST.exec(lastTrailer(trailers, 'HestAI-Anchor') ?? '');
@@ -325,9 +326,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     deferred: Set<string>,
     merges: { remerges: ReadonlyMap<string, Remerge>; related: boolean },
     childCount: ReadonlyMap<string, number>,
+    trailers: ReadonlyMap<string, Trailer[]>,
   ) => {
     const batch = [...read];
-    const contextFacts = logFacts(workspace.root, batch, config, { earnedReverts: true });
+    const contextFacts = logFacts(workspace.root, batch, config, { earnedReverts: true, trailers });
     // The files of the batch's deferred commits (readBatch) at `at`: read once test-first needs them (its facts
     // then change), or for a commit test-first fails or warns about, whose report names them (a `github`
     // annotation's file).
@@ -532,9 +534,10 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const merges = batch.filter((c) => c.parents.length === 2 && !context.outside.has(c.sha)).map((c) => c.sha);
       const remerges =
         merges.length > 0 && (await singleRoot()) ? await remergeDiffs(workspace.root, merges) : new Map();
-      const published = publishedFor(batch);
+      const trailers = new Map<string, Trailer[]>();
+      const published = publishedFor(batch, trailers);
       published.catch(() => undefined); // awaited when the batch is judged; never an unhandled rejection
-      return { order, batch, deferred, remerges, published };
+      return { order, batch, deferred, remerges, published, trailers };
     })();
     reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
     return reading;
@@ -565,11 +568,11 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
     };
     await fill();
     while (ahead.length > 0) {
-      const { order, batch, deferred, remerges, published } = await ahead.shift()!;
+      const { order, batch, deferred, remerges, published, trailers } = await ahead.shift()!;
       await fill();
       const children = new Map(order.map((o) => [o.commit.sha, o.children]));
       if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
-      await judgeBatch(batch, published, deferred, { remerges, related }, children);
+      await judgeBatch(batch, published, deferred, { remerges, related }, children, trailers);
     }
   } catch (error) {
     if (error instanceof GitStreamError) throw gitFailed(error.stderr);
