@@ -53,23 +53,67 @@ function parentsFirst(commits: readonly GraphCommit[], parents: ReadonlyMap<stri
 }
 
 /**
+ * The commits read so far, parents before children, with what each pass needs: a position per sha, each
+ * commit's parents as positions (-1 outside), and the commits with a parent outside them. Grown batch by
+ * batch ({@link growGraph}) instead of built again from every commit read for each batch.
+ */
+export interface AncestryGraph {
+  order: string[];
+  index: Map<string, number>;
+  parentIndexes: number[][];
+  /** Commits (by position) with parents outside the graph, and those parents. */
+  boundary: { i: number; outer: readonly string[] }[];
+}
+
+export const ancestryGraph = (): AncestryGraph => ({ order: [], index: new Map(), parentIndexes: [], boundary: [] });
+
+/** Adds commits that come parents first (after every commit already in the graph). */
+export function growGraph(graph: AncestryGraph, commits: readonly GraphCommit[]): void {
+  for (const c of commits) {
+    if (graph.index.has(c.sha)) continue;
+    const i = graph.order.length;
+    graph.order.push(c.sha);
+    graph.index.set(c.sha, i);
+    graph.parentIndexes.push(c.parents.map((p) => graph.index.get(p) ?? -1));
+    const outer = c.parents.filter((p) => !graph.index.has(p));
+    if (outer.length > 0) graph.boundary.push({ i, outer });
+  }
+}
+
+/**
  * The queries whose HEAD is a strict ancestor of their commit, as `queryKey`s (`commits` in any order, or
- * parents before children with `ordered`). `outside(heads, descendant)`
+ * parents before children with `ordered`, or an {@link AncestryGraph} grown parents first). `outside(heads, descendant)`
  * gives those of `heads` that are ancestors of (or equal to) a commit outside `commits`; it is asked once
  * per such parent, only about HEADs outside them.
  */
 export function coveredQueries(
-  commits: readonly GraphCommit[],
+  commits: readonly GraphCommit[] | AncestryGraph,
   queries: readonly AncestryQuery[],
   outside: (heads: readonly string[], descendant: string) => ReadonlySet<string>,
   options: { ordered?: boolean } = {},
 ): Set<string> {
   const covered = new Set<string>();
   if (queries.length === 0) return covered;
-  const parents = new Map<string, readonly string[]>();
-  for (const c of commits) parents.set(c.sha, c.parents);
-  // Per parent outside `commits`, which of the HEADs outside them are its ancestors: one question each.
-  const outsideHeads = [...new Set(queries.map((q) => q.head).filter((h) => !parents.has(h)))];
+  let graph: AncestryGraph;
+  if (Array.isArray(commits)) {
+    const list = commits as readonly GraphCommit[];
+    // `ordered`: `commits` already come parents first (verify reads them in that order), no need to sort them.
+    const parents = new Map<string, readonly string[]>();
+    for (const c of list) parents.set(c.sha, c.parents);
+    const order = options.ordered === true ? list.map((c) => c.sha) : parentsFirst(list, parents);
+    graph = ancestryGraph();
+    // Every commit's parents are known before its positions are taken (an unordered list may name a later one).
+    for (const sha of order) graph.index.set(sha, graph.index.size);
+    graph.order = order;
+    graph.parentIndexes = order.map((sha) => parents.get(sha)!.map((p) => graph.index.get(p) ?? -1));
+    graph.boundary = order.flatMap((sha, i) => {
+      const outer = parents.get(sha)!.filter((p) => !parents.has(p));
+      return outer.length > 0 ? [{ i, outer }] : [];
+    });
+  } else graph = commits as AncestryGraph;
+  const { order, index, parentIndexes, boundary } = graph;
+  // Per parent outside the graph, which of the HEADs outside it are its ancestors: one question each.
+  const outsideHeads = [...new Set(queries.map((q) => q.head).filter((h) => !index.has(h)))];
   const reach = new Map<string, ReadonlySet<string>>();
   const ask = (head: string, parent: string) => {
     if (head === parent) return true;
@@ -80,14 +124,10 @@ export function coveredQueries(
   const inGraph: AncestryQuery[] = [];
   for (const q of queries) {
     if (q.sha === q.head) continue;
-    if (parents.has(q.sha)) inGraph.push(q);
+    if (index.has(q.sha)) inGraph.push(q);
     else if (outside([q.head], q.sha).has(q.head)) covered.add(queryKey(q));
   }
   if (inGraph.length === 0) return covered;
-  // `ordered`: `commits` already come parents first (verify reads them in that order), no need to sort them.
-  const order = options.ordered === true ? commits.map((c) => c.sha) : parentsFirst(commits, parents);
-  const index = new Map(order.map((sha, i) => [sha, i]));
-  const parentIndexes = order.map((sha) => parents.get(sha)!.map((p) => index.get(p) ?? -1));
   // HEADs in history order (those outside first), 32 to a pass: a pass walks only from its lowest HEAD
   // to its highest commit asked about, so HEADs near their commits cost little however long the history.
   const position = (head: string) => index.get(head) ?? -1;
@@ -104,11 +144,6 @@ export function coveredQueries(
   }
   // A HEAD read here cannot be an ancestor of a parent outside them (that parent is reachable from the
   // base, the HEAD is not): git is asked only about HEADs outside.
-  const boundary = order.flatMap((sha, i) =>
-    parents.get(sha)!.some((p) => !parents.has(p))
-      ? [{ i, outer: parents.get(sha)!.filter((p) => !parents.has(p)) }]
-      : [],
-  );
   const masks = new Int32Array(order.length);
   const own = new Int32Array(order.length);
   passes.forEach((pass, n) => {
@@ -121,7 +156,7 @@ export function coveredQueries(
     });
     for (const { i, outer } of boundary)
       chunk.forEach((h, b) => {
-        if (!parents.has(h) && outer.some((p) => ask(h, p))) masks[i]! |= 1 << b;
+        if (!index.has(h) && outer.some((p) => ask(h, p))) masks[i]! |= 1 << b;
       });
     // A commit descends from a HEAD when a parent is it or descends from it.
     for (let i = pass.lo; i <= pass.hi; i++) {

@@ -40,7 +40,14 @@ import { checkAnchor, FULL_DIGEST, type AnchorEvidence, type AnchorEvidenceReade
 import { checkMerge, inventedLines, type MergeEvidence } from './merge-rule.js';
 import { automaticMerge, differingPaths, scratchMergeCommit } from '../git/merge.js';
 import { ancestorsAmong, catFileBatch } from '../git/anchors.js';
-import { coveredQueries, queryKey, type AncestryQuery, type GraphCommit } from './record-ancestry.js';
+import {
+  ancestryGraph,
+  coveredQueries,
+  growGraph,
+  queryKey,
+  type AncestryGraph,
+  type AncestryQuery,
+} from './record-ancestry.js';
 import { backdatedCommits, carryMarks, type Backdating, type HighWater } from './committer-time.js';
 import { commitMeta } from '../git/commit-meta.js';
 import { mergeBase } from '../git/repo.js';
@@ -295,7 +302,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   // A cited record's HEAD is looked for in the commits read so far (sha and parents only, kept while
   // anchors are checked): parents come first, so they hold every HEAD a commit of this batch descends from
   // within the range's history, and git is asked only past them.
-  const graph: GraphCommit[] | null = anchorsLevel !== 'off' && config.anchors.publish ? [] : null;
+  const graph: AncestryGraph | null = anchorsLevel !== 'off' && config.anchors.publish ? ancestryGraph() : null;
   // The published evidence a batch's commits cite (their anchors' proof records, their sessions' protocol
   // runs), asked of git while the batch before it is judged: the trailers are in the messages.
   const publishedFor = (commits: readonly LogCommit[], parsed: Map<string, Trailer[]>) => {
@@ -571,7 +578,11 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       const { order, batch, deferred, remerges, published, trailers } = await ahead.shift()!;
       await fill();
       const children = new Map(order.map((o) => [o.commit.sha, o.children]));
-      if (graph !== null) for (const c of batch) graph.push({ sha: owned(c.sha), parents: c.parents.map(owned) });
+      if (graph !== null)
+        growGraph(
+          graph,
+          batch.map((c) => ({ sha: owned(c.sha), parents: c.parents.map(owned) })),
+        );
       await judgeBatch(batch, published, deferred, { remerges, related }, children, trailers);
     }
   } catch (error) {
