@@ -61,14 +61,18 @@ const REANCHOR =
 /** Seconds since the epoch of an ISO instant (NaN when unparsable). */
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+/** When and where a commit was made, beside its facts (a separate object: verify makes no copy of the facts per commit). */
+export interface CommitPlace {
+  committerDate: string;
+  /** Whether the record's HEAD is an ancestor of this commit (src/verify/record-ancestry.ts); absent when not asked. */
+  headCovered?: (head: string) => boolean;
+  /** The first-parent ancestor this commit was committed before by more than the skew (src/verify/committer-time.ts). */
+  backdated?: Backdating | null;
+}
+
 export function checkAnchor(
-  commit: CommitFacts & {
-    committerDate: string;
-    /** Whether the record's HEAD is an ancestor of this commit (src/verify/record-ancestry.ts); absent when not asked. */
-    headCovered?: (head: string) => boolean;
-    /** The first-parent ancestor this commit was committed before by more than the skew (src/verify/committer-time.ts). */
-    backdated?: Backdating | null;
-  },
+  commit: CommitFacts,
+  place: CommitPlace,
   evidence: AnchorEvidence,
   policy: AnchorPolicy,
 ): Verdict | null {
@@ -147,7 +151,7 @@ export function checkAnchor(
       `fetch the full history and the anchors branch: git fetch --unshallow; ${FETCH}`,
     );
   // A record proves the tree it was anchored at: it covers only commits that descend from it (issue 24).
-  if (r.head !== null && commit.headCovered && !commit.headCovered(r.head))
+  if (r.head !== null && place.headCovered && !place.headCovered(r.head))
     return bad(
       trailer,
       `the record's HEAD ${r.head.slice(0, 7)} is not an ancestor of the commit: the record proves a tree this commit does not descend from (a made-up or unrelated HEAD, or a history rewritten after anchoring)`,
@@ -160,11 +164,11 @@ export function checkAnchor(
       REANCHOR,
     );
 
-  const committed = seconds(commit.committerDate);
+  const committed = seconds(place.committerDate);
   if (!(committed >= seconds(r.anchored_at)))
     return bad(
       trailer,
-      `committed at ${commit.committerDate}, before the anchor was validated (${r.anchored_at})`,
+      `committed at ${place.committerDate}, before the anchor was validated (${r.anchored_at})`,
       REANCHOR,
     );
   // A record's validity window: refresh and ack events keep a context fresh, never a record valid for longer.
@@ -172,15 +176,15 @@ export function checkAnchor(
   if (committed - seconds(r.anchored_at) > validHours * 3600)
     return bad(
       trailer,
-      `committed at ${commit.committerDate}, ${((committed - seconds(r.anchored_at)) / 3600).toFixed(1)} h after the anchor was validated (${r.anchored_at}): outside the record's validity window (anchor.valid_hours ${validHours}; refreshes and acknowledgments do not extend it)`,
+      `committed at ${place.committerDate}, ${((committed - seconds(r.anchored_at)) / 3600).toFixed(1)} h after the anchor was validated (${r.anchored_at}): outside the record's validity window (anchor.valid_hours ${validHours}; refreshes and acknowledgments do not extend it)`,
       `anchor the session again before committing (hestai anchor --stage identity --token ${r.session_id}, then the context and proof stages), then push`,
     );
   // Committer time does not go back along first-parent history beyond the skew: a commit dated back
   // into an older record's window (its trailers copied from a published commit) fails (issue 24).
-  if (commit.backdated)
+  if (place.backdated)
     return bad(
       trailer,
-      `committed at ${commit.committerDate}, ${commit.backdated.hours.toFixed(1)} h before ${commit.backdated.ancestor.slice(0, 7)} (committed ${commit.backdated.ancestorDate}) in its first-parent history: committer time may go back at most ${COMMITTER_SKEW_HOURS} h (a commit cannot be made before its parent; a date set back cannot claim an older record's window)`,
+      `committed at ${place.committerDate}, ${place.backdated.hours.toFixed(1)} h before ${place.backdated.ancestor.slice(0, 7)} (committed ${place.backdated.ancestorDate}) in its first-parent history: committer time may go back at most ${COMMITTER_SKEW_HOURS} h (a commit cannot be made before its parent; a date set back cannot claim an older record's window)`,
       `set the machine's clock right and make the commit again (git commit --amend --no-edit sets a new committer date) from an anchored session, or ${REANCHOR}`,
     );
   const events: ProofEvent[] = evidence.events.get(r.session_id) ?? [];

@@ -472,8 +472,8 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
       if (anchorsLevel !== 'off' && adoption) verdicts.push(adoptionVerdict('anchor', adoption.parent));
       else if (anchorsLevel !== 'off') {
         const anchor = checkAnchor(
+          f,
           {
-            ...f,
             committerDate: c.committerDate,
             headCovered: (head) => covered.has(queryKey({ sha: f.sha, head })),
             backdated: backdated.get(f.sha) ?? null,

@@ -43,7 +43,12 @@ const commitAt = (committerDate: string) =>
   }) as unknown as CommitFacts & { committerDate: string };
 
 const verify = (at: string) =>
-  checkAnchor(commitAt(at), evidence, { level: 'error', required: true, publish: true, maxAgeHours: MAX })!.status;
+  checkAnchor(commitAt(at), commitAt(at), evidence, {
+    level: 'error',
+    required: true,
+    publish: true,
+    maxAgeHours: MAX,
+  })!.status;
 const hooks = (at: string) =>
   isContextOld({ context_generated_at: GENERATED } as SessionRecord, new Date(at), MAX) ? 'old' : 'fresh';
 
