@@ -1,30 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { anchoredRepo, forgeRecord, verdictOf } from '../helpers/anchored-repo.js';
+import { anchoredRepo, forgeRecord, forgedCanonical, verdictOf } from '../helpers/anchored-repo.js';
 
 // Issue 18 (seeds 002/003): the positive COMMIT rule (a concrete ARTIFACT, a runnable GATE) is re-run by
 // `hestai verify` against the tree of the record's HEAD, not the checkout CI happens to have.
 
 const canonical = (artifact: string, gate: string) =>
-  [
-    '===RAPH_VECTOR::v4.0===',
-    '## BIND (Identity Lock)',
-    'ROLE::implementation-lead',
-    'COGNITION::LOGOS::HEPHAESTUS⊕ATHENA',
-    'AUTHORITY::RESPONSIBLE[forged]',
-    '## ARM (Context Proof - SERVER INJECTED)',
-    'PHASE::B1',
-    'BRANCH::feat/x[0↑0↓]',
-    'FILES::0[]',
-    'FOCUS::forged',
-    'CONTEXT_HASH::sha256:0000000000000000',
-    '## TENSION (Cognitive Proof - AGENT GENERATED)',
-    'L1::[README_NAMES_THE_PROJECT]⇌CTX:README.md:1-1[the title]→TRIGGER[keep it]',
-    'L2::[CONFIG_IS_COMMITTED]⇌CTX:.hestai_workspace.yaml[the workspace config]→TRIGGER[keep it]',
-    '## COMMIT (Falsifiable Contract)',
-    `ARTIFACT::${artifact}`,
-    `GATE::${gate}`,
-    '===END_RAPH_VECTOR===',
-  ].join('\n');
+  forgedCanonical(
+    [
+      'L1::[README_NAMES_THE_PROJECT]⇌CTX:README.md:1-1[the title]→TRIGGER[keep it]',
+      'L2::[CONFIG_IS_COMMITTED]⇌CTX:.hestai_workspace.yaml[the workspace config]→TRIGGER[keep it]',
+    ],
+    artifact,
+    gate,
+  );
 
 describe('verify re-runs the COMMIT rule against the recorded HEAD', () => {
   it('attack: a record with an abstract ARTIFACT, a vague GATE or a directory that did not exist at its HEAD fails; an honest one passes', () => {

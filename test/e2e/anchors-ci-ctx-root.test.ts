@@ -1,31 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { anchoredRepo, forgeRecord, verdictOf } from '../helpers/anchored-repo.js';
+import { anchoredRepo, forgeRecord, forgedCanonical, verdictOf } from '../helpers/anchored-repo.js';
 
 // The hooks and verify never disagree about a CTX path: what the proof stage accepts, `hestai verify` accepts
 // at the recorded HEAD, and what verify refuses (the worktree root, `.`, which git names with the empty path)
 // the proof refuses first, with the same rule.
 
 const canonical = (ctx: string) =>
-  [
-    '===RAPH_VECTOR::v4.0===',
-    '## BIND (Identity Lock)',
-    'ROLE::implementation-lead',
-    'COGNITION::LOGOS::HEPHAESTUS⊕ATHENA',
-    'AUTHORITY::RESPONSIBLE[forged]',
-    '## ARM (Context Proof - SERVER INJECTED)',
-    'PHASE::B1',
-    'BRANCH::feat/x[0↑0↓]',
-    'FILES::0[]',
-    'FOCUS::forged',
-    'CONTEXT_HASH::sha256:0000000000000000',
-    '## TENSION (Cognitive Proof - AGENT GENERATED)',
-    `L1::[THE_WHOLE_WORKTREE]⇌CTX:${ctx}[everything]→TRIGGER[keep it]`,
-    'L2::[README_NAMES_THE_PROJECT]⇌CTX:README.md:1-1[the title]→TRIGGER[keep it]',
-    '## COMMIT (Falsifiable Contract)',
-    'ARTIFACT::docs/a.md',
-    'GATE::npm test',
-    '===END_RAPH_VECTOR===',
-  ].join('\n');
+  forgedCanonical(
+    [
+      `L1::[THE_WHOLE_WORKTREE]⇌CTX:${ctx}[everything]→TRIGGER[keep it]`,
+      'L2::[README_NAMES_THE_PROJECT]⇌CTX:README.md:1-1[the title]→TRIGGER[keep it]',
+    ],
+    'docs/a.md',
+  );
 
 describe('a CTX path is judged the same by the proof stage and by verify at the recorded HEAD', () => {
   it('CTX:. (the worktree root) is refused at the proof stage with TENSION_FORMAT, saying what to cite instead', () => {

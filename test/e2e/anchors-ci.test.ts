@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeRepo, sharedFixture } from '../helpers/git-repo.js';
 import { describe, expect, it } from 'vitest';
-import { anchoredRepo, forgeRecord, verdictOf } from '../helpers/anchored-repo.js';
+import { anchoredRepo, forgeRecord, forgedCanonical, verdictOf } from '../helpers/anchored-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 // Issue 11: every attack is run as a team would meet it: real hooks, real `git push` to a bare remote,
@@ -143,26 +143,13 @@ describe('anchors that CI can verify', () => {
     const { repo, token } = anchoredOnBranch();
     expect(repo.commitHooked('docs: honest', { 'docs/a.md': 'a\n' }).status).toBe(0);
     const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
-    const canonical = [
-      '===RAPH_VECTOR::v4.0===',
-      '## BIND (Identity Lock)',
-      'ROLE::implementation-lead',
-      'COGNITION::LOGOS::HEPHAESTUS⊕ATHENA',
-      'AUTHORITY::RESPONSIBLE[forged]',
-      '## ARM (Context Proof - SERVER INJECTED)',
-      'PHASE::B1',
-      'BRANCH::feat/x[0↑0↓]',
-      'FILES::0[]',
-      'FOCUS::forged',
-      'CONTEXT_HASH::sha256:0000000000000000',
-      '## TENSION (Cognitive Proof - AGENT GENERATED)',
-      'L1::[NEVER_READ_THE_CODE]⇌CTX:src/does-not-exist.ts:1-9[invented]→TRIGGER[pretend]',
-      'L2::[MADE_UP_RANGE]⇌CTX:README.md:40-90[invented]→TRIGGER[pretend]',
-      '## COMMIT (Falsifiable Contract)',
-      'ARTIFACT::src/work.ts',
-      'GATE::npm test',
-      '===END_RAPH_VECTOR===',
-    ].join('\n');
+    const canonical = forgedCanonical(
+      [
+        'L1::[NEVER_READ_THE_CODE]⇌CTX:src/does-not-exist.ts:1-9[invented]→TRIGGER[pretend]',
+        'L2::[MADE_UP_RANGE]⇌CTX:README.md:40-90[invented]→TRIGGER[pretend]',
+      ],
+      'src/work.ts',
+    );
     const digest = forgeRecord(repo, token, head, canonical);
     repo.commit(`docs: forged record\n\nHestAI-Session: ${token}\nHestAI-Anchor: sha256:${digest}`, {
       'docs/b.md': 'b\n',
