@@ -98,18 +98,14 @@ export function coveredQueries(
   if (Array.isArray(commits)) {
     const list = commits as readonly GraphCommit[];
     // `ordered`: `commits` already come parents first (verify reads them in that order), no need to sort them.
-    const parents = new Map<string, readonly string[]>();
-    for (const c of list) parents.set(c.sha, c.parents);
-    const order = options.ordered === true ? list.map((c) => c.sha) : parentsFirst(list, parents);
+    let ordered = list;
+    if (options.ordered !== true) {
+      const bySha = new Map(list.map((c) => [c.sha, c]));
+      const parents = new Map(list.map((c) => [c.sha, c.parents]));
+      ordered = parentsFirst(list, parents).map((sha) => bySha.get(sha)!);
+    }
     graph = ancestryGraph();
-    // Every commit's parents are known before its positions are taken (an unordered list may name a later one).
-    for (const sha of order) graph.index.set(sha, graph.index.size);
-    graph.order = order;
-    graph.parentIndexes = order.map((sha) => parents.get(sha)!.map((p) => graph.index.get(p) ?? -1));
-    graph.boundary = order.flatMap((sha, i) => {
-      const outer = parents.get(sha)!.filter((p) => !parents.has(p));
-      return outer.length > 0 ? [{ i, outer }] : [];
-    });
+    growGraph(graph, ordered);
   } else graph = commits as AncestryGraph;
   const { order, index, parentIndexes, boundary } = graph;
   // Per parent outside the graph, which of the HEADs outside it are its ancestors: one question each.
