@@ -19,10 +19,14 @@ export interface DoctorReport {
 
 const MIN_NODE: readonly [number, number] = [20, 19];
 
+/** Pure: is `major.minor` at least `min`? */
+const atLeast = (major: number, minor: number, min: readonly [number, number]) =>
+  major > min[0] || (major === min[0] && minor >= min[1]);
+
 /** Pure: is this `process.versions.node` at least 20.19? */
 export function nodeVersionSupported(version: string): boolean {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return atLeast(major, minor, MIN_NODE);
 }
 
 function checkNode(version: string): DoctorCheck {
@@ -44,8 +48,7 @@ const GIT_REMEDY = `Install git ${MIN_GIT.join('.')} or newer and put it on PATH
 export function gitVersionSupported(line: string): boolean {
   const match = /^git version (\d+)\.(\d+)/.exec(line);
   if (match === null) return false;
-  const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major > MIN_GIT[0] || (major === MIN_GIT[0] && minor >= MIN_GIT[1]);
+  return atLeast(Number(match[1]), Number(match[2]), MIN_GIT);
 }
 
 function checkGit(cwd: string): DoctorCheck {
