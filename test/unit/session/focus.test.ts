@@ -30,6 +30,29 @@ describe('focusFromBranch', () => {
     },
   );
 
+  // Seed 000 §2: a branch that contains `#XX` or `issue-XX` names issue XX; GitHub's own branch for an issue is `XX-title`.
+  it.each([
+    ['feature#17', 17],
+    ['feat/#17-x', 17],
+    ['17-x', 17],
+    ['issue-17', 17],
+    ['fix-#17', 17],
+    ['wip#17', 17],
+  ])("the seed's issue forms: %s names issue %i", (branch, issue) => {
+    expect(resolveFocus({ branch })).toEqual({
+      value: `GitHub issue #${issue}`,
+      source: 'github_issue',
+      issue_number: issue,
+    });
+  });
+
+  it.each([['17'], ['v17-x'], ['feat/17-x'], ['2026-12-07'], ['1234567890-x']])(
+    'a number alone, a version or a date is no issue: %s',
+    (branch) => {
+      expect(focusFromBranch(branch)?.kind).not.toBe('github_issue');
+    },
+  );
+
   it('prefers the issue number over the feature prefix', () => {
     expect(focusFromBranch('feat/issue-5-login')).toEqual({ kind: 'github_issue', issue: 5 });
   });
@@ -74,8 +97,8 @@ describe('focus from a branch: the edges', () => {
     expect(focusFromBranch('Issue-8')).toEqual({ kind: 'github_issue', issue: 8 });
     expect(focusFromBranch('issue-123456789')).toEqual({ kind: 'github_issue', issue: 123456789 });
     expect(focusFromBranch('issue-1234567890')).toBeNull();
-    expect(focusFromBranch('feat/v2#3')).toEqual({ kind: 'branch', value: 'feat: v2#3' });
-    expect(focusFromBranch('v2#3')).toBeNull();
+    expect(focusFromBranch('v2#3')).toEqual({ kind: 'github_issue', issue: 3 });
+    expect(focusFromBranch('#x5')).toBeNull();
     expect(focusFromBranch('')).toBeNull();
   });
 
