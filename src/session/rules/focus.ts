@@ -3,14 +3,15 @@ import type { FocusSource } from '../../records/session.js';
 /** What a branch name says about the work (seed 000 §2 "descriptive branch"). */
 export type BranchFocus = { kind: 'github_issue'; issue: number } | { kind: 'branch'; value: string };
 
-const ISSUE = /(?:^|[^A-Za-z0-9])(?:#|issues?-)(\d{1,9})(?!\d)/i;
+// `#N` anywhere (the seed: a branch that "contains `#XX`"), `issue-N` after a word boundary, or GitHub's `N-title`.
+const ISSUE = /#(\d{1,9})(?!\d)|(?:^|[^A-Za-z0-9])issues?-(\d{1,9})(?!\d)|^(\d{1,9})-(?!\d)/i;
 const FEATURE_PREFIX = /^(feat|fix|chore|refactor|docs)\/(.+)$/;
 
-/** Pure: the GitHub issue (`#N`, `issue-N`, `issues-N`) or the feature-prefixed topic in a branch name. */
+/** Pure: the GitHub issue (`#N`, `issue-N`, `issues-N`, a leading `N-`) or the feature-prefixed topic in a branch name. */
 export function focusFromBranch(branch: string | null): BranchFocus | null {
   if (branch === null || branch === '') return null;
   const issue = ISSUE.exec(branch);
-  if (issue) return { kind: 'github_issue', issue: Number(issue[1]) };
+  if (issue) return { kind: 'github_issue', issue: Number(issue[1] ?? issue[2] ?? issue[3]) };
   const feature = FEATURE_PREFIX.exec(branch);
   if (feature) {
     const topic = feature[2]!.replace(/[-_/]+/g, ' ').trim();
