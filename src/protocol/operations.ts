@@ -207,7 +207,7 @@ type FactsState = Pick<
   'session_id' | 'started_at' | 'starting_commit' | 'evidence' | 'results' | 'baseline'
 >;
 
-/** What {@link gatherFacts} needs for `gates` of the run in `state` (git facts through the cache). */
+/** What {@link gatherFacts} needs for `gates` of the run in `state` (git facts from git on every run). */
 function factsInput(
   run: { paths: WorkspacePaths; config: WorkspaceConfig },
   state: FactsState,

@@ -1,8 +1,7 @@
 /**
  * The session protocol (seed 004) as plain data: phases in order, each with gates that carry an RFC 2119
  * requirement level, whether they block the next phase, and a machine check. These types are what every
- * layer uses; `schema.ts` (zod) produces them from `.hestai/protocol.yaml`, and the hook path reads them
- * from the validated cache without loading zod or yaml.
+ * layer uses; `schema.ts` (zod) produces them from `.hestai/protocol.yaml`.
  */
 export const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 export type Level = (typeof LEVELS)[number];

@@ -77,8 +77,8 @@ export function writeFileAtomic(
   assertSafeStatePath(file, 'file', options.within);
   const dir = path.dirname(file);
   // The temporary name needs to be unique, not secret: it is created with O_EXCL ('wx'), which fails on
-  // anything already there (a planted file or symlink), so Math.random serves and the hooks' cache writes
-  // do not load node:crypto (~3 ms) for it.
+  // anything already there (a planted file or symlink), so Math.random serves and the hooks' writes
+  // do not load node:crypto for it.
   const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${unique}.tmp`);
   try {
