@@ -1,9 +1,8 @@
 import { usageError } from '../errors.js';
 import { readTextIfExists } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
-import { fastConfig } from './fast.js';
 import type { WorkspaceConfig } from './schema.js';
-import { parseYamlSubset } from './yaml-subset.js';
+import { validateConfigText } from './validate.js';
 import { workspacePaths } from '../paths.js';
 
 export interface LoadedConfig {
@@ -13,20 +12,14 @@ export interface LoadedConfig {
 }
 
 /**
- * The config a workspace file's text holds: read without yaml and zod when it is valid and written in the
- * usual subset of YAML (yaml-subset.ts, fast.ts: each held equal to them by a property test); otherwise yaml
- * and zod decide, and an invalid file is one `HestaiError` (exit 2) naming `where`, each key path and line
- * (and column, with `columns`), with `remedy`. Nothing is remembered between runs.
+ * The config a workspace file's text holds (yaml and the zod schema); an invalid file is one `HestaiError`
+ * (exit 2) naming `where`, each key path and line (and column, with `columns`), with `remedy`.
  */
-async function parseConfig(
+function parseConfig(
   text: string,
   where: string,
   { remedy, columns }: { remedy: string; columns: boolean },
-): Promise<WorkspaceConfig> {
-  const parsed = parseYamlSubset(text);
-  const fast = parsed === null ? null : fastConfig(parsed.value ?? {});
-  if (fast !== null) return fast;
-  const { validateConfigText } = await import('./validate.js');
+): WorkspaceConfig {
   const { config, errors } = validateConfigText(text);
   if (config !== null) return config;
   throw usageError(`invalid workspace config ${where} (${errors.length} problem${errors.length === 1 ? '' : 's'})`, {
@@ -41,8 +34,7 @@ async function parseConfig(
 }
 
 /**
- * Loads `.hestai_workspace.yaml` from a worktree root: the defaults without the file, else `parseConfig`
- * (the hook path stays small for a valid file). Never cached (issue 27): a cache an agent can write must not
+ * Loads `.hestai_workspace.yaml` from a worktree root: the defaults without the file, else `parseConfig`. Never cached (issue 27): a cache an agent can write must not
  * decide a hook's verdict.
  */
 export async function loadConfig(root: string, _env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
@@ -50,7 +42,7 @@ export async function loadConfig(root: string, _env: NodeJS.ProcessEnv = process
   const text = readTextIfExists(file);
   if (text === null) return { config: structuredClone(DEFAULTS) as WorkspaceConfig, file: null };
   const remedy = 'Fix the keys listed above (see "Configuration" in the README for every key and its default).';
-  return { config: await parseConfig(text, file, { remedy, columns: true }), file };
+  return { config: parseConfig(text, file, { remedy, columns: true }), file };
 }
 
 /**

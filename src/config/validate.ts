@@ -70,16 +70,6 @@ export function validateYamlText<S extends z.ZodType>(
   return { value: null, errors };
 }
 
-/**
- * What `yaml` reads from a workspace file's text (duplicate keys refused, at most MAX_ALIAS_COUNT alias
- * expansions): the plain value (null for an empty document), or the YAML errors with their lines. The
- * hooks' own reader (yaml-subset.ts) is held equal to this.
- */
-export function yamlValue(text: string): { value: unknown } | { errors: ConfigProblem[] } {
-  const parsed = parseYaml(text);
-  return 'errors' in parsed ? parsed : { value: parsed.value };
-}
-
 function parseYaml(
   text: string,
 ): { doc: Document; lineCounter: LineCounter; value: unknown } | { errors: ConfigProblem[] } {

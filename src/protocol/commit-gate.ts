@@ -4,7 +4,7 @@ import type { SessionRecord } from '../records/session.js';
 import { evaluateGate } from './evaluate.js';
 import type { GitPrefetch } from './facts.js';
 import { hookFacts, openHookRun, type HookGateVerdict, startHookFacts } from './hook-run.js';
-import { cachedProtocolFromText } from './load.js';
+import { protocolFromText } from './load.js';
 import { unmet } from './machine.js';
 import { suggestAction } from './remedy.js';
 import { remedyContextFor } from './trust.js';
@@ -31,8 +31,7 @@ export interface EarlyCommitFacts {
 
 /**
  * Starts the git processes the protocol check will need, before the hook's anchor and freshness checks, so
- * git runs while they do. Only from cached files (no validation, no await): null whenever that is not
- * possible, and the check then starts them itself. {@link judgeCommitProtocol} uses them only if the run
+ * git runs while they do (no await): null whenever that is not possible, and the check then starts them itself. {@link judgeCommitProtocol} uses them only if the run
  * and its gates are still the ones they were started for.
  */
 export function startCommitFacts(
@@ -44,7 +43,7 @@ export function startCommitFacts(
 ): EarlyCommitFacts | null {
   try {
     const state = readProtocolState(paths, session.session_id);
-    const loaded = state === null ? null : cachedProtocolFromText(state.protocol_text, paths.protocol);
+    const loaded = state === null ? null : protocolFromText(state.protocol_text, paths.protocol);
     if (loaded === null || state === null || state.current_phase === COMPLETE) return null;
     const judged = commitGates(loaded.protocol, state).gates.filter(({ gate }) => gate.pre_commit);
     return {

@@ -1,9 +1,8 @@
-import { parseYamlSubset } from '../config/yaml-subset.js';
 import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readTextIfExists } from '../state/store.js';
 import { sha256Hex } from '../util/sha256.js';
-import { fastProtocol } from './fast.js';
+import { validateProtocolText } from './validate.js';
 import type { Protocol } from './types.js';
 
 export interface LoadedProtocol {
@@ -14,17 +13,6 @@ export interface LoadedProtocol {
   /** The file's text (sealed into a run at its start: the run is judged by this version). */
   text: string;
 }
-
-/**
- * Protocols this process already validated, by their exact text (the validated protocol is a function of the
- * text alone): a hook or server that loads the file twice validates it once. Kept in memory only: nothing
- * validated is cached where an agent could write it (issue 27).
- */
-const validated = new Map<string, Protocol>();
-const remember = (text: string, protocol: Protocol) => {
-  if (validated.size >= 16) validated.clear(); // a long-lived server sees few texts; never many kept
-  validated.set(text, protocol);
-};
 
 /** A loaded protocol whose `sha256` (only the run's start and views need it) is computed when first read. */
 function loaded(protocol: Protocol, file: string, text: string): LoadedProtocol {
@@ -37,11 +25,6 @@ function loaded(protocol: Protocol, file: string, text: string): LoadedProtocol 
       return (sha256 ??= sha256Hex(text));
     },
   };
-}
-
-/** The protocol this process validated for `text`, or null. */
-function readCached(text: string): Protocol | null {
-  return validated.get(text) ?? null;
 }
 
 /** Formats validation problems the way the workspace config does: `file:line:col: key: message`. */
@@ -63,8 +46,7 @@ export function protocolError(
 
 /**
  * Loads and validates `.hestai/protocol.yaml`; null when the workspace has none. The text is the only
- * source of phases, gates and levels (never the session state), validated on every run (once per text in a
- * process): without yaml and zod when it is plain (see protocolFromText), else with them.
+ * source of phases, gates and levels (never the session state), validated on every run.
  */
 export async function loadProtocol(paths: WorkspacePaths): Promise<LoadedProtocol | null> {
   const file = paths.protocol;
@@ -73,32 +55,11 @@ export async function loadProtocol(paths: WorkspacePaths): Promise<LoadedProtoco
   return protocolFromText(text, file);
 }
 
-/**
- * The protocol of `text` (a run's sealed copy of the file it started with, or the file itself), validated
- * once per process; `file` names it in errors.
- */
-export async function protocolFromText(text: string, file: string): Promise<LoadedProtocol> {
-  const cached = readCached(text);
-  if (cached !== null) return loaded(cached, file, text);
-  // A plain protocol file is judged without yaml and zod (the YAML subset reader and a mirror of the schema,
-  // each held equal to them by a property test); anything else goes to them, which report every problem.
-  const parsed = parseYamlSubset(text);
-  const fast = parsed === null ? null : fastProtocol(parsed.value ?? {});
-  if (fast !== null) {
-    remember(text, fast);
-    return loaded(fast, file, text);
-  }
-  const { validateProtocolText } = await import('./validate.js');
+/** The protocol of `text` (a run's sealed copy of the file it started with, or the file itself); `file` names it in errors. */
+export function protocolFromText(text: string, file: string): LoadedProtocol {
   const { protocol, errors } = validateProtocolText(text);
   if (protocol === null) throw protocolError(file, errors);
-  remember(text, protocol);
   return loaded(protocol, file, text);
-}
-
-/** {@link protocolFromText} when this process already validated `text` (synchronously), else null. */
-export function cachedProtocolFromText(text: string, file: string): LoadedProtocol | null {
-  const cached = readCached(text);
-  return cached === null ? null : loaded(cached, file, text);
 }
 
 /** Like {@link loadProtocol}, but a missing file is a usage error with the remedy. */

@@ -5,8 +5,6 @@ import type { Protocol } from './types.js';
 /**
  * Validates the text of a protocol file without throwing: every problem with its key path, line and
  * column, unknown keys with the nearest known key (the same helper as the workspace config).
- * Loaded lazily (yaml + zod): the hook bundles keep it in a separate file, read only for a protocol that the
- * YAML subset reader and the mirror of the schema (fast.ts) leave to it.
  */
 export function validateProtocolText(text: string): { protocol: Protocol | null; errors: ConfigProblem[] } {
   const { value, errors } = validateYamlText(text, protocolSchema);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { fastConfig } from '../../src/config/fast.js';
 import { configSchema } from '../../src/config/schema.js';
 import { nearest } from '../../src/config/suggest.js';
 import { validateConfigText } from '../../src/config/validate.js';
@@ -145,11 +144,10 @@ describe('tdd.since', () => {
   const SHA1 = '2c556a9f0e3b4d5c6a7b8c9d0e1f2a3b4c5d6e7f';
   const SHA256 = `${SHA1}${'0123456789abcdef01234567'}`;
 
-  it.each([SHA1, SHA256])('takes a full lower-case sha (%s) in both readers', (sha) => {
+  it.each([SHA1, SHA256])('takes a full lower-case sha (%s) ', (sha) => {
     const { config, errors } = validateConfigText(`tdd:\n  since: "${sha}"\n`);
     expect(errors).toEqual([]);
     expect(config?.tdd.since).toBe(sha);
-    expect(fastConfig({ tdd: { since: sha } })?.tdd.since).toBe(sha);
   });
 
   it.each([
@@ -159,7 +157,7 @@ describe('tdd.since', () => {
     [`${SHA1}0`, /41 hex digits/],
     ['main', /not a sha/],
     [`${SHA1.slice(0, 39)}g`, /not a sha/],
-  ])('refuses %s in both readers, saying what is wrong and the command that prints the full sha', (since, what) => {
+  ])('refuses %s , saying what is wrong and the command that prints the full sha', (since, what) => {
     const { config, errors } = validateConfigText(`tdd:\n  since: "${since}"\n`);
     expect(config).toBeNull();
     expect(errors).toHaveLength(1);
@@ -167,7 +165,6 @@ describe('tdd.since', () => {
     expect(errors[0]!.message).toMatch(what);
     expect(errors[0]!.message).toContain('full lower-case commit sha (40 or 64 hex digits)');
     expect(errors[0]!.message).toContain(`git rev-parse ${since}`);
-    expect(fastConfig({ tdd: { since } })).toBeNull();
   });
 });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { mcpArgv } from '../../src/cli/mcp-argv.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedBinPath, MCP_CONFIG_FILE, mcpJsonFor, mergeMcpJson } from '../../src/setup/mcp-json.js';
@@ -55,29 +54,6 @@ describe('mcpJsonFor: the .mcp.json that registers the server for Claude Code', 
   it('refuses to overwrite a .mcp.json that is not valid JSON, naming the file', () => {
     expect(() => mergeMcpJson('{"mcpServers": ', BIN, '/p/.mcp.json')).toThrow(/\/p\/\.mcp\.json.*not valid JSON/);
     expect(() => mergeMcpJson('{"mcpServers": []}', BIN, '/p/.mcp.json')).toThrow(/mcpServers/);
-  });
-});
-
-describe('mcpArgv: the `hestai mcp` fast path that skips the CLI parser', () => {
-  it.each([
-    [['mcp'], { cwd: undefined }],
-    [['mcp', '--cwd', '/r'], { cwd: '/r' }],
-    [['--cwd', '/r', 'mcp'], { cwd: '/r' }],
-    [['mcp', '--cwd=/r'], { cwd: '/r' }],
-  ])('serves directly for %j', (args, expected) => {
-    expect(mcpArgv(args)).toEqual(expected);
-  });
-
-  it.each([
-    [[]],
-    [['doctor']],
-    [['mcp', '--help']],
-    [['mcp', 'extra']],
-    [['mcp', '--cwd']],
-    [['--json', 'mcp']],
-    [['mcp', '--cwd', '/a', '--cwd', '/b']],
-  ])('leaves %j to the full CLI (help, errors, other commands)', (args) => {
-    expect(mcpArgv(args)).toBeNull();
   });
 });
 

@@ -2,8 +2,6 @@
 // file without commander, zod, yaml or the MCP SDK: it runs before every file-changing tool call). The
 // SessionStart handler, which clocks in, is its own bundle, dist/hooks/agent-session.cjs, loaded only then.
 import fs from 'node:fs';
-import path from 'node:path';
-import { runToolUseCheck } from '../check-tool-use.js';
 import { runClaudeHook } from '../claude-code.js';
 import { ADAPTERS } from '../adapters/index.js';
 
@@ -57,22 +55,5 @@ export function run(packageRoot: string, runtime = 'claude-code'): Promise<numbe
     cwd: process.cwd(),
     packageRoot,
     loadSessionStart: () => import('../session-start.js'),
-  });
-}
-
-/** `hestai check tool-use` (the bin's fast path): the generic edit-time check; resolves to the exit code. */
-export function runCheck(
-  packageRoot: string,
-  options: { json: boolean; denyExit: 1 | 2; cwd: string | undefined },
-): Promise<number> {
-  return runToolUseCheck({
-    stdin: readStdin,
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    env: process.env,
-    cwd: options.cwd === undefined ? process.cwd() : path.resolve(options.cwd),
-    packageRoot,
-    json: options.json,
-    denyExit: options.denyExit,
   });
 }

@@ -2,11 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { action } from '../run.js';
 
-/**
- * `hestai check pre-commit` / `hestai check commit-msg FILE`: the hook entrypoints through the CLI. The
- * bin dispatches these without commander when started in a worktree root (see bin.ts); this adapter
- * serves `--cwd`, subdirectories and `--help`.
- */
+/** `hestai check pre-commit` / `hestai check commit-msg FILE` / `hestai check tool-use`: the hooks through the CLI. */
 export function registerCheck(program: Command): void {
   const check = program.command('check').description('run a hook check by hand: pre-commit, commit-msg FILE, tool-use');
   const run = (name: 'pre-commit' | 'commit-msg') =>
@@ -43,8 +39,6 @@ export function registerCheck(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      // node:path is imported statically: in a command's CommonJS bundle a dynamic import of a builtin
-      // gives a namespace without its functions (path.resolve undefined).
       const [{ runToolUseCheck }, { PACKAGE_ROOT }] = await Promise.all([
         import('../../agent/check-tool-use.js'),
         import('../../setup/init.js'),

@@ -5,7 +5,6 @@ import { ExitCode } from '../../errors.js';
 import type { Checklist } from '../../protocol/machine.js';
 import { paint, type Output } from '../output.js';
 import { action, SESSION_OPTION, type CommandContext, type CommandResult } from '../run.js';
-import type { SessionSub } from '../session-argv.js';
 
 const deps = (ctx: CommandContext) => ({ clock: ctx.clock, env: ctx.env, cli: hestaiCommand });
 const dir = (ctx: CommandContext) => path.resolve(ctx.cwd);
@@ -27,7 +26,7 @@ function formatChecklist(out: Output, checklist: Checklist): string[] {
   return lines;
 }
 
-/** What a `hestai session` subcommand was given: the same from commander and from the fast path (session-argv.ts). */
+/** What a `hestai session` subcommand was given. */
 export interface SessionInput {
   session: string | undefined;
   phase: string | undefined;
@@ -35,8 +34,10 @@ export interface SessionInput {
 }
 type SessionOpts = Record<string, string | boolean | string[] | undefined>;
 
-/** The seven subcommands' handlers, shared by the commander registration and `runSession` (the fast path). */
-export const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => Promise<CommandResult>> = {
+type SessionSub = 'start' | 'gate' | 'advance' | 'evidence' | 'blocked' | 'end' | 'show';
+
+/** The seven subcommands' handlers. */
+const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => Promise<CommandResult>> = {
   start: async (ctx, inv) => {
     const opts = inv.opts as { objective: string; branch?: string; startingCommit?: string };
     const res = await (
