@@ -1,5 +1,7 @@
 import type { WorkspaceConfig } from '../config/schema.js';
+import { anyCommit, commitSet, firstCommitIn } from '../git/log-stream.js';
 import { mergeBase, resolveCommit } from '../git/repo.js';
+import type { VerifyRange } from './range.js';
 
 /**
  * Where test-first looks for a commit's test: its ancestry since its branch's base, whatever range is
@@ -34,4 +36,31 @@ export function pairingRevisions(
     ...(since !== null && since !== base ? [`^${since}`] : []),
   ];
   return { revisions, base: base ?? since, onDefault };
+}
+
+/**
+ * The commits test-first judges the range's commits against: whatever the base (a push verified
+ * from its previous tip), their ancestry since the branch's base ({@link pairingRevisions}), read in
+ * the same `git log`, with the commits of that history outside the range (`outside`: reported on by no
+ * verdict); the range itself when that history does not contain it all, or reaches a shallow boundary
+ * (then the range is judged alone, as before).
+ */
+export async function pairingContext(
+  root: string,
+  range: VerifyRange,
+  pairing: { revisions: string[] } | null,
+): Promise<{ revisions: string[]; outside: ReadonlySet<string> }> {
+  const alone = { revisions: range.revisions, outside: new Set<string>() };
+  if (pairing === null) return alone;
+  const excluded = pairing.revisions.filter((r) => r.startsWith('^'));
+  const rangeExcluded = range.revisions.filter((r) => r.startsWith('^'));
+  // A range commit outside the history: one the history's exclusions reach (its base is an ancestor of `to`).
+  for (const x of excluded) {
+    if (rangeExcluded.includes(x)) continue;
+    if (anyCommit(root, [x.slice(1), ...rangeExcluded])) return alone;
+  }
+  if (range.shallow.size > 0 && (await firstCommitIn(root, pairing.revisions, range.shallow)) !== null) return alone;
+  // The history's commits that are not in the range: those `from` reaches.
+  const outside = await commitSet(root, [range.from, ...excluded]);
+  return { revisions: pairing.revisions, outside };
 }

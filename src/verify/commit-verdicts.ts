@@ -1,0 +1,107 @@
+import type { LogCommit } from '../git/parse.js';
+import { checkHeader } from '../tdd/header-rule.js';
+import type { CommitFacts } from '../tdd/commit.js';
+import type { TddVerdict } from '../tdd/rule.js';
+import type { Verdict } from '../tdd/verdict.js';
+import { adoptionVerdict } from './adoption.js';
+import { checkAnchor, type AnchorEvidence } from './anchor-rule.js';
+import type { Backdating } from './committer-time.js';
+import { checkMerge, type MergeEvidence } from './merge-rule.js';
+import { checkProtocolRun, type ProtocolRuns } from './protocol-run-rule.js';
+import { queryKey } from './record-ancestry.js';
+import { redGreenVerdict, runAtCommit } from './red-green.js';
+import type { VerifyRun } from './run.js';
+import { checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
+
+/** What a batch's commits are judged with beyond their own facts, gathered once per batch (src/verify/judge-batch.ts). */
+export interface BatchFindings {
+  tdd: ReadonlyMap<string, TddVerdict>;
+  /** The adoption commits, each with its parent (src/verify/adoption.ts). */
+  adoptions: ReadonlyMap<string, string | null>;
+  evidence: AnchorEvidence;
+  runs: ProtocolRuns | null;
+  /** The cited records' HEADs in their commit's history, as queryKeys (src/verify/cited-heads.ts). */
+  covered: ReadonlySet<string>;
+  backdated: ReadonlyMap<string, Backdating>;
+  merges: ReadonlyMap<string, MergeEvidence>;
+}
+
+/** `verify.exempt`: a commit that passed test-first only through `TDD-Exempt` is allowed, warned about or an error. */
+export function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdict {
+  const clause = t.clause ? { clause: t.clause } : {};
+  if (t.exempt === null) {
+    const pairings = t.pairings.length > 0 ? { paired_with: t.pairings } : {};
+    const squash = t.squash_of ? { squash_of: t.squash_of } : {};
+    return { rule: t.rule, status: t.status, message: t.message, ...clause, ...pairings, ...squash };
+  }
+  const status = policy === 'allow' ? 'pass' : policy === 'warn' ? 'warn' : 'fail';
+  return { rule: t.rule, status, message: `${t.message} (verify.exempt: ${policy})`, ...clause };
+}
+
+/** A bypassed commit's test-first verdict (a new object per report: a report's verdicts are its own). */
+const bypassed = (): Verdict => ({
+  rule: 'test-first',
+  status: 'skip',
+  message: 'bypassed (HestAI-Bypass): not judged; see the bypass verdict',
+  clause: 'docs/design.md §7 (verify.bypass)',
+});
+
+/** The anchor verdict: the adoption commit carries no trailers (no session can be anchored before it). */
+function anchorVerdict(run: VerifyRun, c: LogCommit, f: CommitFacts, found: BatchFindings): Verdict | null {
+  const adoption = found.adoptions.get(f.sha);
+  if (adoption !== undefined) return adoptionVerdict('anchor', adoption);
+  return checkAnchor(
+    f,
+    {
+      committerDate: c.committerDate,
+      headCovered: (head) => found.covered.has(queryKey({ sha: f.sha, head })),
+      backdated: found.backdated.get(f.sha) ?? null,
+    },
+    found.evidence,
+    run.anchorPolicy,
+  );
+}
+
+/** --red-green: the paired test commit's run must fail and this commit's pass, with the policy's test command. */
+function redGreen(run: VerifyRun, f: CommitFacts, t: TddVerdict): Verdict {
+  const testSha = t.pairedWith[t.pairedWith.length - 1]!;
+  const command = run.config.tdd.test_command;
+  return redGreenVerdict(
+    testSha,
+    f.sha,
+    runAtCommit(run.root, testSha, command, { env: run.commandEnv }),
+    runAtCommit(run.root, f.sha, command, { env: run.commandEnv }),
+    command,
+  );
+}
+
+/**
+ * One commit's verdicts, in the order reports show them: header, test-first (or its bypass), trailers,
+ * anchor, protocol run, merge, bypass, clock, and with --red-green the RED/GREEN runs.
+ */
+export function commitVerdicts(run: VerifyRun, c: LogCommit, f: CommitFacts, found: BatchFindings): Verdict[] {
+  const { config } = run;
+  const adoption = found.adoptions.get(f.sha);
+  const verdicts: Verdict[] = [checkHeader(f, config.commit, run.where)];
+  const t = found.tdd.get(f.sha);
+  verdicts.push(t ? exemptVerdict(t, config.verify.exempt) : bypassed());
+  if (config.verify.trailers !== 'off')
+    verdicts.push(
+      adoption !== undefined ? adoptionVerdict('trailers', adoption) : checkTrailers(f, config.verify.trailers),
+    );
+  if (run.anchorsLevel !== 'off') {
+    const anchor = anchorVerdict(run, c, f, found);
+    if (anchor) verdicts.push(anchor);
+  }
+  if (found.runs !== null && run.protocolLevel !== 'off') {
+    const protocolRun = checkProtocolRun(f, found.runs, run.protocolLevel);
+    if (protocolRun) verdicts.push(protocolRun);
+  }
+  if (c.parents.length > 1) verdicts.push(checkMerge(f.sha, found.merges.get(f.sha)!));
+  const bypass = checkBypass(f, config.verify.bypass, c.message);
+  if (bypass) verdicts.push(bypass);
+  const clock = checkClock(f);
+  if (clock) verdicts.push(clock);
+  if (run.redGreen && t && t.status === 'pass' && t.pairedWith.length > 0) verdicts.push(redGreen(run, f, t));
+  return verdicts;
+}

@@ -1,0 +1,33 @@
+import type { WorkspaceConfig } from '../config/schema.js';
+import type { CommitFacts } from '../tdd/commit.js';
+import type { TddVerdict } from '../tdd/rule.js';
+import { squashEvidence } from './squash-evidence.js';
+
+/**
+ * On the default branch, a commit failing test-first that is the squash of a branch verified test-first
+ * (src/verify/squash-evidence.ts) passes: its verdict in `tdd` is replaced by a pass naming that branch.
+ */
+export function passSquashes(
+  root: string,
+  config: Pick<WorkspaceConfig, 'tdd' | 'commit'>,
+  inRange: readonly { f: CommitFacts }[],
+  tdd: Map<string, TddVerdict>,
+): void {
+  const failing = inRange
+    .map(({ f }) => f)
+    .filter((f) => tdd.get(f.sha)?.status === 'fail' && f.parents !== null && f.parentCount === 1);
+  const squashes = squashEvidence(
+    root,
+    failing.map((f) => ({ sha: f.sha, parent: f.parents![0]! })),
+    config,
+  );
+  for (const [sha, of] of squashes) {
+    const t = tdd.get(sha)!;
+    tdd.set(sha, {
+      ...t,
+      status: 'pass',
+      message: `the squash of ${of.branch.replace(/^refs\/heads\//, '')} (tip ${of.tip.slice(0, 7)}, ${of.commits} commit(s)), whose commits pass test-first one by one; matched by ${of.matched_by} through its change record on hestai/anchors`,
+      squash_of: of,
+    });
+  }
+}
