@@ -49,21 +49,27 @@ export function packCleanCopy(): Packed {
   return { work, checkout, tarball: path.join(work, tarballs[0]!), output };
 }
 
+/** The environment the test run started in (test/helpers/setup.ts keeps it; a test process gets a private HOME). */
+export function runnerEnv(): NodeJS.ProcessEnv {
+  return (
+    (globalThis as { [key: symbol]: NodeJS.ProcessEnv | undefined })[Symbol.for('hestai.test-original-env')] ??
+    process.env
+  );
+}
+
 /**
  * npm's environment for a test: the developer's npm cache (the tests' HOME is private), offline first,
  * lifecycle scripts in the foreground so any that runs shows in the output.
  */
 export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  const runner = runnerEnv();
+  const cache = spawnSync('npm', ['config', 'get', 'cache'], { env: runner, encoding: 'utf8' }).stdout.trim();
   const clean: NodeJS.ProcessEnv = {};
   // npm run/npx export npm_* variables describing *this* package; a nested npm must not inherit them.
   for (const [key, value] of Object.entries(env)) if (!/^npm_/i.test(key)) clean[key] = value;
-  // The extra CA bundle of the environment the run started in (test/helpers/setup.ts keeps it; isolatedEnv
-  // leaves it out): npm may need it to reach the registry through a proxy.
-  const runner = (globalThis as { [key: symbol]: NodeJS.ProcessEnv | undefined })[
-    Symbol.for('hestai.test-original-env')
-  ];
-  const extraCa = runner?.['NODE_EXTRA_CA_CERTS'] ?? env['NODE_EXTRA_CA_CERTS'];
+  // The extra CA bundle of the environment the run started in (isolatedEnv leaves it out): npm may need it to
+  // reach the registry through a proxy.
+  const extraCa = runner['NODE_EXTRA_CA_CERTS'] ?? env['NODE_EXTRA_CA_CERTS'];
   return {
     ...clean,
     ...(extraCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: extraCa }),
