@@ -23,7 +23,7 @@ import { runtimeBin } from '../helpers/runtimes.js';
 // on 127.0.0.1 (ANTHROPIC_BASE_URL) makes the tool calls, Claude Code runs the hooks `hestai init --agent
 // claude-code` wrote, and the test reads what Claude Code sent back to the model and what is on disk.
 
-const CLAUDE = runtimeBin('claude-code');
+const CLAUDE = await runtimeBin('claude-code');
 
 // Claude Code refuses a Write or Edit of a file the model has not read first (before any hook runs).
 const read = (repo: TempRepo): Step => ({

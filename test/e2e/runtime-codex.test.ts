@@ -30,7 +30,7 @@ import { runtimeBin } from '../helpers/runtimes.js';
 // Codex offers an MCP server's tools as the namespace `mcp__<server>` (the model calls `anchor` in
 // namespace `mcp__hestai`); the server is registered with the command `hestai init` prints.
 
-const CODEX = runtimeBin('codex');
+const CODEX = await runtimeBin('codex');
 
 const shell = (cmd: string): Turn => ({ tools: [{ name: 'exec_command', input: { cmd } }] });
 const patch = (...lines: string[]) =>

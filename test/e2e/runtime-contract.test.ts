@@ -1,12 +1,12 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { pinnedVersion, RUNTIMES, runtimeBin, type RuntimeName } from '../helpers/runtimes.js';
+import { RUNTIMES, runtimeBin, type RuntimeName } from '../helpers/runtimes.js';
 
 // The contract per runtime (issue 29, item 6): the end-to-end tests (runtime-<name>.test.ts) run the pinned
 // program and fail when a payload field hestai reads changes; here the installed program must be the
-// pinned one, and the latest release the registry serves is named when it differs (a warning, never a
-// failure: bump the pin and run the end-to-end tests to adopt it). Offline, the latest is skipped with a
-// warning.
+// pinned one (RUNTIMES in test/helpers/runtimes.ts), and the latest release the registry serves is named when
+// it differs (a warning, never a failure: bump the pin and run the end-to-end tests to adopt it). Offline,
+// both are skipped with a message.
 
 const versionOf: Record<RuntimeName, (out: string) => string | undefined> = {
   'claude-code': (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
@@ -14,11 +14,12 @@ const versionOf: Record<RuntimeName, (out: string) => string | undefined> = {
   gemini: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
 };
 
+const NAMES = Object.keys(RUNTIMES) as RuntimeName[];
+
 /** `npm view <pkg> version` for every runtime at once (network bound: one round trip, not three). */
 const latest: Promise<Record<RuntimeName, string | null>> = (async () => {
-  const names = Object.keys(RUNTIMES) as RuntimeName[];
   const views = await Promise.all(
-    names.map(
+    NAMES.map(
       (runtime) =>
         new Promise<string | null>((resolve) =>
           execFile('npm', ['view', RUNTIMES[runtime].pkg, 'version'], { timeout: 20_000 }, (error, stdout) =>
@@ -27,11 +28,13 @@ const latest: Promise<Record<RuntimeName, string | null>> = (async () => {
         ),
     ),
   );
-  return Object.fromEntries(names.map((runtime, i) => [runtime, views[i]!])) as Record<RuntimeName, string | null>;
+  return Object.fromEntries(NAMES.map((runtime, i) => [runtime, views[i]!])) as Record<RuntimeName, string | null>;
 })();
 
-describe.each(Object.keys(RUNTIMES) as RuntimeName[])('the %s contract', (runtime) => {
-  const bin = runtimeBin(runtime);
+const BINS = await Promise.all(NAMES.map((runtime) => runtimeBin(runtime)));
+
+describe.each(NAMES)('the %s contract', (runtime) => {
+  const bin = BINS[NAMES.indexOf(runtime)] ?? null;
   it.skipIf(bin === null)('the installed program is the pinned version', () => {
     const run = spawnSync(bin!, ['--version'], {
       encoding: 'utf8',
@@ -40,7 +43,7 @@ describe.each(Object.keys(RUNTIMES) as RuntimeName[])('the %s contract', (runtim
       env: { ...process.env, NO_COLOR: '1', GEMINI_CLI_NO_RELAUNCH: 'true' },
     });
     expect(run.status, run.stderr).toBe(0);
-    expect(versionOf[runtime](run.stdout)).toBe(pinnedVersion(runtime));
+    expect(versionOf[runtime](run.stdout)).toBe(RUNTIMES[runtime].version);
   });
 
   it('names the latest release when it is not the pinned one (a warning)', async () => {
@@ -50,9 +53,9 @@ describe.each(Object.keys(RUNTIMES) as RuntimeName[])('the %s contract', (runtim
       return;
     }
     expect(newest).toMatch(/^\d+\.\d+\.\d+/);
-    if (newest !== pinnedVersion(runtime))
+    if (newest !== RUNTIMES[runtime].version)
       process.stderr.write(
-        `[contract] warning: ${RUNTIMES[runtime].pkg} ${newest} is out; pinned ${pinnedVersion(runtime)}. To adopt it: npm install --save-dev --save-exact ${RUNTIMES[runtime].pkg}@${newest}, then npx vitest run test/e2e/runtime-*.test.ts\n`,
+        `[contract] warning: ${RUNTIMES[runtime].pkg} ${newest} is out; pinned ${RUNTIMES[runtime].version}. To adopt it: set its version in test/helpers/runtimes.ts, then npx vitest run test/e2e/runtime-*.test.ts\n`,
       );
   });
 });

@@ -30,7 +30,7 @@ import { runtimeBin } from '../helpers/runtimes.js';
 // Gemini CLI names an MCP server's tools `mcp_<server>_<tool>`; `hestai init --agent gemini` registers the
 // server in the project's .gemini/settings.json next to its hooks.
 
-const GEMINI = runtimeBin('gemini');
+const GEMINI = await runtimeBin('gemini');
 
 const call = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
 

@@ -163,7 +163,7 @@ export async function runAgent(
   const endpoint = await startModelEndpoint({ api: driver.api, script });
   const env = driver.configure(repo, endpoint);
   await options.before?.(env);
-  const run = await runRuntime(runtimeBin(runtime)!, [...driver.args, ...(options.args ?? [])], {
+  const run = await runRuntime((await runtimeBin(runtime))!, [...driver.args, ...(options.args ?? [])], {
     cwd: repo.dir,
     env,
   });
@@ -178,8 +178,9 @@ export async function runHint(runtime: RuntimeName, init: string, hint: RegExp, 
   const line = hint.exec(init);
   expect(line, init).not.toBeNull();
   const [program, ...args] = line![1]!.trim().split(/\s+/);
-  expect(program).toBe(path.basename(runtimeBin(runtime)!));
-  const run = await runRuntime(runtimeBin(runtime)!, args, { cwd, env });
+  const bin = (await runtimeBin(runtime))!;
+  expect(program).toBe(path.basename(bin));
+  const run = await runRuntime(bin, args, { cwd, env });
   expect(run.status, run.stderr + run.stdout).toBe(0);
   return run;
 }

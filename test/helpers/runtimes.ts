@@ -1,41 +1,40 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { PROJECT_ROOT } from './git-repo.js';
+import { installPinned, type PinnedTool } from './npm-tool.js';
 
-// The real agent runtimes (issue 29), installed as pinned devDependencies: where their programs are, and
-// one way to run them against the scripted model endpoint (./model-endpoint.ts) with nothing of the
-// developer's own setup (keys, base URLs, settings) leaking in.
+// The real agent runtimes (issue 29), at pinned versions: npm installs them into the tests' shared cache
+// (./npm-tool.ts) the first time a test needs one; one way to run them against the scripted model endpoint
+// (./model-endpoint.ts) with nothing of the developer's own setup (keys, base URLs, settings) leaking in.
 
-/** The runtimes' npm packages and their programs. */
+/** The runtimes' npm packages, the versions the tests run, their programs. */
 export const RUNTIMES = {
-  'claude-code': { pkg: '@anthropic-ai/claude-code', bin: 'claude' },
-  codex: { pkg: '@openai/codex', bin: 'codex' },
-  gemini: { pkg: '@google/gemini-cli', bin: 'gemini' },
-} as const;
+  // its postinstall puts the platform's native program in place of bin/claude.exe
+  'claude-code': {
+    pkg: '@anthropic-ai/claude-code',
+    version: '2.1.332',
+    bin: 'claude',
+    allowScripts: { '@anthropic-ai/claude-code': true },
+  },
+  codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  // node-pty (an optional dependency) compiles with node-gyp; its prebuilt twin @lydell/node-pty has no script
+  gemini: {
+    pkg: '@google/gemini-cli',
+    version: '0.61.0',
+    bin: 'gemini',
+    allowScripts: { 'node-pty': false, '@github/keytar': false },
+  },
+} as const satisfies Record<string, PinnedTool>;
 export type RuntimeName = keyof typeof RUNTIMES;
 
-/** The version of a runtime pinned in package.json (devDependencies). */
-export function pinnedVersion(runtime: RuntimeName): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
-  return pkg.devDependencies[RUNTIMES[runtime].pkg];
-}
+const installs = new Map<RuntimeName, Promise<string | null>>();
 
 /**
- * The installed program of a runtime, or null when it is not installed. In CI (`CI=true`) a missing one is
- * an error: `npm ci` installs it, so a missing program there would turn the end-to-end cases into skips.
+ * The program of a runtime, installed into the cache if needed (once per process); null, with a message,
+ * when the npm registry cannot be reached (outside CI: ./npm-tool.ts).
  */
-export function runtimeBin(runtime: RuntimeName): string | null {
-  const bin = path.join(PROJECT_ROOT, 'node_modules', '.bin', RUNTIMES[runtime].bin);
-  if (fs.existsSync(bin)) return bin;
-  if (process.env['CI'] === 'true')
-    throw new Error(
-      `${RUNTIMES[runtime].pkg} is not installed (node_modules/.bin/${RUNTIMES[runtime].bin}): run npm ci`,
-    );
-  process.stderr.write(
-    `[runtimes] ${RUNTIMES[runtime].pkg} is not installed: its end-to-end cases are skipped (npm install)\n`,
-  );
-  return null;
+export function runtimeBin(runtime: RuntimeName): Promise<string | null> {
+  let bin = installs.get(runtime);
+  if (bin === undefined) installs.set(runtime, (bin = installPinned(RUNTIMES[runtime])));
+  return bin;
 }
 
 /** Variables of the developer's own runtimes and model providers that must never reach a runtime under test. */
