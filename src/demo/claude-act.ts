@@ -5,12 +5,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findOnPath } from '../util/run-process.js';
 import type { DemoRepo } from './demo-repo.js';
 
-/** Where the project's own Claude Code is (a devDependency), or null. */
-export function installedClaude(): string | null {
+/** Where Claude Code is: the project's node_modules/.bin, else PATH; null when it is not installed. */
+export function installedClaude(env: NodeJS.ProcessEnv = process.env): string | null {
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/claude');
-  return fs.existsSync(bin) ? bin : null;
+  return fs.existsSync(bin) ? bin : findOnPath('claude', env);
 }
 
 /** The parts of a Messages API request the scripted model reads. */
@@ -134,7 +135,7 @@ function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 }
 
 /**
- * The demo's act with the real Claude Code (when the project's devDependency is installed): a scripted
+ * The demo's act with the real Claude Code (when it is installed): a scripted
  * model asks it to Read and then Write src/greet.js; the hooks refuse the Write (the model reads why), the
  * agent's session is anchored, and on `--resume` the same Write is allowed.
  */
@@ -142,7 +143,7 @@ export async function claudeAct(repo: DemoRepo, anchor: (token: string) => void)
   const claude = installedClaude();
   process.stdout.write('\n── 5b. the real Claude Code runs the same hooks\n');
   if (claude === null) {
-    process.stdout.write('  skipped: Claude Code is not installed here (npm install @anthropic-ai/claude-code)\n');
+    process.stdout.write('  skipped: Claude Code is not installed here (npm install -g @anthropic-ai/claude-code)\n');
     return;
   }
   const file = path.join(repo.dir, 'src/greet.js');
