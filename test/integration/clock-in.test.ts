@@ -229,7 +229,7 @@ describe('clockIn: conflicts (CI-I5)', () => {
     const recent = await clockIn({ working_dir: repo.dir, role: 'reviewer' }, at('2026-01-06T00:00:00.000Z'));
     const old = await clockIn({ working_dir: repo.dir, role: 'planner' }, at('2026-01-07T11:00:00.000Z'));
     await markSessionWorking(paths, recent.session_id, '2026-01-10T11:00:00.000Z');
-    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester', on_stale: 'cleanup' }, deps(repo));
     expect(res.stale_sessions).toEqual([
       expect.objectContaining({
         session_id: old.session_id,
@@ -241,7 +241,7 @@ describe('clockIn: conflicts (CI-I5)', () => {
       { session_id: old.session_id, archive_path: expect.stringContaining(old.session_id) },
     ]);
     expect(res.cleanup.deleted_archives).toEqual([expect.stringContaining(done.session_id)]);
-    expect(res.stale_offer).toMatch(/archived/);
+    expect(res.cleanup_notice).toMatch(/archived/);
     expect(readSession(paths, old.session_id)).toBeNull();
     const archived = fs.readFileSync(path.join(repo.dir, res.cleanup.archived[0]!.archive_path), 'utf8');
     expect(toObject(parseOctave(archived))).toMatchObject({ SESSION_ID: old.session_id, STATE: 'STALE' });
@@ -262,7 +262,7 @@ describe('clockIn: conflicts (CI-I5)', () => {
       { working_dir: repo.dir, role: 'planner' },
       { ...deps(repo), clock: fixedClock('2026-01-10T09:59:00.000Z') },
     );
-    const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+    const res = await clockIn({ working_dir: repo.dir, role: 'tester', on_stale: 'continue' }, deps(repo));
     expect(res.stale_sessions.map((s) => s.session_id)).toEqual([old.session_id]);
   });
 });
