@@ -51,10 +51,16 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
   const binding = readBinding(paths, input.adapter.runtime, runtimeId);
   let session = binding ? readSession(paths, binding.session_id) : null;
   const resumed = live(session);
+  let staleLeft: string[] = [];
   if (!live(session)) {
     const role = env['HESTAI_ROLE']?.trim() || DEFAULT_AGENT_ROLE;
     // Pinned (issue 26): the session is this agent's; a person's plain `git commit` never falls back to it.
-    const response = await clockIn({ working_dir: root, role, on_conflict: 'continue', pinned: true }, { clock, env });
+    // A hook cannot ask: stale neighbours are left as they are (nothing lost) and named below.
+    const response = await clockIn(
+      { working_dir: root, role, on_conflict: 'continue', on_stale: 'continue', pinned: true },
+      { clock, env },
+    );
+    staleLeft = response.stale_sessions.map((s) => s.session_id);
     session = readSession(paths, response.session_id);
     if (!live(session))
       throw usageError(`clock-in returned session ${response.session_id}, which is not active`, {
@@ -119,6 +125,11 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
         : `${envVar ?? `${input.adapter.label} has no env file for your shell`}${envVar === null ? '' : ' is not set'}${git === 'git' ? '' : ` and runs git there with its hooks turned off (core.hooksPath emptied)`}: commit as \`HESTAI_SESSION=${token} ${git} commit ...\` so your commits are judged under this session and carry its trailers.`,
       `context: generated ${session.context_generated_at} (${ageHours} h ago; limit ${config.freshness.max_age_hours} h). Read: ${read.join(', ')}.`,
       `next: ${next}`,
+      ...(staleLeft.length > 0
+        ? [
+            `stale sessions here (no activity beyond ${config.cleanup.stale_session_hours} h), left as they are: ${staleLeft.join(', ')}; ${cli} cleanup archives them.`,
+          ]
+        : []),
       "hestai refuses every tool call that may write (file edits, shell commands that write such as git commit, > and >>, tee; another MCP server's tools) inside this worktree until this session is anchored and its context fresh, and lets reads through; it never lets an agent write .hestai/.",
       '',
     ].join('\n'),

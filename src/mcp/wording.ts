@@ -22,6 +22,7 @@ const ARGUMENT: Record<string, string> = {
   cwd: 'working_dir',
   'payload-file': 'payload',
   'on-conflict': 'on_conflict',
+  'on-stale': 'on_stale',
   summary: 'summary',
   model: 'model',
   'vector-file': 'vector_candidate',
@@ -115,7 +116,7 @@ const WORDED = new Set([
   'instruction',
   'errors',
   'warnings',
-  'stale_offer',
+  'cleanup_notice',
   'hint',
 ]);
 

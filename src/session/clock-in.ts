@@ -29,9 +29,12 @@ import {
   normalizeFocus,
   validateModel,
   validateOnConflict,
+  validateOnStale,
   validateRole,
   type ConflictResolution,
+  type StaleDecision,
 } from './rules/input.js';
+import { staleOfferError } from './rules/stale.js';
 import { anchoredAndFresh, sessionsToMarkStale } from '../records/freshness.js';
 import { hasValidAnchor } from '../records/anchor.js';
 import type { ResolvedFocus } from './rules/focus.js';
@@ -51,6 +54,12 @@ export interface ClockInInput {
    * it is then never picked implicitly (src/session/resolve.ts). Default false.
    */
   pinned?: boolean | undefined;
+  /**
+   * The answer to the stale-session offer (seed 000 §7): `cleanup` archives the neighbours inactive beyond
+   * `cleanup.stale_session_hours`, `continue` leaves them. Without it, such neighbours make clock-in refuse
+   * with the offer (`STALE_SESSIONS`, exit 1) and write nothing.
+   */
+  on_stale?: StaleDecision | undefined;
 }
 
 /**
@@ -79,10 +88,12 @@ export interface ClockInResponse {
   structure_missing: string[];
   selection: SelectionInfo;
   context: SessionContext;
-  /** Sessions found inactive beyond the threshold, now marked STALE. */
+  /** Sessions found inactive beyond the threshold (marked STALE and archived when the decision is `cleanup`). */
   stale_sessions: { session_id: string; role: string; focus: string; last_activity: string }[];
+  /** The caller's answer to the stale-session offer, when there were stale sessions (else null). */
+  stale_decision: StaleDecision | null;
   /** One line saying what this clock-in archived or deleted (null when nothing). */
-  stale_offer: string | null;
+  cleanup_notice: string | null;
   /** What this clock-in's cleanup did (seed 000 §7, the same work as `hestai cleanup`). */
   cleanup: {
     archived: { session_id: string; archive_path: string }[];
@@ -120,7 +131,10 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
   ensureStateDir(paths.active);
   const response = await withLock(sessionsLock(paths), async (): Promise<ClockInResponse> => {
     recoverLeftovers(paths, at);
-    const survey = surveyNeighbours(paths, config, generated.gathered.focus.value, new Date(at));
+    const found = surveyNeighbours(paths, config, generated.gathered.focus.value, new Date(at));
+    if (found.toStale.length > 0 && request.onStale === undefined)
+      throw staleOfferError(found.toStale, role, config.cleanup.stale_session_hours);
+    const survey = decideStale(found, request.onStale);
     if (survey.conflicts.length > 0 && request.onConflict === 'abort') throw conflictError(survey.conflicts);
     const record = newSessionRecord(workspace.root, request, generated, survey, at, input.pinned === true);
     const fast = publishSession(paths, record, generated, liveAfter(survey, request.onConflict), warnings);
@@ -143,6 +157,7 @@ interface ClockInRequest {
   explicitFocus: string | undefined;
   model: string | undefined;
   onConflict: ConflictResolution;
+  onStale: StaleDecision | undefined;
 }
 
 function validateRequest(input: ClockInInput): ClockInRequest {
@@ -151,6 +166,7 @@ function validateRequest(input: ClockInInput): ClockInRequest {
     explicitFocus: normalizeFocus(input.focus),
     model: validateModel(input.model),
     onConflict: validateOnConflict(input.on_conflict),
+    onStale: validateOnStale(input.on_stale),
   };
 }
 
@@ -171,9 +187,11 @@ function terminalLockWarnings(paths: WorkspacePaths, role: string): string[] {
 /** The worktree's sessions as this clock-in finds them (read under the sessions lock). */
 interface NeighbourSurvey {
   listed: ActiveSessions;
-  /** Sessions inactive beyond the threshold (and not anchored and fresh): marked STALE by this clock-in. */
+  /** Sessions inactive beyond the threshold (and not anchored and fresh): the stale-session offer. */
   toStale: SessionRecord[];
+  /** The ones this clock-in marks STALE and archives (all of `toStale` on `cleanup`, none on `continue`). */
   staleIds: Set<string>;
+  decision: StaleDecision | null;
   /** Every live, not stale neighbour and how its focus relates to the new one. */
   neighbours: SessionConflict[];
   conflicts: SessionConflict[];
@@ -192,7 +210,13 @@ function surveyNeighbours(paths: WorkspacePaths, config: WorkspaceConfig, focus:
     listed.sessions.filter((s) => !staleIds.has(s.session_id)),
     focus,
   );
-  return { listed, toStale, staleIds, neighbours, conflicts: conflictsOf(neighbours) };
+  return { listed, toStale, staleIds, decision: null, neighbours, conflicts: conflictsOf(neighbours) };
+}
+
+/** Pure: the survey once the caller has answered the offer (`continue` marks and archives none of them). */
+function decideStale(survey: NeighbourSurvey, onStale: StaleDecision | undefined): NeighbourSurvey {
+  if (survey.toStale.length === 0 || onStale === undefined) return survey;
+  return { ...survey, decision: onStale, staleIds: onStale === 'cleanup' ? survey.staleIds : new Set() };
 }
 
 /** The sessions still live once this clock-in is done (a takeover ends the conflicting ones). */
@@ -285,6 +309,15 @@ function sweepAndRecord(
       decided: 'at_clock_in',
     });
   }
+  if (survey.decision !== null) {
+    appendAudit(paths, {
+      event: 'stale_decision',
+      session_id: record.session_id,
+      at,
+      decision: survey.decision,
+      stale_sessions: survey.toStale.map((s) => s.session_id),
+    });
+  }
   appendAudit(paths, {
     event: 'clock_in',
     session_id: record.session_id,
@@ -340,7 +373,8 @@ function respond(
       focus: s.focus,
       last_activity: s.last_activity,
     })),
-    stale_offer: sweepNotice(swept, config.cleanup),
+    stale_decision: survey.decision,
+    cleanup_notice: sweepNotice(swept, config.cleanup),
     cleanup: {
       archived: swept.archived,
       deleted_archives: swept.deleted_archives,

@@ -150,9 +150,12 @@ describe('time: neighbours and clocks', () => {
     expect(idle.status, idle.stderr).toBe(0);
     const idleId = (JSON.parse(idle.stdout) as { session_id: string }).session_id;
     const later = new Date(Date.now() + 100 * HOUR).toISOString();
-    const back = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'back again'], {
-      env: { HESTAI_NOW: later },
-    });
+    const back = repo.hestai(
+      ['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'back again', '--on-stale', 'cleanup'],
+      {
+        env: { HESTAI_NOW: later },
+      },
+    );
     expect(back.status, back.stderr).toBe(0);
     const marked = (JSON.parse(back.stdout) as { stale_sessions: { session_id: string }[] }).stale_sessions.map(
       (s) => s.session_id,
@@ -166,7 +169,7 @@ describe('time: neighbours and clocks', () => {
         }
       ).state;
     expect(state(anchored)).toBe('ACTIVE');
-    // The idle one was marked STALE and, as every clock-in sweeps, archived.
+    // The idle one was marked STALE and, as the caller chose cleanup, archived.
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', idleId))).toBe(false);
   });
 

@@ -26,6 +26,10 @@ export function registerClockIn(program: Command): void {
       'when a live session works on the same or a related focus: continue (decide later with "hestai conflict"), abort or takeover',
       'continue',
     )
+    .option(
+      '--on-stale <decision>',
+      'when sessions here have had no activity beyond cleanup.stale_session_hours: cleanup (archive them) or continue (leave them); without it such sessions make clock-in stop with this offer',
+    )
     .option('--model <name>', 'AI model for context selection (overrides the configuration)')
     .option(
       '--print-env [shell]',
@@ -35,7 +39,14 @@ export function registerClockIn(program: Command): void {
       action(
         async (
           ctx,
-          opts: { role: string; focus?: string; onConflict: string; model?: string; printEnv?: boolean | string },
+          opts: {
+            role: string;
+            focus?: string;
+            onConflict: string;
+            onStale?: string;
+            model?: string;
+            printEnv?: boolean | string;
+          },
         ) => {
           if (opts.printEnv !== undefined) exportLine(opts.printEnv, ''); // refuse an unknown shell before clocking in
           const { clockIn } = await import('../../session/clock-in.js');
@@ -46,6 +57,7 @@ export function registerClockIn(program: Command): void {
               focus: opts.focus,
               model: opts.model,
               on_conflict: opts.onConflict as 'continue',
+              on_stale: opts.onStale as 'cleanup' | undefined,
               pinned: opts.printEnv !== undefined,
             },
             { clock: ctx.clock, env: ctx.env },
@@ -73,7 +85,15 @@ export function registerClockIn(program: Command): void {
                 `neighbour: session ${n.existing_session_id} (${n.existing_role}, "${n.existing_focus}"): unrelated focus, no conflict`,
               ),
             );
-          if (res.stale_offer) lines.push(paint(ctx.out, 'yellow', res.stale_offer));
+          if (res.stale_decision === 'continue')
+            lines.push(
+              paint(
+                ctx.out,
+                'yellow',
+                `stale sessions left as they are: ${res.stale_sessions.map((s) => s.session_id).join(', ')}`,
+              ),
+            );
+          if (res.cleanup_notice) lines.push(paint(ctx.out, 'yellow', res.cleanup_notice));
           for (const c of res.corrupt_sessions)
             lines.push(paint(ctx.out, 'yellow', `unreadable session ${c.session_id}: ${c.error}`));
           if (!res.github_context.available)

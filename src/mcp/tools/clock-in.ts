@@ -23,14 +23,14 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
     deps,
     'clock_in',
     {
-      description:
-        'Step 1: register your session (pinned to this connection), refresh the context, report live neighbours. Next: anchor.',
+      description: 'Step 1: register your session (pinned to you), refresh context, list neighbours. Next: anchor.',
       input: strictInput({
         working_dir: workingDir,
         role: role.describe('e.g. implementation-lead.'),
-        focus: z.string().max(LIMITS.text).optional().describe('Default: from the branch.'),
-        model: z.string().max(LIMITS.model).optional().describe('AI model, for context selection.'),
-        on_conflict: z.enum(['continue', 'abort', 'takeover']).optional().describe('On a conflict (default continue).'),
+        focus: z.string().max(LIMITS.text).optional().describe('Default: the branch.'),
+        model: z.string().max(LIMITS.model).optional().describe('For context selection.'),
+        on_conflict: z.enum(['continue', 'abort', 'takeover']).optional().describe('Default continue.'),
+        on_stale: z.enum(['cleanup', 'continue']).optional().describe('For stale neighbours.'),
       }),
       output,
       // Creates a session and regenerates the FAST layer (generated files); a take-over only on explicit request.

@@ -74,6 +74,21 @@ export function validateOnConflict(value: unknown): ConflictResolution {
   return value as ConflictResolution;
 }
 
+/** What a clock-in does with stale neighbours (seed 000 §7): archive them, or leave them as they are. */
+export type StaleDecision = 'cleanup' | 'continue';
+
+/** The caller's answer to the stale-session offer; undefined when the caller has not chosen. */
+export function validateOnStale(value: unknown): StaleDecision | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value !== 'cleanup' && value !== 'continue') {
+    throw usageError(`invalid stale-session decision ${quoteInput(value)}`, {
+      code: 'USAGE',
+      remedy: 'Use --on-stale cleanup or continue.',
+    });
+  }
+  return value;
+}
+
 /** An optional model name: trimmed, whitespace-only is absent, one line of at most 200 characters. */
 export function validateModel(model: unknown): string | undefined {
   if (model === undefined || model === null) return undefined;
