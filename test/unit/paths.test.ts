@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citedPath, isInside, pathInside, workspacePaths } from '../../src/paths.js';
 import { tempDir } from '../helpers/git-repo.js';
+import { runs } from '../helpers/property.js';
 
 /** The layout of docs/design.md §3, each path joined from the root as written there. */
 function joined(root: string): Record<string, string> {
@@ -79,7 +80,7 @@ describe('pathInside (the one "inside the worktree")', () => {
         expect(pathInside(root, target)).toBe(reference(root, target));
         expect(isInside(root, target)).toBe(reference(root, target) !== null);
       }),
-      { numRuns: 2_000 },
+      runs(2_000),
     );
   });
 
@@ -96,7 +97,7 @@ describe('pathInside (the one "inside the worktree")', () => {
           expect(path.join(root, inside)).toBe(path.resolve(target));
         }
       }),
-      { numRuns: 2_000 },
+      runs(2_000),
     );
   });
 
@@ -162,7 +163,7 @@ describe('citedPath (a path an anchor cites, judged by its text)', () => {
         expect(pathInside(root, path.resolve(root, answer.rel))).not.toBeNull();
         expect(pathInside(root, path.resolve(root, p))).not.toBeNull();
       }),
-      { numRuns: 2_000 },
+      runs(2_000),
     );
   });
 

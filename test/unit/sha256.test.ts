@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex, sha256HexBytes } from '../../src/util/sha256.js';
+import { runs } from '../helpers/property.js';
 
 const reference = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -20,6 +21,7 @@ describe('sha256Hex (pure JS, for the hook path)', () => {
   it('matches node:crypto for any string', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => sha256Hex(text) === reference(text)),
+      runs(100),
     );
   });
 });
@@ -31,6 +33,7 @@ describe('sha256Hex on repeated texts (a hook hashes the same anchor several tim
       fc.property(fc.array(fc.oneof(pool, fc.string({ unit: 'binary', maxLength: 80 })), { maxLength: 40 }), (texts) =>
         texts.every((text) => sha256Hex(text) === reference(text)),
       ),
+      runs(100),
     );
     const big = 'x'.repeat(200_000);
     expect(sha256Hex(big)).toBe(reference(big));
@@ -46,6 +49,7 @@ describe("sha256HexBytes (a file's bytes, for the protocol's content_hash gates)
         fc.uint8Array({ maxLength: 300 }),
         (bytes) => sha256HexBytes(bytes) === createHash('sha256').update(bytes).digest('hex'),
       ),
+      runs(100),
     );
     const invalid = Uint8Array.from([0xff, 0xfe, 0x00, 0xc3, 0x28]);
     expect(sha256HexBytes(invalid)).toBe(createHash('sha256').update(invalid).digest('hex'));

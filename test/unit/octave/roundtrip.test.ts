@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { octaveDocument, parseOctave, toObject, tryParseOctave, writeOctave } from '../../../src/octave/index.js';
 import { countEntries, document, envelopeName, key, scalar } from './arbitraries.js';
-
-const RUNS = { numRuns: 500 };
+import { runs } from '../../helpers/property.js';
 
 describe('OCTAVE round trip (properties)', () => {
   it('parse(write(doc)) deep-equals doc', () => {
@@ -11,7 +10,7 @@ describe('OCTAVE round trip (properties)', () => {
       fc.property(document, (doc) => {
         expect(parseOctave(writeOctave(doc))).toEqual(doc);
       }),
-      RUNS,
+      runs(500),
     );
   });
 
@@ -21,7 +20,7 @@ describe('OCTAVE round trip (properties)', () => {
         const text = writeOctave(doc);
         expect(writeOctave(parseOctave(text))).toBe(text);
       }),
-      RUNS,
+      runs(500),
     );
   });
 
@@ -32,7 +31,7 @@ describe('OCTAVE round trip (properties)', () => {
         expect(lines.pop()).toBe('');
         expect(lines).toHaveLength(countEntries(doc.entries) + 2);
       }),
-      RUNS,
+      runs(500),
     );
   });
 
@@ -41,7 +40,7 @@ describe('OCTAVE round trip (properties)', () => {
       fc.property(document, (doc) => {
         expect(octaveDocument(doc.name, toObject(doc))).toEqual(doc);
       }),
-      RUNS,
+      runs(500),
     );
   });
 
@@ -59,7 +58,7 @@ describe('OCTAVE round trip (properties)', () => {
           expect(() => writeOctave(doc)).toThrow(`the value of "${k}" contains control character`);
         },
       ),
-      RUNS,
+      runs(500),
     );
   });
 
@@ -81,7 +80,7 @@ describe('OCTAVE round trip (properties)', () => {
         const result = tryParseOctave(t);
         if (!result.ok) expect(result.errors.length).toBeGreaterThan(0);
       }),
-      RUNS,
+      runs(500),
     );
   });
 });

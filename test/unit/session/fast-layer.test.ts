@@ -11,6 +11,7 @@ import {
 } from '../../../src/session/fast-layer/build.js';
 import { buildArchiveDocument, archiveFileName, readArchiveEndedAt } from '../../../src/session/archive-doc.js';
 import type { SessionRecord } from '../../../src/records/session.js';
+import { runs } from '../../helpers/property.js';
 
 const session: SessionRecord = {
   version: 1,
@@ -168,7 +169,7 @@ describe('FAST layer documents from any text', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      runs(300),
     );
   });
 });
