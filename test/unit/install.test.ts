@@ -23,4 +23,11 @@ describe('the install', () => {
     expect(scripted.length).toBeGreaterThan(0);
     for (const name of scripted) expect(manifest.allowScripts?.[name], `${name} in allowScripts`).toBe(true);
   });
+
+  it('.ci/run sets CI=true, so a runtime the tests cannot install fails CI instead of being skipped', () => {
+    const run = fs.readFileSync(path.join(PROJECT_ROOT, '.ci/run'), 'utf8');
+    const at = run.search(/^export CI="\$\{CI:-true\}"$/m);
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(run.indexOf('npm test'));
+  });
 });
