@@ -192,4 +192,47 @@ describe('MCP tools: odyssean_anchor (one-shot)', () => {
       (await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id })).structuredContent,
     ).toMatchObject({ unlocked: true });
   });
+
+  // Seed 003 Amendment 01: `vector_candidate` is "the agent's BIND+TENSION+COMMIT (not ARM)"; the server injects ARM.
+  it('accepts the Amendment-01 vector without ARM: the canonical anchor carries the ARM the server computed', async () => {
+    const repo = anchorRepo();
+    const session = seedSession(repo.dir, { focus: 'general' });
+    const mcp = await connectInProcess({ clock, env: { ...repo.env, HESTAI_SESSION: session.session_id } });
+    const amended = ['===RAPH_VECTOR::v4.0===', BIND, PROOF, '===END_RAPH_VECTOR==='].join('\n');
+    const res = await mcp.call('odyssean_anchor', {
+      working_dir: repo.dir,
+      session_id: session.session_id,
+      role: ROLE,
+      vector_candidate: amended,
+    });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ validated: true, enforcement: { status: 'UNLOCKED' } });
+    const canonical = res.structuredContent!['canonical_anchor'] as string;
+    expect(canonical).toMatch(/## ARM[^\n]*\nPHASE::B1\nBRANCH::main\[0↑0↓\]\nFILES::\d+\[/);
+    expect(canonical).toContain('FOCUS::general');
+    expect(
+      (await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id })).structuredContent,
+    ).toMatchObject({ unlocked: true });
+  });
+
+  it('an ARM-less vector still needs its other sections and markers', async () => {
+    const repo = anchorRepo();
+    const session = seedSession(repo.dir, { focus: 'general' });
+    const mcp = await connectInProcess({ clock, env: { ...repo.env, HESTAI_SESSION: session.session_id } });
+    const call = (vector_candidate: string) =>
+      mcp.call('odyssean_anchor', {
+        working_dir: repo.dir,
+        session_id: session.session_id,
+        role: ROLE,
+        vector_candidate,
+      });
+    const noCommit = await call(
+      ['===RAPH_VECTOR::v4.0===', BIND, PROOF.split('\n## COMMIT')[0], '===END_RAPH_VECTOR==='].join('\n'),
+    );
+    expect(noCommit.isError).toBe(true);
+    expect((noCommit.structuredContent!['errors'] as string[]).join('\n')).toMatch(/## COMMIT is missing/);
+    const noMarkers = await call([BIND, PROOF].join('\n'));
+    expect(noMarkers.isError).toBe(true);
+    expect((noMarkers.structuredContent!['errors'] as string[]).join('\n')).toMatch(/STRUCTURE_MARKERS/);
+  });
 });
