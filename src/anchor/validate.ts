@@ -47,11 +47,20 @@ function sectionOf(parsed: ParsedVector, name: SectionName) {
   return parsed.sections.find((s) => s.name === name);
 }
 
+/**
+ * Seed 003 Amendment 01: a whole vector without `## ARM` is the agent's BIND+TENSION+COMMIT, and the
+ * server's ARM is injected, so it is read as the `amended` part when the server's ARM is known.
+ */
+function wholePart(part: VectorPart, parsed: ParsedVector, serverArm: ArmSnapshot | null | undefined): VectorPart {
+  if (part !== 'vector' || !serverArm) return part;
+  return parsed.sections.some((s) => s.name === 'ARM') ? 'vector' : 'amended';
+}
+
 /** Validates `text` (a whole vector or a stage payload). Never throws on bad input. */
 export function validateVector(text: string, options: ValidateOptions): VectorValidation {
-  const part = options.part ?? 'vector';
-  const wanted = PART_SECTIONS[part];
   const parsed = parseVector(text);
+  const part = wholePart(options.part ?? 'vector', parsed, options.serverArm);
+  const wanted = PART_SECTIONS[part];
   const violations = checkStructure(parsed, part);
   const warnings: string[] = [];
   const min = MIN_TENSIONS[options.strictness];
@@ -83,13 +92,18 @@ export function validateVector(text: string, options: ValidateOptions): VectorVa
   if (!ok) {
     if (failed.has('STRUCTURE')) {
       const whole =
-        part === 'vector'
+        part === 'vector' || part === 'amended'
           ? vectorTemplate(options.role, min, options.serverArm ?? null)
           : part === 'bind'
             ? bindTemplate(options.role)
             : `${tensionTemplate(min)}\n${commitTemplate()}`;
       templates.push({
-        section: part === 'vector' ? 'the vector' : part === 'bind' ? 'the BIND payload' : 'the proof payload',
+        section:
+          part === 'vector' || part === 'amended'
+            ? 'the vector'
+            : part === 'bind'
+              ? 'the BIND payload'
+              : 'the proof payload',
         text: whole,
       });
     }

@@ -3,17 +3,22 @@ import { LEGACY_SECTIONS, SECTIONS, VECTOR_CLOSE, VECTOR_OPEN, type SectionName 
 import type { ParsedVector } from '../vector.js';
 import type { Violation } from './types.js';
 
-/** Which sections a submission must hold: the whole vector, the context-stage or the proof-stage payload. */
-export type VectorPart = 'vector' | 'bind' | 'proof';
+/**
+ * Which sections a submission must hold: the whole vector, the Amendment-01 vector (seed 003: no ARM, the
+ * server injects its own), the context-stage or the proof-stage payload.
+ */
+export type VectorPart = 'vector' | 'amended' | 'bind' | 'proof';
 
 export const PART_SECTIONS: Record<VectorPart, readonly SectionName[]> = {
   vector: SECTIONS,
+  amended: ['BIND', 'TENSION', 'COMMIT'],
   bind: ['BIND'],
   proof: ['TENSION', 'COMMIT'],
 };
 
 const PART_LABEL: Record<VectorPart, string> = {
   vector: 'the vector',
+  amended: 'the vector (## ARM may be left to the server)',
   bind: 'the context-stage payload (## BIND alone)',
   proof: 'the proof-stage payload (## TENSION and ## COMMIT)',
 };
@@ -22,7 +27,7 @@ const PART_LABEL: Record<VectorPart, string> = {
 export function checkStructure(parsed: ParsedVector, part: VectorPart): Violation[] {
   const out: Violation[] = [];
   const allowed = PART_SECTIONS[part];
-  if (part === 'vector') {
+  if (part === 'vector' || part === 'amended') {
     if (parsed.open === null) {
       out.push({
         rule: 'STRUCTURE_MARKERS',
