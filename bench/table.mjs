@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RESULTS_DIR, ROOT } from './lib/env.mjs';
 
-// `--readme` writes the tables between the bench-table markers of bench/README.md instead of printing them.
+// `--readme` writes the rows with a budget between the bench-table markers of bench/README.md instead of
+// printing every table (the page stays short; the full tables are one `node bench/table.mjs` away).
 const args = process.argv.slice(2);
 const toReadme = args.includes('--readme');
 const file = args.find((a) => !a.startsWith('--')) ?? path.join(RESULTS_DIR, 'latest.json');
@@ -36,22 +37,27 @@ for (const [id, r] of Object.entries(run.results)) {
   );
 }
 for (const s of run.skipped) out.push(`| ${s.group} | ${s.label} | skipped: ${s.reason.replaceAll('`', '')} | | |`);
-out.push('', '| comparison | median of per-pair ratios (p25–p75) | budget | verdict |', '| --- | ---: | ---: | --- |');
+const header = [
+  '| comparison | median of per-pair ratios (p25–p75) | budget | verdict |',
+  '| --- | ---: | ---: | --- |',
+];
+const budgeted = [];
+out.push('', ...header);
 const budget = (b) => (b ? `${b.op === '<' ? '<' : '≤'} ${b.limit}` : '');
 for (const r of run.ratios) {
   if (!r.summary && !r.budget) continue;
   const name = `${labels[r.case] ?? r.case} ÷ ${labels[r.baseline] ?? r.baseline}${r.metric === 'rss' ? ' (peak RSS)' : ''}`;
   const s = r.summary;
-  out.push(
-    `| ${name.replaceAll('|', '\\|')} | ${s ? `${f(s.median, 2)}× (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(r.budget)} | ${r.verdict} |`,
-  );
+  const row = `| ${name.replaceAll('|', '\\|')} | ${s ? `${f(s.median, 2)}× (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${budget(r.budget)} | ${r.verdict} |`;
+  out.push(row);
+  if (r.budget) budgeted.push(row);
 }
 for (const a of run.absolutes) {
   if (!a.summary && !a.budget) continue;
   const s = a.summary;
-  out.push(
-    `| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${a.budget ? `${budget(a.budget)} ms` : ''} | ${a.verdict} |`,
-  );
+  const row = `| ${labels[a.case] ?? a.case} (absolute) | ${s ? `${f(s.median, 2)} ms (${f(s.p25, 2)}–${f(s.p75, 2)})` : '—'} | ${a.budget ? `${budget(a.budget)} ms` : ''} | ${a.verdict} |`;
+  out.push(row);
+  if (a.budget) budgeted.push(row);
 }
 if (toReadme) {
   const readme = path.join(ROOT, 'bench', 'README.md'); // the Performance page carries the tables
@@ -61,7 +67,7 @@ if (toReadme) {
   if (!text.includes(start) || !text.includes(end)) throw new Error(`bench/README.md has no ${start} … ${end} markers`);
   const before = text.slice(0, text.indexOf(start) + start.length);
   const after = text.slice(text.indexOf(end));
-  fs.writeFileSync(readme, `${before}\n${out.join('\n')}\n${after}`);
+  fs.writeFileSync(readme, `${before}\n${[out[0], out[1], '', ...header, ...budgeted].join('\n')}\n${after}`);
   console.log('bench/README.md: Performance tables updated');
 } else {
   console.log(out.join('\n'));
