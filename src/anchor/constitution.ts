@@ -13,7 +13,7 @@ import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { readTextIfExists, writeFileAtomic } from '../state/store.js';
 import type { DeclaredCognition } from './rules/types.js';
 import { quoteInput } from '../util/quote.js';
-import { availableRoles, CONSTITUTION_SUFFIX, ROLE_NAME } from '../records/roles.js';
+import { availableRoles, CONSTITUTION_SUFFIX, ROLE_NAME, upperCaseRole } from '../records/roles.js';
 
 export { availableRoles };
 
@@ -24,6 +24,13 @@ const SUFFIX = CONSTITUTION_SUFFIX;
 
 /** Refuses a role name that is not kebab-case (it becomes a file name: no `/`, no `..`). */
 export function assertRoleName(role: unknown): string {
+  const cased = typeof role === 'string' ? upperCaseRole(role) : null;
+  if (cased !== null) {
+    throw usageError(`role ${quoteInput(role)} is not a role name: ${cased.reason}`, {
+      code: 'ROLE_INVALID',
+      remedy: `Use "${cased.lower}": hestai clock-in --role ${cased.lower}`,
+    });
+  }
   if (typeof role !== 'string' || !ROLE_NAME.test(role) || role.length > 64) {
     throw usageError(`role ${quoteInput(role)} is not a role name`, {
       code: 'ROLE_INVALID',

@@ -23,3 +23,17 @@ export function availableRoles(paths: WorkspacePaths): string[] {
 export function exampleRole(roles: readonly string[]): string {
   return roles.includes('implementation-lead') ? 'implementation-lead' : (roles[0] ?? 'implementation-lead');
 }
+
+/**
+ * Pure: why a role the seed would allow (letters of either case, digits, hyphens) is refused here, or null.
+ * A role names files (its constitution, its terminal lock); macOS and Windows fold case, so "ImplLead" and
+ * "impllead" would be one file there but two roles, each with its own lock. Lower case keeps one role one file.
+ */
+export function upperCaseRole(role: string): { reason: string; lower: string } | null {
+  const lower = role.toLowerCase();
+  if (lower === role || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(lower)) return null;
+  return {
+    lower,
+    reason: `role names are lower case: a role names files (.hestai-sys/agents/${lower}.oct.md, its terminal lock), and file systems that fold case would make "${role}" and "${lower}" one file but two roles`,
+  };
+}

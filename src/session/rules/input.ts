@@ -1,6 +1,7 @@
 import { CONTROL } from '../../util/text.js';
 import { usageError } from '../../errors.js';
 import { ROLE_PATTERN } from '../../records/session.js';
+import { upperCaseRole } from '../../records/roles.js';
 import { quoteInput } from '../../util/quote.js';
 
 export { ROLE_PATTERN };
@@ -11,6 +12,13 @@ export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
 /** Validates an untrusted role (exit 2 with `ROLE_INVALID` otherwise). */
 export function validateRole(role: unknown): string {
+  const cased = typeof role === 'string' ? upperCaseRole(role) : null;
+  if (cased !== null) {
+    throw usageError(`invalid role ${quoteInput(role)}: ${cased.reason}`, {
+      code: 'ROLE_INVALID',
+      remedy: `Use "${cased.lower}": hestai clock-in --role ${cased.lower}`,
+    });
+  }
   if (typeof role !== 'string' || !ROLE_PATTERN.test(role)) {
     throw usageError(
       `invalid role ${quoteInput(role)}: expected lower-case letters, digits and hyphens (e.g. implementation-lead)`,
