@@ -1,7 +1,11 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { z } from 'zod';
+import { config, type core, type output, type ZodMiniType } from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { configSchema, type WorkspaceConfig } from './schema.js';
 import { nearest } from './suggest.js';
+
+// zod/mini (the schemas' zod: a small bundle for the hooks) sets no language of its own: classic zod's English.
+config(en());
 
 /** Alias expansions allowed when loading workspace YAML (yaml's `maxAliasCount`). */
 export const MAX_ALIAS_COUNT = 100;
@@ -33,10 +37,10 @@ export function validateConfigText(text: string): ConfigValidation {
  * Validates YAML text against any strict zod schema (the workspace config, the session protocol): every
  * problem with its key path, line and column, and a nearest-key suggestion for unknown keys.
  */
-export function validateYamlText<S extends z.ZodType>(
+export function validateYamlText<S extends ZodMiniType>(
   text: string,
   schema: S,
-): { value: z.infer<S> | null; errors: ConfigProblem[] } {
+): { value: output<S> | null; errors: ConfigProblem[] } {
   const parsed = parseYaml(text);
   if ('errors' in parsed) return { value: null, errors: parsed.errors };
   const { doc, lineCounter } = parsed;
@@ -103,43 +107,31 @@ function parseYaml(
   }
 }
 
+type Def = { type: string; shape?: Record<string, Schema>; element?: Schema; options?: readonly Schema[] };
+type Schema = core.$ZodType;
+const defOf = (schema: Schema) => schema._zod.def as Def;
+
 /** The keys a strict object accepts at `keyPath` in the schema. */
-function knownKeysAt(root: z.ZodType, keyPath: readonly PropertyKey[]): string[] {
-  let schema: z.ZodType = root;
+function knownKeysAt(root: Schema, keyPath: readonly PropertyKey[]): string[] {
+  let schema = root;
   for (const segment of keyPath) {
-    schema = unwrap(schema);
-    if (schema instanceof z.ZodObject) {
-      const next = (schema.shape as Record<string, z.ZodType>)[String(segment)];
-      if (!next) return [];
-      schema = next;
-    } else if (schema instanceof z.ZodArray) {
-      schema = schema.element as z.ZodType;
-    } else {
-      return [];
-    }
+    const def = defOf(unwrap(schema));
+    const next = def.type === 'object' ? def.shape?.[String(segment)] : def.type === 'array' ? def.element : undefined;
+    if (next === undefined) return [];
+    schema = next;
   }
-  schema = unwrap(schema);
-  if (schema instanceof z.ZodUnion) {
-    // A union of objects (e.g. the protocol's check types): every key any member accepts.
-    const keys = new Set<string>();
-    for (const option of schema.options as readonly z.ZodType[])
-      for (const key of knownKeysAt(option, [])) keys.add(key);
-    return [...keys];
-  }
-  return schema instanceof z.ZodObject ? Object.keys(schema.shape as object) : [];
+  const def = defOf(unwrap(schema));
+  // A union of objects (e.g. the protocol's check types): every key any member accepts.
+  if (def.type === 'union') return [...new Set((def.options ?? []).flatMap((option) => knownKeysAt(option, [])))];
+  return def.type === 'object' ? Object.keys(def.shape ?? {}) : [];
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
-  for (;;) {
-    if (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
-      current = current.unwrap() as z.ZodType;
-    } else if (current instanceof z.ZodPipe) {
-      current = current.in as z.ZodType;
-    } else {
-      return current;
-    }
-  }
+/** The schema inside defaults, optionals, nullables and pipes. */
+function unwrap(schema: Schema): Schema {
+  const def = schema._zod.def as { type: string; innerType?: Schema; in?: Schema };
+  if (def.innerType !== undefined && ['default', 'optional', 'nullable'].includes(def.type))
+    return unwrap(def.innerType);
+  return def.type === 'pipe' && def.in !== undefined ? unwrap(def.in) : schema;
 }
 
 /** Line and column of a key (or its value) in the YAML source. */
