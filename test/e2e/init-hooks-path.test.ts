@@ -79,6 +79,22 @@ describe('a hooks directory shared outside the repository (core.hooksPath ~/.git
     expect(commitIn(repo, other, 'chore: unrelated repo').status).toBe(0);
   });
 
+  it('a hooks directory named `..hooks` inside the repository is its own, not a shared one: init installs there', () => {
+    // Issue 38: `..hooks` is a name, not a parent segment (paths.ts pathInside, the one "inside").
+    const { repo, shared, other } = setup();
+    repo.git(['config', 'core.hooksPath', '..hooks']);
+    const init = repo.hestai(['init', '--no-husky']);
+    expect(init.status, init.stderr).toBe(0);
+    for (const hook of ['pre-commit', 'commit-msg'])
+      expect(fs.existsSync(path.join(repo.dir, '..hooks', hook)), hook).toBe(true);
+    expect(fs.readdirSync(shared)).toEqual([]);
+    repo.commit('chore: adopt hestai');
+    const blocked = commitIn(repo, repo.dir, 'docs: notes');
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain('hestai: commit blocked');
+    expect(commitIn(repo, other, 'chore: unrelated repo').status).toBe(0);
+  });
+
   it('the remedy hestai init --husky works: A is checked through its own runner, B is not', () => {
     const { repo, shared, other } = setup();
     const init = repo.hestai(['init', '--husky']);
