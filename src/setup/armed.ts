@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../errors.js';
+import { isInside } from '../paths.js';
 import { askAsync } from '../git/async.js';
 import { configSet, configSetQuestion } from '../git/config.js';
 import { ask } from '../git/exec.js';
@@ -67,11 +68,6 @@ function realPathOf(dir: string): string {
   }
 }
 
-const within = (dir: string, base: string): boolean => {
-  const rel = path.relative(base, dir);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
-
 /**
  * True when git runs this worktree's hooks from a directory outside the repository (neither in the worktree
  * nor in its git dirs): a `core.hooksPath` like `~/.githooks` that every repository of the user shares, where
@@ -81,7 +77,7 @@ export function sharedHooksDir(workspace: Workspace, hooksDir: string): boolean 
   const repo = workspace.repo;
   if (!repo) return false;
   const dir = realPathOf(hooksDir);
-  return ![workspace.root, repo.gitDir, repo.commonDir].some((base) => within(dir, realPathOf(base)));
+  return ![workspace.root, repo.gitDir, repo.commonDir].some((base) => isInside(realPathOf(base), dir));
 }
 
 /** Why hestai's hooks do not belong in a shared hooks directory (`sharedHooksDir`), naming it and where core.hooksPath is set. */
