@@ -2,7 +2,7 @@ import type { AnchorCheck } from '../records/anchor.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
-import { ageHoursAt, contextAgeHours, isContextStale } from '../records/freshness.js';
+import { ageHoursAt, contextAgeHours, isContextStale, isOlderAt } from '../records/freshness.js';
 import { handshakeIsTerminal } from './handshake.js';
 
 /** Why a session may not change the worktree now, or that it may. */
@@ -29,8 +29,8 @@ export function judgeSession(
   if (handshakeIsTerminal(paths, session.session_id, session.role)) return { ok: false, code: 'TERMINAL' };
   if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };
   // An anchor covers commits for anchor.valid_hours after it was validated, as verify judges its record.
-  const anchoredHours = ageHoursAt(anchor.anchor.validated_at, now.getTime());
-  if (anchoredHours > config.anchor.valid_hours)
+  if (isOlderAt(anchor.anchor.validated_at, now.getTime(), config.anchor.valid_hours)) {
+    const anchoredHours = ageHoursAt(anchor.anchor.validated_at, now.getTime());
     return {
       ok: false,
       code: 'NO_ANCHOR',
@@ -40,6 +40,7 @@ export function judgeSession(
         reason: `it was validated ${Math.floor(anchoredHours)} h ago (${anchor.anchor.validated_at}), longer than anchor.valid_hours (${config.anchor.valid_hours} h) covers`,
       },
     };
+  }
   const limitHours = config.freshness.max_age_hours;
   const ageHours = contextAgeHours(session, now);
   if (isContextStale(session, now, limitHours)) return { ok: false, code: 'STALE', ageHours, limitHours };

@@ -45,8 +45,9 @@ export function ageHoursAt(generatedAt: string, atMs: number): number {
 }
 
 /**
- * Pure: is a context generated at `generatedAt` older than `maxAgeHours` at `atMs` (exactly `maxAgeHours` is
- * not)? The one threshold every surface uses: the hooks, status, the protocol, MCP and verify's anchor rule.
+ * Pure: is a context generated (or an anchor validated) at `generatedAt` older than `maxAgeHours` at `atMs`
+ * (exactly `maxAgeHours` is not)? The one window every surface uses, for freshness.max_age_hours and
+ * anchor.valid_hours alike: the hooks, status, the protocol, MCP and verify's anchor rule.
  */
 export function isOlderAt(generatedAt: string, atMs: number, maxAgeHours: number): boolean {
   return atMs - Date.parse(generatedAt) > maxAgeHours * HOUR_MS;

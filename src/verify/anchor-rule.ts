@@ -173,10 +173,10 @@ export function checkAnchor(
     );
   // A record's validity window: refresh and ack events keep a context fresh, never a record valid for longer.
   const validHours = policy.validHours ?? DEFAULTS.anchor.valid_hours;
-  if (committed - seconds(r.anchored_at) > validHours * 3600)
+  if (isOlderAt(r.anchored_at, committed * 1000, validHours))
     return bad(
       trailer,
-      `committed at ${place.committerDate}, ${((committed - seconds(r.anchored_at)) / 3600).toFixed(1)} h after the anchor was validated (${r.anchored_at}): outside the record's validity window (anchor.valid_hours ${validHours}; refreshes and acknowledgments do not extend it)`,
+      `committed at ${place.committerDate}, ${ageHoursAt(r.anchored_at, committed * 1000).toFixed(1)} h after the anchor was validated (${r.anchored_at}): outside the record's validity window (anchor.valid_hours ${validHours}; refreshes and acknowledgments do not extend it)`,
       `anchor the session again before committing (hestai anchor --stage identity --token ${r.session_id}, then the context and proof stages), then push`,
     );
   // Committer time does not go back along first-parent history beyond the skew: a commit dated back
