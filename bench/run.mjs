@@ -56,6 +56,10 @@ function parseArgs(argv) {
   return opts; // iterations/warmups stay null unless given: see roundsOf
 }
 
+// As on a user's machine: NODE_EXTRA_CA_CERTS (set on some CI and sandbox machines) costs every node process a
+// certificate read, hooks and baselines alike.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
 function machine() {

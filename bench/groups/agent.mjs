@@ -1,7 +1,7 @@
 // The Claude Code hook (`hooks/claude-code`, what `hestai init --agent claude-code` writes into
 // .claude/settings.json) as Claude Code runs it before a tool call: the PreToolUse JSON on stdin, in a
 // repository whose agent session was bound by the SessionStart hook and anchored through the CLI. The
-// budget: an allowed Edit costs at most 1.3 × `node -e 0` (issues 16, 26, 27).
+// budget: an allowed Edit costs at most 1.5 × `node -e 0` (issue 38).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, run } from '../lib/env.mjs';
@@ -83,10 +83,8 @@ export default function agentGroup() {
       },
     ],
     ratios: [
-      // Issues 26 and 27 (item 6): an allowed Edit costs at most 1.3 × `node -e 0`.
-      { case: 'claude-edit-allowed', baseline: 'node-e-0', metric: 'wall', budget: { op: '<=', limit: 1.3 } },
+      { case: 'claude-edit-allowed', baseline: 'node-e-0', metric: 'wall', budget: { op: '<=', limit: 1.5 } },
       { case: 'claude-bash-read', baseline: 'node-e-0', metric: 'wall' },
-      { case: 'claude-edit-allowed', baseline: 'node-e-0', metric: 'rss', budget: { op: '<', limit: 1.5 } },
     ],
   };
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, COMMITLINT, CONVENTIONAL, HUSKY, ROOT, git, isolatedEnv, run, tempDir, write } from './env.mjs';
+import { CLI, CONVENTIONAL, HUSKY, ROOT, git, isolatedEnv, run, tempDir, write } from './env.mjs';
 
 const helpCache = new Map();
 /**
@@ -86,9 +86,8 @@ export function fullVector(role, arm) {
 
 /**
  * A fresh repository on branch feat/bench (off main) with src/, test/ and README, for commit cases.
- * `hooks`: 'noop' (both hooks run `node -e 0`), 'commitlint' (commit-msg runs commitlint by path),
- * 'husky-commitlint' (husky's runner, commit-msg `npx --no -- commitlint --edit "$1"`, as their docs say),
- * 'hestai' (`hestai init --no-husky`), or 'none'.
+ * `hooks`: 'noop' (both hooks run `node -e 0`), 'husky' (husky 9 + lint-staged 16 + commitlint 20 as their
+ * docs set them up), 'hestai' (`hestai init --no-husky`), or 'none'.
  */
 export function makeRepo(hooks) {
   const base = tempDir(`hestai-bench-${hooks}-`);
@@ -111,13 +110,18 @@ export function makeRepo(hooks) {
     for (const name of ['pre-commit', 'commit-msg']) {
       fs.writeFileSync(path.join(hooksDir, name), `#!/bin/sh\nexec "${process.execPath}" -e 0\n`, { mode: 0o755 });
     }
-  } else if (hooks === 'husky-commitlint') {
-    // husky + commitlint as their docs set them up: husky's own installer (core.hooksPath .husky/_ and its
-    // runner) and `.husky/commit-msg` running `npx --no -- commitlint --edit "$1"`, in a project whose
-    // node_modules holds both (this package's, linked).
+  } else if (hooks === 'husky') {
+    // husky + lint-staged + commitlint as their docs set them up: husky's own installer (core.hooksPath .husky/_
+    // and its runner), `.husky/pre-commit` running `npx lint-staged` and `.husky/commit-msg` running
+    // `npx --no -- commitlint --edit "$1"`, in a project whose node_modules holds all three (this package's,
+    // linked). lint-staged's task is `node -e 0`: the tools' own cost, no linter's.
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(repo, 'node_modules'), 'dir');
     write(repo, '.gitignore', 'node_modules\n');
-    write(repo, 'package.json', '{ "name": "bench-app", "private": true, "type": "module" }\n');
+    write(
+      repo,
+      'package.json',
+      `${JSON.stringify({ name: 'bench-app', private: true, type: 'module', 'lint-staged': { '*': 'node -e 0' } })}\n`,
+    );
     run(
       process.execPath,
       ['--input-type=module', '-e', `process.stdout.write((await import(${JSON.stringify(HUSKY)})).default())`],
@@ -126,19 +130,12 @@ export function makeRepo(hooks) {
         env,
       },
     );
+    write(repo, '.husky/pre-commit', 'npx lint-staged\n');
     write(repo, '.husky/commit-msg', 'npx --no -- commitlint --edit "$1"\n');
     git(repo, env, ['add', '-A']);
-    git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: husky and commitlint']);
+    git(repo, env, ['commit', '-q', '--no-verify', '-m', 'chore: husky, lint-staged and commitlint']);
     // npm's once-a-day registry check for a newer npm would put a network request into some samples.
     env.NPM_CONFIG_UPDATE_NOTIFIER = 'false';
-  } else if (hooks === 'commitlint') {
-    fs.writeFileSync(
-      path.join(hooksDir, 'commit-msg'),
-      `#!/bin/sh\nexec "${process.execPath}" "${COMMITLINT}" --edit "$1"\n`,
-      {
-        mode: 0o755,
-      },
-    );
   } else if (hooks === 'hestai') {
     if (hasCommand('init')) hestai(repo, env, ['init', '--no-husky']);
     // Until `hestai init` is built: the shipped hook entrypoints by path, as init installs them.
