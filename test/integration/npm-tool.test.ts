@@ -62,6 +62,14 @@ describe('installPinned', () => {
     expect(fs.readdirSync(cache)).toEqual(['semver@7.8.6']);
   });
 
+  it('removes what an install killed halfway left (its staging directory) before installing', async () => {
+    const cache = tempDir('hestai-tools-');
+    fs.mkdirSync(path.join(cache, 'semver@7.8.6.tmp-0badf00d/node_modules'), { recursive: true });
+    const bin = await installPinned(SEMVER, { cache, log: () => {} });
+    expect(bin).toBe(path.join(cache, 'semver@7.8.6', 'node_modules', '.bin', 'semver'));
+    expect(fs.readdirSync(cache)).toEqual(['semver@7.8.6']);
+  });
+
   it('skips with a clear message (null) when the registry cannot be reached, and leaves nothing behind', async () => {
     const cache = tempDir('hestai-tools-');
     const lines: string[] = [];
