@@ -72,6 +72,10 @@ async function install(
 ): Promise<string | null> {
   const spec = `${tool.pkg}@${tool.version}`;
   log(`[npm-tool] installing ${spec} into ${dir}\n`);
+  // Under the lock no other install of this version runs: a staging directory here is one a killed install left.
+  const leftover = (name: string) => name.startsWith(`${path.basename(dir)}.tmp-`);
+  for (const name of fs.readdirSync(path.dirname(dir)).filter(leftover))
+    fs.rmSync(path.join(path.dirname(dir), name), { recursive: true, force: true });
   const staging = `${dir}.tmp-${randomBytes(4).toString('hex')}`;
   fs.mkdirSync(staging);
   try {
