@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorSession } from '../helpers/claude-hook.js';
+import { makeRepo } from '../helpers/git-repo.js';
 import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
@@ -39,7 +40,7 @@ const UPDATE = patch('*** Update File: src/app.ts', '@@', '-export const app = 1
 const ADD_TEST = patch('*** Add File: test/app.test.ts', '+app is 2');
 
 describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hestai init --agent codex wrote', () => {
-  it('refuses an unanchored shell write and apply_patch (the file untouched, the anchor step named); anchored through the MCP server Codex started, its apply_patch is allowed and its git commit carries its trailers and passes verify in a fresh clone', async () => {
+  it('refuses an unanchored shell command and apply_patch (the file untouched, the anchor step named); anchored through the MCP server Codex started, its apply_patch is allowed and its git commit carries its trailers and passes verify in a fresh clone', async () => {
     const { repo, init } = adopt('codex');
     expect(init).toContain('/hooks'); // it says the hooks must be trusted in Codex
     const remote = withRemote(repo);
@@ -73,8 +74,9 @@ describe.skipIf(CODEX === null)('Codex CLI (the real program) runs the hooks hes
     expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
     expect(results, JSON.stringify(results)).toHaveLength(9); // one result per call of the script
     const [read, write, update, identity, context, proof, status, add, commit] = results;
-    expect(read?.content).toContain('export const app = 1;'); // reads are never gated
-    expectRefusedUnanchored(write, '> src/app.ts', session);
+    // Codex reads through its shell: no shell command runs before the anchor (issue 37)
+    expectRefusedUnanchored(read, 'Bash', session);
+    expectRefusedUnanchored(write, 'Bash', session);
     expectRefusedUnanchored(update, 'apply_patch', session);
     expect(fs.readFileSync(path.join(wd, 'src/app.ts'), 'utf8')).toBe(APP);
     expectStagesPassed([identity, context, proof]);
@@ -107,12 +109,39 @@ describe.skipIf(CODEX === null)('Codex CLI’s PreToolUse hook sees every tool',
     const session = boundSession(repo, 'codex');
     expect(results, JSON.stringify(results)).toHaveLength(2);
     const [read, note] = results;
-    expect(read?.content).toContain('export const app = 1;');
+    expectRefusedUnanchored(read, 'Bash', session);
     expect(note?.content).toContain('hestai: mcp__notes__save_note (a tool hestai does not know, so a write');
     expect(note?.content).toContain(`blocked: session ${session}`);
     expect(fs.existsSync(notes)).toBe(false);
   });
 });
+
+describe.skipIf(CODEX === null)(
+  'Codex CLI: the worktree is where Codex started, not the shell call’s workdir (issue 37)',
+  () => {
+    it('attack: an unanchored agent’s shell call whose workdir is a sibling repository writes the worktree by absolute path: refused before the anchor, the file untouched', async () => {
+      const { repo } = adopt('codex');
+      const sibling = makeRepo();
+      const { results } = await runAgent(
+        'codex',
+        repo,
+        [
+          {
+            tools: [{ name: 'exec_command', input: { cmd: `echo 3 > ${repo.dir}/src/app.ts`, workdir: sibling.dir } }],
+          },
+        ],
+        { args: ['--sandbox', 'danger-full-access'] },
+      );
+      const session = boundSession(repo, 'codex');
+      expect(results, JSON.stringify(results)).toHaveLength(1);
+      expect(results[0]?.content).toContain(
+        `blocked: session ${session} (role implementation-lead) has no valid anchor`,
+      );
+      expect(results[0]?.content).toContain('no shell command runs before the anchor');
+      expect(fs.readFileSync(path.join(repo.dir, 'src/app.ts'), 'utf8')).toBe(APP);
+    });
+  },
+);
 
 describe.skipIf(CODEX === null)('Codex CLI’s Stop hook', () => {
   it('sends the agent back once while a MUST end gate of the enforced protocol is unmet, then lets it stop', async () => {

@@ -1,0 +1,255 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
+import { anchorSession } from '../helpers/claude-hook.js';
+import { makeRepo, PROJECT_ROOT, sharedFixture, type TempRepo } from '../helpers/git-repo.js';
+
+// Issue 37: no shell before the anchor but hestai's own start commands, and the worktree is where the runtime
+// started its hook, never where a call says it runs. Each attack of the issue is fed, in each runtime's own
+// payload, to the exact command `hestai init --agent <runtime>` wrote, run from the project directory as the
+// runtimes start their hooks (Claude Code and Gemini CLI also set CLAUDE_PROJECT_DIR / GEMINI_PROJECT_DIR).
+
+type Runtime = (typeof AGENT_RUNTIMES)[number];
+const BIN = path.join(PROJECT_ROOT, 'dist/cli/bin.js');
+
+// One repository adopted for the four runtimes and another repository beside it, a pristine copy per test.
+const adopted = sharedFixture(() => {
+  const repo = makeRepo();
+  for (const runtime of AGENT_RUNTIMES) {
+    const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
+    expect(init.status, init.stderr).toBe(0);
+  }
+  fs.appendFileSync(
+    path.join(repo.dir, '.hestai_workspace.yaml'),
+    'github:\n  issue_search: false\n  pr_context: false\n',
+  );
+  repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+  return { repo, sibling: makeRepo() };
+});
+
+let repo: TempRepo;
+let sibling: TempRepo;
+let commands: Record<Runtime, string>;
+
+beforeEach(() => {
+  ({ repo, sibling } = adopted());
+  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(repo.dir, file), 'utf8'));
+  commands = {
+    'claude-code': read('.claude/settings.json').hooks.PreToolUse[0].hooks[0].command,
+    codex: read('.codex/hooks.json').hooks.PreToolUse[0].hooks[0].command,
+    gemini: read('.gemini/settings.json').hooks.BeforeTool[0].hooks[0].command,
+    cursor: read('.cursor/hooks.json').hooks.beforeShellExecution[0].command,
+  };
+});
+
+function clockIn(): string {
+  const run = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead']);
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout).session_id as string;
+}
+
+/** A shell call in each runtime's payload, run in `cwd` (Gemini CLI: `dir_path`, relative to the project). */
+function shellPayload(runtime: Runtime, command: string, where: { cwd?: string; dirPath?: string } = {}) {
+  const cwd = where.cwd ?? repo.dir;
+  const claude = { session_id: 'rt-1', transcript_path: '/dev/null', cwd, tool_name: 'Bash', tool_input: { command } };
+  switch (runtime) {
+    case 'claude-code':
+      return { ...claude, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_use_id: 'toolu_1' };
+    case 'codex':
+      return { ...claude, hook_event_name: 'PreToolUse', turn_id: 't-1', model: 'gpt-5', tool_use_id: 'call_1' };
+    case 'gemini':
+      return {
+        session_id: 'rt-1',
+        cwd: repo.dir,
+        hook_event_name: 'BeforeTool',
+        timestamp: '2026-12-07T19:20:41.590Z',
+        tool_name: 'run_shell_command',
+        tool_input: where.dirPath === undefined ? { command } : { command, dir_path: where.dirPath },
+      };
+    case 'cursor':
+      return {
+        hook_event_name: 'beforeShellExecution',
+        conversation_id: 'rt-1',
+        generation_id: 'gen-1',
+        workspace_roots: [repo.dir],
+        command,
+        cwd,
+      };
+  }
+}
+
+/** Runs the hook `init` wrote for `runtime` from the project directory; the decision and its text. */
+function hook(runtime: Runtime, payload: object, session: string): { allowed: boolean; text: string } {
+  const projectDir =
+    runtime === 'claude-code'
+      ? { CLAUDE_PROJECT_DIR: repo.dir }
+      : runtime === 'gemini'
+        ? { CLAUDE_PROJECT_DIR: repo.dir, GEMINI_PROJECT_DIR: repo.dir }
+        : {};
+  const run = spawnSync('sh', ['-c', commands[runtime]], {
+    cwd: repo.dir,
+    env: { ...repo.env, ...projectDir, HESTAI_SESSION: session },
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+  });
+  if (runtime === 'cursor') {
+    const answer = JSON.parse(run.stdout.trim());
+    return { allowed: answer.permission === 'allow', text: answer.agent_message ?? '' };
+  }
+  return { allowed: run.status === 0, text: run.stderr };
+}
+
+/** The attacks of issue 37 that the pre-anchor read list let through (each writes `F` or runs any command). */
+const ATTACKS = [
+  'git grep --open-files="touch F; true" x',
+  'git --git-dir=/tmp/evil-git-dir --work-tree=. status',
+  'git rev-list --output=F -1 HEAD',
+  'git shortlog --output=F HEAD',
+  'git reflog show --output=F',
+  'sed --in=.bak -n p src/app.ts',
+  'sed --expr=1wF -e p src/app.ts',
+  'sed -n -e p -ne 1wF src/app.ts',
+  'sort --out=F src/app.ts',
+  'cat src/app.ts',
+  'ls',
+];
+
+describe('no shell before the anchor, except hestai itself (issue 37, item 1)', () => {
+  it.each(AGENT_RUNTIMES)(
+    '%s: every attack of the issue, and any other shell command, is refused before the anchor; the refusal names the anchor call and the CLI command and says reading tools stay available',
+    (runtime) => {
+      const session = clockIn();
+      for (const attack of ATTACKS) {
+        const { allowed, text } = hook(runtime, shellPayload(runtime, attack), session);
+        expect(allowed, `${runtime}: ${attack}`).toBe(false);
+        expect(text, attack).toContain(`blocked: session ${session} (role implementation-lead) has no valid anchor`);
+        expect(text, attack).toContain('no shell command runs before the anchor');
+        expect(text, attack).toContain('read tools');
+        expect(text, attack).toContain('stay available');
+        expect(text, attack).toMatch(/fix: call the MCP tool anchor \(.+\) with \{"stage":"identity"/);
+        expect(text, attack).toContain(`anchor --stage identity --role implementation-lead --token ${session}`);
+      }
+    },
+  );
+
+  it.each(AGENT_RUNTIMES)(
+    '%s: an exact invocation of hestai’s start commands passes before the anchor; shell syntax, other programs and a person’s decisions do not',
+    (runtime) => {
+      const session = clockIn();
+      for (const allowed of [
+        'hestai status',
+        `hestai clock-in --role implementation-lead --json`,
+        `npx hestai anchor --stage identity --role implementation-lead --session ${session}`,
+        `npx --no hestai anchor --stage context --session ${session} --payload-file /tmp/bind.oct`,
+        `node ${BIN} status --json`,
+        `node '${BIN}' refresh --session ${session}`,
+        'hestai --json status',
+        'hestai clock-out',
+        'hestai --version',
+      ])
+        expect(hook(runtime, shellPayload(runtime, allowed), session).allowed, `${runtime}: ${allowed}`).toBe(true);
+      for (const refused of [
+        'hestai status; touch F',
+        'hestai status && touch F',
+        'hestai status | tee F',
+        'hestai status > F',
+        'hestai status $(touch F)',
+        'hestai status `touch F`',
+        'hestai status\ntouch F',
+        'hestai status &',
+        'HESTAI_SESSION=x hestai status',
+        'hestai trust',
+        `hestai anchor reset --token ${session} --reason x --yes`,
+        `hestai ack --session ${session} --reason x`,
+        'hestai init --agent codex',
+        'hestai --cwd /tmp status',
+        'hestai verify',
+        'npx hestai-other status',
+        'npx -p evil hestai status',
+        'node /tmp/bin.js status',
+        `node ${BIN}x status`,
+        'hestai status ~/x',
+        'hestai status *',
+      ])
+        expect(hook(runtime, shellPayload(runtime, refused), session).allowed, `${runtime}: ${refused}`).toBe(false);
+    },
+  );
+});
+
+describe('the worktree is where the runtime started the hook, never where a call says it runs (issue 37, item 3)', () => {
+  it('Gemini CLI: run_shell_command runs in dir_path, relative to the project: unanchored `echo x > ../src/a.js` in src is refused; anchored, `echo x > hooks/pre-commit` in .git is a protected path', () => {
+    const session = clockIn();
+    const before = hook('gemini', shellPayload('gemini', 'echo x > ../src/a.js', { dirPath: 'src' }), session);
+    expect(before.allowed).toBe(false);
+    anchorSession(repo, session);
+    const hooks = hook('gemini', shellPayload('gemini', 'echo x > hooks/pre-commit', { dirPath: '.git' }), session);
+    expect(hooks.allowed, hooks.text).toBe(false);
+    expect(hooks.text).toContain('is under .git/, which agents never write');
+    const app = hook('gemini', shellPayload('gemini', 'echo x > app.ts', { dirPath: 'src' }), session);
+    expect(app.allowed, app.text).toBe(true);
+  });
+
+  it('Codex: a shell call whose workdir is a sibling repository, writing the worktree by absolute path, is refused before the anchor', () => {
+    const session = clockIn();
+    const call = hook('codex', shellPayload('codex', `echo 2 > ${repo.dir}/src/app.ts`, { cwd: sibling.dir }), session);
+    expect(call.allowed).toBe(false);
+    expect(call.text).toContain(`session ${session} (role implementation-lead) has no valid anchor`);
+  });
+
+  it('Codex: apply_patch with the cwd of a sibling repository, updating the worktree by absolute path, is a worktree write (refused before the anchor)', () => {
+    const session = clockIn();
+    const patch = ['*** Begin Patch', `*** Update File: ${repo.dir}/src/app.ts`, '@@', '-a', '+b', '*** End Patch', ''];
+    const payload = {
+      ...shellPayload('codex', '', { cwd: sibling.dir }),
+      tool_name: 'apply_patch',
+      tool_input: { command: patch.join('\n') },
+    };
+    const call = hook('codex', payload, session);
+    expect(call.allowed, call.text).toBe(false);
+    expect(call.text).toContain(`session ${session} (role implementation-lead) has no valid anchor`);
+  });
+
+  it('Cursor: beforeShellExecution with its cwd in another repository, writing the worktree by absolute path, is refused before the anchor', () => {
+    const session = clockIn();
+    const call = hook(
+      'cursor',
+      shellPayload('cursor', `echo 2 > ${repo.dir}/src/app.ts`, { cwd: sibling.dir }),
+      session,
+    );
+    expect(call.allowed).toBe(false);
+    expect(call.text).toContain(`session ${session} (role implementation-lead) has no valid anchor`);
+  });
+
+  it('Claude Code: a Write by absolute path into the worktree is a worktree write whatever the payload’s cwd; a relative path is resolved against that cwd', () => {
+    const session = clockIn();
+    const write = (file_path: string, cwd: string) => ({
+      ...shellPayload('claude-code', '', { cwd }),
+      tool_name: 'Write',
+      tool_input: { file_path, content: 'x' },
+    });
+    expect(hook('claude-code', write(`${repo.dir}/src/app.ts`, sibling.dir), session).allowed).toBe(false);
+    expect(hook('claude-code', write('notes.md', sibling.dir), session).allowed).toBe(true); // the sibling's file
+    expect(hook('claude-code', write('app.ts', path.join(repo.dir, 'src')), session).allowed).toBe(false);
+  });
+
+  it.each(AGENT_RUNTIMES)(
+    '%s: anchored, a shell call runs (the agent is trusted with its shell), but not one naming the rules’ own files',
+    (runtime) => {
+      const session = clockIn();
+      anchorSession(repo, session);
+      expect(hook(runtime, shellPayload(runtime, 'npm test && echo 2 > src/app.ts'), session).allowed).toBe(true);
+      for (const form of [
+        'echo x > .git/hooks/pre-commit',
+        "sed -i 's/x/y/' .hestai_workspace.yaml",
+        'cp /tmp/x .claude/settings.json',
+        `echo x > ${repo.dir}/.hestai/sessions/x.json`,
+      ]) {
+        const { allowed, text } = hook(runtime, shellPayload(runtime, form), session);
+        expect(allowed, `${runtime}: ${form}`).toBe(false);
+        expect(text, form).toContain('which agents never write');
+      }
+    },
+  );
+});
