@@ -88,7 +88,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
     use = parsed.use;
     const cwd = parsed.cwd ?? io.cwd;
     let decision: ToolUseDecision;
-    if (classifyToolUse(use, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') {
+    if (classifyToolUse(use, hestaiBins(io.packageRoot)).kind === 'read') {
       decision = {
         allow: true,
         code: 'READ',
@@ -130,7 +130,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
       : error instanceof Error
         ? error.message
         : String(error);
-    const read = use !== null && classifyToolUse(use, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read';
+    const read = use !== null && classifyToolUse(use, hestaiBins(io.packageRoot)).kind === 'read';
     if (io.json)
       io.stdout(
         `${JSON.stringify({ allow: read, code: 'ERROR', reason: why.split('\n')[0], fix: null, session_id: null, what: read ? 'read' : 'unknown' }, null, 2)}\n`,

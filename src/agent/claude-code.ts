@@ -75,7 +75,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   const failed = (error: unknown): number => {
     const why = message(error);
     if (event === 'PreToolUse' || event === null) {
-      if (tool !== null && classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read') {
+      if (tool !== null && classifyToolUse(tool, hestaiBins(io.packageRoot)).kind === 'read') {
         io.stderr(`hestai hook failed: ${why} (a read is allowed anyway: reads fail open)\n`);
         return answer(io, adapter.allow());
       }
@@ -142,14 +142,20 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   }
 }
 
+/**
+ * The project root, from where the runtime started the hook: its project-directory variable (Claude Code's
+ * CLAUDE_PROJECT_DIR, which Gemini CLI also sets, Cursor's CURSOR_PROJECT_DIR), else the directory the hook runs
+ * in (each runtime starts its hooks in the project) — never the payload's `cwd`, which says only where the call
+ * runs (issue 37). `cwd`: where its relative paths are resolved, the payload's absolute `cwd` or the root.
+ */
 function rootAndCwd(io: ClaudeHookIo, payload: Record<string, unknown>): { root: string; cwd: string } {
-  const cwd = typeof payload['cwd'] === 'string' && path.isAbsolute(payload['cwd']) ? payload['cwd'] : io.cwd;
-  const start = io.env['CLAUDE_PROJECT_DIR'] || cwd;
+  const start = io.env['CLAUDE_PROJECT_DIR'] || io.env['CURSOR_PROJECT_DIR'] || io.cwd;
   const root = findProjectRoot(start);
   if (root === null)
     throw new HookInputError(
-      `${start} is not inside a git work tree or a directory with .hestai/ (CLAUDE_PROJECT_DIR or the hook's cwd)`,
+      `${start} is not inside a git work tree or a directory with .hestai/ (the project directory the runtime started the hook in)`,
     );
+  const cwd = typeof payload['cwd'] === 'string' && path.isAbsolute(payload['cwd']) ? payload['cwd'] : root;
   return { root, cwd };
 }
 
@@ -166,9 +172,10 @@ async function preToolUse(
   payload: Record<string, unknown>,
   tool: ToolUse,
 ): Promise<number> {
-  if (classifyToolUse(tool, { hestaiBins: hestaiBins(io.packageRoot) }).kind === 'read')
-    return answer(io, adapter.allow());
-  const { root, cwd } = rootAndCwd(io, payload);
+  const kind = classifyToolUse(tool, hestaiBins(io.packageRoot)).kind;
+  if (kind === 'read' || kind === 'hestai') return answer(io, adapter.allow());
+  const { root, cwd: callCwd } = rootAndCwd(io, payload);
+  const cwd = tool.dir === undefined ? callCwd : path.resolve(root, tool.dir); // Gemini CLI's dir_path
   const paths = workspacePaths(root);
   const runtimeId = checkRuntimeSessionId(payload['session_id']);
   const binding = readBinding(paths, adapter.runtime, runtimeId);
@@ -177,7 +184,7 @@ async function preToolUse(
   const { config } = await loadConfig(root);
   const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
   const cli = cliCommandFor(root, io.packageRoot);
-  const rebind = `printf '%s' ${shellQuote(JSON.stringify({ hook_event_name: 'SessionStart', session_id: runtimeId, source: 'startup', cwd: root }))} | ${hookCommandFor(io.packageRoot, adapter.runtime)}`;
+  const rebind = `${hookCommandFor(io.packageRoot, adapter.runtime)} --session-start ${runtimeId}`;
   const decision = await decideToolUse({
     paths,
     cwd,

@@ -13,6 +13,7 @@ import { claudeMcpName, type HestaiMcpName } from '../util/agent-tools.js';
 /** Why a tool call was allowed or refused. */
 export type ToolUseCode =
   | 'READ'
+  | 'HESTAI'
   | 'OUTSIDE_WORKTREE'
   | 'ALLOWED'
   | 'PROTECTED_PATH'
@@ -32,13 +33,13 @@ export interface ToolUseDecision {
   fix: string | null;
   /** The hestai session judged, when there was one. */
   session_id: string | null;
-  /** What was recognised as a write (`Edit`, `git commit`, `> out.txt`, ...), or `read`. */
+  /** The tool judged (`Edit`, `Bash`, ...), `read` or `hestai`. */
   what: string;
 }
 
 export interface ToolUseInput {
   paths: WorkspacePaths;
-  /** The directory relative paths in the call are resolved against (the agent's cwd). */
+  /** The directory the call runs in: its relative paths are resolved against it (never where the root is found). */
   cwd: string;
   use: ToolUse;
   /** The agent's own hestai session (its binding or an explicit id), or null when it has none. */
@@ -69,11 +70,11 @@ export function anchorStep(root: string, token: string, role: string, cli: strin
   return `call the MCP tool anchor (${name ?? 'of the hestai server'}) with ${JSON.stringify({ stage: 'identity', working_dir: root, session_id: token, role })}, then stage "context" (your ## BIND) and stage "proof" (## TENSION + ## COMMIT) with the same working_dir and session_id — or run ${cli} anchor --stage identity --role ${role} --token ${token} (then --stage context and --stage proof)`;
 }
 
-/** The absolute paths that run hestai itself from a package root. */
+/** The absolute paths that run hestai from a package root: its CLI and its hook entries (see `isHestaiStart`). */
 export function hestaiBins(packageRoot: string | undefined): string[] {
   return packageRoot === undefined
     ? []
-    : [path.join(packageRoot, 'dist', 'cli', 'bin.js'), path.join(packageRoot, 'hooks', 'claude-code')];
+    : ['dist/cli/bin.js', 'hooks/claude-code', 'hooks/agent-hook'].map((file) => path.join(packageRoot, file));
 }
 
 /**
@@ -179,24 +180,33 @@ const deny = (
 ): ToolUseDecision => ({ allow: false, code, reason, fix, session_id, what });
 
 /**
- * The edit-time rule (issue 16): a tool call that writes inside the worktree needs the agent's own session
- * to be allowed to change it — the same `judgeSession` the pre-commit hook asks (valid anchor, handshake
- * not terminal, context fresh or acknowledged). Reads are always allowed; writes outside the worktree are
- * not hestai's business; `PROTECTED_PATHS` (hestai's own state, human-authored config, these hooks) are
- * refused to agents whatever their session. With `protocol.enforce`, no blocking start gate of the session
- * protocol may be unmet either (`judgeAgentProtocol`, the protocol's own rule). Reads state, writes nothing.
+ * The edit-time rule (issues 16, 37): a call that writes inside the worktree, and every shell command, needs the
+ * agent's own session to be allowed to act — the same `judgeSession` the pre-commit hook asks (valid anchor,
+ * handshake not terminal, context fresh or acknowledged). Reads and hestai's own start commands are always
+ * allowed; an edit outside the worktree is not hestai's business; `PROTECTED_PATHS` (hestai's own state,
+ * human-authored config, these hooks) are refused to agents whatever their session. With `protocol.enforce`, no
+ * blocking start gate of the session protocol may be unmet either. Reads state, writes nothing.
  */
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
-  const cls = classifyToolUse(input.use, { hestaiBins: hestaiBins(input.packageRoot) });
+  const cls = classifyToolUse(input.use, hestaiBins(input.packageRoot));
   if (cls.kind === 'read')
     return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
+  if (cls.kind === 'hestai')
+    return {
+      allow: true,
+      code: 'HESTAI',
+      reason: "hestai's own start command",
+      fix: null,
+      session_id: null,
+      what: 'hestai',
+    };
   const decision = await decideWrite(input, cls);
   if (decision.allow || !listableTool(input.use)) return decision;
   // A tool hestai does not know is a write unless the base policy lists it as a read (agents.read_tools):
   // asked only now, so an allowed call never pays for reading the base.
   const { baseReadTools } = await import('./base-read-tools.js');
   const base = await baseReadTools(input.paths.root);
-  if (classifyToolUse(input.use, {}, base.patterns).kind === 'read')
+  if (classifyToolUse(input.use, [], base.patterns).kind === 'read')
     return {
       allow: true,
       code: 'READ',
@@ -212,7 +222,14 @@ export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecisio
   return { ...decision, what: `${decision.what} (a tool hestai does not know, so a write: ${unlisted})` };
 }
 
-async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write' }): Promise<ToolUseDecision> {
+/** What a refused shell command adds to its reason. */
+const SHELL_WAITS =
+  "no shell command runs before the anchor (but hestai's own start commands, docs/agents.md); your read tools (Read, Grep, Glob, LS and the like) stay available";
+
+async function decideWrite(
+  input: ToolUseInput,
+  cls: Exclude<ToolClass, { kind: 'read' } | { kind: 'hestai' }>,
+): Promise<ToolUseDecision> {
   const { paths, cli } = input;
   const what = cls.what;
   const root = paths.root;
@@ -239,7 +256,7 @@ async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write'
       );
     }
   }
-  if (cls.targets !== null) {
+  if (cls.kind === 'write' && cls.targets !== null) {
     const inside = cls.targets.filter((target) => isInside(root, realTarget(input.cwd, expandHome(target, input.env))));
     if (inside.length === 0)
       return {
@@ -251,7 +268,15 @@ async function decideWrite(input: ToolUseInput, cls: ToolClass & { kind: 'write'
         what,
       };
   }
+  const decision = await decideAct(input, what);
+  return decision.allow || cls.kind !== 'shell'
+    ? decision
+    : { ...decision, reason: `${decision.reason}; ${SHELL_WAITS}` };
+}
 
+/** May the agent's session act (change the worktree, run its shell)? The session's verdict as a decision. */
+async function decideAct(input: ToolUseInput, what: string): Promise<ToolUseDecision> {
+  const { paths, cli } = input;
   const token = input.sessionId;
   if (token === null) return deny('NO_SESSION', 'this agent has no hestai session', input.noSessionFix, null, what);
   const session = readSession(paths, token);

@@ -69,7 +69,7 @@ export const DEFAULTS = {
   },
   anchors: { publish: true },
   protocol: { enforce: false, force_limit: 3, history_limit: 50, verify: 'warn' as 'off' | 'warn' | 'error' },
-  // Tools an agent may call before its anchor as reads, beyond the built-in list (src/agent/read-only.ts).
+  // Tools an agent may call before its anchor as reads, beyond the built-in list (READ_TOOLS, src/util/agent-tools.ts).
   agents: { stop_gate: true, read_tools: [] as string[] },
   quality_gates: [] as { name: string; command: string; timeout_ms: number }[],
 };

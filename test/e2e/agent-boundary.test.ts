@@ -54,27 +54,23 @@ describe('deny by default before the anchor (item 1)', () => {
       const refused = runClaudeHook(repo, command, agent, bashCall(form));
       expect(refused.status, form).toBe(2);
       expect(refused.stderr, form).toMatch(/^hestai: .+ blocked: /);
-      // git config and git update-ref write .git/, which no agent writes (item 2); the rest wait for the anchor.
-      if (/^git (config|update-ref)/.test(form)) expect(refused.stderr, form).toContain('which agents never write');
-      else {
-        expect(refused.stderr, form).toContain(`session ${token} (role implementation-lead) has no valid anchor`);
-        expect(refused.stderr, form).toMatch(/^fix: call the MCP tool anchor/m);
-      }
+      // Issue 37: no shell command runs before the anchor; each waits for it.
+      expect(refused.stderr, form).toContain(`session ${token} (role implementation-lead) has no valid anchor`);
+      expect(refused.stderr, form).toMatch(/^fix: call the MCP tool anchor/m);
     }
     expect(fs.readFileSync(path.join(repo.dir, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
   });
 
-  it('reads on the list pass; the ceremony the fix names passes as a Bash command', () => {
+  it('reads go through the read tools, not the shell; the ceremony the fix names passes as a Bash command', () => {
     const { repo, command, agent, token } = unanchored();
     for (const form of [
       'git status && git log --oneline -3 && cat README.md',
-      'cd src && grep -n app app.ts | head -1',
       "sed -n '1,5p' src/app.ts",
-      'find . -name "*.ts" -not -path "./node_modules/*"',
       'echo draft > /tmp/hestai-outside.txt',
     ]) {
-      const read = runClaudeHook(repo, command, agent, bashCall(form));
-      expect(read.status, `${form}: ${read.stderr}`).toBe(0);
+      const refused = runClaudeHook(repo, command, agent, bashCall(form));
+      expect(refused.status, form).toBe(2);
+      expect(refused.stderr, form).toContain('your read tools (Read, Grep, Glob, LS and the like) stay available');
     }
     // The fix of a refusal names the CLI form of the anchor call: the agent can run it before its anchor.
     const refused = runClaudeHook(repo, command, agent, bashCall('npm test'));
@@ -84,7 +80,7 @@ describe('deny by default before the anchor (item 1)', () => {
     expect(step.status, step.stderr).toBe(0);
   });
 
-  it('MCP tools other than hestai, unknown tools and PowerShell writes are refused; the listed reads pass', () => {
+  it('MCP tools other than hestai, unknown tools and PowerShell are refused; the listed reads pass', () => {
     const { repo, command, agent } = unanchored();
     for (const [tool, input] of [
       ['mcp__github__create_or_update_file', { path: 'src/app.ts', content: '' }],
@@ -92,6 +88,7 @@ describe('deny by default before the anchor (item 1)', () => {
       ['SomeFutureTool', {}],
       ['PowerShell', { command: 'Set-Content -Path src/app.ts -Value x' }],
       ['PowerShell', { command: 'Remove-Item -Recurse src' }],
+      ['PowerShell', { command: 'Get-ChildItem -Recurse | Select-String app' }],
     ] as const) {
       const refused = runClaudeHook(repo, command, agent, preToolUse(tool, input));
       expect(refused.status, tool).toBe(2);
@@ -101,7 +98,6 @@ describe('deny by default before the anchor (item 1)', () => {
       ['mcp__hestai__anchor', { stage: 'identity' }],
       ['Read', { file_path: path.join(repo.dir, 'src/app.ts') }],
       ['Grep', { pattern: 'x' }],
-      ['PowerShell', { command: 'Get-ChildItem -Recurse | Select-String app' }],
     ] as const) {
       expect(runClaudeHook(repo, command, agent, preToolUse(tool, input)).status, tool).toBe(0);
     }
@@ -182,8 +178,6 @@ describe("the rules' own files are never the agent's to write (item 2)", () => {
       }),
       bashCall('git checkout -- .hestai_workspace.yaml'),
       bashCall('echo "exit 0" > .git/hooks/pre-commit'),
-      bashCall('git config core.hooksPath /dev/null'),
-      bashCall('git update-ref refs/heads/main HEAD~1'),
       bashCall(`cp /tmp/evil ${path.join(PROJECT_ROOT, 'hooks', 'claude-code')}`),
       bashCall('mkdir -p node_modules/hestai-hooks && cp /tmp/evil node_modules/hestai-hooks/x'),
       bashCall('echo "{}" > ~/.claude/settings.json'),
@@ -216,7 +210,6 @@ describe("the rules' own files are never the agent's to write (item 2)", () => {
     for (const payload of [
       preToolUse('Write', { file_path: path.join(repo.dir, 'cfg', 'settings.json'), content: '{}' }),
       bashCall('echo x > g/hooks/pre-commit'),
-      bashCall('mkdir -p src/deep && cd src/deep && echo x > ../../g/config'),
       // An exception's directory (.gemini/tmp/, .hestai/context/) left by `..` or a link, named through a
       // shell variable or an interpreter's code, lands where it really lands.
       bashCall('echo {} > $PWD/.gemini/tmp/../settings.json'),

@@ -60,12 +60,12 @@ function refusal(stdout: string, stderr: string): string {
 }
 
 describe('one decision, many adapters', () => {
-  it('every runtime has an adapter, and no adapter imports a rule (decide, bash-writes, read-only, protected paths)', () => {
+  it('every runtime has an adapter, and no adapter imports a rule (decide, shell, protected paths)', () => {
     expect(Object.keys(ADAPTERS).sort()).toEqual([...AGENT_RUNTIMES].sort());
     const dir = path.join(PROJECT_ROOT, 'src/agent/adapters');
     for (const file of fs.readdirSync(dir)) {
       const source = fs.readFileSync(path.join(dir, file), 'utf8');
-      expect(source, file).not.toMatch(/from '\.\.\/(decide|bash-writes|read-only|protected)\.js'/);
+      expect(source, file).not.toMatch(/from '\.\.\/(decide|shell|protected)\.js'/);
     }
   });
 
@@ -91,7 +91,7 @@ describe('one decision, many adapters', () => {
     });
     expect(generic.status).toBe(2);
     const expected = refusal('', generic.stderr);
-    expect(expected).toContain(`hestai: > src/app.ts blocked: session ${session}`);
+    expect(expected).toContain(`hestai: Bash blocked: session ${session}`);
 
     const commands = commandsOf(repo);
     for (const [runtime, payload] of Object.entries(payloads(repo))) {

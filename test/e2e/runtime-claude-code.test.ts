@@ -76,7 +76,7 @@ describe.skipIf(CLAUDE === null)('Claude Code (the real program) runs the hooks 
     ).toEqual([true, true, true]);
     expectRefusedUnanchored(blockedWrite, 'Write', session);
     expectRefusedUnanchored(blockedEdit, 'Edit', session);
-    expectRefusedUnanchored(blockedBash, '> src/app.ts', session);
+    expectRefusedUnanchored(blockedBash, 'Bash', session);
     expect(fs.readFileSync(path.join(wd, 'src/app.ts'), 'utf8')).toBe(APP);
     expect(
       [identity, context, proof, status, ...work].map((r) => r?.isError),

@@ -84,7 +84,7 @@ describe('hestai init --agent cursor: its hooks answer Cursor’s documented pay
     expect(fs.readFileSync(path.join(repo.dir, '.cursor/hooks.json'), 'utf8')).toBe(text);
   });
 
-  it('binds at sessionStart, denies an unanchored writing shell command with the anchor step, allows reads and hestai’s MCP tools, audits an edit it could not stop, and allows after the anchor', () => {
+  it('binds at sessionStart, denies an unanchored shell command with the anchor step, allows reads and hestai’s MCP tools, audits an edit it could not stop, and allows after the anchor', () => {
     const { repo, hooks } = adopted();
     const start = cursor(repo, hooks, { hook_event_name: 'sessionStart' });
     expect(start.status, start.stderr).toBe(0);
@@ -97,11 +97,11 @@ describe('hestai init --agent cursor: its hooks answer Cursor’s documented pay
     const denied = cursor(repo, hooks, shell(repo, 'echo "export const app = 2;" > src/app.ts'));
     expect(denied.status, denied.stderr).toBe(0);
     expect(denied.json.permission).toBe('deny');
-    expect(denied.json.agent_message).toContain(`hestai: > src/app.ts blocked: session ${session}`);
+    expect(denied.json.agent_message).toContain(`hestai: Bash blocked: session ${session}`);
     expect(denied.json.agent_message).toContain('fix: call the MCP tool anchor');
     expect(denied.json.user_message).toContain('hestai:');
 
-    expect(cursor(repo, hooks, shell(repo, 'cat src/app.ts')).json.permission).toBe('allow');
+    expect(cursor(repo, hooks, shell(repo, 'cat src/app.ts')).json.permission).toBe('deny'); // issue 37: reads use the read tools
     const read = cursor(repo, hooks, {
       hook_event_name: 'beforeReadFile',
       file_path: path.join(repo.dir, 'src/app.ts'),

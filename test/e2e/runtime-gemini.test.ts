@@ -73,7 +73,7 @@ describe.skipIf(GEMINI === null)(
       ).toEqual([true, true, true]);
       expectRefusedUnanchored(write, 'Write', session, 'mcp_hestai_anchor');
       expectRefusedUnanchored(replace, 'Edit', session, 'mcp_hestai_anchor');
-      expectRefusedUnanchored(shell, '> src/app.ts', session, 'mcp_hestai_anchor');
+      expectRefusedUnanchored(shell, 'Bash', session, 'mcp_hestai_anchor');
       // SessionStart's next step names it as Gemini CLI does too
       expect(JSON.stringify(endpoint.turns()[0]!.body)).toContain('call the MCP tool anchor (mcp_hestai_anchor) with');
       // and what it refuses is said in no other runtime's tool names (deny by default: every tool that may write)

@@ -71,7 +71,9 @@ describe('hestai check tool-use', () => {
   it('reads are always allowed; an unanchored or stale session is denied with the fix, on the exit code asked for', () => {
     const repo = makeRepo();
     expect(check(repo, { tool: 'Read', paths: ['.hestai/sessions'] }).status).toBe(0);
-    expect(check(repo, { tool: 'shell', command: 'git log --oneline' }).status).toBe(0);
+    // issue 37: no shell command is a read; before the anchor only hestai's own start commands run
+    expect(check(repo, { tool: 'shell', command: 'git log --oneline' }).status).toBe(1);
+    expect(check(repo, { tool: 'shell', command: 'hestai status' }).status).toBe(0);
     const unanchored = makeSession(repo.dir, { anchored: false });
     const denied = check(repo, { tool: 'Write', paths: ['a.ts'], hestai_session: unanchored.token }, [
       '--json',

@@ -48,7 +48,11 @@ export const geminiAdapter: RuntimeAdapter = {
   toolUse: (payload): ToolUse => {
     const mcp = geminiMcpTool(payload);
     if (mcp !== null) return { tool: mcp, paths: [], command: null, kind: null };
-    return toolUseFromClaude(payload['tool_name'], payload['tool_input']);
+    const use = toolUseFromClaude(payload['tool_name'], payload['tool_input']);
+    // run_shell_command runs in dir_path, relative to the project (never where the project is found)
+    const input = payload['tool_input'];
+    const dir = isRecord(input) ? text(input['dir_path']) : null;
+    return dir === null ? use : { ...use, dir };
   },
   refuse: (text) => ({ code: 2, stderr: text }),
   allow: () => ({ code: 0, stdout: '{}\n' }),

@@ -35,10 +35,23 @@ function readStdin(): Promise<string> {
 }
 
 /**
- * Runs the hook of `runtime` (default Claude Code; `hooks/agent-hook <runtime>` for the others) for the
- * event on stdin; resolves to the exit code. An unknown runtime is refused (exit 2: nothing unchecked passes).
+ * The SessionStart payload `--session-start <runtime session id>` stands for (the step a refusal names when a
+ * runtime session is bound to no hestai session: a plain command the agent may run before its anchor).
  */
-export function run(packageRoot: string, runtime = 'claude-code'): Promise<number> {
+function sessionStartPayload(runtime: string, id: string): string {
+  return JSON.stringify(
+    runtime === 'cursor'
+      ? { hook_event_name: 'sessionStart', conversation_id: id }
+      : { hook_event_name: 'SessionStart', session_id: id, source: 'startup' },
+  );
+}
+
+/**
+ * Runs the hook of `runtime` (default Claude Code; `hooks/agent-hook <runtime>` for the others) for the
+ * event on stdin, or SessionStart with `--session-start <id>`; resolves to the exit code. An unknown runtime
+ * is refused (exit 2: nothing unchecked passes).
+ */
+export function run(packageRoot: string, runtime = 'claude-code', args: readonly string[] = []): Promise<number> {
   const adapter = Object.hasOwn(ADAPTERS, runtime) ? ADAPTERS[runtime as keyof typeof ADAPTERS] : undefined;
   if (adapter === undefined) {
     process.stderr.write(
@@ -46,9 +59,10 @@ export function run(packageRoot: string, runtime = 'claude-code'): Promise<numbe
     );
     return Promise.resolve(2);
   }
+  const start = args[0] === '--session-start' && args.length === 2 ? args[1]! : null;
   return runClaudeHook({
     adapter,
-    stdin: readStdin,
+    stdin: start === null ? readStdin : () => Promise.resolve(sessionStartPayload(runtime, start)),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: process.env,

@@ -28,13 +28,11 @@ describe('classifyToolUse', () => {
       expect(claude(tool, { file_path: 'x', path: 'y' })).toEqual({ kind: 'read' });
   });
 
-  it('Bash reads only when every part is a listed read', () => {
-    expect(claude('Bash', { command: 'git status' })).toEqual({ kind: 'read' });
-    expect(claude('Bash', { command: 'git commit -m x' })).toEqual({
-      kind: 'write',
-      targets: null,
-      what: 'git commit',
-      mentions: [],
+  it('Bash is a shell command whatever it does: no command is read as a read (issue 37)', () => {
+    expect(claude('Bash', { command: 'git status' })).toEqual({
+      kind: 'shell',
+      what: 'Bash',
+      mentions: ['git', 'status'],
     });
   });
 
@@ -46,9 +44,9 @@ describe('classifyToolUse', () => {
       mentions: ['a'],
     });
     expect(classifyToolUse({ tool: 'viewFile', paths: ['a'], command: null, kind: 'read' })).toEqual({ kind: 'read' });
-    expect(classifyToolUse({ tool: 'shell', paths: [], command: 'echo > a', kind: null })).toMatchObject({
-      kind: 'write',
-      targets: ['a'],
+    expect(classifyToolUse({ tool: 'shell', paths: [], command: 'echo > a', kind: 'read' })).toMatchObject({
+      kind: 'shell',
+      mentions: ['echo', 'a'],
     });
   });
 });
