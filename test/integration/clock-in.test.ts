@@ -336,6 +336,21 @@ describe('clockIn: FAST layer (CI-I4)', () => {
     expect(fs.readFileSync(path.join(state, aside[0]!), 'utf8')).toBe('this is not octave\n');
     expect(res.warnings.join('\n')).toContain('checklist.oct.md');
   });
+
+  it.each(['current-focus.oct.md', 'current-state.oct.md'])(
+    'moves a corrupt %s aside too before it is regenerated (docs/sessions.md: every FAST file)',
+    async (name) => {
+      const repo = makeRepo();
+      repo.write(`.hestai/context/state/${name}`, 'notes a person wrote, not octave\n');
+      const res = await clockIn({ working_dir: repo.dir, role: 'tester' }, deps(repo));
+      const state = path.join(repo.dir, '.hestai/context/state');
+      const aside = fs.readdirSync(state).filter((f) => f.startsWith(`${name}.corrupt-`));
+      expect(aside).toHaveLength(1);
+      expect(fs.readFileSync(path.join(state, aside[0]!), 'utf8')).toBe('notes a person wrote, not octave\n');
+      expect(res.warnings.join('\n')).toContain(name);
+      expect(validateOctave(fs.readFileSync(path.join(state, name), 'utf8'))).toEqual([]);
+    },
+  );
 });
 
 describe('clockIn: a failure mid-creation leaves no partial session', () => {
