@@ -37,6 +37,9 @@ export function updateFastLayer(
   const selection = generated.selection.selection.method;
   const previousChecklist = readFastDoc(paths.checklist, session.context_generated_at, warnings);
   const previousBlockers = readFastDoc(paths.blockers, session.context_generated_at, warnings);
+  // Regenerated whole, but a person may have written in them: a file that is not OCTAVE is kept aside too.
+  readFastDoc(paths.currentFocus, session.context_generated_at, warnings);
+  readFastDoc(paths.currentState, session.context_generated_at, warnings);
   const checklist = planChecklist({
     previous: previousChecklist,
     session,
