@@ -98,174 +98,204 @@ export interface TestFirstJudge {
   needsPaths(commit: CommitFacts): boolean;
 }
 
-export function testFirstJudge(options: TddOptions): TestFirstJudge {
-  const lines = new Map<string, Line>();
-  /** For commits whose number of children was given: how many have not inherited its line yet. */
-  const left = new Map<string, number>();
-  const paired = new Set<string>();
-  const reverted = new Set<string>();
-  /** Each real revert and the commit it reverts; the counting test commits seen, by sha. */
-  const revertOf = new Map<string, string>();
-  const tests = new Map<string, CommitFacts>();
-  let out: TddVerdict | null = null;
-  const verdict = (
-    commit: CommitFacts,
-    status: Verdict['status'],
-    message: string,
-    pairings: Pairing[] = [],
-    exempt: string | null = null,
-  ) =>
-    (out = {
-      rule: 'test-first',
-      sha: commit.sha,
-      status,
-      message,
-      clause: CLAUSE,
-      pairedWith: pairings.map((p) => p.sha),
-      pairings,
-      exempt,
-    });
-  const live = (t: CommitFacts) => !paired.has(t.sha);
-
-  let previous: Line = EMPTY;
-  // The line needsPaths computed for the commit the judge is then given (the state has not changed between).
-  let asked: { commit: CommitFacts; line: Line } | null = null;
-  const lineOf = (commit: CommitFacts): Line => {
-    if (asked !== null && asked.commit === commit) return asked.line;
-    return commit.parents === null ? previous : inherit(commit.parents, lines, reverted, live);
+/** One verdict of the rule: `pairings` are the test commits it consumed, `exempt` the reason it passed by. */
+function verdictOf(
+  commit: CommitFacts,
+  status: Verdict['status'],
+  message: string,
+  pairings: Pairing[] = [],
+  exempt: string | null = null,
+): TddVerdict {
+  return {
+    rule: 'test-first',
+    sha: commit.sha,
+    status,
+    message,
+    clause: CLAUSE,
+    pairedWith: pairings.map((p) => p.sha),
+    pairings,
+    exempt,
   };
-  const needsPaths = (commit: CommitFacts): boolean => {
+}
+
+/** What {@link testFirstJudge} keeps between commits, and the rule's steps for one commit. */
+class Judging {
+  readonly lines = new Map<string, Line>();
+  /** For commits whose number of children was given: how many have not inherited its line yet. */
+  readonly left = new Map<string, number>();
+  readonly paired = new Set<string>();
+  readonly reverted = new Set<string>();
+  /** Each real revert and the commit it reverts; the counting test commits seen, by sha. */
+  readonly revertOf = new Map<string, string>();
+  readonly tests = new Map<string, CommitFacts>();
+  previous: Line = EMPTY;
+  /** The line the commit being judged leaves to its children. */
+  next: Line = EMPTY;
+  /** The line needsPaths computed for the commit the judge is then given (the state has not changed between). */
+  asked: { commit: CommitFacts; line: Line } | null = null;
+  readonly live = (t: CommitFacts) => !this.paired.has(t.sha);
+
+  constructor(readonly options: TddOptions) {}
+
+  lineOf(commit: CommitFacts): Line {
+    if (this.asked !== null && this.asked.commit === commit) return this.asked.line;
+    return commit.parents === null ? this.previous : inherit(commit.parents, this.lines, this.reverted, this.live);
+  }
+
+  needsPaths(commit: CommitFacts): boolean {
+    const { options } = this;
     const type = commit.conventional?.type;
     if (commit.kind !== 'normal' || type === undefined || type === 'test' || !options.types.includes(type))
       return false;
     if (options.policy === 'same-commit') return true;
     if (options.policy !== 'paired') return false;
-    const line = lineOf(commit);
-    asked = { commit, line };
+    const line = this.lineOf(commit);
+    this.asked = { commit, line };
     const scope = commit.conventional!.scope?.toLowerCase() ?? null;
     return line.pending.some((t) => scope === null || t.conventional?.scope?.toLowerCase() !== scope);
-  };
-  const judge = (commit: CommitFacts, known?: { children: number }): TddVerdict => {
-    out = null;
-    const line = lineOf(commit);
-    asked = null;
+  }
+
+  judge(commit: CommitFacts, known?: { children: number }): TddVerdict {
+    const line = this.lineOf(commit);
+    this.asked = null;
     // A line all of whose children have inherited it is needed no more.
-    childrenRead(left, commit.parents ?? [], (p) => lines.delete(p));
-    let next = line;
-    judge: {
-      if (commit.kind === 'revert' && commit.reverts !== null) {
-        const undone = revertOf.get(commit.reverts);
-        revertOf.set(owned(commit.sha), owned(commit.reverts));
-        if (undone !== undefined && reverted.has(undone)) {
-          // A revert of a revert restores what the first one took away: the test counts again (unless paired).
-          reverted.delete(undone);
-          const test = tests.get(undone);
-          if (test && live(test) && !line.pending.some((t) => t.sha === undone))
-            next = { ...line, pending: [...line.pending, test] };
-        } else {
-          reverted.add(owned(commit.reverts));
-          if (line.pending.some((t) => t.sha === commit.reverts))
-            next = { ...line, pending: line.pending.filter((t) => t.sha !== commit.reverts) };
-        }
-      }
-      if (commit.kind !== 'normal') {
-        verdict(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
-        break judge;
-      }
-      const header = commit.conventional;
-      if (header === null) {
-        verdict(
-          commit,
-          'skip',
-          'not a Conventional Commit header: test-first cannot tell its type (see the header rule)',
-        );
-        break judge;
-      }
-      if (header.type === 'test') {
-        if (commit.testFiles.length > 0) {
-          const test = kept(commit);
-          tests.set(test.sha, test);
-          next = {
-            ...line,
-            pending: options.policy === 'any' ? line.pending : [...line.pending, test],
-            anyTest: true,
-          };
-          verdict(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
-        } else if (commit.testFilesRemoved.length > 0) {
-          verdict(
-            commit,
-            'warn',
-            `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`,
-          );
-        } else {
-          verdict(
-            commit,
-            'warn',
-            'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit',
-          );
-        }
-        break judge;
-      }
-      if (!options.types.includes(header.type)) {
-        verdict(
-          commit,
-          'skip',
-          `type ${header.type} does not need a preceding test (tdd.types: ${options.types.join(', ')})`,
-        );
-        break judge;
-      }
-      const related: Pairing[] = [];
-      if (options.policy === 'scoped') {
-        for (const t of line.pending)
-          if (t.conventional?.scope === header.scope)
-            related.push({ sha: t.sha, header: t.header, relation: `same scope (${header.scope ?? 'none'})` });
-      } else if (options.policy !== 'any') {
-        for (const t of line.pending) {
-          const relation = testRelation(t, commit);
-          if (relation !== null) related.push({ sha: t.sha, header: t.header, relation });
-        }
-      }
-      const own = options.policy === 'same-commit' ? ownTests(commit) : [];
-      const ok = options.policy === 'any' ? line.anyTest : related.length > 0;
-      if (ok && options.policy !== 'any') {
-        for (const t of related) {
-          paired.add(t.sha);
-          tests.delete(t.sha); // a paired test is never restored (only a live one is)
-        }
-        next = {
-          ...line,
-          pending: line.pending.filter(live),
-          lastPairing: {
-            feat: { sha: owned(commit.sha), header: owned(commit.header) },
-            tests: related.map((t) => t.sha),
-          },
-        };
-        const names = related.map((t) => `${short(t.sha)} "${t.header}" (${t.relation})`).join(', ');
-        verdict(commit, 'pass', `paired with test commit ${names}`, related);
-      } else if (ok) {
-        verdict(commit, 'pass', 'a test commit is among its ancestors in the range');
-      } else if (own.length > 0) {
-        verdict(
-          commit,
-          'pass',
-          `adds or changes its own test of what it changes: ${own.slice(0, 3).join(', ')} (tdd.policy same-commit)`,
-        );
-      } else if (commit.exemption !== null) {
-        verdict(commit, 'warn', `exempt from test-first: ${commit.exemption}`, [], commit.exemption);
-      } else {
-        verdict(commit, 'fail', failureMessage(commit, options, line));
-      }
-    }
-    if (known === undefined) lines.set(owned(commit.sha), next);
+    childrenRead(this.left, commit.parents ?? [], (p) => this.lines.delete(p));
+    this.next = line;
+    const out = commit.kind === 'normal' ? this.normal(commit, line) : this.notJudged(commit, line);
+    if (known === undefined) this.lines.set(owned(commit.sha), this.next);
     else if (known.children > 0) {
       const sha = owned(commit.sha);
-      lines.set(sha, next);
-      left.set(sha, known.children);
+      this.lines.set(sha, this.next);
+      this.left.set(sha, known.children);
     }
-    previous = next;
-    return out!;
-  };
-  return Object.assign(judge, { needsPaths });
+    this.previous = this.next;
+    return out;
+  }
+
+  /** A merge, revert, fixup!/squash!/amend! or ignored commit; a real revert takes its test back from the line. */
+  notJudged(commit: CommitFacts, line: Line): TddVerdict {
+    if (commit.kind === 'revert' && commit.reverts !== null) this.next = this.revert(commit.sha, commit.reverts, line);
+    return verdictOf(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
+  }
+
+  /** The line after a revert of `reverts`: its test no longer counts; a revert of a revert restores it. */
+  revert(sha: string, reverts: string, line: Line): Line {
+    const undone = this.revertOf.get(reverts);
+    this.revertOf.set(owned(sha), owned(reverts));
+    if (undone !== undefined && this.reverted.has(undone)) {
+      // A revert of a revert restores what the first one took away: the test counts again (unless paired).
+      this.reverted.delete(undone);
+      const test = this.tests.get(undone);
+      if (test && this.live(test) && !line.pending.some((t) => t.sha === undone))
+        return { ...line, pending: [...line.pending, test] };
+      return line;
+    }
+    this.reverted.add(owned(reverts));
+    if (line.pending.some((t) => t.sha === reverts))
+      return { ...line, pending: line.pending.filter((t) => t.sha !== reverts) };
+    return line;
+  }
+
+  normal(commit: CommitFacts, line: Line): TddVerdict {
+    const { options } = this;
+    const header = commit.conventional;
+    if (header === null)
+      return verdictOf(
+        commit,
+        'skip',
+        'not a Conventional Commit header: test-first cannot tell its type (see the header rule)',
+      );
+    if (header.type === 'test') return this.testCommit(commit, line);
+    if (!options.types.includes(header.type))
+      return verdictOf(
+        commit,
+        'skip',
+        `type ${header.type} does not need a preceding test (tdd.types: ${options.types.join(', ')})`,
+      );
+    return this.needsTest(commit, line);
+  }
+
+  /** A test commit counts for later commits when it adds or changes a test file. */
+  testCommit(commit: CommitFacts, line: Line): TddVerdict {
+    if (commit.testFiles.length > 0) {
+      const test = kept(commit);
+      this.tests.set(test.sha, test);
+      this.next = {
+        ...line,
+        pending: this.options.policy === 'any' ? line.pending : [...line.pending, test],
+        anyTest: true,
+      };
+      return verdictOf(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
+    }
+    if (commit.testFilesRemoved.length > 0)
+      return verdictOf(
+        commit,
+        'warn',
+        `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`,
+      );
+    return verdictOf(
+      commit,
+      'warn',
+      'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit',
+    );
+  }
+
+  /** The unpaired test commits on the line that relate to `commit` under the policy (none under `any`). */
+  related(commit: CommitFacts, line: Line): Pairing[] {
+    const related: Pairing[] = [];
+    const scope = commit.conventional!.scope;
+    if (this.options.policy === 'scoped') {
+      for (const t of line.pending)
+        if (t.conventional?.scope === scope)
+          related.push({ sha: t.sha, header: t.header, relation: `same scope (${scope ?? 'none'})` });
+    } else if (this.options.policy !== 'any') {
+      for (const t of line.pending) {
+        const relation = testRelation(t, commit);
+        if (relation !== null) related.push({ sha: t.sha, header: t.header, relation });
+      }
+    }
+    return related;
+  }
+
+  /** A commit of tdd.types: paired with its related test commits, passed by its own test or exemption, or failed. */
+  needsTest(commit: CommitFacts, line: Line): TddVerdict {
+    const { options } = this;
+    const related = this.related(commit, line);
+    const own = options.policy === 'same-commit' ? ownTests(commit) : [];
+    const ok = options.policy === 'any' ? line.anyTest : related.length > 0;
+    if (ok && options.policy !== 'any') {
+      for (const t of related) {
+        this.paired.add(t.sha);
+        this.tests.delete(t.sha); // a paired test is never restored (only a live one is)
+      }
+      this.next = {
+        ...line,
+        pending: line.pending.filter(this.live),
+        lastPairing: {
+          feat: { sha: owned(commit.sha), header: owned(commit.header) },
+          tests: related.map((t) => t.sha),
+        },
+      };
+      const names = related.map((t) => `${short(t.sha)} "${t.header}" (${t.relation})`).join(', ');
+      return verdictOf(commit, 'pass', `paired with test commit ${names}`, related);
+    }
+    if (ok) return verdictOf(commit, 'pass', 'a test commit is among its ancestors in the range');
+    if (own.length > 0)
+      return verdictOf(
+        commit,
+        'pass',
+        `adds or changes its own test of what it changes: ${own.slice(0, 3).join(', ')} (tdd.policy same-commit)`,
+      );
+    if (commit.exemption !== null)
+      return verdictOf(commit, 'warn', `exempt from test-first: ${commit.exemption}`, [], commit.exemption);
+    return verdictOf(commit, 'fail', failureMessage(commit, options, line));
+  }
+}
+
+export function testFirstJudge(options: TddOptions): TestFirstJudge {
+  const judging = new Judging(options);
+  const judge = (commit: CommitFacts, known?: { children: number }) => judging.judge(commit, known);
+  return Object.assign(judge, { needsPaths: (commit: CommitFacts) => judging.needsPaths(commit) });
 }
 
 /**
