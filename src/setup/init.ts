@@ -249,24 +249,12 @@ function putIfMissing(actions: InitAction[], workspace: Workspace, file: string,
 }
 
 /**
- * `hestai init`: creates the `.hestai/` layout and starter files, git-ignores runtime state, writes a
- * default workspace config (with `tdd.since` at HEAD) when there is none, and installs the pre-commit
- * and commit-msg hooks (husky lines or plain hooks), armed for every worktree. Idempotent: a second run
- * changes nothing, and existing hook lines are kept.
+ * The `.hestai/` layout and starter files: the project context, the protocol (replacing only the inert one), the
+ * workspace config when there is none (with `tdd.since` at HEAD and the default branch git names; null: kept),
+ * and the role constitutions. Returns the default branch written.
  */
-export function initWorkspace(input: InitInput): InitResult {
-  const workspace = resolveWorkspace(input.working_dir);
-  if (!workspace.repo) {
-    throw usageError(`${workspace.root} is not a git repository`, {
-      code: 'NOT_A_REPO',
-      remedy: 'Run git init first, then hestai init.',
-    });
-  }
+function writeStarterFiles(actions: InitAction[], workspace: Workspace): DefaultBranch | null {
   const { paths, root } = workspace;
-  const actions: InitAction[] = [];
-  const mode = (input.husky ?? projectUsesHusky(root)) ? 'husky' : 'plain';
-  // Where git runs plain hooks from, asked (and refused: hestai's runner, a shared directory) before anything is written.
-  const hooksHome = mode === 'plain' ? plainHooksDir(workspace) : null;
   for (const dir of [paths.context, paths.state, paths.pending, paths.active, paths.archive, paths.audit])
     ensureStateDir(dir);
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
@@ -283,8 +271,12 @@ export function initWorkspace(input: InitInput): InitResult {
   const constitutions = installConstitutions(paths);
   for (const file of constitutions.written) actions.push({ path: file, action: 'created' });
   for (const file of constitutions.kept) actions.push({ path: file, action: 'unchanged' });
+  return defaultBranch;
+}
 
-  const gitignoreFile = path.join(root, '.gitignore');
+/** Git-ignores runtime state: the lines of GITIGNORE_LINES .gitignore does not have yet. */
+function ignoreRuntimeState(actions: InitAction[], workspace: Workspace): void {
+  const gitignoreFile = path.join(workspace.root, '.gitignore');
   const gitignore = readTextIfExists(gitignoreFile) ?? '';
   const present = new Set(gitignore.split('\n').map((line) => line.trim()));
   const missing = GITIGNORE_LINES.filter((line) => !present.has(line) && !present.has(`/${line}`));
@@ -297,64 +289,81 @@ export function initWorkspace(input: InitInput): InitResult {
       `${prefix}# hestai runtime state and the generated FAST layer (hestai init)\n${missing.join('\n')}\n`,
     );
   } else actions.push({ path: '.gitignore', action: 'unchanged' });
+}
 
-  const hooksDir = hooksDirFor(root);
-  const hints: string[] = [];
-  let refused: HookManagerRefusal | null = null;
-  if (hooksHome === null) {
-    for (const hook of HESTAI_HOOKS) {
-      const file = path.join(root, '.husky', hook);
-      put(
-        actions,
-        workspace,
-        file,
-        withHookLine(readTextIfExists(file), hook, hookCommand(hook, hooksDir), { shebang: false }),
-        0o755,
-      );
-    }
-    installHuskyRunner(workspace);
-  } else {
-    // Where git runs hooks from: core.hooksPath when set (relative to the worktree root), else the common
-    // git dir's hooks/. Installing anywhere else would leave commits unchecked.
-    const framework = usesPreCommitFramework(root, hooksHome);
-    const lefthook = lefthookConfigFile(root, hooksHome);
-    if (lefthook !== null) installThroughLefthook(actions, workspace, lefthook, hooksDir, hints);
-    for (const hook of lefthook === null ? HESTAI_HOOKS : []) {
-      const file = path.join(hooksHome, hook);
-      const existing = readTextIfExists(file);
-      // The pre-commit framework regenerates its hook files, which hand over with `exec`: never edit them.
-      if (framework && (FRAMEWORK_HOOKS as readonly string[]).includes(hook)) continue;
-      if (isPreCommitFrameworkHook(existing)) {
-        hints.push(
-          `${path.relative(root, file)} is run by the pre-commit framework, which cannot pass hestai's ${hook} its input: \`pre-commit uninstall --hook-type ${hook}\`, then hestai init again`,
-        );
-        continue;
-      }
-      if (existing !== null && !isShellHook(existing)) {
-        throw usageError(`${file} exists and is not a shell script, so hestai cannot add its line to it`, {
-          file,
-          code: 'HOOK_CONFLICT',
-          remedy: `Call hestai from it yourself: ${hookCommand(hook, hooksDir)}`,
-        });
-      }
-      put(
-        actions,
-        workspace,
-        file,
-        withHookLine(existing, hook, hookCommand(hook, hooksDir), { shebang: true }),
-        0o755,
-      );
-    }
-    const config = readTextIfExists(path.join(root, PRE_COMMIT_CONFIG));
-    if (framework && !FRAMEWORK_HOOKS.every((hook) => preCommitConfigNames(config, hook)))
-      refused = {
-        manager: 'pre-commit',
-        file: PRE_COMMIT_CONFIG,
-        where: 'under repos:',
-        lines: preCommitConfigLines((hook) => frameworkEntry(root, hooksDir, hook)),
-        then: PRE_COMMIT_INSTALL,
-      };
+/** hestai's line in each of husky's hook files, and husky's runner. */
+function installHuskyHooks(actions: InitAction[], workspace: Workspace, hooksDir: string): void {
+  for (const hook of HESTAI_HOOKS) {
+    const file = path.join(workspace.root, '.husky', hook);
+    put(
+      actions,
+      workspace,
+      file,
+      withHookLine(readTextIfExists(file), hook, hookCommand(hook, hooksDir), { shebang: false }),
+      0o755,
+    );
   }
+  installHuskyRunner(workspace);
+}
+
+/**
+ * hestai's line in the plain hooks git runs from `hooksHome` (core.hooksPath when set, relative to the worktree
+ * root, else the common git dir's hooks/; installing anywhere else would leave commits unchecked), through
+ * lefthook's config when lefthook manages them. Hooks the pre-commit framework writes are never edited: its
+ * config must name hestai's, else the lines to add are returned as a refusal.
+ */
+function installPlainHooks(
+  actions: InitAction[],
+  workspace: Workspace,
+  hooksHome: string,
+  hooksDir: string,
+  hints: string[],
+): HookManagerRefusal | null {
+  const { root } = workspace;
+  const framework = usesPreCommitFramework(root, hooksHome);
+  const lefthook = lefthookConfigFile(root, hooksHome);
+  if (lefthook !== null) installThroughLefthook(actions, workspace, lefthook, hooksDir, hints);
+  for (const hook of lefthook === null ? HESTAI_HOOKS : []) {
+    const file = path.join(hooksHome, hook);
+    const existing = readTextIfExists(file);
+    // The pre-commit framework regenerates its hook files, which hand over with `exec`: never edit them.
+    if (framework && (FRAMEWORK_HOOKS as readonly string[]).includes(hook)) continue;
+    if (isPreCommitFrameworkHook(existing)) {
+      hints.push(
+        `${path.relative(root, file)} is run by the pre-commit framework, which cannot pass hestai's ${hook} its input: \`pre-commit uninstall --hook-type ${hook}\`, then hestai init again`,
+      );
+      continue;
+    }
+    if (existing !== null && !isShellHook(existing)) {
+      throw usageError(`${file} exists and is not a shell script, so hestai cannot add its line to it`, {
+        file,
+        code: 'HOOK_CONFLICT',
+        remedy: `Call hestai from it yourself: ${hookCommand(hook, hooksDir)}`,
+      });
+    }
+    put(actions, workspace, file, withHookLine(existing, hook, hookCommand(hook, hooksDir), { shebang: true }), 0o755);
+  }
+  const config = readTextIfExists(path.join(root, PRE_COMMIT_CONFIG));
+  if (framework && !FRAMEWORK_HOOKS.every((hook) => preCommitConfigNames(config, hook)))
+    return {
+      manager: 'pre-commit',
+      file: PRE_COMMIT_CONFIG,
+      where: 'under repos:',
+      lines: preCommitConfigLines((hook) => frameworkEntry(root, hooksDir, hook)),
+      then: PRE_COMMIT_INSTALL,
+    };
+  return null;
+}
+
+/** `--agent` and `--mcp`: .mcp.json and the agent runtime's hooks; a hint when Claude Code is there without them. */
+function installAgentHooks(
+  actions: InitAction[],
+  workspace: Workspace,
+  input: InitInput,
+  hooksDir: string,
+  hints: string[],
+): void {
+  const { root } = workspace;
   const agent = input.agent === undefined ? null : checkAgent(input.agent);
   if (input.mcp || agent !== null) writeMcpJson(actions, workspace);
   if (agent === 'claude-code') writeClaudeSettings(actions, workspace, hooksDir);
@@ -364,6 +373,35 @@ export function initWorkspace(input: InitInput): InitResult {
       '.claude/ found: run hestai init --agent claude-code to check every edit of Claude Code agents (hooks in .claude/settings.json)',
     );
   }
+}
+
+/**
+ * `hestai init`: creates the `.hestai/` layout and starter files, git-ignores runtime state, writes a
+ * default workspace config (with `tdd.since` at HEAD) when there is none, and installs the pre-commit
+ * and commit-msg hooks (husky lines or plain hooks), armed for every worktree. Idempotent: a second run
+ * changes nothing, and existing hook lines are kept.
+ */
+export function initWorkspace(input: InitInput): InitResult {
+  const workspace = resolveWorkspace(input.working_dir);
+  if (!workspace.repo) {
+    throw usageError(`${workspace.root} is not a git repository`, {
+      code: 'NOT_A_REPO',
+      remedy: 'Run git init first, then hestai init.',
+    });
+  }
+  const { root } = workspace;
+  const actions: InitAction[] = [];
+  const mode = (input.husky ?? projectUsesHusky(root)) ? 'husky' : 'plain';
+  // Where git runs plain hooks from, asked (and refused: hestai's runner, a shared directory) before anything is written.
+  const hooksHome = mode === 'plain' ? plainHooksDir(workspace) : null;
+  const defaultBranch = writeStarterFiles(actions, workspace);
+  ignoreRuntimeState(actions, workspace);
+  const hooksDir = hooksDirFor(root);
+  const hints: string[] = [];
+  let refused: HookManagerRefusal | null = null;
+  if (hooksHome === null) installHuskyHooks(actions, workspace, hooksDir);
+  else refused = installPlainHooks(actions, workspace, hooksHome, hooksDir, hints);
+  installAgentHooks(actions, workspace, input, hooksDir, hints);
   const armed = ensureHooksArmed(workspace);
   const adoption = input.commit ? { adoption: commitAdoption(root, actions) } : {};
   return {
