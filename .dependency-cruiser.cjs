@@ -4,7 +4,7 @@ const LAYERS = [
   ['cli', 'mcp', 'agent', 'demo', 'index\\.ts'], //             adapters (agent: the agent runtimes' hooks)
   ['setup', 'session', 'anchor', 'report', 'security\\.ts'], // use cases
   ['hooks', 'verify', 'protocol'], //                            commit-time, CI and session-protocol decisions
-  ['records', 'config', 'trust', 'workspace\\.ts', 'audit\\.ts'], // the files of a workspace
+  ['records', 'evidence', 'config', 'trust', 'workspace\\.ts', 'audit\\.ts'], // the files of a workspace; hestai/anchors (evidence)
   ['git', 'state', 'octave', 'clock\\.ts'], //                  git, atomic state, formats, time
   ['tdd', 'ai', 'util', 'paths\\.ts', 'errors\\.ts', 'version\\.ts'], // pure rules and leaves
 ];

@@ -1,30 +1,21 @@
 /**
  * Reads, from git objects alone, what `hestai verify` needs to re-validate anchors: the published
  * anchors branches (`hestai/anchors`, local and every remote's), the proof records the commits name, the
- * events of their sessions, and the cited files at each record's HEAD. A fixed number of git processes
- * per batch of commits: three cat-file batches; the for-each-ref and one ls-tree per anchors branch once per
- * run ({@link anchorStoreSnapshot}).
+ * events of their sessions (all read through src/evidence/store.ts), and the cited files at each record's
+ * HEAD. A fixed number of git questions per batch of commits, through one git cat-file per run.
  */
-import { createHash } from 'node:crypto';
 import type { AnchorEvidence, RecordEvidence } from '../verify/anchor-rule.js';
 import { declaredCognition } from './constitution.js';
-import { parseProofEvent, parseProofRecord, recordPath, type ProofEvent } from '../records/proof-record.js';
+import { recordPath } from '../records/proof-record.js';
 import { citedPath } from '../paths.js';
 import { countLines } from './ctx-probe.js';
 import { commitProbePaths } from './rules/commit.js';
 import type { CtxProbe, CtxTarget } from './rules/types.js';
 import { validateVector } from './validate.js';
-import {
-  anchorStoreRefs,
-  catFileBatchAsync,
-  catFileSession,
-  listAnchorStore,
-  type BatchObject,
-} from '../git/anchors.js';
-import { parseProtocolRun, type ProtocolRunRecord } from '../records/protocol-record.js';
+import { openEvidence, type EvidenceStore } from '../evidence/store.js';
+import type { EvidenceDeps } from '../verify/run.js';
 import type { ProtocolRuns } from '../verify/protocol-run-rule.js';
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const CTX = /CTX:([^[\]\s]*)\[/g;
 const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
 
@@ -53,46 +44,10 @@ const GATE_LINE = /^GATE::(.*)$/m;
 
 export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oct.md`;
 
-/** The anchors branches a run judges against and the files of each (src/git/anchors.ts). */
-export interface AnchorStoreView {
-  refs(): { ref: string; oid: string }[];
-  files(oid: string): Map<string, string>;
-  /** Objects looked up by `git cat-file` (src/git/anchors.ts). */
-  cat(specs: readonly string[], options: { content: boolean }): Promise<Map<string, BatchObject>>;
-}
-
-/** Asks git every time: the tips with one for-each-ref, each tree with one ls-tree, each lookup with one cat-file. */
-const fromGit = (root: string): AnchorStoreView => ({
-  refs: () => anchorStoreRefs(root),
-  files: (oid) => listAnchorStore(root, oid),
-  cat: (specs, options) => catFileBatchAsync(root, specs, options),
-});
-
-/**
- * The anchors store as one `hestai verify` run sees it: the tips read once, at the first batch that cites a
- * record or a session (the store the whole range is judged against), and each tip's files listed once (a
- * listing is of one commit, so it never changes). Without it every batch asked git for both again.
- */
-export function anchorStoreSnapshot(root: string): AnchorStoreView & { close(): void } {
-  let refs: { ref: string; oid: string }[] | null = null;
-  const listings = new Map<string, Map<string, string>>();
-  // Every lookup of the run through one git cat-file (its process ends with close()).
-  const session = catFileSession(root);
-  return {
-    cat: (specs, options) => session.ask(specs, options),
-    close: () => session.close(),
-    refs: () => (refs ??= anchorStoreRefs(root)),
-    files: (oid) => {
-      let files = listings.get(oid);
-      if (files === undefined) listings.set(oid, (files = listAnchorStore(root, oid)));
-      return files;
-    },
-  };
-}
-
 /**
  * The readers `hestai verify` takes (its deps: verify sits below anchor/, whose rules it re-runs here) for one
- * run, sharing one {@link anchorStoreSnapshot}.
+ * run, sharing one evidence store per repository (src/evidence/store.ts: one walk of hestai/anchors, one git
+ * cat-file).
  */
 export function verifyEvidenceReaders(): {
   anchorEvidence: (
@@ -101,18 +56,26 @@ export function verifyEvidenceReaders(): {
     sessions: ReadonlySet<string>,
   ) => Promise<AnchorEvidence>;
   protocolRuns: (root: string, sessions: ReadonlySet<string>) => Promise<ProtocolRuns>;
+  /** The change records and warnings of the same stores, and the range's base they leave out (src/verify/run.ts). */
+  evidence: EvidenceDeps;
   /** Ends the run's git cat-file (call it when verify is done). */
   close(): void;
 } {
-  const stores = new Map<string, ReturnType<typeof anchorStoreSnapshot>>();
+  const stores = new Map<string, EvidenceStore>();
+  let exclude: readonly string[] = [];
   const store = (root: string) => {
     let view = stores.get(root);
-    if (view === undefined) stores.set(root, (view = anchorStoreSnapshot(root)));
+    if (view === undefined) stores.set(root, (view = openEvidence(root, { exclude })));
     return view;
   };
   return {
     anchorEvidence: (root, digests, sessions) => gatherAnchorEvidence(root, digests, sessions, store(root)),
     protocolRuns: (root, sessions) => gatherProtocolRuns(root, sessions, store(root)),
+    evidence: {
+      exclude: (revisions) => (exclude = [...revisions]),
+      changeRecords: (root) => store(root).changeRecords(),
+      warnings: () => [...stores.values()].flatMap((s) => s.warnings()),
+    },
     close: () => {
       for (const view of stores.values()) view.close();
     },
@@ -124,66 +87,27 @@ export function verifyEvidenceReaders(): {
  * through its deps (verify sits below anchor/, whose rules it re-runs here).
  */
 export async function gatherAnchorEvidence(
-  root: string,
+  _root: string,
   digests: ReadonlySet<string>,
   sessions: ReadonlySet<string>,
-  store: AnchorStoreView = fromGit(root),
+  store: EvidenceStore,
 ): Promise<AnchorEvidence> {
   const refs = store.refs();
   const records = new Map<string, RecordEvidence>();
-  const events = new Map<string, ProofEvent[]>();
-  if (refs.length === 0 || digests.size === 0) return { refs: refs.map((r) => r.ref), records, events };
+  if (refs.length === 0 || digests.size === 0) return { refs: refs.map((r) => r.ref), records, events: new Map() };
 
-  // 1. Which blobs hold the records and events we need (one ls-tree per anchors branch).
-  const candidates = new Map<string, Set<string>>();
-  const eventOids = new Set<string>();
-  for (const { oid } of refs) {
-    for (const [file, blob] of store.files(oid)) {
-      const rec = /^records\/([0-9a-f]{64})\.json$/.exec(file);
-      if (rec && digests.has(rec[1]!)) {
-        const set = candidates.get(rec[1]!) ?? new Set<string>();
-        set.add(blob);
-        candidates.set(rec[1]!, set);
-        continue;
-      }
-      const ev = /^events\/([0-9a-f-]{36})\/[0-9a-f]{64}\.json$/.exec(file);
-      if (ev && sessions.has(ev[1]!)) eventOids.add(blob);
-    }
-  }
-  // 2. Their contents (one cat-file --batch).
-  const blobs = await store.cat([...new Set([...[...candidates.values()].flatMap((s) => [...s]), ...eventOids])], {
-    content: true,
-  });
-  for (const oid of eventOids) {
-    const obj = blobs.get(oid);
-    const event = obj?.found && obj.content ? parseProofEvent(obj.content.toString('utf8')) : null;
-    if (event && sessions.has(event.session_id))
-      events.set(event.session_id, [...(events.get(event.session_id) ?? []), event]);
-  }
+  // 1. The records and the sessions' events, from every version hestai/anchors ever published (src/evidence).
+  const [found, events] = await Promise.all([store.proofRecords(digests), store.events(sessions)]);
   const good: RecordEvidence[] = [];
   for (const digest of digests) {
     const evidence: RecordEvidence = { digest, problem: null, record: null, headMissing: false, ruleErrors: [] };
     records.set(digest, evidence);
-    const oids = candidates.get(digest);
-    if (!oids) {
-      evidence.problem = `no proof record ${recordPath(digest)} in ${refs.map((r) => r.ref).join(', ')}`;
+    const lookup = found.get(digest);
+    if (!lookup || 'problem' in lookup) {
+      evidence.problem = lookup?.problem ?? `no proof record ${recordPath(digest)}`;
       continue;
     }
-    let text: string | null = null;
-    for (const oid of oids) {
-      const obj = blobs.get(oid);
-      if (obj?.found && obj.content && sha256(obj.content) === digest) text = obj.content.toString('utf8');
-    }
-    if (text === null) {
-      evidence.problem = `the stored record ${recordPath(digest)} does not hash to its name (edited after it was written)`;
-      continue;
-    }
-    const parsed = parseProofRecord(text);
-    if (!parsed.ok) {
-      evidence.problem = parsed.problem;
-      continue;
-    }
-    evidence.record = parsed.record;
+    evidence.record = lookup.record;
     good.push(evidence);
   }
 
@@ -264,32 +188,15 @@ export async function gatherAnchorEvidence(
 }
 
 /**
- * The protocol run records (`protocol/<session>/<sha256>.json`) of `sessions` on every anchors branch this
- * clone knows, per session id (a record whose bytes do not hash to its name is left out). One ls-tree per
- * anchors branch and one cat-file batch.
+ * The protocol run records (`protocol/<session>/<sha256>.json`) of `sessions` ever published on the anchors
+ * branches this clone knows, per session id (a record whose bytes do not hash to its name is left out).
  */
 export async function gatherProtocolRuns(
-  root: string,
+  _root: string,
   sessions: ReadonlySet<string>,
-  store: AnchorStoreView = fromGit(root),
+  store: EvidenceStore,
 ): Promise<ProtocolRuns> {
-  const runs = new Map<string, ProtocolRunRecord[]>();
   const refs = store.refs();
-  if (refs.length === 0 || sessions.size === 0) return { refs: refs.map((r) => r.ref), runs };
-  const wanted = new Map<string, string>();
-  for (const { oid } of refs) {
-    for (const [file, blob] of store.files(oid)) {
-      const m = /^protocol\/([0-9a-f-]{36})\/([0-9a-f]{64})\.json$/.exec(file);
-      if (m && sessions.has(m[1]!)) wanted.set(blob, m[2]!);
-    }
-  }
-  const blobs = await store.cat([...wanted.keys()], { content: true });
-  for (const [oid, digest] of wanted) {
-    const obj = blobs.get(oid);
-    if (!obj?.found || !obj.content || sha256(obj.content) !== digest) continue;
-    const run = parseProtocolRun(obj.content.toString('utf8'));
-    if (run && sessions.has(run.session_id)) runs.set(run.session_id, [...(runs.get(run.session_id) ?? []), run]);
-  }
-  for (const list of runs.values()) list.sort((a, b) => a.ended_at.localeCompare(b.ended_at));
-  return { refs: refs.map((r) => r.ref), runs };
+  if (refs.length === 0 || sessions.size === 0) return { refs: refs.map((r) => r.ref), runs: new Map() };
+  return { refs: refs.map((r) => r.ref), runs: await store.protocolRuns(sessions) };
 }

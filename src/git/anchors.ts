@@ -9,7 +9,7 @@
  * pushed refs lack). fast-import refuses a non-fast-forward
  * update, which makes concurrent writers safe: the loser retries on the new tip.
  */
-import { askAsync, converseAsync, runGitBufferAsync } from './async.js';
+import { askAsync, converseAsync } from './async.js';
 import {
   ask,
   asking,
@@ -138,12 +138,13 @@ export function anchorStoreRefs(cwd: string): { ref: string; oid: string }[] {
 }
 
 /** Every file of an anchors tree (path → blob oid; every kind the store holds, so a join keeps them all), one `git ls-tree -r -z` process. */
-export function listAnchorStore(cwd: string, commit: string): Map<string, string> {
+export function listAnchorStore(
+  cwd: string,
+  commit: string,
+  dirs: readonly string[] = ['records', 'events', 'protocol', 'changes'],
+): Map<string, string> {
   const files = new Map<string, string>();
-  for (const entry of splitNul(
-    runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', 'records', 'events', 'protocol', 'changes'], { cwd })
-      .stdout,
-  )) {
+  for (const entry of splitNul(runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...dirs], { cwd }).stdout)) {
     const tab = entry.indexOf('\t');
     const [, type, oid] = entry.slice(0, tab).split(' ');
     if (type === 'blob' && oid) files.set(entry.slice(tab + 1), oid);
@@ -172,24 +173,9 @@ export function catFileBatch(
   return parseCatFile(out, asked, options.content, answers);
 }
 
-/** {@link catFileBatch} without blocking: git looks the objects up while the caller goes on. */
-export async function catFileBatchAsync(
-  cwd: string,
-  specs: readonly string[],
-  options: { content: boolean },
-): Promise<Map<string, BatchObject>> {
-  const { answers, asked } = catFileSpecs(specs);
-  if (asked.length === 0) return answers;
-  const { stdout } = await runGitBufferAsync(['cat-file', '--buffer', options.content ? '--batch' : '--batch-check'], {
-    cwd,
-    input: `${asked.join('\n')}\n`,
-  });
-  return parseCatFile(stdout, asked, options.content, answers);
-}
-
 /**
  * ONE `git cat-file --batch-command` for a whole run, asked again and again (`info` or `contents` per
- * spec, answered in order): what {@link catFileBatchAsync} answers, without a git process per question.
+ * spec, answered in order): what {@link catFileBatch} answers, without a git process per question.
  * Started on the first question; `close()` ends it (git exits when its input ends).
  */
 export interface CatFileSession {
@@ -203,6 +189,12 @@ export function catFileSession(cwd: string): CatFileSession {
   let failed: Error | null = null;
   const waiting: Waiting[] = [];
   let out: Buffer = Buffer.alloc(0);
+  // Chunks not yet joined to `out`, and how many bytes `out` must hold before the next answer can be read:
+  // an object's bytes are joined once, when they are all in (joining every chunk to all read so far costs
+  // the square of an object's size).
+  let parts: Buffer[] = [];
+  let pending = 0;
+  let needed = 0;
   const args = ['cat-file', '--batch-command'];
   const failAll = (error: Error) => {
     failed ??= error;
@@ -222,7 +214,10 @@ export function catFileSession(cwd: string): CatFileSession {
       }
       const size = Number(m[3]);
       if (w.content) {
-        if (out.length < nl + 1 + size + 1) return; // the object's bytes and their newline are still coming
+        if (out.length < nl + 1 + size + 1) {
+          needed = nl + 1 + size + 1; // the object's bytes and their newline are still coming
+          return;
+        }
         const content = Buffer.from(out.subarray(nl + 1, nl + 1 + size));
         out = out.subarray(nl + 1 + size + 1);
         waiting.shift();
@@ -242,7 +237,13 @@ export function catFileSession(cwd: string): CatFileSession {
     });
     const err: Buffer[] = [];
     spawned.stdout.on('data', (chunk: Buffer) => {
-      out = out.length === 0 ? chunk : Buffer.concat([out, chunk]);
+      parts.push(chunk);
+      pending += chunk.length;
+      if (out.length + pending < needed) return;
+      out = out.length === 0 && parts.length === 1 ? chunk : Buffer.concat([out, ...parts]);
+      parts = [];
+      pending = 0;
+      needed = 0;
       drain();
     });
     spawned.stderr.on('data', (chunk: Buffer) => err.push(chunk));

@@ -6,7 +6,7 @@
  * commits travel with the anchors branch (and survive the branch's deletion after a squash). A record is
  * an index, never a verdict: `hestai verify` re-checks every fact it names from git objects.
  */
-import { ANCHORS_REF, anchorStoreHead, anchorStoreRefs, catFileBatch, writeAnchorStore } from './anchors.js';
+import { ANCHORS_REF, anchorStoreHead, writeAnchorStore } from './anchors.js';
 import { runGit } from './exec.js';
 import { splitNul } from './parse.js';
 
@@ -38,44 +38,6 @@ export function patchId(cwd: string, from: string, to: string): string | null {
   if (diff.status !== 0 || diff.stdout === '') return null;
   const id = runGit(['patch-id', '--stable'], { cwd, input: diff.stdout }).stdout.split(' ')[0] ?? '';
   return OID.test(id) ? id : null;
-}
-
-/** Pure: a change record from its JSON bytes, or null when any field is not what a record holds. */
-export function parseChangeRecord(text: string): ChangeRecord | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof v !== 'object' || v === null) return null;
-  const r = v as Record<string, unknown>;
-  const oidOrNull = (x: unknown) => x === null || (typeof x === 'string' && OID.test(x));
-  if (r['kind'] !== 'hestai.change' || r['version'] !== 1) return null;
-  if (typeof r['tip'] !== 'string' || !OID.test(r['tip']) || typeof r['tree'] !== 'string' || !OID.test(r['tree']))
-    return null;
-  if (!oidOrNull(r['base']) || !oidOrNull(r['patch_id']) || typeof r['branch'] !== 'string') return null;
-  return r as unknown as ChangeRecord;
-}
-
-/** Every change record of every anchors branch this clone knows (one `ls-tree` per branch, one `cat-file`). */
-export function readChangeRecords(cwd: string): ChangeRecord[] {
-  const blobs = new Set<string>();
-  for (const { oid } of anchorStoreRefs(cwd)) {
-    const out = runGit(['ls-tree', '-r', '-z', '--full-tree', oid, '--', CHANGES_DIR], { cwd, okCodes: [128] });
-    for (const entry of splitNul(out.stdout)) {
-      const [, type, blob] = entry.slice(0, entry.indexOf('\t')).split(' ');
-      if (type === 'blob' && blob) blobs.add(blob);
-    }
-  }
-  if (blobs.size === 0) return [];
-  const records: ChangeRecord[] = [];
-  for (const obj of catFileBatch(cwd, [...blobs], { content: true }).values()) {
-    if (!obj.found || !obj.content) continue;
-    const record = parseChangeRecord(obj.content.toString('utf8'));
-    if (record) records.push(record);
-  }
-  return records;
 }
 
 /**

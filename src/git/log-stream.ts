@@ -20,7 +20,7 @@ const PACK_MEMORY = [
 const bounded = (args: readonly string[]) => [...PACK_MEMORY, ...args];
 
 /** git's output, read as it comes: the process, its lines or records, and its exit once stdout has ended. */
-function spawnGit(cwd: string, args: readonly string[]) {
+export function spawnGit(cwd: string, args: readonly string[]) {
   const spawn = () =>
     process.getBuiltinModule('node:child_process').spawn('git', bounded(args), {
       cwd,

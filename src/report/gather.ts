@@ -1,4 +1,4 @@
-import { gatherAnchorEvidence, gatherProtocolRuns } from '../anchor/reverify.js';
+import { verifyEvidenceReaders } from '../anchor/reverify.js';
 import { systemClock } from '../clock.js';
 import { blobBase, commitMeta } from '../git/commit-meta.js';
 import { configGet } from '../git/repo.js';
@@ -28,6 +28,20 @@ export interface ReportOptions {
  */
 export async function gatherReport(options: ReportOptions): Promise<ReportData> {
   const root = resolveWorkspace(options.working_dir).root;
+  // One reader of hestai/anchors for the whole page: what verify read, and what the page reads besides.
+  const readers = verifyEvidenceReaders();
+  try {
+    return await gatherWith(options, root, readers);
+  } finally {
+    readers.close();
+  }
+}
+
+async function gatherWith(
+  options: ReportOptions,
+  root: string,
+  readers: ReturnType<typeof verifyEvidenceReaders>,
+): Promise<ReportData> {
   let evidence: AnchorEvidence | null = null;
   let runs: ProtocolRuns | null = null;
   const verify = await verifyRange(
@@ -40,8 +54,9 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
     },
     {
       clock: systemClock,
-      anchorEvidence: async (r, digests, sessions) => (evidence = await gatherAnchorEvidence(r, digests, sessions)),
-      protocolRuns: async (r, sessions) => (runs = await gatherProtocolRuns(r, sessions)),
+      anchorEvidence: async (r, digests, sessions) => (evidence = await readers.anchorEvidence(r, digests, sessions)),
+      protocolRuns: async (r, sessions) => (runs = await readers.protocolRuns(r, sessions)),
+      evidence: readers.evidence,
     },
   );
   const meta = commitMeta(
@@ -58,9 +73,9 @@ export async function gatherReport(options: ReportOptions): Promise<ReportData> 
       if (d) digests.add(d);
       if (s) sessions.add(s);
     }
-    if (evidence === null && digests.size > 0) evidence = await gatherAnchorEvidence(root, digests, sessions);
+    if (evidence === null && digests.size > 0) evidence = await readers.anchorEvidence(root, digests, sessions);
     // protocol.verify off: the runs are read for display only (they decide nothing there).
-    if (runs === null && sessions.size > 0) runs = await gatherProtocolRuns(root, sessions);
+    if (runs === null && sessions.size > 0) runs = await readers.protocolRuns(root, sessions);
   }
   return buildReport({
     verify,

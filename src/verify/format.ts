@@ -43,6 +43,7 @@ export function verifyJson(report: VerifyReport): unknown {
     range: report.range,
     commits: report.commits.map((c) => ({ sha: c.sha, header: c.header, verdicts: c.verdicts })),
     policy_changes: report.policy_changes,
+    ...(report.evidence_warnings?.length ? { evidence_warnings: report.evidence_warnings } : {}),
     errors: report.errors,
     warnings: report.warnings,
   };
@@ -71,7 +72,7 @@ export function jsonWriter(): VerifyWriter & { failed(error: unknown): string } 
     },
     end: (s) =>
       close(
-        `  ],\n  "policy_changes": ${nested(s.policy_changes, '  ')},\n  "errors": ${s.errors},\n  "warnings": ${s.warnings},\n  "ok": ${s.ok}\n}`,
+        `  ],\n  "policy_changes": ${nested(s.policy_changes, '  ')},\n${s.evidence_warnings?.length ? `  "evidence_warnings": ${nested(s.evidence_warnings, '  ')},\n` : ''}  "errors": ${s.errors},\n  "warnings": ${s.warnings},\n  "ok": ${s.ok}\n}`,
       ),
     failed: (error) =>
       close(`  ],\n  "errors": 1,\n  "warnings": 0,\n  "ok": false,\n  "error": ${nested(error, '  ')}\n}`),
@@ -101,6 +102,7 @@ export function textWriter(): VerifyWriter {
     end: (report) => {
       const lines: string[] = [];
       for (const p of report.policy_changes) lines.push(`! warning policy: ${p.message}`);
+      for (const w of report.evidence_warnings ?? []) lines.push(`! warning evidence: ${w.message}`);
       lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${report.errors} error(s), ${report.warnings} warning(s)`);
       if (!report.ok && report.where === 'default-branch')
         lines.push(
@@ -152,6 +154,8 @@ export function githubWriter(isTestFile: (file: string) => boolean = () => false
         lines.push(
           `::warning file=.hestai_workspace.yaml,title=${escapeProperty(`hestai policy ${p.key}`)}::${escapeData(p.message)}`,
         );
+      for (const w of report.evidence_warnings ?? [])
+        lines.push(`::warning title=${escapeProperty('hestai evidence (hestai/anchors)')}::${escapeData(w.message)}`);
       const policy = policyLine(report.range);
       if (policy !== null) lines.push(policy);
       lines.push(

@@ -52,7 +52,7 @@ export async function judgeBatch(
   const backdated = run.readsRecords ? batchBackdating(run.root, batch, state, childCount) : NOT_BACKDATED;
   const inRange = batch.flatMap((c, i) => (run.outside.has(c.sha) ? [] : [{ c, f: facts[i]! }]));
   if (inRange.length === 0) return;
-  if (run.where === 'default-branch') passSquashes(run.root, run.config, inRange, tdd);
+  if (run.where === 'default-branch') await passSquashes(run, inRange, tdd);
   const { evidence, runs } = await read.published;
   const covered = coveredHeads(run.root, state.graph ?? batch, inRange, evidence);
   // Merges: from git's remerge of each (read with the batch), one cat-file for the resolved files of all.

@@ -152,6 +152,7 @@ export async function planRun(
     protocolLevel: config.protocol.verify,
     anchorEvidence: deps.anchorEvidence,
     protocolRuns: deps.protocolRuns,
+    ...(deps.evidence ? { evidence: deps.evidence } : {}),
     redGreen: input.red_green === true,
     commandEnv: policy.commandEnv,
     gitFailed,

@@ -4,6 +4,18 @@ import type { TestFirstJudge } from '../tdd/rule.js';
 import type { Verdict } from '../tdd/verdict.js';
 import type { AnchorEvidenceReader, AnchorPolicy } from './anchor-rule.js';
 import type { ProtocolRunsReader } from './protocol-run-rule.js';
+import type { ChangeRecord } from '../git/change-records.js';
+import type { EvidenceWarning } from '../evidence/store.js';
+
+/** What verify asks of the one reader of hestai/anchors beyond the per-batch readers (src/evidence/store.ts). */
+export interface EvidenceDeps {
+  /** Told the range's base before the first read: the history it reaches is not the store's. */
+  exclude(revisions: readonly string[]): void;
+  /** Every change record ever published (the squash rule). */
+  changeRecords(root: string): Promise<ChangeRecord[]>;
+  /** What the reads found to warn about (deleted or changed records, blobs over the cap, malformed files). */
+  warnings(): EvidenceWarning[];
+}
 
 export interface VerifyInput {
   working_dir: string;
@@ -46,6 +58,8 @@ export interface VerifyDeps {
   anchorEvidence?: AnchorEvidenceReader;
   /** Reads the published protocol runs (src/anchor/reverify.ts: gatherProtocolRuns); without it the protocol rule is not run. */
   protocolRuns?: ProtocolRunsReader;
+  /** The change records and the warnings of the same reader (without it, verify opens one of its own). */
+  evidence?: EvidenceDeps;
   /** Commits read and judged at a time (the memory verify holds does not grow with the range). */
   batch?: number;
 }
@@ -76,6 +90,7 @@ export interface VerifyRun {
   protocolLevel: 'off' | 'warn' | 'error';
   anchorEvidence?: AnchorEvidenceReader;
   protocolRuns?: ProtocolRunsReader;
+  evidence?: EvidenceDeps;
   /** --red-green, and the environment its commands run with. */
   redGreen: boolean;
   commandEnv: NodeJS.ProcessEnv;

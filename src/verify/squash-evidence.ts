@@ -9,7 +9,7 @@
  */
 import type { WorkspaceConfig } from '../config/schema.js';
 import { catFileBatch, isAncestor } from '../git/anchors.js';
-import { patchId, readChangeRecords, type ChangeRecord } from '../git/change-records.js';
+import { patchId, type ChangeRecord } from '../git/change-records.js';
 import { history } from '../git/history.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { logFacts } from './log-facts.js';
@@ -32,10 +32,11 @@ export function squashEvidence(
   root: string,
   shas: readonly { sha: string; parent: string }[],
   config: Pick<WorkspaceConfig, 'tdd' | 'commit'>,
+  published: readonly ChangeRecord[],
 ): Map<string, SquashOf> {
   const found = new Map<string, SquashOf>();
   if (shas.length === 0) return found;
-  const records = readChangeRecords(root).filter((r) => r.base !== null);
+  const records = published.filter((r) => r.base !== null);
   if (records.length === 0) return found;
   const trees = catFileBatch(root, [...shas.map((s) => `${s.sha}^{tree}`), ...records.map((r) => `${r.tip}^{tree}`)], {
     content: false,

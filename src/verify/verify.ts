@@ -7,6 +7,7 @@ import { batchReader, type BatchOrder, type ReadBatch } from './read-batch.js';
 import { reportOrder } from './report-order.js';
 import { WORKSPACE_CONFIG_FILE } from '../paths.js';
 import type { CommitReport, VerifyDeps, VerifyInput, VerifyRun } from './run.js';
+import type { EvidenceWarning } from '../evidence/store.js';
 
 export type { CommitReport, VerifyDeps, VerifyInput } from './run.js';
 
@@ -29,6 +30,8 @@ export interface VerifyReport {
   policy_changes: PolicyChange[];
   /** Whether the range's commits are already on the default branch (their history cannot be reordered). */
   where?: 'branch' | 'default-branch';
+  /** What reading hestai/anchors found (a deleted or changed record, a blob over the cap); each is a warning. */
+  evidence_warnings?: EvidenceWarning[];
   errors: number;
   warnings: number;
 }
@@ -75,6 +78,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   counting.catch(() => undefined); // awaited below; never an unhandled rejection
   await refuseShallowRange(workspace.root, range);
   const { run, protocol } = await planRun(policy, input, deps, gitFailed);
+  deps.evidence?.exclude(range.from === null ? [] : [range.from]);
   // The order (parents first), each commit's number of children and its message come from one
   // `git rev-list`, started now, walking the range while git counts it; each batch's files are read by a
   // `git log` of its own, so neither verify nor git holds the range.
@@ -98,13 +102,15 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   const out = reportOrder(sink, protocol, policy.changes.length);
   await judgeBatches(run, orders, firstOrder, out.emit);
   out.finish();
+  const evidence = deps.evidence?.warnings() ?? [];
   return {
     ok: out.counts.errors === 0,
     range: reported,
     policy_changes: policy.changes,
     where: run.where,
+    ...(evidence.length > 0 ? { evidence_warnings: evidence } : {}),
     errors: out.counts.errors,
-    warnings: out.counts.warnings,
+    warnings: out.counts.warnings + evidence.length,
     count: counted.count,
   };
 }

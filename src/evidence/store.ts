@@ -1,0 +1,300 @@
+/**
+ * The one reader of `hestai/anchors` (issue 39; docs/SECURITY.md): verify, report and the hooks ask it for
+ * proof records, events, protocol runs and change records, and none of them reads that branch by itself.
+ *   - history: every file any commit of the fetched anchors branches published counts (src/evidence/history.ts);
+ *     a later commit deleting or changing a read path is a warning naming it. Events, runs and change records
+ *     come from one walk of their directories; a proof record is looked for at the tips first, and the
+ *     history of records/ (one flat tree: its walk costs the square of its size) is walked only when one is
+ *     missing there or does not hash to its name;
+ *   - bounded: every blob is size-checked (`git cat-file` info) before it is read; one over {@link BLOB_CAP}
+ *     is skipped with a warning naming its path and size;
+ *   - validated: every file is checked against its schema (src/evidence/schemas.ts) before a field is used;
+ *     one that does not match is skipped with a warning naming it.
+ * At most two `git log` walks per run, and one `git cat-file --batch-command` for every lookup.
+ */
+import { createHash } from 'node:crypto';
+import { anchorStoreRefs, catFileSession, listAnchorStore, type BatchObject } from '../git/anchors.js';
+import { runGit } from '../git/exec.js';
+import type { ChangeRecord } from '../git/change-records.js';
+import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
+import type { ProtocolRunRecord } from '../records/protocol-record.js';
+import { emptyHistory, readAnchorsHistory, type AnchorsHistory, type Publication, type Tampering } from './history.js';
+import { parseChange, parseEvent, parseRecord, parseRun, type Parsed } from './schemas.js';
+
+/** The largest file read from the anchors branch: a record is a few KB; a blob over this is skipped unread. */
+export const BLOB_CAP = 1024 * 1024;
+
+/** Something about the anchors branch a reader of it should know; never an error for the branch under test. */
+export interface EvidenceWarning {
+  path: string;
+  message: string;
+  /** The anchors commit it is about, when there is one. */
+  commit?: string;
+}
+
+export type RecordLookup = { record: ProofRecord; blob: string; commit: string } | { problem: string };
+
+export interface EvidenceStore {
+  /** The anchors branches this clone knows: local, then each remote's. */
+  refs(): { ref: string; oid: string }[];
+  /** The proof record named by each digest, or why there is none. */
+  proofRecords(digests: ReadonlySet<string>): Promise<Map<string, RecordLookup>>;
+  /** The events of each session (only those whose path and `session_id` both name it). */
+  events(sessions: ReadonlySet<string>): Promise<Map<string, ProofEvent[]>>;
+  /** The protocol runs of each session (those whose bytes hash to their name), oldest end first. */
+  protocolRuns(sessions: ReadonlySet<string>): Promise<Map<string, ProtocolRunRecord[]>>;
+  /** Every change record ever published. */
+  changeRecords(): Promise<ChangeRecord[]>;
+  /** Objects outside the store (a record's HEAD and its files), through the same `git cat-file`. */
+  cat(specs: readonly string[], options: { content: boolean }): Promise<Map<string, BatchObject>>;
+  /** What the reads so far found to warn about, each once. */
+  warnings(): EvidenceWarning[];
+  close(): void;
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const short = (oid: string) => oid.slice(0, 7);
+
+interface Read {
+  blob: string;
+  commit: string;
+  content: Buffer;
+}
+
+/** The store of `root`; `exclude` are revisions whose history is not the store's (the range's base). */
+export function openEvidence(root: string, options: { exclude?: readonly string[] } = {}): EvidenceStore {
+  const store = new Store(root, options.exclude ?? []);
+  return {
+    refs: () => store.refs(),
+    cat: (specs, o) => store.session.ask(specs, o),
+    warnings: () => [...store.warned.values()],
+    close: () => store.session.close(),
+    proofRecords: (digests) => store.proofRecords(digests),
+    events: (sessions) => store.events(sessions),
+    protocolRuns: (sessions) => store.protocolRuns(sessions),
+    changeRecords: () => store.changeRecords(),
+  };
+}
+
+/** The state of one reader: the walks done, the warnings found, the signers asked. */
+class Store {
+  readonly session;
+  readonly warned = new Map<string, EvidenceWarning>();
+  private readonly signers = new Map<string, string | null>();
+  private knownRefs: { ref: string; oid: string }[] | null = null;
+  private walked: Promise<AnchorsHistory> | null = null;
+  private atTips: Map<string, Publication[]> | null = null;
+  private recordHistory: Promise<AnchorsHistory> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly exclude: readonly string[],
+  ) {
+    this.session = catFileSession(root);
+  }
+
+  refs() {
+    return (this.knownRefs ??= anchorStoreRefs(this.root));
+  }
+
+  private tips() {
+    return this.refs().map((r) => r.oid);
+  }
+
+  /** Events, runs and change records: one walk of their directories. */
+  history() {
+    return (this.walked ??= readAnchorsHistory(this.root, this.tips(), {
+      paths: ['events', 'protocol', 'changes'],
+      exclude: this.exclude,
+    }));
+  }
+
+  /** Proof records at the tips: one ls-tree of records/ per anchors branch. */
+  private recordsAtTips() {
+    if (this.atTips !== null) return this.atTips;
+    const atTips = new Map<string, Publication[]>();
+    for (const { oid } of this.refs())
+      for (const [path, blob] of listAnchorStore(this.root, oid, ['records'])) {
+        const list = atTips.get(path) ?? [];
+        if (!list.some((p) => p.blob === blob)) list.push({ blob, commit: oid });
+        atTips.set(path, list);
+      }
+    return (this.atTips = atTips);
+  }
+
+  /** The history of records/, walked once, only when a record is missing at the tips. */
+  private recordsInHistory() {
+    return (this.recordHistory ??= readAnchorsHistory(
+      this.root,
+      this.tips(),
+      { paths: ['records'], exclude: this.exclude },
+      emptyHistory(),
+    ));
+  }
+
+  warn(w: EvidenceWarning) {
+    const key = `${w.path}\0${w.message}`;
+    if (!this.warned.has(key)) this.warned.set(key, w);
+  }
+
+  /** Who signed each commit (`git log --no-walk`, only for those not asked yet). */
+  private signerOf(commits: readonly string[]) {
+    const asked = commits.filter((c) => !this.signers.has(c));
+    if (asked.length === 0) return;
+    const out = runGit(['log', '--no-walk=unsorted', '--format=%H %G? %GS', ...asked], {
+      cwd: this.root,
+      okCodes: [128],
+    });
+    for (const line of out.stdout.split('\n')) {
+      const [sha = '', status = 'N', ...name] = line.split(' ');
+      if (sha !== '')
+        this.signers.set(sha, status === 'N' ? null : `${name.join(' ') || 'an unknown key'} (%G? ${status})`);
+    }
+    for (const c of asked) if (!this.signers.has(c)) this.signers.set(c, null);
+  }
+
+  private tampered(list: readonly Tampering[], published: string) {
+    this.signerOf(list.map((t) => t.commit));
+    for (const t of list) {
+      const signer = this.signers.get(t.commit);
+      this.warn({
+        path: t.path,
+        commit: t.commit,
+        message: `hestai/anchors commit ${short(t.commit)} by ${t.author}${signer ? `, signed by ${signer}` : ''} ${t.action} ${t.path}, published in ${short(published)}: the published version still counts (the anchors branch is append-only)`,
+      });
+    }
+  }
+
+  /** Every version published at `paths` (in `where`) that fits the cap, read in two `cat-file` rounds (sizes, then bytes). */
+  async read(paths: Iterable<string>, where: AnchorsHistory['files'], h: AnchorsHistory | null) {
+    const wanted: { path: string; blob: string; commit: string }[] = [];
+    for (const path of paths) {
+      const published = where.get(path) ?? [];
+      for (const p of published) wanted.push({ path, ...p });
+      const tampering = h?.tampering.get(path);
+      if (tampering && published.length > 0) this.tampered(tampering, published[published.length - 1]!.commit);
+    }
+    const out = new Map<string, Read[]>();
+    if (wanted.length === 0) return out;
+    const sizes = await this.session.ask(
+      wanted.map((w) => w.blob),
+      { content: false },
+    );
+    const fits = wanted.filter((w) => {
+      const info = sizes.get(w.blob);
+      if (!info?.found) return false;
+      if (info.size <= BLOB_CAP) return true;
+      this.warn({
+        path: w.path,
+        commit: w.commit,
+        message: `${w.path} (blob ${short(w.blob)}, in hestai/anchors commit ${short(w.commit)}) is ${info.size} bytes, over the 1 MiB cap (${BLOB_CAP} bytes): skipped unread`,
+      });
+      return false;
+    });
+    const blobs = await this.session.ask(
+      fits.map((w) => w.blob),
+      { content: true },
+    );
+    for (const w of fits) {
+      const obj = blobs.get(w.blob);
+      if (!obj?.found || !obj.content) continue;
+      const list = out.get(w.path) ?? [];
+      list.push({ blob: w.blob, commit: w.commit, content: obj.content });
+      out.set(w.path, list);
+    }
+    return out;
+  }
+
+  /** `parse` of a read file, or null with a warning naming it. */
+  valid<T>(path: string, r: Read, parse: (text: string) => Parsed<T>, what: string): T | null {
+    const parsed = parse(r.content.toString('utf8'));
+    if (parsed.ok) return parsed.value;
+    this.warn({
+      path,
+      commit: r.commit,
+      message: `${path} (blob ${short(r.blob)}, in hestai/anchors commit ${short(r.commit)}) is not a valid ${what}: ${parsed.problem}; skipped`,
+    });
+    return null;
+  }
+
+  async proofRecords(digests: ReadonlySet<string>): Promise<Map<string, RecordLookup>> {
+    const found = new Map<string, RecordLookup>();
+    const path = (d: string) => `records/${d}.json`;
+    const hashing = (files: Map<string, Read[]>, d: string) =>
+      (files.get(path(d)) ?? []).find((v) => sha256(v.content) === d);
+    const tipFiles = await this.read([...digests].map(path), this.recordsAtTips(), null);
+    const lost = [...digests].filter((d) => !hashing(tipFiles, d));
+    const h = lost.length > 0 ? await this.recordsInHistory() : null;
+    const pastFiles = h ? await this.read(lost.map(path), h.files, h) : new Map<string, Read[]>();
+    const where = this.refs()
+      .map((r) => r.ref)
+      .join(', ');
+    for (const d of digests) {
+      const version = hashing(tipFiles, d) ?? hashing(pastFiles, d);
+      const record = version ? this.valid(path(d), version, parseRecord, 'proof record') : null;
+      if (version && record) found.set(d, { record, blob: version.blob, commit: version.commit });
+      else if (version) found.set(d, { problem: `the stored record ${path(d)} is not a valid proof record` });
+      else if (!this.recordsAtTips().has(path(d)) && !h?.files.has(path(d)))
+        found.set(d, { problem: `no proof record ${path(d)} in ${where}` });
+      else
+        found.set(d, {
+          problem: `the stored record ${path(d)} does not hash to its name (edited after it was written)`,
+        });
+    }
+    return found;
+  }
+
+  /** The valid files under each session's directory (events/ or protocol/) whose `session_id` names it. */
+  private async bySession<T extends { session_id: string }>(
+    sessions: ReadonlySet<string>,
+    kind: 'events' | 'runs',
+    accept: (path: string, r: Read) => T | null,
+  ): Promise<Map<string, T[]>> {
+    const h = await this.history();
+    const out = new Map<string, T[]>();
+    const files = await this.read(
+      [...sessions].flatMap((s) => h[kind].get(s) ?? []),
+      h.files,
+      h,
+    );
+    for (const [path, versions] of files) {
+      const owner = path.split('/')[1]!;
+      for (const v of versions) {
+        const value = accept(path, v);
+        if (value === null || value.session_id !== owner) continue;
+        const list = out.get(owner) ?? [];
+        list.push(value);
+        out.set(owner, list);
+      }
+    }
+    return out;
+  }
+
+  events(sessions: ReadonlySet<string>) {
+    return this.bySession(sessions, 'events', (path, v) => this.valid(path, v, parseEvent, 'anchor event'));
+  }
+
+  async protocolRuns(sessions: ReadonlySet<string>) {
+    const runs = await this.bySession(sessions, 'runs', (path, v) =>
+      `${sha256(v.content)}.json` === path.split('/')[2] ? this.valid(path, v, parseRun, 'protocol run') : null,
+    );
+    for (const list of runs.values()) list.sort((a, b) => a.ended_at.localeCompare(b.ended_at));
+    return runs;
+  }
+
+  async changeRecords() {
+    const h = await this.history();
+    const files = await this.read(
+      [...h.files.keys()].filter((p) => p.startsWith('changes/')),
+      h.files,
+      h,
+    );
+    const records: ChangeRecord[] = [];
+    for (const [path, versions] of files)
+      for (const v of versions) {
+        const record = this.valid(path, v, parseChange, 'change record');
+        if (record !== null && path === `changes/${record.tip}.json`) records.push(record);
+      }
+    return records;
+  }
+}
