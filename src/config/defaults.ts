@@ -1,7 +1,7 @@
 /**
- * Every default of the workspace configuration, in one place, as plain data: the hook path reads these
- * without loading zod or yaml when a repository has no `.hestai_workspace.yaml`. `schema.ts` uses the
- * same objects as its defaults, and a unit test checks that the schema's defaults equal these.
+ * Every default of the workspace configuration, in one place, as plain data: the config of a repository
+ * without `.hestai_workspace.yaml`. `schema.ts` uses the same objects as its defaults, and a unit test checks
+ * that the schema's defaults equal these.
  */
 export const DEFAULT_TEST_GLOBS = [
   // JavaScript / TypeScript (and any project with test/ or tests/ directories, at any depth)

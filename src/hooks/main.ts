@@ -7,7 +7,7 @@ import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { hintRenderer } from '../util/invocation.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
-import { checkProtocolGate, startProtocolFacts } from './protocol-gate.js';
+import { checkProtocolGate } from './protocol-gate.js';
 
 export type HookName = 'pre-commit' | 'commit-msg' | 'pre-push';
 
@@ -86,11 +86,7 @@ function writeStderr(text: string): void {
 export function decidePreCommit(
   check: typeof import('./pre-commit.js').checkPreCommit,
 ): (ctx: HookContext) => Promise<HookOutcome> {
-  return (ctx) => {
-    // The protocol's git processes (protocol.enforce) start first and run while the session is checked.
-    const early = startProtocolFacts(ctx);
-    return checkProtocolGate(ctx, check(ctx), early);
-  };
+  return (ctx) => checkProtocolGate(ctx, check(ctx));
 }
 
 /** The commit-msg decision as a hook: the message file is the first argument. */

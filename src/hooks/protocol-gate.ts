@@ -1,8 +1,7 @@
 import type { HookOutcome } from './outcome.js';
 import type { PreCommitInput } from './pre-commit.js';
 import { workspacePaths } from '../paths.js';
-import { judgeCommitProtocol, startCommitFacts, type EarlyCommitFacts } from '../protocol/commit-gate.js';
-import { readBypass } from './bypass.js';
+import { judgeCommitProtocol } from '../protocol/commit-gate.js';
 import { resolveCommitSession } from './session.js';
 
 /**
@@ -10,24 +9,7 @@ import { resolveCommitSession } from './session.js';
  * the commit through (a bypass skips it too). The rule is the protocol's (`judgeCommitProtocol`); this
  * only words it: each unmet gate with the command and the MCP tool call that satisfies it.
  */
-/**
- * Starts the protocol check's git processes before the anchor and freshness checks run (see
- * `startCommitFacts`), when the protocol is enforced, nothing bypasses it and the committing session is
- * known; null otherwise. Synchronous: git runs while the other checks do.
- */
-export function startProtocolFacts(input: PreCommitInput): EarlyCommitFacts | null {
-  const { config, env } = input;
-  if (!config.hooks.pre_commit || !config.protocol.enforce || readBypass(env).kind !== 'none') return null;
-  const paths = workspacePaths(input.root);
-  const resolved = resolveCommitSession(paths, env);
-  return resolved.found ? startCommitFacts(paths, config, resolved.session, env, input.clock()) : null;
-}
-
-export async function checkProtocolGate(
-  input: PreCommitInput,
-  prior: HookOutcome,
-  early: EarlyCommitFacts | null = null,
-): Promise<HookOutcome> {
+export async function checkProtocolGate(input: PreCommitInput, prior: HookOutcome): Promise<HookOutcome> {
   const { config } = input;
   if (
     prior.exitCode !== 0 ||
@@ -44,7 +26,7 @@ export async function checkProtocolGate(
       exitCode: 1,
       lines: [...prior.lines, `hestai: commit blocked: ${resolved.reason}.`, `hint: ${resolved.remedy}`],
     };
-  const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock(), early);
+  const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock());
   if (verdict.ok) return { ...prior, lines: [...prior.lines, `hestai: ${verdict.reason}: ok`] };
   const lines = [...prior.lines, `hestai: commit blocked: ${verdict.reason}.`];
   for (const u of verdict.unmet) {

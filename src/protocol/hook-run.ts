@@ -2,7 +2,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { SessionRecord } from '../records/session.js';
 import type { GateResult } from './evaluate.js';
-import { factsOf, prefetchGitFacts, type GitPrefetch } from './facts.js';
+import { factsOf, prefetchGitFacts } from './facts.js';
 import { loadProtocol, protocolFromText } from './load.js';
 import { readProtocolState, type ProtocolState } from './store.js';
 import type { Gate, Protocol } from './types.js';
@@ -67,21 +67,9 @@ export async function hookFacts(
   input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
   state: ProtocolState,
   gates: ReadonlyArray<{ phase: string; gate: Gate }>,
-  early?: Promise<GitPrefetch>,
 ): Promise<ReturnType<typeof factsOf>> {
   const gather = hookGather(input, state, gates);
-  return factsOf(gather, await (early ?? prefetchGitFacts(gather)));
-}
-
-/** Starts the git processes `gates` need now (see {@link hookFacts}); the promise never rejects unobserved. */
-export function startHookFacts(
-  input: { paths: WorkspacePaths; config: WorkspaceConfig; env: NodeJS.ProcessEnv; now: Date },
-  state: ProtocolState,
-  gates: ReadonlyArray<{ phase: string; gate: Gate }>,
-): Promise<GitPrefetch> {
-  const started = prefetchGitFacts(hookGather(input, state, gates));
-  started.catch(() => {}); // observed here; whoever awaits it still gets the rejection
-  return started;
+  return factsOf(gather, await prefetchGitFacts(gather));
 }
 
 function hookGather(
