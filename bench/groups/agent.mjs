@@ -1,7 +1,8 @@
 // The Claude Code hook (`hooks/claude-code`, what `hestai init --agent claude-code` writes into
 // .claude/settings.json) as Claude Code runs it before a tool call: the PreToolUse JSON on stdin, in a
-// repository whose agent session was bound by the SessionStart hook and anchored through the CLI. The
-// budget: an allowed Edit costs at most 1.5 × `node -e 0` (issue 38).
+// repository whose agent session was bound by the SessionStart hook and anchored through the CLI, and a
+// second agent's session bound but not anchored. The budgets: an allowed Edit, and a shell call refused
+// before the anchor (issue 37), each cost at most 1.5 × `node -e 0`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, run } from '../lib/env.mjs';
@@ -11,13 +12,14 @@ import { nodeNoop } from './members.mjs';
 
 const HOOK = path.join(ROOT, 'hooks/claude-code');
 const RUNTIME_SESSION = 'bench-2f8e1c3a-claude-code';
+const UNANCHORED_SESSION = 'bench-7d41b09e-unanchored';
 
 export default function agentGroup() {
   let repo;
   let env;
-  const payload = (toolName, toolInput) =>
+  const payload = (toolName, toolInput, session = RUNTIME_SESSION) =>
     JSON.stringify({
-      session_id: RUNTIME_SESSION,
+      session_id: session,
       transcript_path: '/dev/null',
       cwd: repo.repo,
       hook_event_name: 'PreToolUse',
@@ -36,17 +38,16 @@ export default function agentGroup() {
       if (repo) return;
       repo = makeRepo('hestai');
       env = { ...repo.env, CLAUDE_PROJECT_DIR: repo.repo, CLAUDE_ENV_FILE: path.join(repo.base, 'claude-env') };
-      // SessionStart binds the runtime session to a new hestai session; the CLI ceremony anchors it.
-      run(process.execPath, [HOOK], {
-        cwd: repo.repo,
-        env,
-        input: JSON.stringify({
-          session_id: RUNTIME_SESSION,
+      // SessionStart binds each runtime session to a new hestai session; the CLI ceremony anchors the first.
+      for (const [session, envFile] of [
+        [UNANCHORED_SESSION, 'claude-env-unanchored'],
+        [RUNTIME_SESSION, 'claude-env'],
+      ])
+        run(process.execPath, [HOOK], {
           cwd: repo.repo,
-          hook_event_name: 'SessionStart',
-          source: 'startup',
-        }),
-      });
+          env: { ...env, CLAUDE_ENV_FILE: path.join(repo.base, envFile) },
+          input: JSON.stringify({ session_id: session, hook_event_name: 'SessionStart', source: 'startup' }),
+        });
       const token = /HESTAI_SESSION=(\S+)/.exec(fs.readFileSync(env.CLAUDE_ENV_FILE, 'utf8'))[1];
       for (const stage of ['identity', 'context', 'proof']) anchorStage(repo.repo, repo.env, stage, token, repo.role);
     },
@@ -70,21 +71,22 @@ export default function agentGroup() {
           }),
       },
       {
-        id: 'claude-bash-read',
-        label: 'hooks/claude-code PreToolUse Bash `git status` (a read)',
+        id: 'claude-bash-refused',
+        label: 'hooks/claude-code PreToolUse Bash `git status` (unanchored: refused)',
         kind: 'case',
         ...shared,
         measure: () =>
           measureSpawn(process.execPath, [HOOK], {
             cwd: repo.repo,
             env,
-            input: payload('Bash', { command: 'git status --short' }),
+            input: payload('Bash', { command: 'git status --short' }, UNANCHORED_SESSION),
+            expect: 2,
           }),
       },
     ],
     ratios: [
       { case: 'claude-edit-allowed', baseline: 'node-e-0', metric: 'wall', budget: { op: '<=', limit: 1.5 } },
-      { case: 'claude-bash-read', baseline: 'node-e-0', metric: 'wall' },
+      { case: 'claude-bash-refused', baseline: 'node-e-0', metric: 'wall', budget: { op: '<=', limit: 1.5 } },
     ],
   };
 }
