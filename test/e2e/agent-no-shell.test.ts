@@ -253,3 +253,31 @@ describe('the worktree is where the runtime started the hook, never where a call
     },
   );
 });
+
+describe('a runtime session bound to no hestai session (issue 37: the fix is a plain command)', () => {
+  it.each(AGENT_RUNTIMES)(
+    '%s: the refusal’s SessionStart step is a command the hook lets through before the anchor, and running it binds a session',
+    (runtime) => {
+      const payload = {
+        ...shellPayload(runtime, 'echo 2 > src/app.ts'),
+        session_id: 'rt-unbound',
+        conversation_id: 'rt-unbound',
+      };
+      const refused = hook(runtime, payload, '');
+      expect(refused.allowed).toBe(false);
+      const step = /Bind one now by running that step: (.*)$/m.exec(refused.text)?.[1];
+      expect(step, refused.text).toContain('--session-start rt-unbound');
+      expect(
+        hook(
+          runtime,
+          { ...payload, ...shellPayload(runtime, step!), session_id: 'rt-unbound', conversation_id: 'rt-unbound' },
+          '',
+        ).allowed,
+      ).toBe(true);
+      const run = spawnSync('sh', ['-c', step!], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const binding = path.join(repo.dir, '.hestai/sessions/bindings', runtime, 'rt-unbound.json');
+      expect(JSON.parse(fs.readFileSync(binding, 'utf8')).session_id).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
+});
