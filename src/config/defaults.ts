@@ -27,7 +27,8 @@ export const DEFAULT_TEST_GLOBS = [
 export const DEFAULTS = {
   context_paths: { additional: [] as string[], exclude: ['node_modules/', '.git/'] },
   github: { issue_search: true, pr_context: true, timeout_ms: 5_000 },
-  ai: { timeout_ms: 10_000 },
+  // No ai defaults: a key this file does not name must leave ~/.hestai/config/ai.yaml's (src/ai/config.ts).
+  ai: {} as { timeout_ms?: number },
   cleanup: { stale_session_hours: 72, archive_retention_days: 30 },
   freshness: { max_age_hours: 24 },
   tdd: {

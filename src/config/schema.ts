@@ -80,7 +80,7 @@ export const configSchema = z.strictObject({
     base_url: z.optional(z.url()),
     /** The name of the environment variable holding the API key (the key itself never goes in this file). */
     api_key_env: z.optional(z.string().check(z.regex(ENV_NAME, 'expected an environment variable name'))),
-    timeout_ms: z._default(count(120_000), DEFAULTS.ai.timeout_ms),
+    timeout_ms: z.optional(count(120_000)),
   }),
   cleanup: section('cleanup', {
     stale_session_hours: z._default(z.number().check(z.positive()), DEFAULTS.cleanup.stale_session_hours),
