@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hasValidAnchor } from '../records/anchor.js';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { judgeSession } from '../hooks/session-verdict.js';
+import { judgeSessionAct, verdictCode, type VerdictCode } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession } from '../records/session.js';
 import { pathPieces, protectedEntry, protectedName, protectedOutside } from './protected.js';
@@ -35,6 +34,8 @@ export interface ToolUseDecision {
   session_id: string | null;
   /** The tool judged (`Edit`, `Bash`, ...), `read` or `hestai`. */
   what: string;
+  /** The session verdict's reason code when the session's verdict refused it (src/hooks/session-verdict.ts). */
+  verdict?: VerdictCode;
 }
 
 export interface ToolUseInput {
@@ -278,36 +279,28 @@ async function decideWrite(
 async function decideAct(input: ToolUseInput, what: string): Promise<ToolUseDecision> {
   const { paths, cli } = input;
   const token = input.sessionId;
-  if (token === null) return deny('NO_SESSION', 'this agent has no hestai session', input.noSessionFix, null, what);
+  if (token === null)
+    return {
+      ...deny('NO_SESSION', 'this agent has no hestai session', input.noSessionFix, null, what),
+      verdict: 'NO_SESSION',
+    };
   const session = readSession(paths, token);
   if (session === null || !isLive(session)) {
-    return deny(
-      'SESSION_GONE',
-      `your hestai session ${token} is ${session === null ? 'no longer active (clocked out or cleaned up)' : session.state}`,
-      input.noSessionFix,
-      token,
-      what,
-    );
+    return {
+      ...deny(
+        'SESSION_GONE',
+        `your hestai session ${token} is ${session === null ? 'no longer active (clocked out or cleaned up)' : session.state}`,
+        input.noSessionFix,
+        token,
+        what,
+      ),
+      verdict: 'NO_SESSION',
+    };
   }
   const role = session.role;
   const anchorCall = anchorStep(paths.root, token, role, cli, input.mcpTool ?? claudeMcpName);
-  const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), input.config, input.now);
-  if (verdict.ok) {
-    if (input.config.protocol.enforce) {
-      const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
-      const gate = await judgeAgentProtocol(paths, input.config, session, input.env, input.now, 'edit', cli);
-      if (!gate.ok) {
-        const first = gate.unmet[0];
-        const gates = gate.unmet.map((u) => `${u.result.phase}/${u.result.gate} (${u.result.step})`).join('; ');
-        return deny(
-          'PROTOCOL',
-          gates === '' ? gate.reason : `${gate.reason}: ${gates}`,
-          first ? `call the MCP tool ${first.mcp} — or run ${first.cli}` : gate.remedy,
-          token,
-          what,
-        );
-      }
-    }
+  const verdict = await judgeSessionAct(paths, session, input.config, input.env, input.now, { cli });
+  if (verdict.ok)
     return {
       allow: true,
       code: 'ALLOWED',
@@ -316,41 +309,46 @@ async function decideAct(input: ToolUseInput, what: string): Promise<ToolUseDeci
       session_id: token,
       what,
     };
-  }
+  const code = verdict.code;
+  const refuse = (reason: string, fix: string): ToolUseDecision => ({
+    ...deny(code, reason, fix, token, what),
+    verdict: verdictCode(verdict),
+  });
   switch (verdict.code) {
+    case 'PROTOCOL': {
+      const gate = verdict.protocol;
+      const first = gate.unmet[0];
+      const gates = gate.unmet.map((u) => `${u.result.phase}/${u.result.gate} (${u.result.step})`).join('; ');
+      return refuse(
+        gates === '' ? gate.reason : `${gate.reason}: ${gates}`,
+        first ? `call the MCP tool ${first.mcp} — or run ${first.cli}` : gate.remedy,
+      );
+    }
     case 'NO_ANCHOR': {
       const broken =
         verdict.anchor.code === 'TAMPERED' ||
         verdict.anchor.code === 'TOKEN_MISMATCH' ||
         verdict.anchor.code === 'CORRUPT';
-      return deny(
-        'NO_ANCHOR',
+      return refuse(
         `session ${token} (role ${role}) has no valid anchor: ${verdict.anchor.reason}`,
         broken ? `do not edit .hestai/; anchor again: ${anchorCall}` : anchorCall,
-        token,
-        what,
       );
     }
     case 'TERMINAL':
-      return deny(
-        'TERMINAL',
+      return refuse(
         `the anchor handshake of session ${token} is terminal (locked after failed retries)`,
         `stop and ask a human to review and reset it: ${cli} anchor reset --token ${token} --reason "..." (audited; an agent must not run it), then anchor again`,
-        token,
-        what,
       );
     case 'STALE':
-      return deny(
-        'STALE',
+      return refuse(
         `the context of session ${token} was generated ${Math.floor(verdict.ageHours)} h ago (${session.context_generated_at}), older than freshness.max_age_hours (${verdict.limitHours} h), and is not acknowledged`,
         `regenerate it and re-read it: ${cli} refresh --session ${token} — or, if a human confirms it is still right: ${cli} ack --session ${token} --reason "..." (audited)`,
-        token,
-        what,
       );
   }
 }
 
 /** The lines a refusal prints (stderr; Claude Code shows them to the model). */
 export function refusalText(decision: ToolUseDecision): string {
-  return `hestai: ${decision.what} blocked: ${decision.reason}.\nfix: ${decision.fix ?? ''}\n`;
+  const verdict = decision.verdict === undefined ? '' : `verdict: ${decision.verdict}\n`;
+  return `hestai: ${decision.what} blocked: ${decision.reason}.\nfix: ${decision.fix ?? ''}\n${verdict}`;
 }

@@ -3,7 +3,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { workspacePaths } from '../paths.js';
 import { EMPTY_BYPASS_LINES, readBypass } from './bypass.js';
 import type { HookOutcome } from './outcome.js';
-import { judgeSession } from './session-verdict.js';
+import { judgeSession, verdictCode } from './session-verdict.js';
 import { anchorRemedy, resolveCommitSession } from './session.js';
 
 export interface PreCommitInput {
@@ -24,7 +24,9 @@ const blocked = (lines: string[], session_id: string | null = null): HookOutcome
 /**
  * The pre-commit decision (docs/design.md §1, rules 1 and 2): the committing session must hold a valid anchor,
  * its handshake must not be terminal, and its context must be fresh or acknowledged for this generation.
- * `HESTAI_BYPASS="reason"` lets the commit through, loudly and audited. Reads state, writes nothing.
+ * `HESTAI_BYPASS="reason"` lets the commit through, loudly and audited. A refusal ends with `verdict: CODE`,
+ * the reason code `hestai status` and MCP `anchor_status` report (src/hooks/session-verdict.ts). Reads state,
+ * writes nothing.
  */
 export function checkPreCommit(input: PreCommitInput): HookOutcome {
   const { config, env, clock } = input;
@@ -52,6 +54,7 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
       `hestai: commit blocked: ${resolved.reason}.`,
       ...resolved.details.map((d) => `  - ${d}`),
       `hint: ${resolved.remedy}`,
+      'verdict: NO_SESSION',
     ]);
   const { session, anchor, source } = resolved;
   const token = session.session_id;
@@ -63,6 +66,7 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
         using,
         `hestai: commit blocked: session ${token} has no valid anchor: ${verdict.anchor.reason}.`,
         `hint: ${anchorRemedy(verdict.anchor, session)}`,
+        `verdict: ${verdictCode(verdict)}`,
       ],
       token,
     );
@@ -73,6 +77,7 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
         using,
         `hestai: commit blocked: the anchor handshake of session ${token} is terminal (locked after failed retries).`,
         `hint: a human must review and reset it: hestai anchor reset --token ${token} --reason "..." (audited), then anchor again.`,
+        'verdict: TERMINAL',
       ],
       token,
     );
@@ -83,6 +88,7 @@ export function checkPreCommit(input: PreCommitInput): HookOutcome {
         using,
         `hestai: commit blocked: the context of session ${token} was generated ${Math.floor(verdict.ageHours)} h ago (${session.context_generated_at}), older than freshness.max_age_hours (${verdict.limitHours} h), and is not acknowledged.`,
         `hint: regenerate it: hestai refresh --session ${token}  — or, if it is still right, acknowledge it (audited): hestai ack --session ${token} --reason "..."`,
+        'verdict: STALE',
       ],
       token,
     );

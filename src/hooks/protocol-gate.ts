@@ -24,7 +24,12 @@ export async function checkProtocolGate(input: PreCommitInput, prior: HookOutcom
     return {
       ...prior,
       exitCode: 1,
-      lines: [...prior.lines, `hestai: commit blocked: ${resolved.reason}.`, `hint: ${resolved.remedy}`],
+      lines: [
+        ...prior.lines,
+        `hestai: commit blocked: ${resolved.reason}.`,
+        `hint: ${resolved.remedy}`,
+        'verdict: NO_SESSION',
+      ],
     };
   const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock());
   if (verdict.ok) return { ...prior, lines: [...prior.lines, `hestai: ${verdict.reason}: ok`] };
@@ -36,6 +41,6 @@ export async function checkProtocolGate(input: PreCommitInput, prior: HookOutcom
       `      MCP: ${u.mcp}`,
     );
   }
-  lines.push(`hint: ${verdict.remedy}`);
+  lines.push(`hint: ${verdict.remedy}`, `verdict: ${verdict.code}`);
   return { ...prior, exitCode: 1, lines, session_id: resolved.session.session_id };
 }

@@ -1,11 +1,15 @@
-import type { AnchorCheck } from '../records/anchor.js';
+import type { ActVerdict, VerdictCode } from '../hooks/session-verdict.js';
+import { verdictCode, verdictReason } from '../hooks/session-verdict.js';
 
-/** The tool-gating verdict for one session (seed 001 GATING_MODEL). */
+/**
+ * The tool-gating verdict for one session (seed 001 GATING_MODEL), worded for an agent over MCP. The
+ * decision is the hooks' own (`judgeSessionAct`, src/hooks/session-verdict.ts); this only words it.
+ */
 export interface GateDecision {
   session_id: string;
   unlocked: boolean;
-  /** `UNLOCKED`, or why not (the `AnchorCheck` code). */
-  code: 'UNLOCKED' | 'TERMINAL' | Extract<AnchorCheck, { valid: false }>['code'];
+  /** `UNLOCKED`, or why not: the reason code the hooks and `hestai status` report too. */
+  code: VerdictCode;
   reason: string;
   /** What to do to unlock; null when unlocked. */
   remedy: string | null;
@@ -13,7 +17,7 @@ export interface GateDecision {
 
 const UNTRACKED = 'An anchor in mode=untracked never unlocks privileged tools: anchor with mode full or lite.';
 
-const REMEDIES: Record<Exclude<GateDecision['code'], 'UNLOCKED' | 'TERMINAL'>, string> = {
+const ANCHOR_REMEDIES: Record<string, string> = {
   INVALID_TOKEN: 'Pass the session_id that clock_in returned (a UUID v4).',
   NO_SESSION: 'Call clock_in to start a session, then anchor it (stage identity → context → proof).',
   NO_ANCHOR:
@@ -40,34 +44,30 @@ export function terminalRemedy(sessionId: string): string {
   );
 }
 
-/**
- * Pure: the gating verdict for an anchor check. Only a valid anchor of a session whose handshake is not
- * terminal unlocks; a terminal handshake is reported as TERMINAL (whatever the anchor), as the hooks judge it.
- */
-export function gateDecision(sessionId: string, check: AnchorCheck, terminal = false): GateDecision {
-  if (terminal) {
-    return {
-      session_id: sessionId,
-      unlocked: false,
-      code: 'TERMINAL',
-      reason: `the anchor handshake of session ${sessionId} is terminal (locked after the last allowed retry failed)`,
-      remedy: terminalRemedy(sessionId),
-    };
+function remedyFor(sessionId: string, verdict: ActVerdict & { ok: false }): string {
+  switch (verdict.code) {
+    case 'TERMINAL':
+      return terminalRemedy(sessionId);
+    case 'STALE':
+      return `Regenerate the context and re-read it: \`hestai refresh --session ${sessionId}\`. If a human confirms it is still right, they run \`hestai ack --session ${sessionId} --reason "..."\` (audited).`;
+    case 'PROTOCOL':
+      return verdict.protocol.code === 'NOT_STARTED'
+        ? 'Start the session protocol: call session_start, then meet its start gates (get_blocked_reason lists them).'
+        : verdict.protocol.code === 'NO_PROTOCOL'
+          ? verdict.protocol.remedy
+          : 'Meet each gate in protocol_gate.unmet with the tool call named, then advance_phase; get_blocked_reason lists the gates.';
+    case 'NO_ANCHOR':
+      return `${ANCHOR_REMEDIES[verdict.anchor.code] ?? ANCHOR_REMEDIES['NO_ANCHOR']} ${UNTRACKED}`;
   }
-  if (check.valid) {
-    return {
-      session_id: sessionId,
-      unlocked: true,
-      code: 'UNLOCKED',
-      reason: `session ${sessionId} holds a valid anchor`,
-      remedy: null,
-    };
-  }
+}
+
+/** Pure: the verdict the hooks give a session, worded for MCP (`anchor_status`, `hestai://session/current`). */
+export function gateDecision(sessionId: string, verdict: ActVerdict): GateDecision {
   return {
     session_id: sessionId,
-    unlocked: false,
-    code: check.code,
-    reason: check.reason,
-    remedy: `${REMEDIES[check.code]} ${UNTRACKED}`,
+    unlocked: verdict.ok,
+    code: verdictCode(verdict),
+    reason: verdictReason(verdict, sessionId),
+    remedy: verdict.ok ? null : remedyFor(sessionId, verdict),
   };
 }

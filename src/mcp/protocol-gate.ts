@@ -2,6 +2,8 @@ import { blockedError } from '../errors.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { WorkspacePaths } from '../paths.js';
 import type { McpContext } from './deps.js';
+import type { SessionRecord } from '../records/session.js';
+import type { HookGateVerdict } from '../protocol/hook-run.js';
 
 /**
  * The tools an agent needs to meet the protocol's start gates, or that only tell it where it stands: never
@@ -53,19 +55,31 @@ export interface ProtocolGate {
 }
 
 /**
- * The protocol gate for one session, judged by the protocol's own rule for agents (`judgeAgentProtocol`,
- * moment `edit`: the blocking gates of the start-stage phases). Reads, writes nothing; a corrupt protocol
+ * The protocol's rule for agents on one session (`judgeAgentProtocol`, moment `edit`: the blocking gates of the
+ * start-stage phases), or null when `protocol.enforce` is off. Reads, writes nothing; a corrupt protocol
  * state or file throws (the call fails closed), never a pass.
  */
-export async function protocolGate(
+export async function judgeProtocolFor(
   deps: Pick<McpContext, 'env' | 'clock'>,
   paths: WorkspacePaths,
+  session: SessionRecord,
+  config: WorkspaceConfig,
+): Promise<HookGateVerdict | null> {
+  if (!config.protocol.enforce) return null;
+  const [{ judgeAgentProtocol }, { hestaiCommand }] = await Promise.all([
+    import('../protocol/agent-gate.js'),
+    import('../agent/invocation.js'),
+  ]);
+  return judgeAgentProtocol(paths, config, session, deps.env, deps.clock(), 'edit', hestaiCommand(paths.root));
+}
+
+/** Pure: the protocol's verdict (null: not enforced) worded for MCP (`anchor_status.protocol_gate`). */
+export function protocolGateOf(
+  paths: WorkspacePaths,
   sessionId: string,
-  /** The workspace config when the caller already holds it (anchor_status remembers it per connection). */
-  loaded?: WorkspaceConfig,
-): Promise<ProtocolGate | null> {
-  const config = loaded ?? (await (await import('../config/load.js')).loadConfig(paths.root, deps.env)).config;
-  if (!config.protocol.enforce)
+  verdict: HookGateVerdict | null,
+): ProtocolGate {
+  if (verdict === null)
     return {
       enforced: false,
       unlocked: true,
@@ -74,22 +88,6 @@ export async function protocolGate(
       unmet: [],
       remedy: null,
     };
-  const [{ readSession }, { judgeAgentProtocol }] = await Promise.all([
-    import('../records/session.js'),
-    import('../protocol/agent-gate.js'),
-  ]);
-  const session = readSession(paths, sessionId);
-  if (session === null) return null;
-  const { hestaiCommand } = await import('../agent/invocation.js');
-  const verdict = await judgeAgentProtocol(
-    paths,
-    config,
-    session,
-    deps.env,
-    deps.clock(),
-    'edit',
-    hestaiCommand(paths.root),
-  );
   if (verdict.ok)
     return { enforced: true, unlocked: true, code: 'UNLOCKED', reason: verdict.reason, unmet: [], remedy: null };
   if (verdict.code === 'NOT_STARTED') {
@@ -120,6 +118,22 @@ export async function protocolGate(
         ? verdict.remedy
         : 'meet each gate with the tool call named (those tools are never refused), then call the tool again; get_blocked_reason lists the gates',
   };
+}
+
+/** The protocol gate for one session ({@link judgeProtocolFor}, worded); null when the session is not active. */
+export async function protocolGate(
+  deps: Pick<McpContext, 'env' | 'clock'>,
+  paths: WorkspacePaths,
+  sessionId: string,
+  /** The workspace config when the caller already holds it. */
+  loaded?: WorkspaceConfig,
+): Promise<ProtocolGate | null> {
+  const config = loaded ?? (await (await import('../config/load.js')).loadConfig(paths.root, deps.env)).config;
+  if (!config.protocol.enforce) return protocolGateOf(paths, sessionId, null);
+  const { readSession } = await import('../records/session.js');
+  const session = readSession(paths, sessionId);
+  if (session === null) return null;
+  return protocolGateOf(paths, sessionId, await judgeProtocolFor(deps, paths, session, config));
 }
 
 /**

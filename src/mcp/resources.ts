@@ -8,7 +8,8 @@ import { isAcknowledged, listActiveSessions } from '../records/session.js';
 import { readTextIfExists } from '../state/store.js';
 import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
-import { handshakeIsTerminal } from '../hooks/handshake.js';
+import { judgeSessionAct } from '../hooks/session-verdict.js';
+import { hestaiCommand } from '../agent/invocation.js';
 import type { McpDeps } from './deps.js';
 import { describeRefusal, resolveSession, type SessionResolution } from '../records/resolve.js';
 import { violationKind } from './violation-kind.js';
@@ -56,9 +57,14 @@ export async function sessionState(
     };
   }
   const check = hasValidAnchor(paths, session.session_id);
-  const { config } = await loadConfig(paths.root);
+  const { config } = await loadConfig(paths.root, deps.env);
   const maxAge = config.freshness.max_age_hours;
   const now = deps.clock();
+  // The hooks' own decision (src/hooks/session-verdict.ts), with the protocol's start gates when enforced.
+  const verdict = await judgeSessionAct(paths, session, config, deps.env, now, {
+    anchor: check,
+    cli: hestaiCommand(paths.root),
+  });
   const ageHours = Math.round(contextAgeHours(session, now) * 100) / 100;
   return {
     working_dir: paths.root,
@@ -66,7 +72,7 @@ export async function sessionState(
     selected_by: picked.selected_by,
     session,
     anchor: {
-      ...gateDecision(session.session_id, check, handshakeIsTerminal(paths, session.session_id)),
+      ...gateDecision(session.session_id, verdict),
       ...(check.valid
         ? {
             role: check.anchor.role,

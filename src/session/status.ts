@@ -9,6 +9,15 @@ import { resolveDeps, type SessionDeps } from './deps.js';
 import { isAcknowledged, listActiveSessions } from '../records/session.js';
 import { resolveSessionChoice, type SessionChoice } from '../records/resolve.js';
 import { contextAgeHours, isContextStale } from '../records/freshness.js';
+import { judgeSessionAct, verdictCode, verdictReason, type VerdictCode } from '../hooks/session-verdict.js';
+
+/** Whether a session may act now: the verdict the hooks and MCP give (src/hooks/session-verdict.ts). */
+export interface StatusVerdict {
+  session_id: string | null;
+  may_act: boolean;
+  code: VerdictCode;
+  reason: string;
+}
 
 export interface SessionStatusEntry {
   session_id: string;
@@ -23,12 +32,15 @@ export interface SessionStatusEntry {
   context_stale: boolean;
   acknowledged: boolean;
   binding: { valid: boolean; code?: string; reason?: string; validated_at?: string; anchor_digest?: string };
+  verdict: StatusVerdict;
 }
 
 /** The dashboard data of `hestai status`. */
 export interface SessionStatus {
   root: string;
   current_session: SessionChoice | null;
+  /** The verdict on the current session (`NO_SESSION` without one). */
+  verdict: StatusVerdict;
   sessions: SessionStatusEntry[];
   corrupt_sessions: { session_id: string; error: string }[];
   archives: number;
@@ -61,10 +73,11 @@ export async function sessionStatus(input: { working_dir: string }, deps?: Sessi
   const { config } = await loadConfig(workspace.root);
   const now = clock();
   const listed = listActiveSessions(paths);
-  const sessions = listed.sessions
-    .sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at))
-    .map((s): SessionStatusEntry => {
+  const sorted = listed.sessions.sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
+  const sessions = await Promise.all(
+    sorted.map(async (s): Promise<SessionStatusEntry> => {
       const check = hasValidAnchor(paths, s.session_id);
+      const verdict = await judgeSessionAct(paths, s, config, env, now, { anchor: check });
       return {
         session_id: s.session_id,
         role: s.role,
@@ -80,8 +93,15 @@ export async function sessionStatus(input: { working_dir: string }, deps?: Sessi
         binding: check.valid
           ? { valid: true, validated_at: check.anchor.validated_at, anchor_digest: anchorDigest(check.anchor) }
           : { valid: false, code: check.code, reason: check.reason },
+        verdict: {
+          session_id: s.session_id,
+          may_act: verdict.ok,
+          code: verdictCode(verdict),
+          reason: verdictReason(verdict, s.session_id),
+        },
       };
-    });
+    }),
+  );
   let archives = 0;
   try {
     archives = fs.readdirSync(paths.archive).filter((n) => n.endsWith('.oct.md')).length;
@@ -102,9 +122,19 @@ export async function sessionStatus(input: { working_dir: string }, deps?: Sessi
   } catch {
     current = null;
   }
+  const judged = sessions.find((s) => s.session_id === current?.session_id);
   return {
     root: workspace.root,
     current_session: current,
+    verdict: judged?.verdict ?? {
+      session_id: current?.session_id ?? null,
+      may_act: false,
+      code: 'NO_SESSION',
+      reason:
+        current === null
+          ? 'no session is chosen: name one with HESTAI_SESSION, or clock in'
+          : `session ${current.session_id} is not active in this worktree`,
+    },
     sessions,
     corrupt_sessions: listed.problems,
     archives,

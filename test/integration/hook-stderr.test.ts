@@ -42,7 +42,7 @@ describe('hook output', () => {
     repo.git(['add', 'src/a.ts']);
     const blocked = run(repo, 'pre-commit', [], 'pipe');
     expect(blocked.output.status).toBe(1);
-    expect(blocked.output.stderr).toMatch(/^hestai: .*\n(.*\n)*hint: .*\n$/);
+    expect(blocked.output.stderr).toMatch(/^hestai: .*\n(.*\n)*hint: .*\nverdict: NO_SESSION\n$/);
     expect(run(repo, 'pre-commit', [], 'file').output).toEqual(blocked.output);
     expect(blocked.loaded).not.toContain('NativeModule net');
     // A pass: the session line.

@@ -45,7 +45,7 @@ describe('MCP resources', () => {
     expect(state['hint']).toMatch(/clock_in/);
   });
 
-  it('hestai://session/current shows the session record, its binding state and the age of its context', async () => {
+  it('hestai://session/current shows the session record, the verdict the hooks give it and the age of its context', async () => {
     const repo = makeRepo();
     const session = seedSession(repo.dir, { context_generated_at: '2026-11-22T10:00:00.000Z' });
     seedAnchor(repo.dir, session.session_id);
@@ -55,7 +55,8 @@ describe('MCP resources', () => {
       session_id: session.session_id,
       selected_by: 'env',
       session: { session_id: session.session_id, role: 'implementation-lead', state: 'ACTIVE' },
-      anchor: { unlocked: true, code: 'UNLOCKED' },
+      // Anchored, but the context is 26 h old and not acknowledged: the hooks refuse it, so MCP does too.
+      anchor: { unlocked: false, code: 'STALE' },
       context: {
         generated_at: '2026-11-22T10:00:00.000Z',
         age_hours: 26,

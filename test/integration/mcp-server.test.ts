@@ -82,7 +82,7 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
 
   it('reports locked until anchor.json exists, then unlocked with the anchor digest', async () => {
     const repo = makeRepo();
-    const session = seedSession(repo.dir);
+    const session = seedSession(repo.dir, { context_generated_at: new Date().toISOString() });
     const mcp = await connectInProcess();
     const before = await mcp.call('anchor_status', { working_dir: repo.dir, session_id: session.session_id });
     expect(before.structuredContent).toMatchObject({ unlocked: false, code: 'NO_ANCHOR' });
@@ -136,7 +136,10 @@ describe('MCP server: anchor_status (tool gating, seed 001)', () => {
 
   it('without session_id, checks the only live session, refuses to guess between several, and honours the HESTAI_SESSION the server was started with', async () => {
     const repo = makeRepo();
-    const anchored = seedSession(repo.dir, { started_at: '2026-11-22T09:00:00.000Z' });
+    const anchored = seedSession(repo.dir, {
+      started_at: '2026-11-22T09:00:00.000Z',
+      context_generated_at: new Date().toISOString(),
+    });
     seedAnchor(repo.dir, anchored.session_id);
     const mcp = await connectInProcess();
     const only = await mcp.call('anchor_status', { working_dir: repo.dir });

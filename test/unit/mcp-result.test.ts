@@ -51,9 +51,29 @@ describe('MCP results', () => {
 describe('gateDecision (seed 001: privileged tools stay locked until anchor.json is valid)', () => {
   const id = '6f1c7f9e-8c1d-4c2e-9a51-2b0d6c1e7a10';
 
-  it('unlocks only for a valid anchor', () => {
-    const decision = gateDecision(id, { valid: true, anchor: {} as never });
-    expect(decision).toMatchObject({ unlocked: true, code: 'UNLOCKED' });
+  it('unlocks only when the session verdict allows', () => {
+    const decision = gateDecision(id, { ok: true, ageHours: 1 });
+    expect(decision).toMatchObject({ unlocked: true, code: 'UNLOCKED', remedy: null });
+  });
+
+  it('words an expired anchor, a stale context and a protocol not started with their own codes and remedies', () => {
+    const expired = gateDecision(id, {
+      ok: false,
+      code: 'NO_ANCHOR',
+      anchor: { valid: false, code: 'EXPIRED', reason: 'it was validated 73 h ago' },
+    });
+    expect(expired).toMatchObject({ unlocked: false, code: 'EXPIRED' });
+    expect(expired.remedy).toMatch(/older than anchor.valid_hours/);
+    const stale = gateDecision(id, { ok: false, code: 'STALE', ageHours: 25, limitHours: 24 });
+    expect(stale).toMatchObject({ unlocked: false, code: 'STALE' });
+    expect(stale.remedy).toContain(`hestai refresh --session ${id}`);
+    const protocol = gateDecision(id, {
+      ok: false,
+      code: 'PROTOCOL',
+      protocol: { ok: false, code: 'NOT_STARTED', reason: 'not started', unmet: [], remedy: 'x' },
+    });
+    expect(protocol).toMatchObject({ unlocked: false, code: 'NOT_STARTED', reason: 'not started' });
+    expect(protocol.remedy).toMatch(/session_start/);
   });
 
   it.each([
@@ -64,10 +84,14 @@ describe('gateDecision (seed 001: privileged tools stay locked until anchor.json
     ['SESSION_CLOSED', /clock_in/],
     ['INVALID_TOKEN', /session_id/],
   ] as const)('stays locked for %s and says what to do', (code, remedy) => {
-    const decision = gateDecision(id, { valid: false, code, reason: `because ${code}` });
+    const decision = gateDecision(id, {
+      ok: false,
+      code: 'NO_ANCHOR',
+      anchor: { valid: false, code, reason: `because ${code}` },
+    });
     expect(decision.unlocked).toBe(false);
     expect(decision.code).toBe(code);
-    expect(decision.reason).toBe(`because ${code}`);
+    expect(decision.reason).toBe(`session ${id} has no valid anchor: because ${code}`);
     expect(decision.remedy).toMatch(remedy);
     expect(decision.remedy).toMatch(/untracked/);
   });

@@ -16,9 +16,9 @@ export function registerStatus(program: Command): void {
         if (res.sessions.length === 0) lines.push('sessions: none (run "hestai clock-in --role <role>")');
         for (const s of res.sessions) {
           const current = res.current_session?.session_id === s.session_id ? paint(ctx.out, 'bold', '* ') : '  ';
-          const binding = s.binding.valid
+          const binding = s.verdict.may_act
             ? paint(ctx.out, 'green', `anchored ${s.binding.anchor_digest}`)
-            : paint(ctx.out, 'yellow', `not anchored (${s.binding.code})`);
+            : paint(ctx.out, 'yellow', `may not act (${s.verdict.code}: ${s.verdict.reason})`);
           const age = s.context_stale
             ? paint(
                 ctx.out,

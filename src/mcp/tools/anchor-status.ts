@@ -3,10 +3,12 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { McpContext as McpDeps } from '../deps.js';
 import { optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { okResult, type ToolResult } from '../result.js';
+import { okResult } from '../result.js';
 import { mcpWorded } from '../wording.js';
-import { activeDir, pendingDir } from '../../paths.js';
+import { activeDir, pendingDir, type WorkspacePaths } from '../../paths.js';
 import type { AnchorCheck } from '../../records/anchor.js';
+import type { SessionRecord } from '../../records/session.js';
+import type { ActVerdict } from '../../hooks/session-verdict.js';
 import type { LoadedConfig } from '../../config/load.js';
 import { describeRefusal } from '../../records/resolve.js';
 
@@ -44,14 +46,16 @@ const output = z.object({
 
 /** The modules a status call needs, imported once per process (not on every warm call). */
 async function loadStatusModules() {
-  const [record, gate, handshake, protocol, config] = await Promise.all([
+  const [record, gate, handshake, protocol, config, session, verdict] = await Promise.all([
     import('../../records/anchor.js'),
     import('../gate.js'),
     import('../../hooks/handshake.js'),
     import('../protocol-gate.js'),
     import('../../config/load.js'),
+    import('../../records/session.js'),
+    import('../../hooks/session-verdict.js'),
   ]);
-  return { ...record, ...gate, ...handshake, ...protocol, ...config };
+  return { ...record, ...gate, ...handshake, ...protocol, ...config, ...session, ...verdict };
 }
 let statusModules: ReturnType<typeof loadStatusModules> | undefined;
 let statusLoaded: Awaited<ReturnType<typeof loadStatusModules>> | undefined;
@@ -59,9 +63,34 @@ let statusLoaded: Awaited<ReturnType<typeof loadStatusModules>> | undefined;
 /** What a connection remembers per session (see the handler): state read from files, and answers built from it. */
 interface StatusState {
   check: AnchorCheck;
+  session: SessionRecord | null;
   terminal: boolean;
   config: Promise<LoadedConfig>;
-  answers: Map<string, ToolResult>;
+}
+
+/** The hooks' own verdict on session `id` (src/hooks/session-verdict.ts) and the protocol's, from what the connection read. */
+async function judgeStatus(
+  m: Awaited<ReturnType<typeof loadStatusModules>>,
+  deps: McpDeps,
+  paths: WorkspacePaths,
+  id: string,
+  state: StatusState,
+) {
+  const { check, session, terminal } = state;
+  const { config } = await state.config;
+  const judged = session === null ? null : await m.judgeProtocolFor(deps, paths, session, config);
+  const protocol = session === null ? null : m.protocolGateOf(paths, id, judged);
+  // A session no longer active has no anchor to use.
+  const closed = { valid: false, code: 'SESSION_CLOSED', reason: `session ${id} is not active` } as const;
+  const verdict: ActVerdict =
+    session === null
+      ? { ok: false, code: 'NO_ANCHOR', anchor: check.valid ? closed : check }
+      : await m.judgeSessionAct(paths, session, config, deps.env, deps.clock(), {
+          anchor: check,
+          terminal,
+          protocol: judged,
+        });
+  return { check, verdict, protocol };
 }
 
 export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
@@ -104,8 +133,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       }
       // The modules a status check needs: imported on the first call that has a session to check (an agent's
       // first call, before clock_in, answers NO_SESSION without them: part of the cold start, issue 14).
-      const { hasValidAnchor, anchorDigest, gateDecision, handshakeIsTerminal, protocolGate, loadConfig } =
-        statusLoaded ?? (statusLoaded = await (statusModules ??= loadStatusModules()));
+      const m = statusLoaded ?? (statusLoaded = await (statusModules ??= loadStatusModules()));
       // Several candidates: the refusal listing them (an isError result).
       const choice =
         resolution.kind === 'chosen' ? resolution.choice : deps.connection.chooseSession(paths, session_id);
@@ -113,8 +141,8 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
       const selectedBy = choice.source;
       // Remembered by the connection until the file system reports a change in the directories these reads
       // depend on (see WatchedMemo): a warm call reads no file. The workspace config is read with them (its file
-      // lives in the root directory), and the answer itself is kept with them, per selected_by, while it depends
-      // on nothing else (protocol.enforce off): a warm call then builds nothing either.
+      // lives in the root directory). The verdict itself is judged on every call: it depends on the time too
+      // (anchor.valid_hours, freshness.max_age_hours).
       const state = (await deps.connection.memo.get(
         `anchor_status\0${paths.root}\0${id}`,
         () => [
@@ -125,43 +153,40 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
           activeDir(paths, id),
           paths.pending,
           pendingDir(paths, id),
+          paths.terminal,
         ],
         (): StatusState => {
-          const loaded = loadConfig(paths.root, deps.env);
+          const loaded = m.loadConfig(paths.root, deps.env);
           loaded.catch(() => {}); // awaited below by each call that needs it (a bad config fails that call)
+          const session = m.readSession(paths, id);
           return {
-            check: hasValidAnchor(paths, id),
-            terminal: handshakeIsTerminal(paths, id),
+            check: m.hasValidAnchor(paths, id),
+            session,
+            terminal: m.handshakeIsTerminal(paths, id, session?.role),
             config: loaded,
-            answers: new Map(),
           };
         },
       )) as StatusState;
-      const kept = state.answers.get(selectedBy);
-      if (kept !== undefined) return kept;
-      const { check, terminal } = state;
+      const { check, verdict, protocol } = await judgeStatus(m, deps, paths, id, state);
       const decision = {
-        ...gateDecision(id, check, terminal),
+        ...m.gateDecision(id, verdict),
         session_id: id,
         selected_by: selectedBy,
       };
-      const anchor =
-        check.valid && decision.unlocked
-          ? {
-              role: check.anchor.role,
-              mode: check.anchor.mode,
-              tier: check.anchor.tier,
-              source: check.anchor.source,
-              validated_at: check.anchor.validated_at,
-              digest: anchorDigest(check.anchor),
-            }
-          : null;
+      const anchor = check.valid
+        ? {
+            role: check.anchor.role,
+            mode: check.anchor.mode,
+            tier: check.anchor.tier,
+            source: check.anchor.source,
+            validated_at: check.anchor.validated_at,
+            digest: m.anchorDigest(check.anchor),
+          }
+        : null;
       const who = `session ${id}`;
-      const { config } = await state.config;
-      const protocol = await protocolGate(deps, paths, id, config);
       const lines = [
-        decision.unlocked
-          ? `${who}: unlocked (anchored as ${anchor!.role}, ${anchor!.tier}, ${anchor!.digest})`
+        decision.unlocked && anchor !== null
+          ? `${who}: unlocked (anchored as ${anchor.role}, ${anchor.tier}, ${anchor.digest})`
           : `${who}: locked (${decision.code}): ${decision.reason}\nhint: ${decision.remedy}`,
       ];
       if (protocol !== null && !protocol.unlocked) {
@@ -171,14 +196,12 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
         for (const u of protocol.unmet) lines.push(`  - ${u.gate} (${u.level}: ${u.step}) → ${u.call}`);
         if (protocol.remedy !== null) lines.push(`hint: ${protocol.remedy}`);
       }
-      const answer = mcpWorded(
+      return mcpWorded(
         okResult(
           { ...decision, anchor, privileged_tools: [...PRIVILEGED_TOOLS], protocol_gate: protocol },
           lines.join('\n'),
         ),
       );
-      if (!config.protocol.enforce) state.answers.set(selectedBy, answer);
-      return answer;
     },
   );
 }
