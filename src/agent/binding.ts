@@ -5,7 +5,8 @@ import { usageError } from '../errors.js';
 import type { WorkspacePaths } from '../paths.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
 import { AGENT_RUNTIMES, type AgentRuntime } from '../setup/runtime-settings.js';
-import { expectIsoDate, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import * as z from 'zod/mini';
+import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
 
 /** A runtime's own session id: plain characters only, so it can name a file. */
 export const RUNTIME_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -25,29 +26,16 @@ export interface SessionBinding {
   runtime_processes?: ProcessId[];
 }
 
-const validateBinding: Validate<SessionBinding> = (value) => {
-  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
-  const problems: Problems = [];
-  if (value['version'] !== 1) problems.push('version: expected 1');
-  if (!(AGENT_RUNTIMES as readonly unknown[]).includes(value['runtime']))
-    problems.push(`runtime: expected one of ${AGENT_RUNTIMES.join(', ')}`);
-  expectString(value, 'runtime_session_id', problems, { pattern: RUNTIME_SESSION_ID });
-  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
-  expectIsoDate(value, 'bound_at', problems);
-  const procs = value['runtime_processes'];
-  if (
-    procs !== undefined &&
-    !(
-      Array.isArray(procs) &&
-      procs.length <= 8 &&
-      procs.every((p) => isRecord(p) && Number.isInteger(p['pid']) && typeof p['start'] === 'string')
-    )
-  )
-    problems.push('runtime_processes: expected a list of {pid, start}');
-  return problems.length === 0
-    ? { ok: true, value: value as unknown as SessionBinding }
-    : { ok: false, errors: problems };
-};
+const validateBinding: Validate<SessionBinding> = recordChecker(
+  z.looseObject({
+    version: z.literal(1),
+    runtime: z.enum(AGENT_RUNTIMES),
+    runtime_session_id: z.string().check(z.regex(RUNTIME_SESSION_ID)),
+    session_id: z.string().check(z.regex(UUID_V4)),
+    bound_at: isoDate,
+    runtime_processes: z.optional(z.array(z.looseObject({ pid: z.int(), start: z.string() })).check(z.maxLength(8))),
+  }),
+);
 
 /** Checks a runtime session id taken from a hook's input (exit 2 naming it when it is not plain). */
 export function checkRuntimeSessionId(id: unknown): string {

@@ -1,11 +1,8 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { config, type core, type output, type ZodMiniType } from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
+import type { core, output, ZodMiniType } from 'zod/mini';
+import '../util/validate.js'; // zod/mini's English messages
 import { configSchema, type WorkspaceConfig } from './schema.js';
 import { nearest } from './suggest.js';
-
-// zod/mini (the schemas' zod: a small bundle for the hooks) sets no language of its own: classic zod's English.
-config(en());
 
 /** Alias expansions allowed when loading workspace YAML (yaml's `maxAliasCount`). */
 export const MAX_ALIAS_COUNT = 100;

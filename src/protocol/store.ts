@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { appendJsonl, readJsonIfExists, readJsonl, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
-import { expectArray, expectIsoDate, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import * as z from 'zod/mini';
+import { isoDate, isRecord, recordChecker, UUID_V4 } from '../util/validate.js';
 import { sha256Hex } from '../util/sha256.js';
 import type { EvidenceRecord } from './evidence.js';
 import type { GateStatus } from './evaluate.js';
@@ -101,57 +102,46 @@ export function protocolFiles(paths: WorkspacePaths): ProtocolFiles {
   };
 }
 
-/** Hand-written validation (this runs in the pre-commit hook): a corrupt state is an error, never a pass. */
-export const validateProtocolState: Validate<ProtocolState> = (value) => {
-  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
-  const problems: Problems = [];
-  if (value['version'] !== 1) problems.push('version: expected 1');
-  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
-  expectString(value, 'objective', problems);
-  expectString(value, 'branch', problems, { nullable: true });
-  expectString(value, 'starting_commit', problems, { nullable: true });
-  expectIsoDate(value, 'started_at', problems);
-  expectString(value, 'protocol_sha256', problems);
-  expectString(value, 'current_phase', problems);
-  for (const [i, p] of expectArray(value, 'phases_completed', problems).entries())
-    if (typeof p !== 'string') problems.push(`phases_completed.${i}: expected a string`);
-  if (!isRecord(value['results'])) problems.push('results: expected an object');
-  for (const [i, e] of expectArray(value, 'evidence', problems).entries()) {
-    if (!isRecord(e)) {
-      problems.push(`evidence.${i}: expected an object`);
-      continue;
-    }
-    const sub: Problems = [];
-    expectString(e, 'phase', sub);
-    expectString(e, 'step', sub);
-    expectString(e, 'value', sub);
-    expectIsoDate(e, 'recorded_at', sub);
-    if (!(EVIDENCE_TYPES as readonly string[]).includes(e['type'] as string))
-      sub.push(`type: expected one of ${EVIDENCE_TYPES.join(', ')}`);
-    problems.push(...sub.map((s) => `evidence.${i}.${s}`));
-  }
-  if (!Number.isInteger(value['forced_advances']) || (value['forced_advances'] as number) < 0)
-    problems.push('forced_advances: expected a whole number');
-  expectArray(value, 'violations', problems);
-  if (typeof value['protocol_text'] !== 'string')
-    problems.push('protocol_text: expected the protocol text the run started with (a run of an older hestai: end it)');
-  else if (
-    typeof value['protocol_sha256'] === 'string' &&
-    sha256Hex(value['protocol_text']) !== value['protocol_sha256']
-  )
-    problems.push("protocol_text: does not match protocol_sha256: the run's sealed protocol was edited by hand");
-  const eventProblems = eventShapeProblems(value['events']);
-  problems.push(...eventProblems);
-  if (problems.length === 0) problems.push(...runLogProblems(value as unknown as ProtocolState));
-  if (
-    value['baseline'] !== undefined &&
-    (!isRecord(value['baseline']) || Object.values(value['baseline']).some((h) => typeof h !== 'string'))
-  )
-    problems.push('baseline: expected an object of sha256 strings');
-  return problems.length === 0
-    ? { ok: true, value: value as unknown as ProtocolState }
-    : { ok: false, errors: problems };
-};
+/** The shape of a protocol run, its sealed protocol and its event log: a corrupt state is an error, never a pass. */
+const protocolStateSchema = z
+  .looseObject({
+    version: z.literal(1),
+    session_id: z.string().check(z.regex(UUID_V4)),
+    objective: z.string(),
+    branch: z.nullable(z.string()),
+    starting_commit: z.nullable(z.string()),
+    started_at: isoDate,
+    protocol_sha256: z.string(),
+    current_phase: z.string(),
+    phases_completed: z.array(z.string()),
+    results: z.record(z.string(), z.unknown()),
+    evidence: z.array(
+      z.looseObject({
+        phase: z.string(),
+        step: z.string(),
+        value: z.string(),
+        recorded_at: isoDate,
+        type: z.enum(EVIDENCE_TYPES),
+      }),
+    ),
+    forced_advances: z.int().check(z.minimum(0)),
+    violations: z.array(z.unknown()),
+    protocol_text: z.string({
+      error: 'expected the protocol text the run started with (a run of an older hestai: end it)',
+    }),
+    events: z.unknown(),
+    baseline: z.optional(z.record(z.string(), z.string())),
+  })
+  .check(
+    z.superRefine((state, ctx) => {
+      const problem = (message: string) => ctx.addIssue({ code: 'custom', message, input: state });
+      if (sha256Hex(state.protocol_text) !== state.protocol_sha256)
+        problem("protocol_text: does not match protocol_sha256: the run's sealed protocol was edited by hand");
+      const shape = eventShapeProblems(state.events);
+      for (const p of shape.length > 0 ? shape : runLogProblems(state as unknown as ProtocolState)) problem(p);
+    }),
+  );
+export const validateProtocolState: Validate<ProtocolState> = recordChecker(protocolStateSchema);
 
 /** The session's protocol run, or null when none was started. A corrupt file throws (STATE_CORRUPT). */
 export function readProtocolState(paths: WorkspacePaths, sessionId: string): ProtocolState | null {

@@ -4,7 +4,8 @@ import { isHestaiError } from '../errors.js';
 import { readJsonWithText, type Validate } from '../state/store.js';
 import { isLive, readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
-import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import * as z from 'zod/mini';
+import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
 
 export const STRICTNESS = ['quick', 'default', 'deep'] as const;
 export type Strictness = (typeof STRICTNESS)[number];
@@ -76,48 +77,33 @@ export function anchorDigest(anchor: AnchorRecord): string {
   return `sha256:${anchor.record_digest ?? anchor.integrity.hash}`;
 }
 
-/** Structural validation of anchor.json (hand-written: this runs in the pre-commit hook). */
-export const validateAnchorRecord: Validate<AnchorRecord> = (value) => {
-  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
-  const problems: Problems = [];
-  if (value['version'] !== 1) problems.push('version: expected 1');
-  expectString(value, 'token', problems, { pattern: UUID_V4 });
-  if (typeof value['validated'] !== 'boolean') problems.push('validated: expected a boolean');
-  expectString(value, 'role', problems);
-  expectOneOf(value, 'mode', ['full', 'lite'], problems);
-  expectOneOf(value, 'tier', STRICTNESS, problems);
-  expectOneOf(value, 'source', ['anchor', 'odyssean_anchor'], problems);
-  expectIsoDate(value, 'validated_at', problems);
-  expectString(value, 'canonical_anchor', problems);
-  if (
-    value['record_digest'] !== undefined &&
-    (typeof value['record_digest'] !== 'string' || !/^[0-9a-f]{64}$/.test(value['record_digest']))
-  ) {
-    problems.push('record_digest: expected 64 hex digits');
-  }
-  const arm = value['arm'];
-  if (!isRecord(arm)) problems.push('arm: expected an object');
-  else {
-    const sub: Problems = [];
-    for (const key of ['phase', 'branch', 'focus', 'context_hash']) expectString(arm, key, sub);
-    for (const key of ['ahead', 'behind', 'files_count'])
-      if (typeof arm[key] !== 'number') sub.push(`${key}: expected a number`);
-    if (!Array.isArray(arm['top_files'])) sub.push('top_files: expected a list');
-    problems.push(...sub.map((p) => `arm.${p}`));
-  }
-  const integrity = value['integrity'];
-  if (
-    !isRecord(integrity) ||
-    integrity['algorithm'] !== 'sha256' ||
-    typeof integrity['hash'] !== 'string' ||
-    !/^[0-9a-f]{64}$/.test(integrity['hash'])
-  ) {
-    problems.push('integrity: expected {algorithm: "sha256", hash: <64 hex>}');
-  }
-  return problems.length === 0
-    ? { ok: true, value: value as unknown as AnchorRecord }
-    : { ok: false, errors: problems };
-};
+const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'expected 64 hex digits'));
+
+/** The shape of anchor.json (extra keys pass; the integrity hash covers them). */
+const anchorSchema = z.looseObject({
+  version: z.literal(1),
+  token: z.string().check(z.regex(UUID_V4)),
+  validated: z.boolean(),
+  role: z.string(),
+  mode: z.enum(['full', 'lite']),
+  tier: z.enum(STRICTNESS),
+  source: z.enum(['anchor', 'odyssean_anchor']),
+  validated_at: isoDate,
+  canonical_anchor: z.string(),
+  record_digest: z.optional(hex64),
+  arm: z.looseObject({
+    phase: z.string(),
+    branch: z.string(),
+    focus: z.string(),
+    context_hash: z.string(),
+    ahead: z.number(),
+    behind: z.number(),
+    files_count: z.number(),
+    top_files: z.array(z.unknown()),
+  }),
+  integrity: z.looseObject({ algorithm: z.literal('sha256'), hash: hex64 }),
+});
+export const validateAnchorRecord: Validate<AnchorRecord> = recordChecker(anchorSchema);
 
 export function anchorFile(paths: WorkspacePaths, token: string): string {
   return path.join(activeDir(paths, token), ANCHOR_FILE);

@@ -1,13 +1,14 @@
 /**
  * The pending handshake of the staged anchor: `.hestai/sessions/pending/{token}/handshake.json`. Written
- * only through the store (atomic), read with a hand-written validator (the pre-commit hook reads it to
+ * only through the store (atomic), read with its zod schema (the pre-commit hook reads it to
  * say "this anchor is terminal"), and mutated only under the per-token lock.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pendingDir, type WorkspacePaths } from '../paths.js';
 import { readJsonIfExists, removeStatePath, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
-import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import * as z from 'zod/mini';
+import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
 import { STRICTNESS, type ArmSnapshot, type Strictness } from './anchor.js';
 
 /** What a passing BIND section established (kept in the handshake between stages). */
@@ -21,7 +22,7 @@ export const HANDSHAKE_STAGES = ['IDENTITY', 'CONTEXT', 'BOUND'] as const;
 export type HandshakeStage = (typeof HANDSHAKE_STAGES)[number];
 /** Where failed submissions are counted: the staged context and proof stages, and the one-shot vector. */
 export type RetryStage = 'context' | 'proof' | 'vector';
-export const RETRY_STAGES: readonly RetryStage[] = ['context', 'proof', 'vector'];
+export const RETRY_STAGES = ['context', 'proof', 'vector'] as const satisfies readonly RetryStage[];
 
 export interface HandshakeRecord {
   version: 1;
@@ -60,35 +61,31 @@ export function handshakeFile(paths: WorkspacePaths, token: string): string {
   return path.join(pendingDir(paths, token), HANDSHAKE_FILE);
 }
 
-/** Structural validation of handshake.json (hand-written; no zod on the hook path). */
-export const validateHandshakeRecord: Validate<HandshakeRecord> = (value) => {
-  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
-  const problems: Problems = [];
-  if (value['version'] !== 1) problems.push('version: expected 1');
-  expectString(value, 'token', problems, { pattern: UUID_V4 });
-  expectOneOf(value, 'stage', HANDSHAKE_STAGES, problems);
-  expectString(value, 'role', problems);
-  expectString(value, 'working_dir', problems);
-  expectOneOf(value, 'mode', ['full', 'lite'], problems);
-  expectOneOf(value, 'strictness', STRICTNESS, problems);
-  expectString(value, 'topic', problems, { nullable: true });
-  expectString(value, 'constitution_path', problems, { nullable: true });
-  for (const key of ['created_at', 'updated_at', 'expires_at']) expectIsoDate(value, key, problems);
-  if (value['server_arm'] !== null && !isRecord(value['server_arm']))
-    problems.push('server_arm: expected an object or null');
-  if (value['bind'] !== null && !isRecord(value['bind'])) problems.push('bind: expected an object or null');
-  const retries = value['retries'];
-  if (!isRecord(retries) || !RETRY_STAGES.every((s) => Number.isInteger(retries[s]) && (retries[s] as number) >= 0)) {
-    problems.push('retries: expected {context, proof, vector} non-negative integers');
-  }
-  if (typeof value['terminal'] !== 'boolean') problems.push('terminal: expected a boolean');
-  for (const key of ['seen_at', 'seen_real_at']) if (value[key] !== undefined) expectIsoDate(value, key, problems);
-  if (value['terminal_stage'] !== null && !RETRY_STAGES.includes(value['terminal_stage'] as RetryStage))
-    problems.push('terminal_stage: expected context, proof, vector or null');
-  return problems.length === 0
-    ? { ok: true, value: value as unknown as HandshakeRecord }
-    : { ok: false, errors: problems };
-};
+const retries = z.int().check(z.minimum(0));
+
+/** The shape of handshake.json (extra keys pass). */
+const handshakeSchema = z.looseObject({
+  version: z.literal(1),
+  token: z.string().check(z.regex(UUID_V4)),
+  stage: z.enum(HANDSHAKE_STAGES),
+  role: z.string(),
+  working_dir: z.string(),
+  mode: z.enum(['full', 'lite']),
+  strictness: z.enum(STRICTNESS),
+  topic: z.nullable(z.string()),
+  constitution_path: z.nullable(z.string()),
+  created_at: isoDate,
+  updated_at: isoDate,
+  expires_at: isoDate,
+  server_arm: z.nullable(z.looseObject({})),
+  bind: z.nullable(z.looseObject({})),
+  retries: z.looseObject({ context: retries, proof: retries, vector: retries }),
+  terminal: z.boolean(),
+  seen_at: z.optional(isoDate),
+  seen_real_at: z.optional(isoDate),
+  terminal_stage: z.nullable(z.enum(RETRY_STAGES)),
+});
+export const validateHandshakeRecord: Validate<HandshakeRecord> = recordChecker(handshakeSchema);
 
 /**
  * Pure: the instant a handshake is judged at (expiry). The clock reading, but never earlier than a time

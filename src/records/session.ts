@@ -3,15 +3,8 @@ import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
-import {
-  expectArray,
-  expectIsoDate,
-  expectOneOf,
-  expectString,
-  isRecord,
-  UUID_V4,
-  type Problems,
-} from '../util/validate.js';
+import * as z from 'zod/mini';
+import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
 
 /** Role names: lower-case alphanumerics and hyphens, starting alphanumeric, at most 64 characters. */
 export const ROLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -75,47 +68,31 @@ export interface PromptUse {
 
 export const SESSION_FILE = 'session.json';
 
-/** Structural validation of a session record (hand-written: this runs in the pre-commit hook). */
-export const validateSessionRecord: Validate<SessionRecord> = (value) => {
-  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
-  const problems: Problems = [];
-  if (value['version'] !== 1) problems.push('version: expected 1');
-  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
-  expectString(value, 'role', problems, { pattern: ROLE_PATTERN });
-  expectString(value, 'focus', problems);
-  expectOneOf(value, 'focus_source', FOCUS_SOURCES, problems);
-  expectString(value, 'branch', problems, { nullable: true });
-  expectString(value, 'working_dir', problems);
-  expectString(value, 'model', problems, { nullable: true });
-  expectIsoDate(value, 'started_at', problems);
-  expectIsoDate(value, 'context_generated_at', problems);
-  expectIsoDate(value, 'last_activity', problems);
-  expectOneOf(value, 'state', SESSION_STATES, problems);
-  expectString(value, 'starting_commit', problems, { nullable: true });
-  expectArray(value, 'ownership_log', problems);
-  if (value['pinned'] !== undefined && typeof value['pinned'] !== 'boolean')
-    problems.push('pinned: expected true or false');
-  if (value['prompts'] !== undefined)
-    for (const [i, p] of expectArray(value, 'prompts', problems).entries()) {
-      if (!isRecord(p) || typeof p['name'] !== 'string' || typeof p['version'] !== 'string')
-        problems.push(`prompts.${i}: expected {name, version, source}`);
-      else expectOneOf(p, 'source', ['package', 'user'], problems);
-    }
-  for (const [i, ack] of expectArray(value, 'acknowledgments', problems).entries()) {
-    if (!isRecord(ack)) {
-      problems.push(`acknowledgments.${i}: expected an object`);
-      continue;
-    }
-    const sub: Problems = [];
-    expectIsoDate(ack, 'at', sub);
-    expectIsoDate(ack, 'context_generated_at', sub);
-    expectString(ack, 'reason', sub);
-    problems.push(...sub.map((p) => `acknowledgments.${i}.${p}`));
-  }
-  return problems.length === 0
-    ? { ok: true, value: value as unknown as SessionRecord }
-    : { ok: false, errors: problems };
-};
+const text = (pattern?: RegExp) => (pattern ? z.string().check(z.regex(pattern)) : z.string());
+
+/** The shape of a session record (extra keys pass: a newer hestai may add some). */
+const sessionSchema = z.looseObject({
+  version: z.literal(1),
+  session_id: text(UUID_V4),
+  role: text(ROLE_PATTERN),
+  focus: z.string(),
+  focus_source: z.enum(FOCUS_SOURCES),
+  branch: z.nullable(z.string()),
+  working_dir: z.string(),
+  model: z.nullable(z.string()),
+  started_at: isoDate,
+  context_generated_at: isoDate,
+  last_activity: isoDate,
+  state: z.enum(SESSION_STATES),
+  starting_commit: z.nullable(z.string()),
+  ownership_log: z.array(z.unknown()),
+  pinned: z.optional(z.boolean()),
+  prompts: z.optional(
+    z.array(z.looseObject({ name: z.string(), version: z.string(), source: z.enum(['package', 'user']) })),
+  ),
+  acknowledgments: z.array(z.looseObject({ at: isoDate, context_generated_at: isoDate, reason: z.string() })),
+});
+export const validateSessionRecord: Validate<SessionRecord> = recordChecker(sessionSchema);
 
 export function sessionFile(paths: WorkspacePaths, sessionId: string): string {
   return path.join(activeDir(paths, sessionId), SESSION_FILE);

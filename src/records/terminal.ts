@@ -4,7 +4,7 @@
  * this worktree: `.hestai/sessions/terminal/{role}.json`. The lock outlives the pending directory (deleted by
  * hand, or by cleanup after a clock-out) and every new session of the role: while it exists, no session of
  * that role in this worktree may run the handshake, commit, or pass MCP gating. Only `hestai anchor reset`
- * (audited, published to `hestai/anchors`) removes it. Hand-written validation: the hooks read it.
+ * (audited, published to `hestai/anchors`) removes it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,8 @@ import {
   writeJsonAtomic,
   type Validate,
 } from '../state/store.js';
-import { expectIsoDate, expectOneOf, expectString, isRecord, UUID_V4, type Problems } from '../util/validate.js';
+import * as z from 'zod/mini';
+import { isoDate, isRecord, recordChecker, UUID_V4 } from '../util/validate.js';
 import { handshakeFile, RETRY_STAGES, type RetryStage } from './handshake.js';
 import { readSession, ROLE_PATTERN } from './session.js';
 import { hasValidAnchor } from './anchor.js';
@@ -49,19 +50,16 @@ export function terminalLockFile(paths: WorkspacePaths, role: string): string {
   return path.join(paths.terminal, `${role}.json`);
 }
 
-export const validateTerminalLock: Validate<TerminalLock> = (value) => {
-  if (!isRecord(value)) return { ok: false, errors: ['(root): expected an object'] };
-  const problems: Problems = [];
-  if (value['version'] !== 1) problems.push('version: expected 1');
-  expectString(value, 'role', problems, { pattern: ROLE_PATTERN });
-  expectString(value, 'session_id', problems, { pattern: UUID_V4 });
-  expectOneOf(value, 'stage', RETRY_STAGES, problems);
-  if (!Number.isInteger(value['failures'])) problems.push('failures: expected an integer');
-  expectIsoDate(value, 'at', problems);
-  return problems.length === 0
-    ? { ok: true, value: value as unknown as TerminalLock }
-    : { ok: false, errors: problems };
-};
+export const validateTerminalLock: Validate<TerminalLock> = recordChecker(
+  z.looseObject({
+    version: z.literal(1),
+    role: z.string().check(z.regex(ROLE_PATTERN)),
+    session_id: z.string().check(z.regex(UUID_V4)),
+    stage: z.enum(RETRY_STAGES),
+    failures: z.int(),
+    at: isoDate,
+  }),
+);
 
 /** The lock of a role, or null. A corrupt file throws (exit 2, names the file). */
 export function readTerminalLock(paths: WorkspacePaths, role: string): TerminalLock | null {

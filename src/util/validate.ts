@@ -1,60 +1,45 @@
-/**
- * Tiny hand-written validators for state files read on the hook path, where loading zod would cost more
- * than the whole hook (measured: +45 ms, +15 MB). Each returns the problems found, as `key: expected ...`.
- */
-export type Problems = string[];
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+// The one validation style for configs and records: zod/mini (small enough for the hooks' bundles). It sets no
+// language of its own: classic zod's English messages.
+z.config(en());
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function expectString(
-  obj: Record<string, unknown>,
-  key: string,
-  problems: Problems,
-  options: { nullable?: boolean; pattern?: RegExp } = {},
-): void {
-  const value = obj[key];
-  if (value === null && options.nullable) return;
-  if (typeof value !== 'string') {
-    problems.push(`${key}: expected a string${options.nullable ? ' or null' : ''}`);
-    return;
-  }
-  if (options.pattern && !options.pattern.test(value)) problems.push(`${key}: does not match ${options.pattern}`);
-}
-
 /** A full ISO-8601 timestamp as `Date#toISOString` writes it (offsets allowed): one line, nothing around it. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+export const isoDate = z
+  .string()
+  .check(
+    z.refine(
+      (s) => ISO_TIMESTAMP.test(s) && !Number.isNaN(Date.parse(s)),
+      'expected an ISO-8601 timestamp like 2026-01-31T12:00:00.000Z',
+    ),
+  );
 
-export function expectIsoDate(
-  obj: Record<string, unknown>,
-  key: string,
-  problems: Problems,
-  options: { nullable?: boolean } = {},
-): void {
-  const value = obj[key];
-  if (value === null && options.nullable) return;
-  if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
-    problems.push(`${key}: expected an ISO-8601 timestamp like 2026-01-31T12:00:00.000Z`);
-  }
-}
-
-export function expectOneOf(
-  obj: Record<string, unknown>,
-  key: string,
-  allowed: readonly string[],
-  problems: Problems,
-): void {
-  if (!allowed.includes(obj[key] as string)) problems.push(`${key}: expected one of ${allowed.join(', ')}`);
-}
-
-export function expectArray(obj: Record<string, unknown>, key: string, problems: Problems): unknown[] {
-  const value = obj[key];
-  if (!Array.isArray(value)) {
-    problems.push(`${key}: expected a list`);
-    return [];
-  }
-  return value;
+/**
+ * The checker of a stored record: its value itself (never a copy: a record's integrity hash is over what was
+ * read) when `schema` accepts it, else each problem as `key.path: message`.
+ */
+export function recordChecker<T>(
+  schema: z.ZodMiniType,
+): (value: unknown) => { ok: true; value: T } | { ok: false; errors: string[] } {
+  return (value) => {
+    const result = schema.safeParse(value);
+    if (result.success) return { ok: true, value: value as T };
+    return {
+      ok: false,
+      // A custom issue of the whole record names its own key in its message.
+      errors: result.error.issues.map((issue) =>
+        issue.path.length === 0 && issue.code === 'custom'
+          ? issue.message
+          : `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      ),
+    };
+  };
 }
 
 /** RFC 4122 version-4 UUID, lower case (the session id and handshake token). */

@@ -62,7 +62,7 @@ describe('session records', () => {
     const paths = workspacePaths(repo.dir);
     const id = randomUUID();
     writeJsonAtomic(sessionFile(paths, id), { ...session(id, repo.dir), state: 'DANCING' });
-    expect(() => readSession(paths, id)).toThrow(/state: expected one of/);
+    expect(() => readSession(paths, id)).toThrow(/state: Invalid option: expected one of "CREATED"/);
   });
 
   it('counts an acknowledgment only for the current context generation', () => {
