@@ -75,6 +75,23 @@ describe('hestai/anchors is history: a published record stays evidence', () => {
     expect(report.warnings).toBeGreaterThanOrEqual(1);
   });
 
+  it('attack: a fast-forward merge whose first parent is an empty orphan drops every file; the records still count and the loss is named', () => {
+    const { repo, digest } = pushedBranch();
+    const dir = path.join(tempDir('hestai-mallory-'), 'clone');
+    repo.git(['clone', '-q', '--branch', 'hestai/anchors', `file://${repo.remote}`, dir]);
+    const empty = repo.git(['hash-object', '-t', 'tree', '-w', '--stdin'], { cwd: dir, input: '' }).stdout.trim();
+    const orphan = repo.git(['commit-tree', empty, '-m', 'start over'], { cwd: dir, env: MALLORY }).stdout.trim();
+    const merge = repo.git(['commit-tree', empty, '-p', orphan, '-p', 'HEAD', '-m', 'merge'], {
+      cwd: dir,
+      env: MALLORY,
+    });
+    repo.git(['push', '-q', 'origin', `${merge.stdout.trim()}:refs/heads/hestai/anchors`], { cwd: dir });
+    const { status, report } = ci(repo);
+    expect(verdictOf(report, 'docs: honest work', 'anchor')?.status, JSON.stringify(report, null, 1)).toBe('pass');
+    expect(status).toBe(0);
+    expect(warningsAbout(report, `records/${digest}.json`)[0]?.message).toMatch(/absent from .*hestai\/anchors/);
+  });
+
   it('attack: overwriting the record in place (same path, other bytes) changes nothing either, and is named', () => {
     const { repo, digest } = pushedBranch();
     const bad = mallory(repo, repo.remote, (dir) => fs.writeFileSync(path.join(dir, `records/${digest}.json`), '{}'));
