@@ -165,6 +165,15 @@ class Store {
     }
   }
 
+  /** A published file absent from every tip with no commit deleting it: a merge left it out. */
+  private dropped(path: string, published: string, where: string) {
+    this.warn({
+      path,
+      commit: published,
+      message: `${path}, published in hestai/anchors commit ${short(published)}, is absent from ${where} though no commit deletes it (a merge that leaves out its parents' files): the published version still counts (the anchors branch is append-only)`,
+    });
+  }
+
   /** Every version published at `paths` (in `where`) that fits the cap, read in two `cat-file` rounds (sizes, then bytes). */
   async read(paths: Iterable<string>, where: AnchorsHistory['files'], h: AnchorsHistory | null) {
     const wanted: { path: string; blob: string; commit: string }[] = [];
@@ -230,7 +239,9 @@ class Store {
       .map((r) => r.ref)
       .join(', ');
     for (const d of digests) {
-      const version = hashing(tipFiles, d) ?? hashing(pastFiles, d);
+      const past = hashing(tipFiles, d) ? undefined : hashing(pastFiles, d);
+      if (past && !h?.tampering.has(path(d))) this.dropped(path(d), past.commit, where);
+      const version = hashing(tipFiles, d) ?? past;
       const record = version ? this.valid(path(d), version, parseRecord, 'proof record') : null;
       if (version && record) found.set(d, { record, blob: version.blob, commit: version.commit });
       else if (version) found.set(d, { problem: `the stored record ${path(d)} is not a valid proof record` });
