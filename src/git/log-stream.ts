@@ -82,17 +82,30 @@ export async function* streamCommits(
   const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
   const decoder = new StringDecoder('utf8');
   let text = '';
+  // A record longer than a chunk (a huge message) is kept in pieces until its end arrives, and only the new
+  // piece is searched for that end: joining and searching all read so far at every chunk costs the square.
+  let pieces: string[] = [];
   let ready: { commit: LogCommit; children: number }[] = [];
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      text += decoder.write(chunk);
+      const piece = decoder.write(chunk);
+      if (pieces.length > 0) {
+        const last = pieces[pieces.length - 1]!;
+        pieces.push(piece);
+        if (`${last.slice(-end.length)}${piece}`.indexOf(end) === -1) continue;
+        text = pieces.join('');
+        pieces = [];
+      } else text += piece;
       let from = 0;
       for (;;) {
         // `commit <sha> <child>...` then the record: RECORD_SEP nonce ... FIELD_SEP nonce FIELD_SEP
         const start = text.indexOf(open, from);
         if (start === -1) break;
         const stop = text.indexOf(end, start);
-        if (stop === -1) break;
+        if (stop === -1) {
+          if (text.length - start > 65536) pieces = [text.slice(from)];
+          break;
+        }
         const head = text.slice(from, start).trim().split(' ');
         const [commit] = parseLog(text.slice(start, stop + end.length), true, nonce);
         if (head[0] !== 'commit' || commit === undefined || commit.sha !== head[1])
@@ -104,9 +117,9 @@ export async function* streamCommits(
           ready = [];
         }
       }
-      text = text.slice(from);
+      text = pieces.length > 0 ? '' : text.slice(from);
     }
-    text += decoder.end();
+    text = pieces.join('') + text + decoder.end();
     if (text.trim() !== '') throw new GitStreamError(args, 0, 'git rev-list output ended inside a commit');
     if (ready.length > 0) yield ready;
     const { status, stderr } = await exit;
