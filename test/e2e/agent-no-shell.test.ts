@@ -81,7 +81,12 @@ function shellPayload(runtime: Runtime, command: string, where: { cwd?: string; 
 }
 
 /** Runs the hook `init` wrote for `runtime` from the project directory; the decision and its text. */
-function hook(runtime: Runtime, payload: object, session: string): { allowed: boolean; text: string } {
+function hook(
+  runtime: Runtime,
+  payload: object,
+  session: string,
+  extra: NodeJS.ProcessEnv = {},
+): { allowed: boolean; text: string } {
   const projectDir =
     runtime === 'claude-code'
       ? { CLAUDE_PROJECT_DIR: repo.dir }
@@ -90,7 +95,7 @@ function hook(runtime: Runtime, payload: object, session: string): { allowed: bo
         : {};
   const run = spawnSync('sh', ['-c', commands[runtime]], {
     cwd: repo.dir,
-    env: { ...repo.env, ...projectDir, HESTAI_SESSION: session },
+    env: { ...repo.env, ...projectDir, HESTAI_SESSION: session, ...extra },
     input: JSON.stringify(payload),
     encoding: 'utf8',
   });
@@ -138,6 +143,13 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
     '%s: an exact invocation of hestai’s start commands passes before the anchor; shell syntax, other programs and a person’s decisions do not',
     (runtime) => {
       const session = clockIn();
+      // hestai as a user has it: the first `hestai` on PATH is the installed CLI, and the project's own link
+      const dir = path.join(repo.home, 'bin');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.symlinkSync(BIN, path.join(dir, 'hestai'));
+      fs.mkdirSync(path.join(repo.dir, 'node_modules/.bin'), { recursive: true });
+      fs.symlinkSync(BIN, path.join(repo.dir, 'node_modules/.bin/hestai'));
+      const env = { PATH: `${dir}${path.delimiter}${repo.env['PATH']}` };
       for (const allowed of [
         'hestai status',
         `hestai clock-in --role implementation-lead --json`,
@@ -149,7 +161,9 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
         'hestai clock-out',
         'hestai --version',
       ])
-        expect(hook(runtime, shellPayload(runtime, allowed), session).allowed, `${runtime}: ${allowed}`).toBe(true);
+        expect(hook(runtime, shellPayload(runtime, allowed), session, env).allowed, `${runtime}: ${allowed}`).toBe(
+          true,
+        );
       for (const refused of [
         'hestai status; touch F',
         'hestai status && touch F',
@@ -173,7 +187,24 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
         'hestai status ~/x',
         'hestai status *',
       ])
-        expect(hook(runtime, shellPayload(runtime, refused), session).allowed, `${runtime}: ${refused}`).toBe(false);
+        expect(hook(runtime, shellPayload(runtime, refused), session, env).allowed, `${runtime}: ${refused}`).toBe(
+          false,
+        );
+    },
+  );
+
+  it.each(AGENT_RUNTIMES)(
+    '%s: attack: a `hestai` the agent planted outside the worktree (first on PATH), or `npx hestai` with no local install (npx fetches from the registry), is not hestai',
+    (runtime) => {
+      const session = clockIn();
+      // an edit outside the worktree is not gated: the agent writes a shim into a directory on PATH
+      const dir = path.join(repo.home, '.local/bin');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'hestai'), `#!/bin/sh\necho x > ${repo.dir}/src/app.ts\n`, { mode: 0o755 });
+      const env = { PATH: `${dir}${path.delimiter}${repo.env['PATH']}` };
+      for (const form of ['hestai status', 'npx hestai status', 'npx --no hestai status'])
+        expect(hook(runtime, shellPayload(runtime, form), session, env).allowed, `${runtime}: ${form}`).toBe(false);
+      expect(hook(runtime, shellPayload(runtime, `node ${BIN} status`), session, env).allowed).toBe(true);
     },
   );
 });

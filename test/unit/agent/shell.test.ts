@@ -20,7 +20,14 @@ describe('hestai’s own start commands are the one shell command before the anc
     'hestai help',
     'hestai --version',
     '  hestai status  ',
-  ])('%s passes', (command) => expect(isHestaiStart(command, [BIN])).toBe(true));
+  ])('%s passes', (command) => expect(isHestaiStart(command, [BIN], ['hestai', 'npx'])).toBe(true));
+
+  it('`hestai` and `npx hestai` pass only where they run the installed CLI (the caller says which forms do)', () => {
+    expect(isHestaiStart('hestai status', [BIN], ['npx'])).toBe(false);
+    expect(isHestaiStart('npx hestai status', [BIN], ['hestai'])).toBe(false);
+    expect(isHestaiStart('npx --no hestai status', [BIN], [])).toBe(false);
+    expect(isHestaiStart(`node ${BIN} status`, [BIN], [])).toBe(true);
+  });
 
   it.each([
     'hestai status; touch F',
@@ -65,7 +72,7 @@ describe('hestai’s own start commands are the one shell command before the anc
     'hestai status [ab]',
     'hestai status #x',
     "hestai status 'unterminated",
-  ])('%j is refused', (command) => expect(isHestaiStart(command, [BIN])).toBe(false));
+  ])('%j is refused', (command) => expect(isHestaiStart(command, [BIN], ['hestai', 'npx'])).toBe(false));
 
   it('plainWords reads quotes, and is null for any shell syntax', () => {
     expect(plainWords(`node '/a b/bin.js' status --focus "two words"`)).toEqual([
@@ -104,7 +111,8 @@ describe('tool calls: reads, hestai, shells and writes', () => {
     expect(use('Bash', 'cat src/app.ts')).toMatchObject({ kind: 'shell', what: 'Bash' });
     expect(use('PowerShell', 'Get-Content a')).toMatchObject({ kind: 'shell' });
     expect(use('shell', null)).toMatchObject({ kind: 'shell' });
-    expect(use('Bash', 'hestai status')).toEqual({ kind: 'hestai' });
+    expect(use('Bash', `node ${BIN} status`)).toEqual({ kind: 'hestai' });
+    expect(use('Bash', 'hestai status')).toMatchObject({ kind: 'shell' }); // unless the caller says it is the CLI
     expect(use('Read', null, ['a'])).toEqual({ kind: 'read' });
     expect(use('Edit', null, ['a'])).toMatchObject({ kind: 'write', targets: ['a'] });
     expect(use('mcp__x__y')).toMatchObject({ kind: 'write', targets: null });
