@@ -8,6 +8,8 @@ import { pathPieces, protectedEntry, protectedName, protectedOutside } from './p
 import { classifyToolUse, listableTool, type ToolClass, type ToolUse } from './tool-use.js';
 import { isInside, pathInside } from '../paths.js';
 import { claudeMcpName, type HestaiMcpName } from '../util/agent-tools.js';
+import { onPath } from '../util/invocation.js';
+import type { HestaiForm } from './shell.js';
 
 /** Why a tool call was allowed or refused. */
 export type ToolUseCode =
@@ -76,6 +78,26 @@ export function hestaiBins(packageRoot: string | undefined): string[] {
   return packageRoot === undefined
     ? []
     : ['dist/cli/bin.js', 'hooks/claude-code', 'hooks/agent-hook'].map((file) => path.join(packageRoot, file));
+}
+
+/**
+ * The short forms that run the installed CLI here (never a `hestai` the agent planted): `hestai` when the
+ * first on PATH is the package's bin, `npx hestai` when the project's `node_modules/.bin/hestai` links to it
+ * (else npx would fetch a package from the registry).
+ */
+function hestaiForms(root: string, packageRoot: string | undefined, env: NodeJS.ProcessEnv): HestaiForm[] {
+  if (packageRoot === undefined) return [];
+  const bin = path.join(packageRoot, 'dist', 'cli', 'bin.js');
+  const real = (file: string) => {
+    try {
+      return fs.realpathSync(file);
+    } catch {
+      return null;
+    }
+  };
+  const forms: HestaiForm[] = onPath(env, bin) ? ['hestai'] : [];
+  const linked = real(path.join(root, 'node_modules', '.bin', 'hestai'));
+  return linked !== null && linked === real(bin) ? [...forms, 'npx'] : forms;
 }
 
 /**
@@ -189,7 +211,8 @@ const deny = (
  * blocking start gate of the session protocol may be unmet either. Reads state, writes nothing.
  */
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
-  const cls = classifyToolUse(input.use, hestaiBins(input.packageRoot));
+  const forms = hestaiForms(input.paths.root, input.packageRoot, input.env);
+  const cls = classifyToolUse(input.use, hestaiBins(input.packageRoot), [], forms);
   if (cls.kind === 'read')
     return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
   if (cls.kind === 'hestai')

@@ -41,17 +41,21 @@ export function plainWords(command: string): string[] | null {
   return words;
 }
 
+/** The forms that run the installed CLI here, besides `node <bin>`: `hestai` (first on PATH), `npx hestai` (the project's link). */
+export type HestaiForm = 'hestai' | 'npx';
+
 /**
- * Pure: is `command` exactly an invocation of hestai's start commands: `hestai ...`, `npx [--no|--no-install]
- * hestai ...` or `node <one of bins> ...` (the installed CLI; a hook entry only with `--session-start <id>`), no
- * shell syntax, no environment assignment, no `--cwd`, and for `anchor` no `reset`?
+ * Pure: is `command` exactly an invocation of hestai's start commands: `node <one of bins> ...` (the installed
+ * CLI; a hook entry only with `--session-start <id>`), or `hestai ...` and `npx [--no|--no-install] hestai ...`
+ * where `forms` says they run that CLI; no shell syntax, no environment assignment, no `--cwd`, and for
+ * `anchor` no `reset`?
  */
-export function isHestaiStart(command: string, bins: readonly string[]): boolean {
+export function isHestaiStart(command: string, bins: readonly string[], forms: readonly HestaiForm[] = []): boolean {
   const words = plainWords(command.trim());
   if (words === null) return false;
   let args: string[];
-  if (words[0] === 'hestai') args = words.slice(1);
-  else if (words[0] === 'npx') {
+  if (words[0] === 'hestai' && forms.includes('hestai')) args = words.slice(1);
+  else if (words[0] === 'npx' && forms.includes('npx')) {
     let k = 1;
     while (words[k] === '--no' || words[k] === '--no-install') k++;
     if (words[k] !== 'hestai') return false;

@@ -6,7 +6,7 @@ import {
   SHELL_TOOLS,
   TOOL_ALIASES,
 } from '../util/agent-tools.js';
-import { isHestaiStart, shellMentions } from './shell.js';
+import { isHestaiStart, shellMentions, type HestaiForm } from './shell.js';
 
 /**
  * One tool call of an agent runtime, in the runtime-neutral form `hestai check tool-use` reads on stdin
@@ -43,11 +43,16 @@ const isShellTool = (tool: string) =>
 /**
  * Pure: classifies a tool call, denying by default: edit tools write their paths; a shell tool is a shell
  * command, or hestai when its command is exactly one of hestai's start commands (`bins`: the installed CLI's
- * paths, see `isHestaiStart`); any other tool is a read only when the built-in list (`READ_TOOLS`, hestai's own
+ * paths; `forms`: which short forms run it here; see `isHestaiStart`); any other tool is a read only when the built-in list (`READ_TOOLS`, hestai's own
  * `mcp__hestai__*`) or `listed` (the base policy's `agents.read_tools`) says so, or when the caller says
  * `kind: "read"`. Everything else is a write with unknown targets.
  */
-export function classifyToolUse(use: ToolUse, bins: readonly string[] = [], listed: readonly string[] = []): ToolClass {
+export function classifyToolUse(
+  use: ToolUse,
+  bins: readonly string[] = [],
+  listed: readonly string[] = [],
+  forms: readonly HestaiForm[] = [],
+): ToolClass {
   const write = (known: boolean): ToolClass => ({
     kind: 'write',
     targets: known && use.paths.length > 0 ? use.paths : null,
@@ -56,7 +61,7 @@ export function classifyToolUse(use: ToolUse, bins: readonly string[] = [], list
   });
   if (isEditTool(use.tool)) return write(true);
   if (isShellTool(use.tool)) {
-    if (use.command !== null && isHestaiStart(use.command, bins)) return { kind: 'hestai' };
+    if (use.command !== null && isHestaiStart(use.command, bins, forms)) return { kind: 'hestai' };
     return { kind: 'shell', what: use.tool, mentions: shellMentions(use.command ?? '', bins) };
   }
   if (use.kind === 'write') return write(true);

@@ -15,7 +15,7 @@ export function cliCommandFor(root: string, packageRoot: string, env: NodeJS.Pro
 }
 
 /** True when the first `hestai` on PATH is `bin` (a link to it, as npm's global install makes). */
-function onPath(env: NodeJS.ProcessEnv, bin: string): boolean {
+export function onPath(env: NodeJS.ProcessEnv, bin: string): boolean {
   let target: string;
   try {
     target = fs.realpathSync(bin);

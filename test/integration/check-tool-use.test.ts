@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 import { makeSession } from '../helpers/session-fixture.js';
 
 // `hestai check tool-use`: the documented generic contract other agent runtimes call (stdin JSON; exit 0
@@ -73,7 +73,7 @@ describe('hestai check tool-use', () => {
     expect(check(repo, { tool: 'Read', paths: ['.hestai/sessions'] }).status).toBe(0);
     // issue 37: no shell command is a read; before the anchor only hestai's own start commands run
     expect(check(repo, { tool: 'shell', command: 'git log --oneline' }).status).toBe(1);
-    expect(check(repo, { tool: 'shell', command: 'hestai status' }).status).toBe(0);
+    expect(check(repo, { tool: 'shell', command: `node ${PROJECT_ROOT}/dist/cli/bin.js status` }).status).toBe(0);
     const unanchored = makeSession(repo.dir, { anchored: false });
     const denied = check(repo, { tool: 'Write', paths: ['a.ts'], hestai_session: unanchored.token }, [
       '--json',
