@@ -77,7 +77,12 @@ export function evaluateGate(
     }
     case 'file_modified_since_start': {
       if (facts.changed === null) return unknown(`what changed since the start`);
-      const hits = facts.changed.filter((f) => pathMatches(check.path, f));
+      const changed = facts.changed.filter((f) => pathMatches(check.path, f));
+      const hits = check.names_session === true ? changed.filter((f) => facts.naming_session?.includes(f)) : changed;
+      if (hits.length === 0 && changed.length > 0)
+        return fail(
+          `${check.path} changed since the run started, but no changed file names session ${facts.session_id}`,
+        );
       return hits.length > 0
         ? pass(
             `${check.path} changed since the run started (${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ', ...' : ''})`,

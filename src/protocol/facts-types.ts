@@ -24,6 +24,8 @@ export interface Facts {
   exists: Record<string, boolean>;
   /** Files changed since the starting commit (committed, staged, unstaged, untracked), or null if unknown. */
   changed: string[] | null;
+  /** The changed files that contain the session id (gathered only for a `names_session` check). */
+  naming_session?: string[];
   /** Commits on HEAD since the starting commit. */
   commits_since_start: number | null;
   /** Uncommitted paths (staged, unstaged, untracked); empty when clean. */

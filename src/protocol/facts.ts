@@ -145,6 +145,23 @@ function existsInside(root: string, rel: string): boolean {
   }
 }
 
+/** The largest report a `names_session` check reads for the session id. */
+const MAX_REPORT_BYTES = 1024 * 1024;
+
+/** The changed files a `names_session` check watches that contain the session id (undefined: no such check). */
+function namingSession(input: GatherInput, root: string, changed: string[] | null): string[] | undefined {
+  const patterns = input.gates.flatMap(({ gate }) =>
+    gate.check.type === 'file_modified_since_start' && gate.check.names_session === true ? [gate.check.path] : [],
+  );
+  if (patterns.length === 0 || changed === null) return undefined;
+  return changed.filter((f) => {
+    if (!patterns.some((p) => pathMatches(p, f)) || !existsInside(root, f)) return false;
+    const full = path.join(root, f);
+    if (fs.statSync(full).size > MAX_REPORT_BYTES) return false;
+    return fs.readFileSync(full, 'utf8').includes(input.session_id);
+  });
+}
+
 /** sha256 of a file's bytes, or null when it is not a file inside the worktree. */
 function sha256OfFile(root: string, rel: string): string | null {
   return existsInside(root, rel) ? sha256HexBytes(fs.readFileSync(path.join(root, rel))) : null;
@@ -197,6 +214,8 @@ export function factsOf(input: GatherInput, git: GitPrefetch): Facts {
       );
       facts.changed = [...candidates].filter((f) => sha256OfFile(root, f) !== (baseline[f] ?? null));
     }
+    const naming = namingSession(input, root, facts.changed);
+    if (naming !== undefined) facts.naming_session = naming;
   }
   const needsCommits = types.has('tests_first');
   const range = needsCommits || types.has('git_commit_since_start') ? gathered(git.range, 'range') : null;

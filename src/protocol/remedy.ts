@@ -68,7 +68,7 @@ export function suggestAction(phase: string, gate: Gate, surface: Surface, ctx: 
     case 'file_exists':
       return `create ${check.path}, then ${validate}`;
     case 'file_modified_since_start':
-      return `update ${check.path}, then ${validate}`;
+      return `update ${check.path}${check.names_session === true ? ' with a file that names your session id' : ''}, then ${validate}`;
     case 'git_commit_since_start':
       return `commit your work (test first: git commit -m "test(scope): ..." before "feat(scope): ..."), then ${validate}`;
     case 'git_clean':
@@ -99,7 +99,7 @@ export function evidenceNeeded(gate: Gate): string {
     case 'file_exists':
       return `the file ${check.path}`;
     case 'file_modified_since_start':
-      return `a change to ${check.path} since the run started`;
+      return `a change to ${check.path} since the run started${check.names_session === true ? ', in a file naming the session id' : ''}`;
     case 'command':
       return `\`${check.run}\` exiting 0 (trusted workspace)`;
     case 'git_commit_since_start':

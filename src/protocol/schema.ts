@@ -24,8 +24,12 @@ const only = <T extends string>(type: T) => z.strictObject({ type: z.literal(typ
 const checkSchema = z.discriminatedUnion('type', [
   /** The file must exist (a glob matches any file). */
   z.strictObject({ type: z.literal('file_exists'), path: relPathOrGlob }),
-  /** The path or glob must have changed since the run started. */
-  z.strictObject({ type: z.literal('file_modified_since_start'), path: relPathOrGlob }),
+  /** The path or glob must have changed since the run started (`names_session`: a changed file names the run's session). */
+  z.strictObject({
+    type: z.literal('file_modified_since_start'),
+    path: relPathOrGlob,
+    names_session: z.optional(z.boolean()),
+  }),
   /** A shell command run in the repository root; exit 0 passes. */
   z.strictObject({
     type: z.literal('command'),

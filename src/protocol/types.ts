@@ -29,7 +29,7 @@ export type CheckType = (typeof CHECK_TYPES)[number];
 
 export type Check =
   | { type: 'file_exists'; path: string }
-  | { type: 'file_modified_since_start'; path: string }
+  | { type: 'file_modified_since_start'; path: string; names_session?: boolean }
   | { type: 'command'; run: string; timeout_ms: number }
   | { type: 'git_commit_since_start' }
   | { type: 'git_clean' }
