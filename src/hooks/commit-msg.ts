@@ -66,31 +66,26 @@ function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): Mess
   };
 }
 
-/**
- * The commit-msg decision (docs/design.md §6, §7): a Conventional Commit header, the test-first rule against
- * the branch history since its base, and the HestAI trailers (plus `HestAI-Bypass` on a bypass).
- */
-export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
-  const { root, config, env } = input;
-  const file = path.resolve(root, input.file);
-  let raw: string;
+/** The message file git passes: its absolute path and text. */
+function readMessageFile(root: string, name: string): { file: string; raw: string } {
+  const file = path.resolve(root, name);
   try {
-    raw = fs.readFileSync(file, 'utf8');
+    return { file, raw: fs.readFileSync(file, 'utf8') };
   } catch {
     throw usageError(`cannot read the commit message file ${file}`, {
       file,
       remedy: 'git passes it as the first argument of the commit-msg hook.',
     });
   }
-  const pass = (lines: string[] = []): HookOutcome => ({ exitCode: 0, lines, audit: [], session_id: null });
-  if (!config.hooks.commit_msg) return pass();
-  const bypass = readBypass(env);
-  if (bypass.kind === 'empty') return { exitCode: 1, lines: EMPTY_BYPASS_LINES, audit: [], session_id: null };
-  const options = messageOptions(root, raw, env);
-  const message = cleanMessage(raw, options);
+}
 
-  const paths = workspacePaths(root);
-  const resolved = resolveCommitSession(paths, env);
+/**
+ * The trailers the commit gets: the anchored session's (hooks.trailers), and `HestAI-Clock` when HESTAI_NOW pins
+ * the clock (never honoured silently: the commit says the hooks judged it at a pinned clock; verify lists it).
+ */
+function commitTrailers(input: CommitMsgInput): { session_id: string | null; trailers: Trailer[] } {
+  const { root, config, env } = input;
+  const resolved = resolveCommitSession(workspacePaths(root), env);
   const anchored = resolved.found && resolved.anchor.valid ? resolved : null;
   const session_id = resolved.found ? resolved.session.session_id : null;
   const trailers: Trailer[] = [];
@@ -100,25 +95,19 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
       { key: 'HestAI-Anchor', value: anchorDigest(anchored.anchor.anchor) },
     );
   }
-  // HESTAI_NOW is never honoured silently: the commit says the hooks judged it at a pinned clock (verify lists it).
-  const pinned = pinnedClock(env);
-  if (pinned !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
-  const withTrailers = (outcome: HookOutcome): HookOutcome =>
-    trailers.length === 0
-      ? outcome
-      : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
-  // HEAD's branch and the merge being committed: git's answer, one `git rev-parse` (src/git/head.ts).
-  const headNow = headState(root);
-  const previous = () =>
-    branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, headNow);
-  const mergeHeads = headNow.mergeHeads;
-  const named = revertedSha(message);
-  const reverts = named === null ? null : (resolveCommits(root, [named]).get(named) ?? null);
-  const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
-  // `git commit --amend` replaces HEAD: the commit is judged as a new commit on HEAD's parents with HEAD left
-  // out of the history, exactly as strict as committing it fresh there (src/git/invocation.ts, docs/enforcement.md).
+  if (pinnedClock(env) !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
+  return { session_id, trailers };
+}
+
+/**
+ * `git commit --amend` replaces HEAD: the commit is judged as a new commit on HEAD's parents with HEAD left
+ * out of the history, exactly as strict as committing it fresh there (src/git/invocation.ts,
+ * docs/enforcement.md). git's command line is read once, when first asked.
+ */
+function amendProbe(root: string, env: NodeJS.ProcessEnv) {
   let lookup: InvocationLookup | undefined;
   const invocation = () => (lookup ??= readCommitInvocation());
+  /** `head`, when this commit replaces it. */
   const replaced = (head: LogCommit | undefined): LogCommit | null => {
     if (head === undefined) return null;
     const found = invocation();
@@ -131,20 +120,149 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
     const head = gitHistory(root, { revisions: ['HEAD', '-n', '1'] });
     return 'commits' in head ? replaced(head.commits[0]) : null;
   };
-  // A release tool's header is skipped only on a commit of release files (src/tdd/ignore.ts): read what it changes.
-  const releaseChanges = () => {
-    const amended = amendedHead();
-    return stagedChanges(root, amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha)));
+  return { invocation, replaced, amendedHead };
+}
+
+type AmendProbe = ReturnType<typeof amendProbe>;
+
+/** What the staged changes are taken against: the amended commit's parent (or the empty tree), else HEAD. */
+const stagedBase = (amended: LogCommit | null): string | undefined =>
+  amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha));
+
+/** What a judged step knows of the commit being made. */
+interface Making {
+  input: CommitMsgInput;
+  /** The message as git will store it. */
+  message: string;
+  /** The commit this one reverts (resolved), or null. */
+  reverts: string | null;
+  ignore: ReturnType<typeof ignoreRules>;
+  amend: AmendProbe;
+  /** MERGE_HEAD's commits when a merge is being committed. */
+  mergeHeads: string[];
+}
+
+/** A test commit passes; warned about when it stages no test file, or only deletes or renames test files. */
+function testCommitLines(m: Making, notes: string[]): string[] {
+  const { root, config } = m.input;
+  const staged = commitFacts(
+    {
+      sha: THIS_COMMIT,
+      message: m.message,
+      files: [],
+      changes: stagedChanges(root, stagedBase(m.amend.amendedHead())),
+      parents: ['HEAD'],
+    },
+    testFileMatcher(config.tdd.test_globs),
+  );
+  const later = `it will not count as the test for a later ${config.tdd.types.join('/')} commit`;
+  if (staged.testFiles.length > 0) return notes;
+  if (staged.testFilesRemoved.length > 0)
+    return [
+      ...notes,
+      `hestai: warning: this test commit only deletes or renames test files (${staged.testFilesRemoved.slice(0, 3).join(', ')}); ${later}.`,
+    ];
+  return [
+    ...notes,
+    `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); ${later}.`,
+  ];
+}
+
+/**
+ * Test-first for a commit of tdd.types: judged against the branch history since its base (without the commit
+ * it amends), with what it stages as its changes (what its test commit must relate to: src/tdd/relation.ts).
+ */
+function testFirstVerdict(m: Making, headNow: ReturnType<typeof headState>) {
+  const { root, config } = m.input;
+  const branch = branchHistory(root, { defaultBranch: config.tdd.default_branch, since: config.tdd.since }, headNow);
+  const amended = m.amend.replaced(branch.at(-1));
+  const judged = amended === null ? branch : branch.filter((c) => c.sha !== amended.sha);
+  const history = logFacts(root, judged, config);
+  const head = branch.at(-1)?.sha;
+  const parents =
+    amended !== null ? [...amended.parents, ...m.mergeHeads] : head === undefined ? [] : [head, ...m.mergeHeads];
+  const changes = stagedChanges(root, stagedBase(amended));
+  const self = commitFacts(
+    { sha: THIS_COMMIT, message: m.message, files: [], changes, parents, reverts: m.reverts },
+    testFileMatcher(config.tdd.test_globs),
+    { ignore: m.ignore },
+  );
+  const verdict = evaluateTestFirst([...history, self], config.tdd).at(-1)!;
+  return { verdict, amended, head };
+}
+
+/** The lines of a commit test-first blocks: the verdict, how an amend was judged, and how to keep the work. */
+function testFirstBlocked(
+  m: Making,
+  judged: ReturnType<typeof testFirstVerdict>,
+  conventional: { type: string; scope: string | null },
+): string[] {
+  const { config } = m.input;
+  const { verdict, amended, head } = judged;
+  const amendNote =
+    amended !== null
+      ? [
+          `hestai: judged as git commit --amend: this commit replaces ${amended.sha.slice(0, 7)} "${amended.message.split('\n')[0]}", so it is judged as a new commit on that commit's parent, without it.`,
+        ]
+      : head !== undefined && m.amend.invocation().kind === 'unavailable'
+        ? [
+            'hestai: note: amending? This platform gives the hook no sign of git commit --amend (it reads /proc on Linux), so the commit was judged as a child of HEAD; replace HEAD in two steps instead: git reset --soft HEAD^ && git commit -c ORIG_HEAD',
+          ]
+        : [];
+  return [
+    `hestai: commit blocked by the test-first rule (tdd.policy ${config.tdd.policy}): ${verdict.message}`,
+    ...amendNote,
+    `hint: keep your work: unstage the implementation (git restore --staged <files>), commit the failing test as "test${conventional.scope ? `(${conventional.scope})` : ''}: ...", then commit this ${conventional.type} again. ` +
+      'On purpose? Add a "TDD-Exempt: <reason>" trailer or set HESTAI_BYPASS="<reason>" (audited); hestai verify fails both unless the base\'s policy sets verify.exempt or verify.bypass to warn.',
+  ];
+}
+
+/**
+ * The commit-msg decision (docs/design.md §6, §7): a Conventional Commit header, the test-first rule against
+ * the branch history since its base, and the HestAI trailers (plus `HestAI-Bypass` on a bypass).
+ */
+export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
+  const { root, config, env } = input;
+  const { file, raw } = readMessageFile(root, input.file);
+  const pass = (lines: string[] = []): HookOutcome => ({ exitCode: 0, lines, audit: [], session_id: null });
+  if (!config.hooks.commit_msg) return pass();
+  const bypass = readBypass(env);
+  if (bypass.kind === 'empty') return { exitCode: 1, lines: EMPTY_BYPASS_LINES, audit: [], session_id: null };
+  const options = messageOptions(root, raw, env);
+  const message = cleanMessage(raw, options);
+  const { session_id, trailers } = commitTrailers(input);
+  const withTrailers = (outcome: HookOutcome): HookOutcome =>
+    trailers.length === 0
+      ? outcome
+      : { ...outcome, rewrite: { file, content: appendTrailers(raw, trailers, options) } };
+  // HEAD's branch and the merge being committed: git's answer, one `git rev-parse` (src/git/head.ts).
+  const headNow = headState(root);
+  const named = revertedSha(message);
+  const m: Making = {
+    input,
+    message,
+    reverts: named === null ? null : (resolveCommits(root, [named]).get(named) ?? null),
+    ignore: ignoreRules(config.commit.ignore, config.commit.default_ignores),
+    amend: amendProbe(root, env),
+    mergeHeads: headNow.mergeHeads,
   };
+  // A release tool's header is skipped only on a commit of release files (src/tdd/ignore.ts): read what it changes.
   const release =
-    config.commit.default_ignores && isReleaseHeader(messageHeader(message)) ? releaseChanges() : undefined;
-  const newCommit = (parents: string[]) =>
-    commitFacts(
-      { sha: THIS_COMMIT, message, files: [], ...(release ? { changes: release } : {}), parents, reverts },
-      () => false,
-      { ignore },
-    );
-  const facts = newCommit(['HEAD', ...mergeHeads]);
+    config.commit.default_ignores && isReleaseHeader(messageHeader(message))
+      ? stagedChanges(root, stagedBase(m.amend.amendedHead()))
+      : undefined;
+  const facts = commitFacts(
+    {
+      sha: THIS_COMMIT,
+      message,
+      files: [],
+      ...(release ? { changes: release } : {}),
+      parents: ['HEAD', ...m.mergeHeads],
+      reverts: m.reverts,
+    },
+    () => false,
+    { ignore: m.ignore },
+  );
   if (bypass.kind === 'reason') {
     trailers.push({ key: 'HestAI-Bypass', value: bypass.reason });
     return withTrailers({
@@ -170,71 +288,15 @@ export function checkCommitMsg(input: CommitMsgInput): HookOutcome {
   }
   const notes = header.status === 'warn' ? [`hestai: warning: ${header.message}`] : [];
   if (facts.kind !== 'normal' || facts.conventional === null) return withTrailers({ ...pass(notes), session_id });
-
   const { type } = facts.conventional;
-  if (type === 'test') {
-    const amended = amendedHead();
-    const base = amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha));
-    const staged = commitFacts(
-      { sha: THIS_COMMIT, message, files: [], changes: stagedChanges(root, base), parents: ['HEAD'] },
-      testFileMatcher(config.tdd.test_globs),
-    );
-    const later = `it will not count as the test for a later ${config.tdd.types.join('/')} commit`;
-    const lines =
-      staged.testFiles.length > 0
-        ? notes
-        : staged.testFilesRemoved.length > 0
-          ? [
-              ...notes,
-              `hestai: warning: this test commit only deletes or renames test files (${staged.testFilesRemoved.slice(0, 3).join(', ')}); ${later}.`,
-            ]
-          : [
-              ...notes,
-              `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); ${later}.`,
-            ];
-    return withTrailers({ exitCode: 0, lines, audit: [], session_id });
-  }
+  if (type === 'test') return withTrailers({ exitCode: 0, lines: testCommitLines(m, notes), audit: [], session_id });
   if (!config.tdd.types.includes(type)) return withTrailers({ ...pass(notes), session_id });
-
-  const branch = previous();
-  const amended = replaced(branch.at(-1));
-  const judged = amended === null ? branch : branch.filter((c) => c.sha !== amended.sha);
-  const history = logFacts(root, judged, config);
-  const head = branch.at(-1)?.sha;
-  const parents =
-    amended !== null ? [...amended.parents, ...mergeHeads] : head === undefined ? [] : [head, ...mergeHeads];
-  // What this commit changes (its index against its parent): what its test commit must relate to (src/tdd/relation.ts).
-  const changes = stagedChanges(root, amended === null ? undefined : (amended.parents[0] ?? EMPTY_TREE(amended.sha)));
-  const self = commitFacts(
-    { sha: THIS_COMMIT, message, files: [], changes, parents, reverts },
-    testFileMatcher(config.tdd.test_globs),
-    { ignore },
-  );
-  const verdict = evaluateTestFirst([...history, self], config.tdd).at(-1)!;
-  if (verdict.status === 'fail') {
-    const amendNote =
-      amended !== null
-        ? [
-            `hestai: judged as git commit --amend: this commit replaces ${amended.sha.slice(0, 7)} "${amended.message.split('\n')[0]}", so it is judged as a new commit on that commit's parent, without it.`,
-          ]
-        : head !== undefined && invocation().kind === 'unavailable'
-          ? [
-              'hestai: note: amending? This platform gives the hook no sign of git commit --amend (it reads /proc on Linux), so the commit was judged as a child of HEAD; replace HEAD in two steps instead: git reset --soft HEAD^ && git commit -c ORIG_HEAD',
-            ]
-          : [];
-    return {
-      exitCode: 1,
-      lines: [
-        `hestai: commit blocked by the test-first rule (tdd.policy ${config.tdd.policy}): ${verdict.message}`,
-        ...amendNote,
-        `hint: keep your work: unstage the implementation (git restore --staged <files>), commit the failing test as "test${facts.conventional.scope ? `(${facts.conventional.scope})` : ''}: ...", then commit this ${type} again. ` +
-          'On purpose? Add a "TDD-Exempt: <reason>" trailer or set HESTAI_BYPASS="<reason>" (audited); hestai verify fails both unless the base\'s policy sets verify.exempt or verify.bypass to warn.',
-      ],
-      audit: [],
-      session_id,
-    };
-  }
+  const judged = testFirstVerdict(m, headNow);
+  if (judged.verdict.status === 'fail')
+    return { exitCode: 1, lines: testFirstBlocked(m, judged, facts.conventional), audit: [], session_id };
   const lines =
-    verdict.status === 'warn' ? [...notes, `hestai: note: ${verdict.message} (listed by hestai verify)`] : notes;
+    judged.verdict.status === 'warn'
+      ? [...notes, `hestai: note: ${judged.verdict.message} (listed by hestai verify)`]
+      : notes;
   return withTrailers({ exitCode: 0, lines, audit: [], session_id });
 }
