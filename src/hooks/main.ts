@@ -11,9 +11,6 @@ import { checkProtocolGate } from './protocol-gate.js';
 
 export type HookName = 'pre-commit' | 'commit-msg' | 'pre-push';
 
-/** The exit code of a hook reached by hestai doctor's probe (`HESTAI_PROBE`): never 0, so nothing passes. */
-export const PROBE_EXIT = 3;
-
 /** What a hook's decision function receives. */
 export interface HookContext {
   root: string;
@@ -37,13 +34,6 @@ export async function executeHook(
   // Hints are rendered for the user's install (`npx hestai` in a local one); hooks/<name> is argv[1].
   const render = hintRenderer(root, path.resolve(path.dirname(process.argv[1] ?? '.'), '..'), env);
   const write = (text: string) => writeStderr(render(text));
-  const probe = env['HESTAI_PROBE'];
-  if (probe) {
-    // hestai doctor's dry run: prove this hook is reached, check and write nothing, and never let a commit
-    // through (exit 3), so the variable cannot be used to skip the checks.
-    write(`hestai: probe ${probe} reached the ${name} hook (hestai doctor's dry run: nothing checked or written)\n`);
-    return PROBE_EXIT;
-  }
   try {
     const clock = clockFromEnv(env);
     const pinned = pinnedClock(env);

@@ -1,62 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
-import { runProcess } from '../util/run-process.js';
+import { loadConfig } from '../config/load.js';
+import { probeHookChain } from './doctor-probe.js';
 import { inspectHooks, notFiring, SHARED_HOOKS_REMEDY, sharedHooksReason } from './armed.js';
 import { isPreCommitFrameworkHook, PRE_COMMIT_CONFIG } from './install.js';
 import { readTextIfExists } from '../state/store.js';
 
-/** The hooks doctor runs on a dry-run message: the two commit gates (pre-push would reach the remote). */
-const PROBED_HOOKS = ['pre-commit', 'commit-msg'] as const;
-
-/**
- * Runs the hook chain git would run in this worktree (`<hooksDir>/<hook>`, with whatever husky, lefthook, the
- * pre-commit framework or the user put before hestai) with HESTAI_PROBE set: hestai's part, when reached,
- * says so and stops the chain. Returns the hooks whose chain never reached hestai, with why.
- */
-export async function probeHookChain(
-  workspace: Workspace,
-  hooksDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string[]> {
-  const failures: string[] = [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-doctor-'));
-  try {
-    const message = path.join(dir, 'COMMIT_EDITMSG');
-    fs.writeFileSync(message, 'chore: hestai doctor dry run\n');
-    for (const hook of PROBED_HOOKS) {
-      const file = path.join(hooksDir, hook);
-      const nonce = randomUUID();
-      const result = await runProcess(file, hook === 'commit-msg' ? [message] : [], {
-        cwd: workspace.root,
-        env: { ...env, HESTAI_PROBE: nonce },
-        timeoutMs: 120_000,
-      });
-      const output = `${result.stdout}${result.stderr}`;
-      const reached = output.includes(`probe ${nonce} reached the ${hook} hook`);
-      // hestai's part exits 3 (PROBE_EXIT, src/hooks/main.ts); a manager may report any failure as 1 (the pre-commit framework does).
-      if (reached && result.status !== 0 && result.status !== null) continue;
-      const why = reached
-        ? `it reached hestai's line but exited ${result.status}: the chain ignores hestai's refusal`
-        : result.startError
-          ? `it could not be started (${result.startError})`
-          : result.timedOut
-            ? 'it did not finish within 120 s'
-            : `it exited ${result.status} without reaching hestai's line (a line after an exit or exec never runs)`;
-      failures.push(`${hook}: hestai's part never runs: ${file} ${why}`);
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  return failures;
-}
-
 /**
  * Doctor check: will the pre-commit and commit-msg hooks run hestai in this worktree? Inspects where git
- * looks, then runs the installed chain on a dry-run message. (Reports; never repairs.)
+ * looks, then tries commits hestai must refuse through the installed chain (`probeHookChain`, in a
+ * throw-away worktree). (Reports; never repairs.)
  */
 export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
   if (!workspace.repo) return { name: 'hooks', status: 'warn', message: 'not a git repository: no hooks' };
@@ -69,18 +23,25 @@ export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = 
       remedy: `${SHARED_HOOKS_REMEDY} Then remove hestai's lines from ${inspection.hooksDir}.`,
     };
   if (inspection.inactive.length === 0) {
-    const failures = await probeHookChain(workspace, inspection.hooksDir, env);
+    let config;
+    try {
+      config = (await loadConfig(workspace.root, env)).config;
+    } catch {
+      return { name: 'hooks', status: 'warn', message: 'not tried: the workspace config does not load (see config)' };
+    }
+    const failures = await probeHookChain(workspace.root, inspection.hooksDir, inspection.hooksPath, config, env);
     if (failures.length > 0)
       return {
         name: 'hooks',
         status: 'fail',
         message: failures.join('; '),
-        remedy: 'Run hestai init: it puts its line before the first exit or exec of each hook.',
+        remedy:
+          'Make each hook run hestai on every commit: run hestai init (it puts its line before the first exit or exec), and remove any line that skips it.',
       };
     return {
       name: 'hooks',
       status: 'pass',
-      message: `ran hestai's pre-commit and commit-msg through the installed hooks on a dry-run message (${inspection.hooksDir})`,
+      message: `ran hestai's pre-commit and commit-msg: each refused a commit it must refuse, tried through the installed hooks in a throw-away worktree (${inspection.hooksDir})`,
     };
   }
   if (inspection.repairable) {
