@@ -1,8 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { tempDir } from '../helpers/git-repo.js';
 import { anchoredRepo, verdictOf, type AnchoredRepo } from '../helpers/anchored-repo.js';
+import { installPinned } from '../helpers/npm-tool.js';
+
+const LEFTHOOK = await installPinned({
+  pkg: 'lefthook',
+  version: '2.2.2',
+  bin: 'lefthook',
+  allowScripts: { lefthook: false },
+});
 
 // Issue 41 item 2: git's everyday commands in an anchored session (anchors on) make commits that pass CI:
 // a real push to a bare remote, then `hestai verify` in a fresh clone. No amend and no force-push afterwards.
@@ -125,5 +134,61 @@ describe('everyday git in an anchored session passes CI', () => {
     ]);
     expect(trailersOf(repo)).toBe(token);
     passesCi(repo);
+  });
+});
+
+describe('hestai init installs the prepare-commit-msg hook for each hook manager', () => {
+  /** A `docs` commit and its revert in the anchored session: the revert's trailers name the session. */
+  function revertCarriesTrailers(repo: AnchoredRepo, env: NodeJS.ProcessEnv = {}) {
+    const token = repo.anchor();
+    const made = repo.commitHooked('docs: a note', { 'docs/note.md': 'n\n' }, env);
+    expect(made.status, made.stderr).toBe(0);
+    const revert = repo.git(['revert', '--no-edit', 'HEAD'], { allowFail: true, env });
+    expect(revert.status, revert.stderr).toBe(0);
+    expect(trailersOf(repo)).toBe(token);
+  }
+
+  it('plain hooks: the hook is installed, and doctor names it when it is missing', () => {
+    const repo = anchoredRepo();
+    expect(fs.readFileSync(path.join(repo.dir, '.git/hooks/prepare-commit-msg'), 'utf8')).toContain(
+      '# hestai prepare-commit-msg (added by hestai init; keep this comment)',
+    );
+    fs.rmSync(path.join(repo.dir, '.git/hooks/prepare-commit-msg'));
+    const doctor = repo.hestai(['doctor']);
+    expect(`${doctor.stdout}${doctor.stderr}`).toMatch(/prepare-commit-msg not installed for hestai[\s\S]*hestai init/);
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    revertCarriesTrailers(repo);
+  });
+
+  it('husky: a line in .husky/prepare-commit-msg, run through the runner', () => {
+    const repo = anchoredRepo();
+    const init = repo.hestai(['init', '--husky']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(repo.dir, '.husky/prepare-commit-msg'), 'utf8')).toContain(
+      'hooks/prepare-commit-msg',
+    );
+    repo.git(['add', '.husky']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: husky']);
+    revertCarriesTrailers(repo);
+  });
+
+  it.skipIf(LEFTHOOK === null)("lefthook: prepare-commit-msg in lefthook.yml with git's two arguments", () => {
+    const repo = anchoredRepo();
+    const PATH = [path.dirname(LEFTHOOK!), ...(process.env['PATH'] ?? '').split(':')].join(':');
+    const env = { ...repo.env, PATH };
+    repo.write('lefthook.yml', 'pre-commit:\n  commands:\n    lint:\n      run: echo lint ran\n');
+    for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'])
+      fs.rmSync(path.join(repo.dir, '.git/hooks', hook), { force: true });
+    const install = spawnSync('lefthook', ['install'], { cwd: repo.dir, env, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+    const init = repo.hestai(['init'], { env });
+    expect(init.status, init.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8')).toMatch(
+      /prepare-commit-msg:[\s\S]*hooks\/prepare-commit-msg \{1\} \{2\}/,
+    );
+    expect(spawnSync('lefthook', ['install'], { cwd: repo.dir, env }).status).toBe(0);
+    repo.git(['add', 'lefthook.yml']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: lefthook']);
+    revertCarriesTrailers(repo, env);
   });
 });
