@@ -53,7 +53,7 @@ chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
 
 // CommonJS has no import.meta: each hook bundle's own file URL stands in for it. A named import the bundled
 // module does not have would be undefined at run time: the build fails instead.
-for (const hook of ['pre-commit', 'commit-msg', 'pre-push', 'claude-code']) {
+for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push', 'claude-code']) {
   await esbuild.build({
     entryPoints: [hook === 'claude-code' ? 'src/agent/entry/claude-code.ts' : `src/hooks/entry/${hook}.ts`],
     outfile: `dist/hooks/${hook}.cjs`,

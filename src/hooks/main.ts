@@ -9,7 +9,7 @@ import { hintRenderer } from '../util/invocation.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
 import { checkProtocolGate } from './protocol-gate.js';
 
-export type HookName = 'pre-commit' | 'commit-msg' | 'pre-push';
+export type HookName = 'pre-commit' | 'prepare-commit-msg' | 'commit-msg' | 'pre-push';
 
 /** What a hook's decision function receives. */
 export interface HookContext {
@@ -132,6 +132,10 @@ export async function runHook(
   if (name === 'pre-push') {
     const { prePush } = await import('./pre-push.js');
     return executeHook(name, root, args, env, decidePrePush(prePush, readHookStdin));
+  }
+  if (name === 'prepare-commit-msg') {
+    const { prepareCommitMsg } = await import('./prepare-commit-msg.js');
+    return executeHook(name, root, args, env, prepareCommitMsg);
   }
   const { checkCommitMsg } = await import('./commit-msg.js');
   return executeHook(name, root, args, env, decideCommitMsg(checkCommitMsg));

@@ -1,8 +1,12 @@
 /** Pure pieces of hook installation: the lines init writes and how they join existing hook files. */
 import { shellQuote } from '../util/quote.js';
 
-/** The hooks hestai installs: the two commit gates, and pre-push, which publishes the anchor proof records. */
-export const HESTAI_HOOKS = ['pre-commit', 'commit-msg', 'pre-push'] as const;
+/**
+ * The hooks hestai installs: the two commit gates; prepare-commit-msg, which gives the commits of git revert,
+ * cherry-pick and rebase (no commit-msg hook runs for them) their trailers; pre-push, which publishes the anchor
+ * proof records.
+ */
+export const HESTAI_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'] as const;
 export type HestaiHook = (typeof HESTAI_HOOKS)[number];
 
 /** Every hook husky 9 dispatches (its `.husky/_` holds one stub per name). */
@@ -159,7 +163,11 @@ export function isLefthookHook(text: string | null): boolean {
 export function lefthookCommand(hook: HestaiHook, hooksDir: string): string {
   const file = `${hooksDir}/${hook}`;
   const node = `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
-  return hook === 'commit-msg' ? `${node} {1}` : hook === 'pre-push' ? `${node} {1} {2}` : node;
+  return hook === 'commit-msg'
+    ? `${node} {1}`
+    : hook === 'pre-push' || hook === 'prepare-commit-msg'
+      ? `${node} {1} {2}`
+      : node;
 }
 
 /** True when lefthook's configuration text runs hestai's hook (its `hooks/<hook>` entrypoint). */

@@ -15,7 +15,7 @@ export function registerInit(program: Command): void {
   program
     .command('init')
     .description(
-      'create .hestai/, git-ignore runtime state, install the pre-commit, commit-msg and pre-push hooks (idempotent)',
+      'create .hestai/, git-ignore runtime state, install the pre-commit, prepare-commit-msg, commit-msg and pre-push hooks (idempotent)',
     )
     .option('--husky', 'add the hook lines to .husky/ (the default when the project uses husky)')
     .option(
@@ -49,7 +49,7 @@ export function registerInit(program: Command): void {
         const adoption = result.adoption;
         const changed = result.actions.filter((a) => a.action !== 'unchanged');
         const text = [
-          `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit, .husky/commit-msg and .husky/pre-push' : 'plain git hooks'})`,
+          `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit, .husky/prepare-commit-msg, .husky/commit-msg and .husky/pre-push' : 'plain git hooks'})`,
           ...(changed.length === 0
             ? ['  nothing to change: already initialised']
             : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),

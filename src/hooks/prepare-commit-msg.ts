@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pinnedClock, type Clock } from '../clock.js';
+import type { WorkspaceConfig } from '../config/schema.js';
+import { commitMessageConfig } from '../git/config.js';
+import { workspacePaths } from '../paths.js';
+import { anchorDigest } from '../records/anchor.js';
+import { autoCommentChar, type MessageOptions } from '../tdd/message.js';
+import { appendTrailers, type Trailer } from '../tdd/trailers.js';
+import type { HookOutcome } from './outcome.js';
+import { resolveCommitSession } from './session.js';
+
+export interface PrepareCommitMsgInput {
+  root: string;
+  /** git's arguments: the message file, the message's source, and a commit for `commit`. */
+  args: readonly string[];
+  config: WorkspaceConfig;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+}
+
+/**
+ * The sources of a message git has already written (`-m`/`-F`, a merge, revert or cherry-pick, an amend, a
+ * squash). A commit with git's empty template gets its trailers from commit-msg, after the editor.
+ */
+const WRITTEN_SOURCES = new Set(['message', 'merge', 'commit', 'squash']);
+
+/**
+ * The prepare-commit-msg decision: give a written message the anchored session's HestAI trailers. git runs
+ * this hook for `git revert`, `git cherry-pick` and the picks, squashes and fixups of `git rebase`, which run
+ * no commit-msg hook; where commit-msg runs after it, it replaces them with the same values.
+ */
+export function prepareCommitMsg(input: PrepareCommitMsgInput): HookOutcome {
+  const { root, config, env } = input;
+  const pass = (lines: string[] = []): HookOutcome => ({ exitCode: 0, lines, audit: [], session_id: null });
+  const [given, source = ''] = input.args;
+  if (!given || !config.hooks.commit_msg || !config.hooks.trailers || !WRITTEN_SOURCES.has(source)) return pass();
+  const file = path.resolve(root, given);
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch {
+    return pass();
+  }
+  const resolved = resolveCommitSession(workspacePaths(root), env);
+  if (!resolved.found || !resolved.anchor.valid) {
+    return pass(
+      config.anchor.required
+        ? [
+            'hestai: warning: no anchored session, so this commit gets no HestAI trailers and hestai verify will fail it; anchor first (npx hestai anchor), then run the git command again.',
+          ]
+        : [],
+    );
+  }
+  const trailers: Trailer[] = [
+    { key: 'HestAI-Session', value: resolved.session.session_id },
+    { key: 'HestAI-Anchor', value: anchorDigest(resolved.anchor.anchor) },
+  ];
+  if (pinnedClock(env) !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
+  const content = appendTrailers(raw, trailers, messageOptions(root, raw, env));
+  return { exitCode: 0, lines: [], audit: [], session_id: resolved.session.session_id, rewrite: { file, content } };
+}
+
+/** How git will clean the message: its config, and whether an editor opens (git sets GIT_EDITOR=: when not). */
+function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): MessageOptions {
+  const editor = env['GIT_EDITOR'] !== ':';
+  const config = commitMessageConfig(root);
+  return {
+    commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar,
+    cleanup: config.cleanup,
+    editor,
+  };
+}
