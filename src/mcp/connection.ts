@@ -14,7 +14,6 @@ import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
 import { isLive, readSession } from '../records/session.js';
 import { processChain, type ProcessId } from '../util/proc.js';
 import { isInside, workspacePaths } from '../paths.js';
-import { WatchedMemo } from './watched-memo.js';
 
 /** How a shell in the served repository calls hestai (`npx hestai` in a local install). */
 function servedCommand(root: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -40,9 +39,7 @@ function servedCommand(root: string | undefined, env: NodeJS.ProcessEnv): string
  * narrowed by the roots its client declared (`clientRoots`), which never widen it.
  *
  * It also caches the workspace of every `working_dir` it was given (resolved once per directory and
- * connection, not per call, by git), remembers the repository it works in, which the resources follow, and keeps
- * the values warm calls compute from state files in a {@link WatchedMemo} (`memo`), forgotten on every
- * change the file system reports and after every tool call of this connection that writes.
+ * connection, not per call, by git) and remembers the repository it works in, which the resources follow.
  */
 export class Connection {
   private readonly started = new Set<string>();
@@ -50,7 +47,6 @@ export class Connection {
   private currentSession: { session_id: string; root: string } | null = null;
   private lastRoot: string | null = null;
   readonly pinned: string | null;
-  readonly memo = new WatchedMemo<unknown>();
   private ancestorChain: ProcessId[] | null = null;
   /** The client's declared roots (directories), or null when it has none; see `clientRoots`. */
   private declared: readonly string[] | null = null;

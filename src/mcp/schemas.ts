@@ -88,22 +88,11 @@ export function advertised<S extends z.ZodObject>(
   };
   const standard = schema['~standard'];
   const emit = () => (json ??= build());
-  // A result object that passed is not checked again: a tool never changes a result after returning it, and
-  // anchor_status returns the same answer object while nothing it depends on changed (a warm call, issue 14).
-  const passed = new WeakMap<object, ReturnType<typeof standard.validate>>();
-  const validate = (value: unknown): ReturnType<typeof standard.validate> => {
-    if (io !== 'output' || typeof value !== 'object' || value === null) return standard.validate(value);
-    const known = passed.get(value);
-    if (known !== undefined) return known;
-    const result = standard.validate(value);
-    if (!(result instanceof Promise) && result.issues === undefined) passed.set(value, result);
-    return result;
-  };
   return {
     '~standard': {
       version: 1,
       vendor: 'hestai',
-      validate,
+      validate: (value: unknown) => standard.validate(value),
       jsonSchema: { input: emit, output: emit },
     },
   };

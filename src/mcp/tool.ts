@@ -26,7 +26,6 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
  * call never takes the server down. A refused path traversal is also recorded as a security event in the
  * audit log of the server's workspace (`auditPathTraversal`). Before the handler, a tool the protocol holds
  * waits for the blocking start gates of the session protocol (`requireProtocolStartGates`, protocol.enforce).
- * After a tool that is not read-only, the connection forgets the values it remembered (see `Connection.memo`).
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
@@ -64,9 +63,6 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
         if (audited.auditLog !== null)
           deps.log(`hestai mcp: security: path traversal refused (mcp:${name}), recorded in ${audited.auditLog}`);
         return mcpWorded(errorResult(audited.error, deps.log));
-      } finally {
-        // What this connection wrote is never answered from what it remembered before.
-        if (!spec.annotations.readOnlyHint) deps.connection.memo.invalidate();
       }
     }) as never,
   );

@@ -5,11 +5,14 @@ import { optionalSessionId, strictInput, workingDir } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { okResult } from '../result.js';
 import { mcpWorded } from '../wording.js';
-import { activeDir, pendingDir, type WorkspacePaths } from '../../paths.js';
-import type { AnchorCheck } from '../../records/anchor.js';
-import type { SessionRecord } from '../../records/session.js';
-import type { ActVerdict } from '../../hooks/session-verdict.js';
-import type { LoadedConfig } from '../../config/load.js';
+import type { WorkspacePaths } from '../../paths.js';
+import { anchorDigest, hasValidAnchor } from '../../records/anchor.js';
+import { readSession } from '../../records/session.js';
+import { judgeSessionAct, type ActVerdict } from '../../hooks/session-verdict.js';
+import { loadConfig } from '../../config/load.js';
+import { gateDecision } from '../gate.js';
+import { handshakeIsTerminal } from '../../hooks/handshake.js';
+import { judgeProtocolFor, protocolGateOf } from '../protocol-gate.js';
 import { describeRefusal } from '../../records/resolve.js';
 
 /**
@@ -44,48 +47,20 @@ const output = z.object({
   protocol_gate: z.unknown(),
 });
 
-/** The modules a status call needs, imported once per process (not on every warm call). */
-async function loadStatusModules() {
-  const [record, gate, handshake, protocol, config, session, verdict] = await Promise.all([
-    import('../../records/anchor.js'),
-    import('../gate.js'),
-    import('../../hooks/handshake.js'),
-    import('../protocol-gate.js'),
-    import('../../config/load.js'),
-    import('../../records/session.js'),
-    import('../../hooks/session-verdict.js'),
-  ]);
-  return { ...record, ...gate, ...handshake, ...protocol, ...config, ...session, ...verdict };
-}
-let statusModules: ReturnType<typeof loadStatusModules> | undefined;
-let statusLoaded: Awaited<ReturnType<typeof loadStatusModules>> | undefined;
-
-/** What a connection remembers per session (see the handler): state read from files, and answers built from it. */
-interface StatusState {
-  check: AnchorCheck;
-  session: SessionRecord | null;
-  terminal: boolean;
-  config: Promise<LoadedConfig>;
-}
-
 /** The hooks' own verdict on session `id` (src/hooks/session-verdict.ts) and the protocol's, from what the connection read. */
-async function judgeStatus(
-  m: Awaited<ReturnType<typeof loadStatusModules>>,
-  deps: McpDeps,
-  paths: WorkspacePaths,
-  id: string,
-  state: StatusState,
-) {
-  const { check, session, terminal } = state;
-  const { config } = await state.config;
-  const judged = session === null ? null : await m.judgeProtocolFor(deps, paths, session, config);
-  const protocol = session === null ? null : m.protocolGateOf(paths, id, judged);
+async function judgeStatus(deps: McpDeps, paths: WorkspacePaths, id: string) {
+  const { config } = await loadConfig(paths.root, deps.env);
+  const session = readSession(paths, id);
+  const check = hasValidAnchor(paths, id);
+  const terminal = handshakeIsTerminal(paths, id, session?.role);
+  const judged = session === null ? null : await judgeProtocolFor(deps, paths, session, config);
+  const protocol = session === null ? null : protocolGateOf(paths, id, judged);
   // A session no longer active has no anchor to use.
   const closed = { valid: false, code: 'SESSION_CLOSED', reason: `session ${id} is not active` } as const;
   const verdict: ActVerdict =
     session === null
       ? { ok: false, code: 'NO_ANCHOR', anchor: check.valid ? closed : check }
-      : await m.judgeSessionAct(paths, session, config, deps.env, deps.clock(), {
+      : await judgeSessionAct(paths, session, config, deps.env, deps.clock(), {
           anchor: check,
           terminal,
           protocol: judged,
@@ -131,45 +106,14 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
           ].join('\n'),
         );
       }
-      // The modules a status check needs: imported on the first call that has a session to check (an agent's
-      // first call, before clock_in, answers NO_SESSION without them: part of the cold start, issue 14).
-      const m = statusLoaded ?? (statusLoaded = await (statusModules ??= loadStatusModules()));
       // Several candidates: the refusal listing them (an isError result).
       const choice =
         resolution.kind === 'chosen' ? resolution.choice : deps.connection.chooseSession(paths, session_id);
       const id = choice.session_id;
       const selectedBy = choice.source;
-      // Remembered by the connection until the file system reports a change in the directories these reads
-      // depend on (see WatchedMemo): a warm call reads no file. The workspace config is read with them (its file
-      // lives in the root directory). The verdict itself is judged on every call: it depends on the time too
-      // (anchor.valid_hours, freshness.max_age_hours).
-      const state = (await deps.connection.memo.get(
-        `anchor_status\0${paths.root}\0${id}`,
-        () => [
-          paths.root,
-          paths.hestai,
-          paths.sessions,
-          paths.active,
-          activeDir(paths, id),
-          paths.pending,
-          pendingDir(paths, id),
-          paths.terminal,
-        ],
-        (): StatusState => {
-          const loaded = m.loadConfig(paths.root, deps.env);
-          loaded.catch(() => {}); // awaited below by each call that needs it (a bad config fails that call)
-          const session = m.readSession(paths, id);
-          return {
-            check: m.hasValidAnchor(paths, id),
-            session,
-            terminal: m.handshakeIsTerminal(paths, id, session?.role),
-            config: loaded,
-          };
-        },
-      )) as StatusState;
-      const { check, verdict, protocol } = await judgeStatus(m, deps, paths, id, state);
+      const { check, verdict, protocol } = await judgeStatus(deps, paths, id);
       const decision = {
-        ...m.gateDecision(id, verdict),
+        ...gateDecision(id, verdict),
         session_id: id,
         selected_by: selectedBy,
       };
@@ -180,7 +124,7 @@ export function registerAnchorStatus(server: McpServer, deps: McpDeps): void {
             tier: check.anchor.tier,
             source: check.anchor.source,
             validated_at: check.anchor.validated_at,
-            digest: m.anchorDigest(check.anchor),
+            digest: anchorDigest(check.anchor),
           }
         : null;
       const who = `session ${id}`;
