@@ -111,11 +111,54 @@ function* storeWrite(files: readonly StoreFile[], message: string, options: Stor
   for (let attempt = 0; attempt < 3; attempt++) {
     const input = fastImportScript(files, message, tip, options.merge ?? null, options.at);
     const result = yield* asking({ args: ['fast-import', '--quiet'], input, okCodes: [1, 128], answer: (r) => r });
-    if (result.status === 0) return;
+    if (result.status === 0) return yield* signTip(options.at);
     lastError = result.stderr.trim();
     tip = (yield* asking(STORE_HEAD)).tip;
   }
   throw new GitError(['fast-import'], 1, lastError);
+}
+
+/** Whether git signs with ssh here: `gpg.format ssh` and a `user.signingkey`. */
+const SIGNS: GitQuestion<boolean> = {
+  args: ['config', '--get-regexp', '^(gpg\\.format|user\\.signingkey)$'],
+  okCodes: [1],
+  answer: (r) => {
+    const lines = r.stdout.split('\n');
+    return lines.includes('gpg.format ssh') && lines.some((l) => /^user\.signingkey \S/.test(l));
+  },
+};
+
+/**
+ * When git signs with ssh, the anchors tip fast-import just wrote (unsigned: fast-import cannot sign) is
+ * made again by `git commit-tree -S`, same tree, parents and message, and the branch moved to it only if it
+ * is still that tip. git and ssh-keygen sign; no key passes through hestai. A signing failure is an error.
+ */
+function* signTip(at: Date): GitDialogue<void> {
+  if (!(yield* asking(SIGNS))) return;
+  const tip = yield* asking({
+    args: ['rev-parse', '--verify', `${ANCHORS_REF}^{commit}`],
+    answer: (r) => r.stdout.trim(),
+  });
+  const raw = yield* asking({ args: ['cat-file', 'commit', tip], answer: (r) => r.stdout });
+  const cut = raw.indexOf('\n\n');
+  const header = raw.slice(0, cut).split('\n');
+  const tree = header.find((l) => l.startsWith('tree '))!.slice(5);
+  const parents = header.filter((l) => l.startsWith('parent ')).flatMap((l) => ['-p', l.slice(7)]);
+  const date = `${Math.floor(at.getTime() / 1000)} +0000`;
+  const signed = yield* asking({
+    args: ['commit-tree', '-S', tree, ...parents],
+    input: raw.slice(cut + 2),
+    env: {
+      GIT_AUTHOR_NAME: 'hestai',
+      GIT_AUTHOR_EMAIL: 'hestai@localhost',
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_NAME: 'hestai',
+      GIT_COMMITTER_EMAIL: 'hestai@localhost',
+      GIT_COMMITTER_DATE: date,
+    },
+    answer: (r) => r.stdout.trim(),
+  });
+  yield* asking({ args: ['update-ref', ANCHORS_REF, signed, tip], okCodes: [1, 128], answer: () => undefined });
 }
 
 function checkStorePaths(files: readonly StoreFile[]): void {
@@ -349,6 +392,7 @@ export function mergeAnchorStore(cwd: string, other: string, at: Date): void {
   const seconds = Math.floor(at.getTime() / 1000);
   const script = `commit ${ANCHORS_REF}\ncommitter hestai <hestai@localhost> ${seconds} +0000\ndata ${Buffer.byteLength(message)}\n${message}\nfrom ${ANCHORS_REF}^0\nmerge ${other}\n${lines.join('')}\n`;
   runGit(['fast-import', '--quiet'], { cwd, input: script });
+  converse(cwd, signTip(at));
 }
 
 /** The local anchors tip and the remote-tracking one for `remote` (a remote name; null refs when absent), one process. */
