@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, usageError } from '../../errors.js';
 import { quoteInput } from '../../util/quote.js';
-import { paint } from '../output.js';
+import { paint, type Output } from '../output.js';
+import type { ClockInResponse } from '../../session/clock-in.js';
 import { action } from '../run.js';
 
 /** The line that exports the session in the caller's shell: sh (default) or fish. */
@@ -13,6 +14,51 @@ export function exportLine(shell: boolean | string, id: string): string {
     code: 'USAGE',
     remedy: 'Use --print-env (sh, bash, zsh) or --print-env fish.',
   });
+}
+
+/** What clock-in tells a person: the session, its focus and context, its neighbours, and what to read first. */
+function clockInLines(out: Pick<Output, 'color'>, res: ClockInResponse, role: string): string[] {
+  const lines = [
+    `${paint(out, 'green', 'clocked in')}: session ${res.session_id} (${role})`,
+    `focus: ${res.focus_resolved.value} (${res.focus_resolved.source})`,
+    `branch: ${res.context.git.branch ?? '(detached)'}${res.context.git.ahead !== null ? ` [${res.context.git.ahead}↑${res.context.git.behind}↓]` : ''}`,
+    `context generated at ${res.context_generated_at}; selection: ${res.selection.method}${res.selection.reason ? ` (${res.selection.reason})` : ''}`,
+  ];
+  if (res.conflict) {
+    lines.push(
+      paint(
+        out,
+        'yellow',
+        `conflict: session ${res.conflict.existing_session_id} (${res.conflict.existing_role}, "${res.conflict.existing_focus}", ${res.conflict.relation} focus) is active here; resolution: ${res.conflict.resolution}`,
+      ),
+    );
+  }
+  for (const n of res.neighbours.filter((x) => x.relation === 'unrelated'))
+    lines.push(
+      paint(
+        out,
+        'dim',
+        `neighbour: session ${n.existing_session_id} (${n.existing_role}, "${n.existing_focus}"): unrelated focus, no conflict`,
+      ),
+    );
+  if (res.stale_decision === 'continue')
+    lines.push(
+      paint(
+        out,
+        'yellow',
+        `stale sessions left as they are: ${res.stale_sessions.map((s) => s.session_id).join(', ')}`,
+      ),
+    );
+  if (res.cleanup_notice) lines.push(paint(out, 'yellow', res.cleanup_notice));
+  for (const c of res.corrupt_sessions)
+    lines.push(paint(out, 'yellow', `unreadable session ${c.session_id}: ${c.error}`));
+  if (!res.github_context.available) lines.push(paint(out, 'dim', `github: skipped (${res.github_context.reason})`));
+  if (res.structure_missing.length > 0)
+    lines.push(paint(out, 'dim', `missing: ${res.structure_missing.join(', ')} (hestai init creates them)`));
+  lines.push('read first:', ...res.context.selected.slice(0, 10).map((s) => `  ${s.path}  (${s.reasons.join('; ')})`));
+  for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
+  for (const w of res.warnings) lines.push(paint(out, 'yellow', `warning: ${w}`));
+  return lines;
 }
 
 export function registerClockIn(program: Command): void {
@@ -62,52 +108,7 @@ export function registerClockIn(program: Command): void {
             },
             { clock: ctx.clock, env: ctx.env },
           );
-          const lines = [
-            `${paint(ctx.out, 'green', 'clocked in')}: session ${res.session_id} (${opts.role})`,
-            `focus: ${res.focus_resolved.value} (${res.focus_resolved.source})`,
-            `branch: ${res.context.git.branch ?? '(detached)'}${res.context.git.ahead !== null ? ` [${res.context.git.ahead}↑${res.context.git.behind}↓]` : ''}`,
-            `context generated at ${res.context_generated_at}; selection: ${res.selection.method}${res.selection.reason ? ` (${res.selection.reason})` : ''}`,
-          ];
-          if (res.conflict) {
-            lines.push(
-              paint(
-                ctx.out,
-                'yellow',
-                `conflict: session ${res.conflict.existing_session_id} (${res.conflict.existing_role}, "${res.conflict.existing_focus}", ${res.conflict.relation} focus) is active here; resolution: ${res.conflict.resolution}`,
-              ),
-            );
-          }
-          for (const n of res.neighbours.filter((x) => x.relation === 'unrelated'))
-            lines.push(
-              paint(
-                ctx.out,
-                'dim',
-                `neighbour: session ${n.existing_session_id} (${n.existing_role}, "${n.existing_focus}"): unrelated focus, no conflict`,
-              ),
-            );
-          if (res.stale_decision === 'continue')
-            lines.push(
-              paint(
-                ctx.out,
-                'yellow',
-                `stale sessions left as they are: ${res.stale_sessions.map((s) => s.session_id).join(', ')}`,
-              ),
-            );
-          if (res.cleanup_notice) lines.push(paint(ctx.out, 'yellow', res.cleanup_notice));
-          for (const c of res.corrupt_sessions)
-            lines.push(paint(ctx.out, 'yellow', `unreadable session ${c.session_id}: ${c.error}`));
-          if (!res.github_context.available)
-            lines.push(paint(ctx.out, 'dim', `github: skipped (${res.github_context.reason})`));
-          if (res.structure_missing.length > 0)
-            lines.push(
-              paint(ctx.out, 'dim', `missing: ${res.structure_missing.join(', ')} (hestai init creates them)`),
-            );
-          lines.push(
-            'read first:',
-            ...res.context.selected.slice(0, 10).map((s) => `  ${s.path}  (${s.reasons.join('; ')})`),
-          );
-          for (const g of res.context.quality_gates) lines.push(`gate ${g.name}: ${g.status}`);
-          for (const w of res.warnings) lines.push(paint(ctx.out, 'yellow', `warning: ${w}`));
+          const lines = clockInLines(ctx.out, res, opts.role);
           const [{ availableRoles }, { resolveWorkspace }] = await Promise.all([
             import('../../records/roles.js'),
             import('../../workspace.js'),
