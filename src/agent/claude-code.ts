@@ -26,7 +26,7 @@ export interface ClaudeHookIo {
   cwd: string;
   /** The installed package root (where hooks/ and dist/ are). */
   packageRoot: string;
-  /** Loads the SessionStart handler (its own bundle: it clocks in, which the PreToolUse path never needs). */
+  /** Loads the SessionStart handler (it clocks in, which the PreToolUse path never needs). */
   loadSessionStart: () => Promise<typeof import('./session-start.js')>;
   /** The runtime whose hook this is (default Claude Code): reads its payloads, says the answers its way. */
   adapter?: RuntimeAdapter;

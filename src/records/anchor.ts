@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
-import { readJsonWithText, type Validate } from '../state/store.js';
+import { readJsonIfExists, type Validate } from '../state/store.js';
 import { isLive, readSession } from './session.js';
 import { sha256Hex } from '../util/sha256.js';
 import * as z from 'zod/mini';
@@ -148,40 +148,22 @@ export function hasValidAnchor(paths: WorkspacePaths, token: string): AnchorChec
   if (!isLive(session)) {
     return { valid: false, code: 'SESSION_CLOSED', reason: `session ${token} is ${session.state}` };
   }
-  let read: { text: string; value: AnchorRecord } | null;
+  let anchor: AnchorRecord | null;
   try {
-    read = readJsonWithText(file, validateAnchorRecord);
+    anchor = readJsonIfExists(file, validateAnchorRecord);
   } catch (error) {
     return { valid: false, code: 'CORRUPT', reason: isHestaiError(error) ? error.message : String(error) };
   }
-  if (read === null)
+  if (anchor === null)
     return { valid: false, code: 'NO_ANCHOR', reason: `session ${token} has no anchor (${file} does not exist)` };
-  const { text, value: anchor } = read;
   if (anchor.validated !== true) return { valid: false, code: 'NOT_VALIDATED', reason: `${file} is not validated` };
   if (anchor.token !== token)
     return { valid: false, code: 'TOKEN_MISMATCH', reason: `${file} belongs to token ${anchor.token}` };
-  if (!knownIntact(text)) {
-    if (anchorIntegrityHash(anchor) !== anchor.integrity.hash) {
-      return {
-        valid: false,
-        code: 'TAMPERED',
-        reason: `${file} does not match its integrity hash (edited after validation)`,
-      };
-    }
-    rememberIntact(text);
-  }
+  if (anchorIntegrityHash(anchor) !== anchor.integrity.hash)
+    return {
+      valid: false,
+      code: 'TAMPERED',
+      reason: `${file} does not match its integrity hash (edited after validation)`,
+    };
   return { valid: true, anchor };
-}
-
-/**
- * Anchor texts this process already found intact (the pre-commit hook checks one anchor up to four times).
- * In memory only: nothing vouching for an anchor is cached where an agent could write it (issue 27).
- */
-const intactHere = new Set<string>();
-
-const knownIntact = (text: string): boolean => intactHere.has(text);
-
-function rememberIntact(text: string): void {
-  if (intactHere.size >= 8) intactHere.clear();
-  intactHere.add(text);
 }

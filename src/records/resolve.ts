@@ -8,7 +8,7 @@ import { availableRoles, exampleRole } from './roles.js';
 
 /**
  * Which session a command, a hook or an MCP tool acts on: ONE rule for all of them (docs/design.md "One agent,
- * one session"). Light enough for the hook bundles (no zod, no yaml, no commander).
+ * one session").
  *
  * 1. an explicit id (`--session`, the `session_id` argument) — `explicit`;
  * 2. the session of the MCP connection (the one it clocked in or anchored, else the one `HESTAI_SESSION`

@@ -150,16 +150,11 @@ export function parseJsonState(file: string, text: string): unknown {
 
 /** Reads and validates a JSON state file; returns null when it does not exist. */
 export function readJsonIfExists<T>(file: string, validate: Validate<T>): T | null {
-  return readJsonWithText(file, validate)?.value ?? null;
-}
-
-/** {@link readJsonIfExists} with the file's exact text (for a reader that remembers something by it). */
-export function readJsonWithText<T>(file: string, validate: Validate<T>): { text: string; value: T } | null {
   const text = readTextIfExists(file);
   if (text === null) return null;
   const result = validate(parseJsonState(file, text));
   if (!result.ok) throw corrupt(file, result.errors[0] ?? 'unexpected content', result.errors);
-  return { text, value: result.value };
+  return result.value;
 }
 
 /**

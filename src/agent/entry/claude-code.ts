@@ -1,6 +1,6 @@
 // Entry of `hooks/claude-code`, bundled by scripts/build.mjs into dist/hooks/claude-code.cjs (one CommonJS
-// file without commander, zod, yaml or the MCP SDK: it runs before every file-changing tool call). The
-// SessionStart handler, which clocks in, is its own bundle, dist/hooks/agent-session.cjs, loaded only then.
+// file without commander or the MCP SDK: it runs before every file-changing tool call). The SessionStart
+// handler, which clocks in, is imported only then.
 import fs from 'node:fs';
 import { runClaudeHook } from '../claude-code.js';
 import { ADAPTERS } from '../adapters/index.js';
