@@ -173,6 +173,18 @@ describe('time: neighbours and clocks', () => {
     expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', idleId))).toBe(false);
   });
 
+  it('an idle neighbour whose anchor is still within its validity is not stale: no offer, nothing archived', () => {
+    const repo = anchoredRepo('freshness:\n  max_age_hours: 200\n');
+    const anchored = repo.anchor();
+    const later = new Date(Date.now() + 100 * HOUR).toISOString();
+    const back = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'back again'], {
+      env: { HESTAI_NOW: later },
+    });
+    expect(back.status, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({ stale_sessions: [], stale_decision: null });
+    expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', anchored))).toBe(true);
+  });
+
   it('a clock set back after an expiry was seen does not revive the handshake', () => {
     const { repo, token } = identityAtT0();
     const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
