@@ -124,3 +124,73 @@ describe('merges git cannot reproduce are errors', () => {
     expect(verdictOf(report, 'Merge side (resolved)', 'merge')?.message).toContain('a.txt');
   });
 });
+
+// Issue 40 item 1: a merge is judged by git's remerge diff; only the conflict hunks may differ, from their sides.
+describe('merges judged by the remerge diff', () => {
+  const auth = (value: string, admin = true) =>
+    [
+      'export function check(user) {',
+      '  if (!user) throw new Error("none");',
+      ...(admin ? ['  if (!user.admin) throw new Error("denied");'] : []),
+      '  const a = 1;',
+      '  const b = 2;',
+      '  const c = 3;',
+      '  const d = 4;',
+      '  const e = 5;',
+      `  return ${value};`,
+      '}',
+      '',
+    ].join('\n');
+  function conflicted() {
+    const { repo, remote } = adopted();
+    repo.commit('docs: auth', { 'src/auth.js': auth('a + b') });
+    repo.git(['push', '-q', 'origin', 'main']);
+    repo.git(['checkout', '-q', '-b', 'side']);
+    repo.commit('docs: side', { 'src/auth.js': auth('SIDE'), 'a.txt': 'one\ntwo\nthree side\n' });
+    repo.git(['checkout', '-q', '-b', 'feat/x', 'main']);
+    repo.commit('docs: branch', { 'src/auth.js': auth('BRANCH') });
+    const resolve = (content: string, message: string) => {
+      repo.git(['merge', '-q', '--no-verify', 'side'], { allowFail: true });
+      repo.write('src/auth.js', content);
+      repo.git(['add', 'src/auth.js']);
+      repo.git(['commit', '-q', '--no-verify', '-m', message]);
+      return pushAndVerify(repo, remote);
+    };
+    return { repo, resolve };
+  }
+
+  it('attack: a resolution that takes one side and deletes a line both parents have, above the conflict, fails naming it', () => {
+    const { resolve } = conflicted();
+    const { status, report } = resolve(auth('BRANCH', false), 'Merge side (deleted)');
+    expect(status).toBe(1);
+    const verdict = verdictOf(report, 'Merge side (deleted)', 'merge');
+    expect(verdict?.status).toBe('fail');
+    expect(verdict?.message).toContain('src/auth.js');
+    expect(verdict?.message).toContain('if (!user.admin) throw new Error("denied");');
+  });
+
+  it('attack: a line moved from elsewhere in the file into the conflict hunk fails', () => {
+    const { resolve } = conflicted();
+    const moved = auth('BRANCH')
+      .replace('  const a = 1;\n', '')
+      .replace('  return BRANCH;', '  const a = 1;\n  return BRANCH;');
+    const { status, report } = resolve(moved, 'Merge side (moved)');
+    expect(status).toBe(1);
+    const verdict = verdictOf(report, 'Merge side (moved)', 'merge');
+    expect(verdict?.status).toBe('fail');
+    expect(verdict?.message).toContain('src/auth.js');
+    expect(verdict?.message).toContain('const a = 1;');
+  });
+
+  it('an honest resolution that keeps both sides passes, and so does one that takes one side', () => {
+    const { repo, resolve } = conflicted();
+    const both = resolve(
+      auth('BRANCH').replace('  return BRANCH;', '  return BRANCH;\n  return SIDE;'),
+      'Merge side (both)',
+    );
+    expect(verdictOf(both.report, 'Merge side (both)', 'merge')?.status).toBe('pass');
+    repo.git(['reset', '-q', '--hard', 'HEAD^']);
+    const ours = resolve(auth('BRANCH'), 'Merge side (ours)');
+    expect(verdictOf(ours.report, 'Merge side (ours)', 'merge')?.status).toBe('pass');
+  });
+});
