@@ -253,6 +253,10 @@ export interface Remerge {
   differing: string[];
   conflicted: string[];
   exact: boolean;
+  /** Each differing conflicted path's `-U0` hunks (`@@` lines onward); null when git showed none (binary). */
+  hunks: Map<string, string[] | null>;
+  /** Each other differing path's first differing line ("line N: +text"). */
+  first: Map<string, string>;
 }
 
 /** Conflict kinds whose `remerge CONFLICT` header names exactly the one path git leaves conflicted. */
@@ -308,6 +312,7 @@ function cUnquote(text: string): { path: string; length: number } | null {
 export function parseRemerge(body: string): Remerge {
   const differing = new Set<string>();
   const conflicted = new Set<string>();
+  const sections = new Map<string, string[]>();
   let exact = true;
   let path: string | null = null;
   let started = false;
@@ -329,14 +334,39 @@ export function parseRemerge(body: string): Remerge {
       else exact = false;
       continue;
     }
-    if (line !== '') differing.add(path);
+    if (line === '') continue;
+    differing.add(path);
+    let hunks = sections.get(path);
+    if (hunks === undefined && line.startsWith('@@')) sections.set(path, (hunks = []));
+    if (hunks !== undefined && (conflicted.has(path) || hunks.length < 2)) hunks.push(line);
   }
   return {
     clean: differing.size === 0 && conflicted.size === 0 && exact,
     differing: [...differing],
     conflicted: [...conflicted],
     exact,
+    ...remergeDetails([...differing], conflicted, sections),
   };
+}
+
+/** Pure: the hunks of the conflicted paths, the first differing line of the others. */
+function remergeDetails(
+  differing: readonly string[],
+  conflicted: ReadonlySet<string>,
+  sections: ReadonlyMap<string, string[]>,
+): Pick<Remerge, 'hunks' | 'first'> {
+  const hunks = new Map<string, string[] | null>();
+  const first = new Map<string, string>();
+  for (const p of differing) {
+    const lines = sections.get(p);
+    if (conflicted.has(p)) hunks.set(p, lines ?? null);
+    else if (lines !== undefined && lines.length === 2) {
+      const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(lines[0]!);
+      const line = lines[1]!.startsWith('+') ? m?.[2] : m?.[1];
+      if (line !== undefined) first.set(p, `line ${line}: \`${lines[1]!.slice(0, 100)}\``);
+    }
+  }
+  return { hunks, first };
 }
 
 /**
@@ -358,6 +388,8 @@ export async function remergeDiffs(cwd: string, shas: readonly string[]): Promis
     bounded([
       '-c',
       'core.quotePath=true',
+      '-c',
+      'merge.conflictStyle=diff3',
       'log',
       '--no-walk=unsorted',
       '--stdin',

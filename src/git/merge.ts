@@ -4,7 +4,7 @@ import { splitNul } from './parse.js';
 
 /**
  * The tree of the automatic merge of two commits (`git merge-tree --write-tree`, git 2.38+; writes objects,
- * touches no ref, index or worktree) and the paths it left conflicted. Null when git cannot say (older git).
+ * touches no ref, index or worktree; conflicted files hold diff3 markers) and the paths it left conflicted. Null when git cannot say (older git).
  */
 export function automaticMerge(
   cwd: string,
@@ -13,10 +13,13 @@ export function automaticMerge(
   options: { allowUnrelated?: boolean } = {},
 ): { tree: string; conflicted: string[] } | null {
   const unrelated = options.allowUnrelated ? ['--allow-unrelated-histories'] : [];
-  const result = runGit(['merge-tree', '--write-tree', ...unrelated, '--name-only', '-z', first, second], {
-    cwd,
-    okCodes: [1, 128, 129],
-  });
+  const result = runGit(
+    ['-c', 'merge.conflictStyle=diff3', 'merge-tree', '--write-tree', ...unrelated, '--name-only', '-z', first, second],
+    {
+      cwd,
+      okCodes: [1, 128, 129],
+    },
+  );
   if (result.status !== 0 && result.status !== 1) return null;
   const cut = result.stdout.indexOf('\0\0');
   const head = splitNul(cut === -1 ? result.stdout : result.stdout.slice(0, cut + 1));

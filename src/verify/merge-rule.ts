@@ -5,31 +5,25 @@
  */
 import type { Verdict } from '../tdd/verdict.js';
 
+/** A path where a merge differs from git's re-merge of its parents, beyond resolving its conflicts. */
+export interface MergeDifference {
+  path: string;
+  /** The first differing line ("line N: ..."), when known. */
+  detail: string | null;
+}
+
 export type MergeEvidence =
   /**
-   * Paths the merge changed beyond git's automatic merge of its parents (one at a time for an octopus):
-   * `added` outside the conflicts, `invented` conflicted files holding lines found in none of the parents'
-   * versions (a resolution that only picks sides invents nothing).
+   * Where the merge differs from git's automatic merge of its parents (one at a time for an octopus) beyond
+   * resolving the conflicted hunks with lines of their sides (issue 40): a path without a conflict, or a
+   * conflicted file changed outside its hunks.
    */
-  | { kind: 'recomputed'; parents: number; added: string[]; conflicted: string[]; invented: string[] }
+  | { kind: 'recomputed'; parents: number; conflicted: string[]; differences: MergeDifference[] }
   /** An octopus whose parents conflict: git cannot re-compute it. */
   | { kind: 'octopus'; parents: number }
   /** A parent sharing no history with the first parent, and the base's policy does not allow it. */
   | { kind: 'unrelated'; parent: string }
   | { kind: 'unknown'; reason: string };
-
-/** Pure: the conflicted files whose merged text has a line found in none of the given versions. */
-export function inventedLines(
-  files: readonly { path: string; merged: string | null; sides: readonly (string | null)[] }[],
-): string[] {
-  const invented: string[] = [];
-  for (const f of files) {
-    if (f.merged === null) continue;
-    const known = new Set(f.sides.flatMap((s) => (s === null ? [] : s.split('\n'))));
-    if (f.merged.split('\n').some((line) => !known.has(line))) invented.push(f.path);
-  }
-  return invented;
-}
 
 /** The clause of every merge verdict. */
 export const MERGE_CLAUSE = 'real merge (2+ parents): judged by what it adds beyond its parents (issues 11, 24)';
@@ -57,7 +51,7 @@ export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
       status: 'fail',
       message: `commit ${short}: the merge could not be re-computed (${evidence.reason}), so what it adds was never judged. hint: run verify with git 2.38 or newer`,
     };
-  const bad = [...evidence.added, ...evidence.invented];
+  const bad = evidence.differences;
   if (bad.length === 0) {
     return {
       rule: 'merge',
@@ -69,11 +63,12 @@ export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
           : `merge: only resolves conflicts in ${evidence.conflicted.join(', ')}`,
     };
   }
-  const shown = bad.slice(0, 20).join(', ') + (bad.length > 20 ? `, … (${bad.length} in all)` : '');
+  const named = bad.slice(0, 20).map((d) => (d.detail === null ? d.path : `${d.path} (${d.detail})`));
+  const shown = named.join(', ') + (bad.length > 20 ? `, … (${bad.length} in all)` : '');
   return {
     rule: 'merge',
     clause: MERGE_CLAUSE,
     status: 'fail',
-    message: `commit ${short} is an evil merge: it introduces changes found in neither parent, in ${shown}. hint: commit those changes on their own (so the header, test-first and anchor rules judge them) and redo the merge without them (git merge, resolving only conflicts)`,
+    message: `commit ${short} is an evil merge: it differs from git's re-merge of its parents beyond resolving conflict hunks with their sides' lines, in ${shown}. hint: commit those changes on their own (so the header, test-first and anchor rules judge them) and redo the merge without them (git merge, resolving only conflicts)`,
   };
 }

@@ -18,13 +18,14 @@ describe('parseRemerge (one merge of git log --diff-merges=remerge -p)', () => {
       'index 1849518..492a426 100644',
       '+slipped',
     ].join('\n');
-    expect(parseRemerge(body)).toEqual({
+    expect(parseRemerge(body)).toMatchObject({
       clean: false,
       differing: ['docs/a b.md', 'tab\there ü.md'],
       conflicted: ['docs/a b.md', 'gone.md'],
       exact: true,
     });
-    expect(parseRemerge('\n')).toEqual({ clean: true, differing: [], conflicted: [], exact: true });
+    expect(parseRemerge('\n')).toMatchObject({ clean: true, differing: [], conflicted: [], exact: true });
+    expect(parseRemerge(body).hunks.get('docs/a b.md')).toEqual(['@@ -2,3 +1,0 @@ a', '-<<<<<<< 324ffb1 (main)']);
   });
 
   it('is not exact for a conflict kind that may name other paths, or a header it cannot read', () => {
