@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceConfig } from '../config/schema.js';
+import { hasValidAnchor } from '../records/anchor.js';
 import { judgeSessionAct, verdictCode, type VerdictCode } from '../hooks/session-verdict.js';
 import type { WorkspacePaths } from '../paths.js';
 import { isLive, readSession } from '../records/session.js';
@@ -322,7 +323,10 @@ async function decideAct(input: ToolUseInput, what: string): Promise<ToolUseDeci
   }
   const role = session.role;
   const anchorCall = anchorStep(paths.root, token, role, cli, input.mcpTool ?? claudeMcpName);
-  const verdict = await judgeSessionAct(paths, session, input.config, input.env, input.now, { cli });
+  const verdict = await judgeSessionAct(paths, session, input.config, input.env, input.now, {
+    anchor: hasValidAnchor(paths, token),
+    cli,
+  });
   if (verdict.ok)
     return {
       allow: true,
