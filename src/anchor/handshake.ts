@@ -312,7 +312,7 @@ function gate(
       result,
       'TOKEN_EXPIRED',
       `the handshake for ${token} expired at ${hs.expires_at}`,
-      `Run --stage identity --token ${token} again to renew it (the retry count is kept).`,
+      `Run "hestai anchor --stage identity --token ${token}" again to renew it (the retry count is kept).`,
     );
   }
   if (stage === 'context' && hs.stage !== 'IDENTITY') {
@@ -426,16 +426,21 @@ function failed(
 }
 
 async function identity(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHandshakeResult> {
-  if (input.role === undefined || input.role === '')
-    throw usageError('role is required for the identity stage', {
+  const given = input.role === undefined || input.role === '' ? null : input.role;
+  const explicitToken = input.token === undefined || input.token === '' ? null : parseToken(input.token);
+  const missingRole = () =>
+    usageError('role is required for the identity stage', {
       code: 'ROLE_MISSING',
       remedy: 'Pass --role R, e.g. --role implementation-lead.',
     });
-  const role = assertRoleName(input.role);
+  if (given === null && explicitToken === null) throw missingRole();
   const mode = parseMode(input.mode ?? 'full');
   const topic = parseTopic(input.topic);
-  const explicitToken = input.token === undefined || input.token === '' ? null : parseToken(input.token);
   const ctx = await context(input.working_dir, deps);
+  // With a session named and no role, the session's own role (the renewal remedies print only the token).
+  const named = given ?? readSession(ctx.paths, explicitToken!)?.role;
+  if (named === undefined) throw missingRole();
+  const role = assertRoleName(named);
   const strictness = input.strictness === undefined ? ctx.defaultStrictness : parseStrictness(input.strictness);
   const result = baseResult('identity', mode, strictness, null);
   const { constitution, warnings, note } = constitutionFor(ctx, role, explicitToken);
@@ -677,7 +682,7 @@ async function proofStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorH
         withPath,
         'STAGE_ORDER',
         `the handshake for ${token} has no validated BIND`,
-        `Run --stage identity --token ${token} and the context stage again.`,
+        `Run "hestai anchor --stage identity --token ${token}", then the context stage again.`,
       );
     }
     const validatedAt = ctx.now.toISOString();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, usageError } from '../../errors.js';
-import { quoteInput } from '../../util/quote.js';
+import { quoteInput, shellQuote } from '../../util/quote.js';
 import { paint, type Output } from '../output.js';
 import type { ClockInResponse } from '../../session/clock-in.js';
 import { action } from '../run.js';
@@ -61,6 +61,24 @@ function clockInLines(out: Pick<Output, 'color'>, res: ClockInResponse, role: st
   return lines;
 }
 
+/**
+ * A role with no constitution here, where some roles have one, is refused before anything is written: its
+ * session could never anchor. The remedy is the same clock-in with a role that has one.
+ */
+async function refuseUnknownRole(cwd: string, role: string, focus: string | undefined): Promise<void> {
+  const [{ availableRoles, exampleRole }, { resolveWorkspace }] = await Promise.all([
+    import('../../records/roles.js'),
+    import('../../workspace.js'),
+  ]);
+  const roles = availableRoles(resolveWorkspace(cwd).paths);
+  if (roles.length === 0 || roles.includes(role)) return;
+  const again = `hestai clock-in --role ${exampleRole(roles)}${focus === undefined ? '' : ` --focus ${/^[A-Za-z0-9_./-]+$/.test(focus) ? focus : shellQuote(focus)}`}`;
+  throw usageError(`role "${role}" has no constitution here (roles here: ${roles.join(', ')}); nothing was created`, {
+    code: 'ROLE_UNKNOWN',
+    remedy: `Clock in with one of them ("${again}"), or add .hestai-sys/agents/${role}.oct.md and commit it.`,
+  });
+}
+
 export function registerClockIn(program: Command): void {
   program
     .command('clock-in')
@@ -95,6 +113,7 @@ export function registerClockIn(program: Command): void {
           },
         ) => {
           if (opts.printEnv !== undefined) exportLine(opts.printEnv, ''); // refuse an unknown shell before clocking in
+          await refuseUnknownRole(ctx.cwd, opts.role, opts.focus);
           const { clockIn } = await import('../../session/clock-in.js');
           const res = await clockIn(
             {
@@ -109,19 +128,6 @@ export function registerClockIn(program: Command): void {
             { clock: ctx.clock, env: ctx.env },
           );
           const lines = clockInLines(ctx.out, res, opts.role);
-          const [{ availableRoles }, { resolveWorkspace }] = await Promise.all([
-            import('../../records/roles.js'),
-            import('../../workspace.js'),
-          ]);
-          const roles = availableRoles(resolveWorkspace(ctx.cwd).paths);
-          if (roles.length > 0 && !roles.includes(opts.role))
-            lines.push(
-              paint(
-                ctx.out,
-                'yellow',
-                `warning: role "${opts.role}" has no constitution here (roles here: ${roles.join(', ')}): clock in with one of them, or add .hestai-sys/agents/${opts.role}.oct.md`,
-              ),
-            );
           lines.push(
             res.instruction,
             `next: hestai anchor --stage identity --role ${opts.role} --token ${res.session_id}`,
