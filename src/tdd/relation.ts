@@ -137,10 +137,3 @@ export function testRelation(test: CommitFacts, change: CommitFacts): string | n
   if (b !== null && testNames(test.testFiles).has(b.toLowerCase())) return `tests in package ${b}, its scope`;
   return null;
 }
-
-/** Pure: the test files a commit adds or changes for what it changes itself (tdd.policy same-commit). */
-export function ownTests(commit: CommitFacts): string[] {
-  const subjects = subjectPaths(commit);
-  if (subjects.length === 0) return [];
-  return commit.testFiles.filter((t) => pathRelation([t], subjects) !== null);
-}

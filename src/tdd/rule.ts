@@ -1,6 +1,6 @@
 import { childrenRead } from '../util/children.js';
 import type { CommitFacts } from './commit.js';
-import { ownTests, testRelation } from './relation.js';
+import { testRelation } from './relation.js';
 import type { Verdict } from './verdict.js';
 
 export type TddPolicy = 'paired' | 'scoped' | 'any' | 'same-commit';
@@ -261,7 +261,8 @@ class Judging {
   needsTest(commit: CommitFacts, line: Line): TddVerdict {
     const { options } = this;
     const related = this.related(commit, line);
-    const own = options.policy === 'same-commit' ? ownTests(commit) : [];
+    // Under same-commit a test file in the commit is its test; the name relation only pairs separate test commits.
+    const own = options.policy === 'same-commit' ? commit.testFiles : [];
     const ok = options.policy === 'any' ? line.anyTest : related.length > 0;
     if (ok && options.policy !== 'any') {
       for (const t of related) {
@@ -284,7 +285,7 @@ class Judging {
       return verdictOf(
         commit,
         'pass',
-        `adds or changes its own test of what it changes: ${own.slice(0, 3).join(', ')} (tdd.policy same-commit)`,
+        `adds or changes a test file in the same commit: ${listed(own)} (tdd.policy same-commit)`,
       );
     if (commit.exemption !== null)
       return verdictOf(commit, 'warn', `exempt from test-first: ${commit.exemption}`, [], commit.exemption);
@@ -334,23 +335,34 @@ function inherit(
   };
 }
 
+/** Pure: up to three paths, and how many in all. */
+const listed = (paths: readonly string[]): string =>
+  paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` (${paths.length} in all)` : '');
+
+/** Pure: the part of a test-first failure that names the test files of the commit itself and why they did not count. */
+export function commitTestsNote(commit: CommitFacts, policy: TddPolicy): string {
+  if (commit.testFiles.length === 0) return 'this commit changes no test file (tdd.test_globs)';
+  if (policy === 'same-commit') return `this commit changes test files ${listed(commit.testFiles)}`;
+  return `its own test files ${listed(commit.testFiles)} do not count: a test in the same commit counts only under tdd.policy same-commit`;
+}
+
 function failureMessage(commit: CommitFacts, options: TddOptions, line: Line): string {
   const { type, scope } = commit.conventional!;
   let why = 'among its ancestors since the merge base';
   if (options.policy === 'scoped' && line.pending.length > 0) {
     const scopes = [...new Set(line.pending.map((t) => scopeText(t.conventional?.scope ?? null) || '(no scope)'))];
-    why = `with scope ${scopeText(scope) || '(no scope)'} (policy scoped); the unpaired test commits have scope ${scopes.join(', ')}`;
+    const files = listed(line.pending.flatMap((t) => t.testFiles));
+    why = `with scope ${scopeText(scope) || '(no scope)'} (policy scoped); the unpaired test commits${files === '' ? '' : ` (${files})`} have scope ${scopes.join(', ')}`;
   } else if (options.policy !== 'any' && options.policy !== 'scoped' && line.pending.length > 0) {
     const names = line.pending
       .slice(-3)
-      .map((t) => `${short(t.sha)} "${t.header}"`)
+      .map((t) => `${short(t.sha)} "${t.header}" (${listed(t.testFiles)})`)
       .join(', ');
     why = `that relates to it: the unpaired test commit(s) ${names} test other parts (no same scope, no test in a package it changes, none named after a file it changes)`;
   } else if (options.policy !== 'any' && line.lastPairing !== null) {
     why = `that is not already paired: the test commit(s) ${line.lastPairing.tests.map(short).join(', ')} were already paired with ${short(line.lastPairing.feat.sha)} "${line.lastPairing.feat.header}"`;
   }
-  const own =
-    options.policy === 'same-commit' ? ' (or, under tdd.policy same-commit, adds a test of what it changes)' : '';
+  const own = `; ${commitTestsNote(commit, options.policy)}`;
   if (options.where === 'default-branch') {
     return (
       `${type} commit "${commit.header}" has no preceding test commit ${why}${own}. ` +

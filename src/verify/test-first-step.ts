@@ -2,7 +2,7 @@ import { GitError } from '../git/exec.js';
 import { logFiles } from '../git/log-stream.js';
 import type { LogCommit } from '../git/parse.js';
 import type { CommitFacts } from '../tdd/commit.js';
-import type { TddVerdict } from '../tdd/rule.js';
+import { commitTestsNote, type TddPolicy, type TddVerdict } from '../tdd/rule.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import { logFacts } from './log-facts.js';
 import type { VerifyRun } from './run.js';
@@ -72,6 +72,17 @@ export async function judgeTestFirst(
     const status = tdd.get(c.sha)?.status;
     return deferred.has(c.sha) && (status === 'fail' || status === 'warn') ? [i] : [];
   });
-  if (reported.length > 0) await readDeferred(run, batch, null, deferred, reported);
+  if (reported.length > 0) {
+    const unread = reported.map((i) => commitTestsNote(facts[i]!, run.config.tdd.policy));
+    await readDeferred(run, batch, facts, deferred, reported);
+    reported.forEach((i, k) => namedTests(tdd, facts[i]!, unread[k]!, run.config.tdd.policy));
+  }
   return tdd;
+}
+
+/** A failure judged before the commit's files were read names its test files once they are. */
+function namedTests(tdd: Map<string, TddVerdict>, f: CommitFacts, unread: string, policy: TddPolicy): void {
+  const verdict = tdd.get(f.sha);
+  if (verdict?.status !== 'fail') return;
+  tdd.set(f.sha, { ...verdict, message: verdict.message.replace(unread, commitTestsNote(f, policy)) });
 }

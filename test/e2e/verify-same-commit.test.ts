@@ -61,6 +61,16 @@ describe('tdd.policy same-commit sees the test in the commit', () => {
     expect(message).toContain('test(docs): the guide renders');
   });
 
+  it('a failure whose files verify read only to report it still names the test file in the commit', () => {
+    const repo = repoWith('paired');
+    repo.commit('feat(config): read pyproject.toml', {
+      'commitizen/config.py': 'x = 2\n',
+      'tests/test_conf.py': 'def test_pyproject(): pass\n',
+    });
+    const { report } = verifyClone(repo);
+    expect(testFirst(report, 'feat(config): read pyproject.toml')?.message).toContain('tests/test_conf.py');
+  });
+
   it('a failure with no test file anywhere says so', () => {
     const repo = repoWith('same-commit');
     repo.commit('feat: read pyproject.toml', { 'commitizen/config.py': 'x = 2\n' });

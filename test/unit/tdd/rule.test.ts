@@ -250,7 +250,7 @@ describe('test-first verdict messages say why and what to do', () => {
       sha: SHA_F,
       status: 'fail',
       message:
-        'feat commit "feat(cli): add --json" has no preceding test commit among its ancestors since the merge base. ' +
+        'feat commit "feat(cli): add --json" has no preceding test commit among its ancestors since the merge base; this commit changes no test file (tdd.test_globs). ' +
         'Commit the failing test first: a "test(cli): ..." commit that adds or changes a test file (tdd.test_globs), then the feat.',
       clause: 'docs/design.md §6 (tdd.policy)',
       pairedWith: [],
@@ -259,7 +259,7 @@ describe('test-first verdict messages say why and what to do', () => {
     });
     const [unscoped] = evaluateTestFirst([d(SHA_F, 'fix: crash', ['r'])], { policy: 'paired', types: ['fix'] });
     expect(unscoped!.message).toBe(
-      'fix commit "fix: crash" has no preceding test commit among its ancestors since the merge base. ' +
+      'fix commit "fix: crash" has no preceding test commit among its ancestors since the merge base; this commit changes no test file (tdd.test_globs). ' +
         'Commit the failing test first: a "test: ..." commit that adds or changes a test file (tdd.test_globs), then the fix.',
     );
   });
@@ -270,7 +270,7 @@ describe('test-first verdict messages say why and what to do', () => {
       paired,
     );
     expect(verdicts[2]!.message).toBe(
-      'feat commit "feat: two" has no preceding test commit that is not already paired: the test commit(s) 1234567 were already paired with fedcba0 "feat: one". ' +
+      'feat commit "feat: two" has no preceding test commit that is not already paired: the test commit(s) 1234567 were already paired with fedcba0 "feat: one"; this commit changes no test file (tdd.test_globs). ' +
         'Commit the failing test first: a "test: ..." commit that adds or changes a test file (tdd.test_globs), then the feat.',
     );
   });
@@ -287,14 +287,14 @@ describe('test-first verdict messages say why and what to do', () => {
       scoped,
     );
     expect(verdicts[3]!.message).toMatch(
-      /^feat commit "feat\(cli\): x" has no preceding test commit with scope \(cli\) \(policy scoped\); the unpaired test commits have scope \(core\), \(no scope\)\. Commit/,
+      /^feat commit "feat\(cli\): x" has no preceding test commit with scope \(cli\) \(policy scoped\); the unpaired test commits \(test\/t1\.test\.ts, test\/t2\.test\.ts, test\/t3\.test\.ts\) have scope \(core\), \(no scope\); this commit changes no test file \(tdd\.test_globs\)\. Commit/,
     );
     const unscoped = evaluateTestFirst([d('t1', 'test(core): a', ['r']), d('f', 'feat: x', ['t1'])], scoped);
     expect(unscoped[1]!.message).toMatch(
-      /with scope \(no scope\) \(policy scoped\); the unpaired test commits have scope \(core\)\./,
+      /with scope \(no scope\) \(policy scoped\); the unpaired test commits \(test\/t1\.test\.ts\) have scope \(core\);/,
     );
     const none = evaluateTestFirst([d('f', 'feat(cli): x', ['r'])], scoped);
-    expect(none[0]!.message).toMatch(/no preceding test commit among its ancestors since the merge base\. /);
+    expect(none[0]!.message).toMatch(/no preceding test commit among its ancestors since the merge base; /);
   });
 
   it('policy paired ignores scopes; policy any passes with its own message and pairs nothing', () => {
@@ -315,7 +315,7 @@ describe('test-first verdict messages say why and what to do', () => {
     });
     const none = evaluateTestFirst([d('f', 'feat: b', ['r'])], { policy: 'any', types: ['feat'] });
     expect(none[0]!.message).toMatch(
-      /^feat commit "feat: b" has no preceding test commit among its ancestors since the merge base\./,
+      /^feat commit "feat: b" has no preceding test commit among its ancestors since the merge base; /,
     );
   });
 
