@@ -8,7 +8,6 @@
  */
 import { canonicalJson, type Strictness } from './anchor.js';
 import { sha256Hex } from '../util/sha256.js';
-import { isRecord, UUID_V4 } from '../util/validate.js';
 
 export const PROOF_RECORD_KIND = 'hestai.anchor-proof';
 export const PROOF_EVENT_KIND = 'hestai.anchor-event';
@@ -74,59 +73,4 @@ export function recordPath(digest: string): string {
 /** Path of an event in the anchors tree. */
 export function eventPath(sessionId: string, digest: string): string {
   return `events/${sessionId}/${digest}.json`;
-}
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Parses and shape-checks a stored record; returns the problems instead of throwing. */
-export function parseProofRecord(text: string): { ok: true; record: ProofRecord } | { ok: false; problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, problem: 'the record is not JSON' };
-  }
-  if (!isRecord(value) || value['kind'] !== PROOF_RECORD_KIND || value['version'] !== 1)
-    return { ok: false, problem: `the record is not a ${PROOF_RECORD_KIND} v1 document` };
-  const str = (k: string) => typeof value[k] === 'string';
-  const bad: string[] = [];
-  if (!str('session_id') || !UUID_V4.test(value['session_id'] as string)) bad.push('session_id');
-  for (const k of ['role', 'canonical_anchor']) if (!str(k)) bad.push(k);
-  for (const k of ['anchored_at', 'context_generated_at']) if (!str(k) || !ISO.test(value[k] as string)) bad.push(k);
-  if (!['quick', 'default', 'deep'].includes(value['tier'] as string)) bad.push('tier');
-  if (!['full', 'lite'].includes(value['mode'] as string)) bad.push('mode');
-  if (!['anchor', 'odyssean_anchor'].includes(value['source'] as string)) bad.push('source');
-  if (value['head'] !== null && !(str('head') && /^[0-9a-f]{40,64}$/.test(value['head'] as string))) bad.push('head');
-  const acks = value['acknowledgments'];
-  if (
-    !Array.isArray(acks) ||
-    !acks.every(
-      (a) =>
-        isRecord(a) &&
-        typeof a['at'] === 'string' &&
-        typeof a['context_generated_at'] === 'string' &&
-        typeof a['reason'] === 'string',
-    )
-  )
-    bad.push('acknowledgments');
-  if (!Array.isArray(value['resets'])) bad.push('resets');
-  if (bad.length > 0) return { ok: false, problem: `the record has invalid fields: ${bad.join(', ')}` };
-  return { ok: true, record: value as unknown as ProofRecord };
-}
-
-/** Parses a stored event (null when it is not one). */
-export function parseProofEvent(text: string): ProofEvent | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isRecord(value) || value['kind'] !== PROOF_EVENT_KIND || value['version'] !== 1) return null;
-    if (
-      !['ack', 'reset', 'refresh'].includes(value['event'] as string) ||
-      typeof value['session_id'] !== 'string' ||
-      typeof value['at'] !== 'string'
-    )
-      return null;
-    return value as unknown as ProofEvent;
-  } catch {
-    return null;
-  }
 }
