@@ -69,6 +69,28 @@ export function realReverts(
   return real;
 }
 
+/**
+ * For each subject, the newest commit with exactly that subject among the ancestors of `tips` (one `git log`
+ * for all): where a `Revert "<header>"` looks for the commit it undoes when its body names none of the history.
+ */
+export function newestBySubject(
+  cwd: string,
+  tips: readonly string[],
+  subjects: readonly string[],
+): Map<string, string> {
+  const found = new Map<string, string>();
+  if (tips.length === 0 || subjects.length === 0) return found;
+  const greps = [...new Set(subjects)].map((s) => `--grep=${s}`);
+  const result = runGit(['log', '-F', ...greps, '--format=%H%x00%s', ...tips, '--'], { cwd, okCodes: [128] });
+  if (result.status !== 0) return found;
+  const wanted = new Set(subjects);
+  for (const line of result.stdout.split('\n')) {
+    const [sha, subject] = line.split('\0');
+    if (sha && subject !== undefined && wanted.has(subject) && !found.has(subject)) found.set(subject, sha);
+  }
+  return found;
+}
+
 /** Pure: `git diff-tree --stdin --always -p` output split per input line, each diff without its index and hunk-position lines. */
 export function diffBlocks(text: string): string[] {
   const blocks: string[][] = [];

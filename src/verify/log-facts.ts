@@ -2,7 +2,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { resolveCommits } from '../git/history.js';
 import type { LogCommit } from '../git/parse.js';
 import { commitHunks } from '../git/hunks.js';
-import { realReverts } from '../git/merge.js';
+import { newestBySubject, realReverts } from '../git/merge.js';
 import { commitFacts, revertedSha, type CommitFacts, type CommitInput } from '../tdd/commit.js';
 import type { Trailer } from '../tdd/trailers.js';
 import {
@@ -44,13 +44,14 @@ export function logFacts(
       if (named[i] && !real.has(c.sha)) named[i] = null;
     });
   }
+  const byContent = options.earnedReverts ? revertsByContent(root, commits, named) : new Map<number, string>();
   const input = (c: LogCommit, i: number): CommitInput => ({
     sha: c.sha,
     message: c.message,
     files: c.files,
     ...(c.changes ? { changes: c.changes } : {}),
     parents: c.parents,
-    reverts: named[i] ? (resolved.get(named[i]!) ?? null) : null,
+    reverts: named[i] ? (resolved.get(named[i]!) ?? null) : (byContent.get(i) ?? null),
     ...(options.trailers?.has(c.sha) ? { trailers: options.trailers.get(c.sha)! } : {}),
   });
   const facts = commits.map((c, i) => commitFacts(input(c, i), isTest, { ignore }));
@@ -79,6 +80,36 @@ export function logFacts(
     if (inline.tests.length === 0) return f;
     return commitFacts({ ...input(commits[i]!, i), inline }, isTest, { ignore });
   });
+}
+
+/**
+ * `Revert "<header>"` commits that are not real reverts of the commit their body names (a commit that landed
+ * rebased has another sha): each is one when its change is the exact inverse of the newest commit with that
+ * header among its ancestors ({@link realReverts}). By index in `commits`.
+ */
+function revertsByContent(
+  root: string,
+  commits: readonly LogCommit[],
+  named: readonly (string | null)[],
+): Map<number, string> {
+  const candidates = commits.flatMap((c, i) => {
+    const header = /^Revert "(.+)"$/.exec(c.message.split('\n', 1)[0]!)?.[1];
+    return header !== undefined && named[i] === null && c.parents.length === 1 ? [{ i, c, header }] : [];
+  });
+  const byContent = new Map<number, string>();
+  if (candidates.length === 0) return byContent;
+  const targets = newestBySubject(
+    root,
+    candidates.map(({ c }) => c.parents[0]!),
+    candidates.map(({ header }) => header),
+  );
+  const pairs = candidates.flatMap(({ c, header }) => {
+    const target = targets.get(header);
+    return target ? [{ sha: c.sha, parent: c.parents[0]!, reverts: target }] : [];
+  });
+  const real = realReverts(root, pairs);
+  for (const { i, c, header } of candidates) if (real.has(c.sha)) byContent.set(i, targets.get(header)!);
+  return byContent;
 }
 
 /** Pure: which of a commit's source files change inside inline test regions only (`tests`) or inside and outside (`mixed`). */
