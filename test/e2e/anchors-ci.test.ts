@@ -177,7 +177,7 @@ describe('anchors that CI can verify', () => {
     const late = (header: string, hours: number, file: string) => {
       repo.write(file, `${header}\n`);
       repo.git(['add', '-A']);
-      repo.git(['commit', '-q', '--no-verify', '-m', `${header}\n\n${trailers}`], {
+      repo.git(['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--no-verify', '-m', `${header}\n\n${trailers}`], {
         env: { GIT_COMMITTER_DATE: at(hours) },
       });
     };

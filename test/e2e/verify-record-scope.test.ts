@@ -102,9 +102,20 @@ describe('committer time does not go back along first-parent history beyond the 
     const commitAt = (header: string, minutes: number, withTrailers: boolean) => {
       repo.write(`docs/${header.replace(/\W+/g, '-')}.md`, `${header}\n`);
       repo.git(['add', '-A']);
-      repo.git(['commit', '-q', '--no-verify', '-m', withTrailers ? `${header}\n\n${trailers}` : header], {
-        env: { GIT_COMMITTER_DATE: at(minutes), GIT_AUTHOR_DATE: at(minutes) },
-      });
+      repo.git(
+        [
+          '-c',
+          'core.hooksPath=/dev/null',
+          'commit',
+          '-q',
+          '--no-verify',
+          '-m',
+          withTrailers ? `${header}\n\n${trailers}` : header,
+        ],
+        {
+          env: { GIT_COMMITTER_DATE: at(minutes), GIT_AUTHOR_DATE: at(minutes) },
+        },
+      );
     };
     // The same session an hour later, then a commit from a machine whose clock is ten minutes behind.
     commitAt('docs: an hour later', 60, true);
@@ -140,9 +151,20 @@ describe('a record is valid for anchor.valid_hours (72 h) after it was anchored,
     expect(hook.stderr).toContain('anchor.valid_hours');
     repo.write('docs/c.md', 'c\n');
     repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '--no-verify', '-m', `docs: 80 h after anchoring\n\n${trailers}`], {
-      env: { GIT_COMMITTER_DATE: at(80), GIT_AUTHOR_DATE: at(80) },
-    });
+    repo.git(
+      [
+        '-c',
+        'core.hooksPath=/dev/null',
+        'commit',
+        '-q',
+        '--no-verify',
+        '-m',
+        `docs: 80 h after anchoring\n\n${trailers}`,
+      ],
+      {
+        env: { GIT_COMMITTER_DATE: at(80), GIT_AUTHOR_DATE: at(80) },
+      },
+    );
     expect(repo.git(['push', '-q', 'origin', 'feat/x'], { allowFail: true }).status).toBe(0);
 
     const { report } = repo.verifyJson(repo.freshClone('feat/x'));

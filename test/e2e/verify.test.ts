@@ -17,7 +17,8 @@ describe('hestai verify catches what the hooks did not see', () => {
     repo.git(['commit', '-q', '-m', 'docs: hooked'], { allowFail: false });
     fs.writeFileSync(`${repo.dir}/src/b.ts`, 'x');
     repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '--no-verify', '-m', 'feat: sneaked past the hooks']);
+    // Past every hook: --no-verify alone still runs prepare-commit-msg, which adds the session's trailers.
+    repo.git(['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--no-verify', '-m', 'feat: sneaked past the hooks']);
     fs.writeFileSync(`${repo.dir}/src/c.ts`, 'x');
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '-m', 'chore: urgent'], { env: { HESTAI_BYPASS: 'release blocker' } });
