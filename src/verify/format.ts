@@ -104,7 +104,7 @@ export function textWriter(): VerifyWriter {
       for (const p of report.policy_changes) lines.push(`! warning policy: ${p.message}`);
       for (const w of report.evidence_warnings ?? []) lines.push(`! warning evidence: ${w.message}`);
       lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${report.errors} error(s), ${report.warnings} warning(s)`);
-      if (!report.ok && report.where === 'default-branch')
+      if (!report.ok && testFirstFailed && report.where === 'default-branch')
         lines.push(
           'hint: these commits are already on the default branch, so their history cannot be reordered; for squash and rebase merges see docs/enforcement.md "Merge styles" (verify each pull request\'s branch before merging, or tdd.policy same-commit).',
         );
