@@ -7,8 +7,10 @@ import { workspacePaths } from '../paths.js';
 import { anchorDigest } from '../records/anchor.js';
 import { autoCommentChar, type MessageOptions } from '../tdd/message.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
+import type { SessionRecord } from '../records/session.js';
 import type { HookOutcome } from './outcome.js';
-import { resolveCommitSession } from './session.js';
+import { anchorRemedy, resolveCommitSession } from './session.js';
+import { judgeSessionAct, verdictCode, type ActVerdict } from './session-verdict.js';
 
 export interface PrepareCommitMsgInput {
   root: string;
@@ -28,9 +30,10 @@ const WRITTEN_SOURCES = new Set(['message', 'merge', 'commit', 'squash']);
 /**
  * The prepare-commit-msg decision: give a written message the anchored session's HestAI trailers. git runs
  * this hook for `git revert`, `git cherry-pick` and the picks, squashes and fixups of `git rebase`, which run
- * no commit-msg hook; where commit-msg runs after it, it replaces them with the same values.
+ * no commit-msg hook; where commit-msg runs after it, it replaces them with the same values. Only a session
+ * that `judgeSessionAct` lets act gets them; otherwise the hook warns with the verdict and its remedy.
  */
-export function prepareCommitMsg(input: PrepareCommitMsgInput): HookOutcome {
+export async function prepareCommitMsg(input: PrepareCommitMsgInput): Promise<HookOutcome> {
   const { root, config, env } = input;
   const pass = (lines: string[] = []): HookOutcome => ({ exitCode: 0, lines, audit: [], session_id: null });
   const [given, source = ''] = input.args;
@@ -42,8 +45,9 @@ export function prepareCommitMsg(input: PrepareCommitMsgInput): HookOutcome {
   } catch {
     return pass();
   }
-  const resolved = resolveCommitSession(workspacePaths(root), env);
-  if (!resolved.found || !resolved.anchor.valid) {
+  const paths = workspacePaths(root);
+  const resolved = resolveCommitSession(paths, env);
+  if (!resolved.found) {
     return pass(
       config.anchor.required
         ? [
@@ -52,13 +56,35 @@ export function prepareCommitMsg(input: PrepareCommitMsgInput): HookOutcome {
         : [],
     );
   }
+  const { session, anchor } = resolved;
+  const verdict = await judgeSessionAct(paths, session, config, env, input.clock(), { anchor });
+  if (!verdict.ok) return pass(config.anchor.required ? refusalLines(verdict, session) : []);
+  if (!anchor.valid) return pass();
   const trailers: Trailer[] = [
     { key: 'HestAI-Session', value: resolved.session.session_id },
-    { key: 'HestAI-Anchor', value: anchorDigest(resolved.anchor.anchor) },
+    { key: 'HestAI-Anchor', value: anchorDigest(anchor.anchor) },
   ];
   if (pinnedClock(env) !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
   const content = appendTrailers(raw, trailers, messageOptions(root, raw, env));
   return { exitCode: 0, lines: [], audit: [], session_id: resolved.session.session_id, rewrite: { file, content } };
+}
+
+/** Pure: the warning for a session that may not act: what, the remedy, and `verdict: CODE`. */
+function refusalLines(verdict: ActVerdict & { ok: false }, session: SessionRecord): string[] {
+  const token = session.session_id;
+  const remedy =
+    verdict.code === 'NO_ANCHOR'
+      ? anchorRemedy(verdict.anchor, session)
+      : verdict.code === 'TERMINAL'
+        ? `a human must review and reset it: hestai anchor reset --token ${token} --reason "..." (audited), then anchor again.`
+        : verdict.code === 'STALE'
+          ? `regenerate it: hestai refresh --session ${token}  — or, if it is still right, acknowledge it (audited): hestai ack --session ${token} --reason "..."`
+          : verdict.protocol.remedy;
+  return [
+    `hestai: warning: session ${token} may not act now, so this commit gets no HestAI trailers and hestai verify will fail it; fix the session, then run the git command again.`,
+    `hint: ${remedy}`,
+    `verdict: ${verdictCode(verdict)}`,
+  ];
 }
 
 /** How git will clean the message: its config, and whether an editor opens (git sets GIT_EDITOR=: when not). */
