@@ -8,8 +8,11 @@ export const DEFAULT_TEST_GLOBS = [
   '**/test/**',
   '**/tests/**',
   '**/__tests__/**',
+  '**/__tests_*__/**',
+  '**/spec/**',
   '**/*.test.*',
   '**/*.spec.*',
+  '**/*_spec.*',
   // TypeScript type tests (vitest, tsd: `*.test-d.ts`)
   '**/*.test-d.*',
   '**/*.spec-d.*',
