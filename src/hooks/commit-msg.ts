@@ -6,7 +6,6 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { usageError } from '../errors.js';
 import { headState } from '../git/head.js';
 import { history as gitHistory, resolveCommits } from '../git/history.js';
-import { commitMessageConfig } from '../git/config.js';
 import { readCommitInvocation, replacesHead, type InvocationLookup } from '../git/invocation.js';
 import type { LogCommit } from '../git/parse.js';
 import { stagedChanges } from '../git/repo.js';
@@ -14,13 +13,14 @@ import { workspacePaths } from '../paths.js';
 import { commitFacts, revertedSha } from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { ignoreRules, isReleaseHeader } from '../tdd/ignore.js';
-import { autoCommentChar, cleanMessage, messageHeader, type MessageOptions } from '../tdd/message.js';
+import { cleanMessage, messageHeader } from '../tdd/message.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { testFileMatcher } from '../tdd/test-files.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
 import { logFacts } from '../verify/log-facts.js';
 import { branchHistory } from './branch-history.js';
 import { EMPTY_BYPASS_LINES, readBypass } from './bypass.js';
+import { messageOptions } from './message-options.js';
 import type { HookOutcome } from './outcome.js';
 import { resolveCommitSession } from './session.js';
 
@@ -33,8 +33,6 @@ export interface CommitMsgInput {
   clock: Clock;
 }
 
-const CLEANUP_MODES = new Set(['default', 'strip', 'whitespace', 'verbatim', 'scissors']);
-
 /** The commit being made has no sha yet; verdicts name it like this. */
 const THIS_COMMIT = '(this commit)';
 
@@ -43,28 +41,6 @@ const EMPTY_TREE = (sha: string) =>
   sha.length === 64
     ? '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321'
     : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-
-/**
- * How git will clean this message: `commit.cleanup` and `core.commentChar` (one git process: git answers
- * from every config source it follows), and
- * whether an editor was used (git runs the hook with `GIT_EDITOR=:` when it was not). A `--cleanup`
- * or `-v` on git's command line is not visible to the hook (see src/tdd/message.ts).
- */
-function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): MessageOptions {
-  const editor = env['GIT_EDITOR'] !== ':';
-  const config = commitMessageConfig(root);
-  // A --cleanup=<mode> on git's command line wins over commit.cleanup; git passes it to no hook, so it is read
-  // from git's argv (Linux /proc, src/git/invocation.ts); elsewhere the config's mode is judged and verify,
-  // which judges the stored message, remains the backstop (docs/enforcement.md).
-  const found = readCommitInvocation();
-  const given = found.kind === 'found' ? (found.invocation?.cleanup ?? null) : null;
-  const cleanup = given !== null && CLEANUP_MODES.has(given) ? (given as MessageOptions['cleanup']) : config.cleanup;
-  return {
-    commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar,
-    cleanup,
-    editor,
-  };
-}
 
 /** The message file git passes: its absolute path and text. */
 function readMessageFile(root: string, name: string): { file: string; raw: string } {

@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pinnedClock, type Clock } from '../clock.js';
 import type { WorkspaceConfig } from '../config/schema.js';
-import { commitMessageConfig } from '../git/config.js';
 import { workspacePaths } from '../paths.js';
 import { anchorDigest } from '../records/anchor.js';
-import { autoCommentChar, type MessageOptions } from '../tdd/message.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
 import type { SessionRecord } from '../records/session.js';
+import { messageOptions } from './message-options.js';
 import type { HookOutcome } from './outcome.js';
 import { anchorRemedy, resolveCommitSession } from './session.js';
 import { judgeSessionAct, verdictCode, type ActVerdict } from './session-verdict.js';
@@ -85,15 +84,4 @@ function refusalLines(verdict: ActVerdict & { ok: false }, session: SessionRecor
     `hint: ${remedy}`,
     `verdict: ${verdictCode(verdict)}`,
   ];
-}
-
-/** How git will clean the message: its config, and whether an editor opens (git sets GIT_EDITOR=: when not). */
-function messageOptions(root: string, raw: string, env: NodeJS.ProcessEnv): MessageOptions {
-  const editor = env['GIT_EDITOR'] !== ':';
-  const config = commitMessageConfig(root);
-  return {
-    commentChar: config.commentChar === 'auto' ? autoCommentChar(raw, editor) : config.commentChar,
-    cleanup: config.cleanup,
-    editor,
-  };
 }

@@ -40,8 +40,16 @@ export function hookMarker(hook: HestaiHook): string {
 export function hookCommand(hook: HestaiHook, hooksDir: string): string {
   const file = `${hooksDir}/${hook}`;
   // Single quotes: a package installed under a path with spaces, quotes, `$` or backticks runs as itself.
-  return `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)} "$@" || exit $?`;
+  const quoted = /^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file);
+  // prepare-commit-msg only adds trailers and runs even under --no-verify: it never blocks a commit, not even
+  // where hestai-hooks is not installed (a fresh clone before npm ci). CI's verify judges the commit.
+  if (hook === 'prepare-commit-msg')
+    return `if [ -f ${quoted} ]; then node ${quoted} "$@" || :; else echo "hestai: ${PREPARE_MISSING}" >&2; fi`;
+  return `node ${quoted} "$@" || exit $?`;
 }
+
+/** What the prepare-commit-msg line prints where hestai-hooks is not installed. */
+const PREPARE_MISSING = 'hestai-hooks is not installed here (npm ci), so this commit gets no HestAI trailers';
 
 /**
  * Adds (or updates) hestai's marked line in a hook file's text, keeping every other line. The line goes
@@ -163,11 +171,9 @@ export function isLefthookHook(text: string | null): boolean {
 export function lefthookCommand(hook: HestaiHook, hooksDir: string): string {
   const file = `${hooksDir}/${hook}`;
   const node = `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
-  return hook === 'commit-msg'
-    ? `${node} {1}`
-    : hook === 'pre-push' || hook === 'prepare-commit-msg'
-      ? `${node} {1} {2}`
-      : node;
+  // prepare-commit-msg never blocks a commit (see hookCommand).
+  if (hook === 'prepare-commit-msg') return `${node} {1} {2} || true`;
+  return hook === 'commit-msg' ? `${node} {1}` : hook === 'pre-push' ? `${node} {1} {2}` : node;
 }
 
 /** True when lefthook's configuration text runs hestai's hook (its `hooks/<hook>` entrypoint). */
