@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
@@ -153,12 +154,11 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
       for (const allowed of [
         'hestai status',
         `hestai clock-in --role implementation-lead --json`,
-        `npx hestai anchor --stage identity --role implementation-lead --session ${session}`,
-        `npx --no hestai anchor --stage context --session ${session} --payload-file /tmp/bind.oct`,
+        `hestai anchor --stage identity --role implementation-lead --session ${session}`,
+        `node '${BIN}' anchor --stage context --session ${session} --payload-file /tmp/bind.oct`,
         `node ${BIN} status --json`,
-        `node '${BIN}' refresh --session ${session}`,
+        `node '${BIN}' session show`,
         'hestai --json status',
-        'hestai clock-out',
         'hestai --version',
       ])
         expect(hook(runtime, shellPayload(runtime, allowed), session, env).allowed, `${runtime}: ${allowed}`).toBe(
@@ -186,6 +186,15 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
         `node ${BIN}x status`,
         'hestai status ~/x',
         'hestai status *',
+        // npm config (~/.npmrc `script-shell`, a prefix) can redirect npx: not hestai before the anchor (F1)
+        `npx hestai anchor --stage identity --role implementation-lead --session ${session}`,
+        'npx --no hestai status',
+        // what changes a session, or names another (F2)
+        'hestai clock-out',
+        `node '${BIN}' refresh --session ${session}`,
+        'hestai clock-in --role implementation-lead --on-conflict takeover',
+        'hestai session end',
+        'hestai session advance',
       ])
         expect(hook(runtime, shellPayload(runtime, refused), session, env).allowed, `${runtime}: ${refused}`).toBe(
           false,
@@ -205,6 +214,96 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
       for (const form of ['hestai status', 'npx hestai status', 'npx --no hestai status'])
         expect(hook(runtime, shellPayload(runtime, form), session, env).allowed, `${runtime}: ${form}`).toBe(false);
       expect(hook(runtime, shellPayload(runtime, `node ${BIN} status`), session, env).allowed).toBe(true);
+    },
+  );
+});
+
+describe('before the anchor, hestai’s start commands start and read, and touch no other session (issue 37 review F2)', () => {
+  it.each(AGENT_RUNTIMES)(
+    '%s: attack: `clock-out --session <neighbour>`, or naming the neighbour in any start command, is refused; the neighbour stays live',
+    (runtime) => {
+      const neighbour = clockIn();
+      const run = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'another thing']);
+      expect(run.status, run.stderr).toBe(0);
+      const session = JSON.parse(run.stdout).session_id as string;
+      for (const command of [
+        `node ${BIN} clock-out --session ${neighbour}`,
+        `node ${BIN} status --session ${neighbour}`,
+        `node ${BIN} anchor --stage identity --role implementation-lead --token ${neighbour}`,
+      ]) {
+        const call = hook(runtime, shellPayload(runtime, command), session);
+        expect(call.allowed, `${runtime}: ${command}`).toBe(false);
+        expect(call.text, command).toContain('no shell command runs before the anchor');
+      }
+      const own = `node ${BIN} anchor --stage identity --role implementation-lead --token ${session}`;
+      expect(hook(runtime, shellPayload(runtime, own), session).allowed, own).toBe(true);
+      expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', neighbour))).toBe(true);
+    },
+  );
+});
+
+/** A write tool call of `file` in each runtime that has one (Codex: apply_patch adding the file). */
+function writePayload(runtime: 'claude-code' | 'codex' | 'gemini', file: string, content = '#!/bin/sh\n') {
+  if (runtime === 'codex') {
+    const patch = ['*** Begin Patch', `*** Add File: ${file}`, `+${content}`, '*** End Patch', ''].join('\n');
+    return { ...shellPayload('codex', ''), tool_name: 'apply_patch', tool_input: { command: patch } };
+  }
+  const tool_name = runtime === 'gemini' ? 'write_file' : 'Write';
+  return { ...shellPayload(runtime, ''), tool_name, tool_input: { file_path: file, content } };
+}
+
+describe('before the anchor, a write outside the worktree goes only to a temporary directory no PATH entry lies in (issue 37 review F1)', () => {
+  const WRITERS = ['claude-code', 'codex', 'gemini'] as const;
+
+  it.each(WRITERS)(
+    '%s: attack: a fake `node` in the first PATH directory, or ~/.npmrc with script-shell, is refused with the anchor step',
+    (runtime) => {
+      const session = clockIn();
+      const dir = path.join(repo.home, '.local/bin');
+      fs.mkdirSync(dir, { recursive: true });
+      const env = { PATH: `${dir}${path.delimiter}${repo.env['PATH']}` };
+      for (const file of [path.join(dir, 'node'), path.join(repo.home, '.npmrc')]) {
+        const call = hook(runtime, writePayload(runtime, file), session, env);
+        expect(call.allowed, `${runtime}: ${file}`).toBe(false);
+        expect(call.text, file).toContain(`session ${session} (role implementation-lead) has no valid anchor`);
+        expect(call.text, file).toContain(`anchor --stage identity --role implementation-lead --token ${session}`);
+      }
+      expect(fs.existsSync(path.join(dir, 'node'))).toBe(false);
+    },
+  );
+
+  it.each(WRITERS)(
+    '%s: a payload file in the temporary directory passes when no PATH entry (nor HOME) lies in it; not through a link out of it, nor when PATH has a directory in it',
+    (runtime) => {
+      const session = clockIn();
+      const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-agent-tmp-')));
+      const bin = path.join(repo.home, '.local/bin');
+      fs.mkdirSync(bin, { recursive: true });
+      fs.symlinkSync(bin, path.join(tmp, 'link'));
+      const env = { TMPDIR: tmp, PATH: `${bin}${path.delimiter}${repo.env['PATH']}` };
+      const ok = hook(runtime, writePayload(runtime, path.join(tmp, 'bind.oct')), session, env);
+      expect(ok.allowed, ok.text).toBe(true);
+      expect(hook(runtime, writePayload(runtime, path.join(tmp, 'link/node')), session, env).allowed).toBe(false);
+      const planted = { TMPDIR: tmp, PATH: `${tmp}/bin${path.delimiter}${repo.env['PATH']}` };
+      expect(hook(runtime, writePayload(runtime, path.join(tmp, 'bind.oct')), session, planted).allowed).toBe(false);
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  );
+
+  it.each(AGENT_RUNTIMES)(
+    '%s: in a local install the refusal’s CLI step is no `npx hestai`: the hook lets it through, and it runs',
+    (runtime) => {
+      const session = clockIn();
+      fs.mkdirSync(path.join(repo.dir, 'node_modules/.bin'), { recursive: true });
+      fs.symlinkSync(BIN, path.join(repo.dir, 'node_modules/.bin/hestai'));
+      const refused = hook(runtime, shellPayload(runtime, 'ls'), session);
+      const cli = / or run (.+) anchor --stage identity --role implementation-lead --token /.exec(refused.text)?.[1];
+      expect(cli, refused.text).toBeDefined();
+      expect(cli).not.toMatch(/npx/);
+      const step = `${cli} anchor --stage identity --role implementation-lead --token ${session}`;
+      expect(hook(runtime, shellPayload(runtime, step), session).allowed, step).toBe(true);
+      const run = spawnSync('sh', ['-c', step], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
     },
   );
 });
@@ -261,7 +360,7 @@ describe('the worktree is where the runtime started the hook, never where a call
       tool_input: { file_path, content: 'x' },
     });
     expect(hook('claude-code', write(`${repo.dir}/src/app.ts`, sibling.dir), session).allowed).toBe(false);
-    expect(hook('claude-code', write('notes.md', sibling.dir), session).allowed).toBe(true); // the sibling's file
+    expect(hook('claude-code', write('notes.md', sibling.dir), session).allowed).toBe(false); // outside, not temporary
     expect(hook('claude-code', write('app.ts', path.join(repo.dir, 'src')), session).allowed).toBe(false);
   });
 

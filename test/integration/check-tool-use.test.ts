@@ -34,8 +34,8 @@ describe('hestai check tool-use', () => {
     for (const target of ['..x.js', `${repo.dir}/..x.js`, 'src/../..x.js', `${repo.dir}/..`]) {
       const denied = check(repo, { tool: 'Write', paths: [target] }, ['--json']);
       if (target === `${repo.dir}/..`) {
-        // The parent directory itself is outside, as before.
-        expect(JSON.parse(denied.stdout), target).toMatchObject({ allow: true, code: 'OUTSIDE_WORKTREE' });
+        // The parent directory itself is outside, and no temporary directory free of PATH and HOME: refused too.
+        expect(JSON.parse(denied.stdout), target).toMatchObject({ allow: false, code: 'NO_SESSION' });
         continue;
       }
       expect(denied.status, target).toBe(1);

@@ -4,29 +4,55 @@ import { classifyToolUse } from '../../../src/agent/tool-use.js';
 import { isShellToolName, readToolPatternProblem } from '../../../src/util/agent-tools.js';
 
 const BIN = '/opt/hestai/dist/cli/bin.js';
+const SELF = '0b7c8a52-4a7e-4f00-9d21-000000000001';
+const OTHER = '0b7c8a52-4a7e-4f00-9d21-000000000002';
 
 describe('hestai’s own start commands are the one shell command before the anchor (issue 37, item 1)', () => {
   it.each([
     'hestai status',
     'hestai --json status',
     'hestai clock-in --role implementation-lead --json',
-    'hestai anchor --stage identity --role r --session 0b7c8a52-4a7e-4f00-9d21-000000000001',
-    'npx hestai anchor --stage proof --payload-file /tmp/proof.oct',
-    'npx --no hestai refresh',
-    'npx --no-install hestai clock-out --summary done',
+    `hestai anchor --stage identity --role r --session ${SELF}`,
+    `hestai anchor --stage proof --token=${SELF} --payload-file /tmp/proof.oct`,
+    'hestai clock-in --role r --on-conflict continue',
     `node ${BIN} status`,
-    `node '${BIN}' session start --objective "ship it"`,
+    `node '${BIN}' session show`,
+    'hestai session blocked --json',
     'hestai odyssean-anchor --vector-file /tmp/v',
     'hestai help',
     'hestai --version',
     '  hestai status  ',
-  ])('%s passes', (command) => expect(isHestaiStart(command, [BIN], ['hestai', 'npx'])).toBe(true));
+  ])('%s passes', (command) => expect(isHestaiStart(command, [BIN], ['hestai'], SELF)).toBe(true));
 
-  it('`hestai` and `npx hestai` pass only where they run the installed CLI (the caller says which forms do)', () => {
-    expect(isHestaiStart('hestai status', [BIN], ['npx'])).toBe(false);
+  it('`hestai` passes only where it runs the installed CLI (the caller says so); `npx hestai` never (npm config can redirect it)', () => {
+    expect(isHestaiStart('hestai status', [BIN], [])).toBe(false);
     expect(isHestaiStart('npx hestai status', [BIN], ['hestai'])).toBe(false);
-    expect(isHestaiStart('npx --no hestai status', [BIN], [])).toBe(false);
+    expect(isHestaiStart('npx --no hestai status', [BIN], ['hestai'])).toBe(false);
     expect(isHestaiStart(`node ${BIN} status`, [BIN], [])).toBe(true);
+  });
+
+  it.each([
+    'hestai clock-out',
+    `hestai clock-out --session ${OTHER}`,
+    'hestai refresh',
+    'hestai clock-in --role r --on-conflict takeover',
+    'hestai clock-in --role r --on-conflict=takeover',
+    'hestai session start --objective x',
+    'hestai session end',
+    'hestai session advance',
+    'hestai session evidence --gate g --type t --value v',
+    'hestai session gate',
+    `hestai status --session ${OTHER}`,
+    `hestai anchor --stage identity --role r --token ${OTHER}`,
+    `hestai anchor --stage identity --role r --session=${OTHER}`,
+    `hestai odyssean-anchor --session ${OTHER} --vector-file /tmp/v`,
+  ])('attack: %j changes or names another session: refused before the anchor (F2)', (command) =>
+    expect(isHestaiStart(command, [BIN], ['hestai'], SELF)).toBe(false),
+  );
+
+  it('an agent with no session names none: `--session` and `--token` are refused', () => {
+    expect(isHestaiStart(`hestai status --session ${SELF}`, [BIN], ['hestai'], null)).toBe(false);
+    expect(isHestaiStart('hestai status', [BIN], ['hestai'], null)).toBe(true);
   });
 
   it.each([
@@ -72,7 +98,7 @@ describe('hestai’s own start commands are the one shell command before the anc
     'hestai status [ab]',
     'hestai status #x',
     "hestai status 'unterminated",
-  ])('%j is refused', (command) => expect(isHestaiStart(command, [BIN], ['hestai', 'npx'])).toBe(false));
+  ])('%j is refused', (command) => expect(isHestaiStart(command, [BIN], ['hestai'], SELF)).toBe(false));
 
   it('plainWords reads quotes, and is null for any shell syntax', () => {
     expect(plainWords(`node '/a b/bin.js' status --focus "two words"`)).toEqual([
