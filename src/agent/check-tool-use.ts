@@ -5,7 +5,7 @@ import { isHestaiError, usageError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { UUID_V4 } from '../util/validate.js';
 import { decideToolUse, hestaiBins, refusalText, type ToolUseDecision } from './decide.js';
-import { cliCommandFor, findProjectRoot } from './project-root.js';
+import { agentCliFor, findProjectRoot } from './project-root.js';
 import { TOOL_ALIASES } from '../util/agent-tools.js';
 import { classifyToolUse, toolUseFromClaude, type ToolUse } from './tool-use.js';
 
@@ -106,7 +106,7 @@ export async function runToolUseCheck(io: ToolUseCheckIo): Promise<number> {
         });
       const pinned = io.env['HESTAI_SESSION']?.trim();
       const { config } = await loadConfig(root);
-      const cli = cliCommandFor(root, io.packageRoot);
+      const cli = agentCliFor(root, io.packageRoot);
       decision = await decideToolUse({
         paths: workspacePaths(root),
         cwd,

@@ -10,7 +10,7 @@ import { checkRuntimeSessionId, readBinding } from './binding.js';
 import type { AgentRuntime } from '../setup/runtime-settings.js';
 import { shellQuote } from '../util/quote.js';
 import { decideToolUse, hestaiBins, refusalText } from './decide.js';
-import { cliCommandFor, findProjectRoot } from './project-root.js';
+import { agentCliFor, findProjectRoot } from './project-root.js';
 import { classifyToolUse, type ToolUse } from './tool-use.js';
 import { claudeCodeAdapter } from './adapters/claude-code.js';
 import type { HookAnswer, RuntimeAdapter } from './adapters/types.js';
@@ -183,7 +183,7 @@ async function preToolUse(
   const sessionId = binding?.session_id ?? (pinned && UUID_V4.test(pinned) ? pinned : null);
   const { config } = await loadConfig(root);
   const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
-  const cli = cliCommandFor(root, io.packageRoot);
+  const cli = agentCliFor(root, io.packageRoot);
   const rebind = `${hookCommandFor(io.packageRoot, adapter.runtime)} --session-start ${runtimeId}`;
   const decision = await decideToolUse({
     paths,
@@ -227,7 +227,7 @@ async function stop(io: ClaudeHookIo, adapter: RuntimeAdapter, payload: Record<s
   const session = binding === null ? null : readSession(paths, binding.session_id);
   if (session === null || !isLive(session)) return 0;
   const { judgeAgentProtocol } = await import('../protocol/agent-gate.js');
-  const cli = cliCommandFor(root, io.packageRoot);
+  const cli = agentCliFor(root, io.packageRoot);
   const verdict = await judgeAgentProtocol(paths, config, session, io.env, systemClock(), 'stop', cli);
   if (verdict.ok || verdict.code === 'NO_PROTOCOL') return 0;
   const lines = [`hestai: not done yet: ${verdict.reason}.`];

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { WorkspaceConfig } from '../config/schema.js';
 import { hasValidAnchor } from '../records/anchor.js';
@@ -82,23 +83,38 @@ export function hestaiBins(packageRoot: string | undefined): string[] {
 }
 
 /**
- * The short forms that run the installed CLI here (never a `hestai` the agent planted): `hestai` when the
- * first on PATH is the package's bin, `npx hestai` when the project's `node_modules/.bin/hestai` links to it
- * (else npx would fetch a package from the registry).
+ * The short form that runs the installed CLI here (never a `hestai` the agent planted): `hestai` when the
+ * first on PATH is the package's bin. Never `npx hestai` (npm's config can redirect it).
  */
-function hestaiForms(root: string, packageRoot: string | undefined, env: NodeJS.ProcessEnv): HestaiForm[] {
+function hestaiForms(packageRoot: string | undefined, env: NodeJS.ProcessEnv): HestaiForm[] {
   if (packageRoot === undefined) return [];
-  const bin = path.join(packageRoot, 'dist', 'cli', 'bin.js');
-  const real = (file: string) => {
-    try {
-      return fs.realpathSync(file);
-    } catch {
-      return null;
-    }
-  };
-  const forms: HestaiForm[] = onPath(env, bin) ? ['hestai'] : [];
-  const linked = real(path.join(root, 'node_modules', '.bin', 'hestai'));
-  return linked !== null && linked === real(bin) ? [...forms, 'npx'] : forms;
+  return onPath(env, path.join(packageRoot, 'dist', 'cli', 'bin.js')) ? ['hestai'] : [];
+}
+
+/** `file` with its symbolic links resolved, or null when it cannot be. */
+function realOrNull(file: string): string | null {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Before the anchor, where a write outside the worktree may go (issue 37 review): the OS temporary directory
+ * (resolved), and only while no PATH entry, nor HOME, lies in it (a program or npm config planted there would
+ * run). Null when nowhere. A relative PATH entry counts as inside.
+ */
+export function preAnchorScratch(cwd: string, env: NodeJS.ProcessEnv): string | null {
+  const tmp = realOrNull(os.tmpdir());
+  if (tmp === null) return null;
+  const entries = (env['PATH'] ?? '').split(path.delimiter);
+  const home = env['HOME'];
+  for (const entry of home ? [...entries, home] : entries) {
+    if (!path.isAbsolute(entry)) return null;
+    if (isInside(tmp, realTarget(cwd, entry)) || isInside(tmp, path.resolve(entry))) return null;
+  }
+  return tmp;
 }
 
 /**
@@ -207,13 +223,13 @@ const deny = (
  * The edit-time rule (issues 16, 37): a call that writes inside the worktree, and every shell command, needs the
  * agent's own session to be allowed to act — the same `judgeSession` the pre-commit hook asks (valid anchor,
  * handshake not terminal, context fresh or acknowledged). Reads and hestai's own start commands are always
- * allowed; an edit outside the worktree is not hestai's business; `PROTECTED_PATHS` (hestai's own state,
+ * allowed; an edit outside the worktree before the anchor only in a clean temporary directory (`preAnchorScratch`); `PROTECTED_PATHS` (hestai's own state,
  * human-authored config, these hooks) are refused to agents whatever their session. With `protocol.enforce`, no
  * blocking start gate of the session protocol may be unmet either. Reads state, writes nothing.
  */
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
-  const forms = hestaiForms(input.paths.root, input.packageRoot, input.env);
-  const cls = classifyToolUse(input.use, hestaiBins(input.packageRoot), [], forms);
+  const forms = hestaiForms(input.packageRoot, input.env);
+  const cls = classifyToolUse(input.use, hestaiBins(input.packageRoot), [], forms, input.sessionId);
   if (cls.kind === 'read')
     return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
   if (cls.kind === 'hestai')
@@ -282,12 +298,14 @@ async function decideWrite(
     }
   }
   if (cls.kind === 'write' && cls.targets !== null) {
-    const inside = cls.targets.filter((target) => isInside(root, realTarget(input.cwd, expandHome(target, input.env))));
-    if (inside.length === 0)
+    // Outside the worktree, before the anchor, only a temporary directory no program runs from.
+    const real = cls.targets.map((target) => realTarget(input.cwd, expandHome(target, input.env)));
+    const scratch = preAnchorScratch(input.cwd, input.env);
+    if (scratch !== null && real.every((target) => isInside(scratch, target) && !isInside(root, target)))
       return {
         allow: true,
         code: 'OUTSIDE_WORKTREE',
-        reason: 'writes outside the worktree are not gated',
+        reason: 'writes to the temporary directory outside the worktree are not gated',
         fix: null,
         session_id: null,
         what,

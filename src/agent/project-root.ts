@@ -27,4 +27,4 @@ export function findProjectRoot(start: string): string | null {
 }
 
 /** How a command line calls hestai here: one function for every hint and template (src/util/invocation.ts). */
-export { cliCommandFor } from '../util/invocation.js';
+export { agentCliFor, cliCommandFor } from '../util/invocation.js';

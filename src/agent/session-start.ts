@@ -14,7 +14,7 @@ import { shellQuote } from '../util/quote.js';
 import { hooksDirAsync } from '../git/async.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
 import { anchorStep } from './decide.js';
-import { cliCommandFor } from './project-root.js';
+import { agentCliFor } from './project-root.js';
 import type { RuntimeAdapter } from './adapters/types.js';
 
 /** The role SessionStart clocks in as when `HESTAI_ROLE` does not name one. */
@@ -84,7 +84,7 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
     input.adapter.shellGitHooksOff === true ? `git -c core.hooksPath=${shellWord(await hooksDirAsync(root))}` : 'git';
 
   const { config } = await loadConfig(root);
-  const cli = cliCommandFor(root, input.packageRoot);
+  const cli = agentCliFor(root, input.packageRoot);
   const now = clock();
   const verdict = judgeSession(paths, session, hasValidAnchor(paths, token), config, now);
   const files = contextPaths(paths, config);

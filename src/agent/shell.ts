@@ -5,20 +5,37 @@
  */
 
 /**
- * hestai's subcommands an agent needs to start, and only these (docs/agents.md): clock in, the anchor stages,
- * the protocol's steps, status, refresh and clock out. A person's decisions (`trust`, `anchor reset`, `init`,
- * `ack`) and everything else wait for the anchor.
+ * hestai's subcommands an agent needs to start, and only these (docs/agents.md): clock in (no takeover), the
+ * anchor stages, status, help and the read-only `session` steps. What changes a session (`clock-out`,
+ * `refresh`, `session end`, a takeover), a person's decisions (`trust`, `anchor reset`, `init`, `ack`) and
+ * everything else wait for the anchor.
  */
-export const HESTAI_START_COMMANDS = [
-  'clock-in',
-  'anchor',
-  'odyssean-anchor',
-  'session',
-  'status',
-  'refresh',
-  'clock-out',
-  'help',
-] as const;
+export const HESTAI_START_COMMANDS = ['clock-in', 'anchor', 'odyssean-anchor', 'session', 'status', 'help'] as const;
+
+/** The `session` subcommands that only read. */
+const SESSION_READS = ['show', 'blocked'];
+
+/** The value of option `name` in `args` (`--name v` or `--name=v`), each one. */
+function optionValues(args: readonly string[], name: string): string[] {
+  return args.flatMap((a, i) =>
+    a === name ? [args[i + 1] ?? ''] : a.startsWith(`${name}=`) ? [a.slice(name.length + 1)] : [],
+  );
+}
+
+/**
+ * Pure: does a start command (its arguments after hestai) stay within starting and reading? No takeover, no
+ * `session` step that acts, and no `--session` / `--token` but the caller's own (`self`).
+ */
+function startsOrReads(args: readonly string[], sub: string, self: string | null): boolean {
+  if (sub === 'anchor' && args.includes('reset')) return false;
+  if (sub === 'clock-in' && optionValues(args, '--on-conflict').some((v) => v !== 'continue' && v !== 'abort'))
+    return false;
+  if (sub === 'session') {
+    const step = args[args.indexOf('session') + 1];
+    if (step === undefined || !SESSION_READS.includes(step)) return false;
+  }
+  return [...optionValues(args, '--session'), ...optionValues(args, '--token')].every((v) => v === self);
+}
 
 /**
  * Pure: the words of a command with no shell syntax at all, or null. Words are separated by blanks; a word may
@@ -41,26 +58,29 @@ export function plainWords(command: string): string[] | null {
   return words;
 }
 
-/** The forms that run the installed CLI here, besides `node <bin>`: `hestai` (first on PATH), `npx hestai` (the project's link). */
-export type HestaiForm = 'hestai' | 'npx';
+/**
+ * The form that runs the installed CLI here, besides `node <bin>`: `hestai` (first on PATH). Never `npx hestai`:
+ * npm's config (`~/.npmrc`: `script-shell`, a prefix) can make it run another program.
+ */
+export type HestaiForm = 'hestai';
 
 /**
  * Pure: is `command` exactly an invocation of hestai's start commands: `node <one of bins> ...` (the installed
- * CLI; a hook entry only with `--session-start <id>`), or `hestai ...` and `npx [--no|--no-install] hestai ...`
- * where `forms` says they run that CLI; no shell syntax, no environment assignment, no `--cwd`, and for
- * `anchor` no `reset`?
+ * CLI; a hook entry only with `--session-start <id>`), or `hestai ...` where `forms` says it runs that CLI; no
+ * shell syntax, no environment assignment, no `--cwd`, and nothing that changes a session or names one but
+ * the caller's (`self`, see `startsOrReads`)?
  */
-export function isHestaiStart(command: string, bins: readonly string[], forms: readonly HestaiForm[] = []): boolean {
+export function isHestaiStart(
+  command: string,
+  bins: readonly string[],
+  forms: readonly HestaiForm[] = [],
+  self: string | null = null,
+): boolean {
   const words = plainWords(command.trim());
   if (words === null) return false;
   let args: string[];
   if (words[0] === 'hestai' && forms.includes('hestai')) args = words.slice(1);
-  else if (words[0] === 'npx' && forms.includes('npx')) {
-    let k = 1;
-    while (words[k] === '--no' || words[k] === '--no-install') k++;
-    if (words[k] !== 'hestai') return false;
-    args = words.slice(k + 1);
-  } else if (words[0] === 'node' && words[1] !== undefined && bins.includes(words[1])) {
+  else if (words[0] === 'node' && words[1] !== undefined && bins.includes(words[1])) {
     // a hook entry only as the step that binds a session: `node <hook> [runtime] --session-start <id>`
     if (/[\\/]hooks[\\/](claude-code|agent-hook)$/.test(words[1]))
       return /^([a-z-]+ )?--session-start [A-Za-z0-9._:-]+$/.test(words.slice(2).join(' '));
@@ -70,7 +90,7 @@ export function isHestaiStart(command: string, bins: readonly string[], forms: r
   const sub = args.find((a) => !a.startsWith('-'));
   if (sub === undefined) return args.length > 0 && args.every((a) => /^--(version|help|json)$|^-[Vh]$/.test(a));
   if (!(HESTAI_START_COMMANDS as readonly string[]).includes(sub)) return false;
-  return !(sub === 'anchor' && args.includes('reset'));
+  return startsOrReads(args, sub, self);
 }
 
 /** Pure: a command's words as a plain tokenizer sees them: quotes group and are removed, operators and blanks split. */

@@ -43,7 +43,7 @@ const isShellTool = (tool: string) =>
 /**
  * Pure: classifies a tool call, denying by default: edit tools write their paths; a shell tool is a shell
  * command, or hestai when its command is exactly one of hestai's start commands (`bins`: the installed CLI's
- * paths; `forms`: which short forms run it here; see `isHestaiStart`); any other tool is a read only when the built-in list (`READ_TOOLS`, hestai's own
+ * paths; `forms`: which short forms run it here; `self`: the caller's session; see `isHestaiStart`); any other tool is a read only when the built-in list (`READ_TOOLS`, hestai's own
  * `mcp__hestai__*`) or `listed` (the base policy's `agents.read_tools`) says so, or when the caller says
  * `kind: "read"`. Everything else is a write with unknown targets.
  */
@@ -52,6 +52,7 @@ export function classifyToolUse(
   bins: readonly string[] = [],
   listed: readonly string[] = [],
   forms: readonly HestaiForm[] = [],
+  self: string | null = null,
 ): ToolClass {
   const write = (known: boolean): ToolClass => ({
     kind: 'write',
@@ -61,7 +62,7 @@ export function classifyToolUse(
   });
   if (isEditTool(use.tool)) return write(true);
   if (isShellTool(use.tool)) {
-    if (use.command !== null && isHestaiStart(use.command, bins, forms)) return { kind: 'hestai' };
+    if (use.command !== null && isHestaiStart(use.command, bins, forms, self)) return { kind: 'hestai' };
     return { kind: 'shell', what: use.tool, mentions: shellMentions(use.command ?? '', bins) };
   }
   if (use.kind === 'write') return write(true);

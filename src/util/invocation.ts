@@ -14,6 +14,18 @@ export function cliCommandFor(root: string, packageRoot: string, env: NodeJS.Pro
   return `node ${/^[A-Za-z0-9_./-]+$/.test(bin) ? bin : shellQuote(bin)}`;
 }
 
+/**
+ * How a remedy for an agent calls hestai: as {@link cliCommandFor} but never `npx hestai` (the agent hook
+ * refuses it before the anchor: npm's config can redirect it), so the remedy is a command the hook allows.
+ */
+export function agentCliFor(root: string, packageRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  const cli = cliCommandFor(root, packageRoot, env);
+  if (cli !== 'npx hestai') return cli;
+  const bin = path.join(packageRoot, 'dist', 'cli', 'bin.js');
+  if (onPath(env, bin)) return 'hestai';
+  return `node ${/^[A-Za-z0-9_./-]+$/.test(bin) ? bin : shellQuote(bin)}`;
+}
+
 /** True when the first `hestai` on PATH is `bin` (a link to it, as npm's global install makes). */
 export function onPath(env: NodeJS.ProcessEnv, bin: string): boolean {
   let target: string;
