@@ -31,7 +31,7 @@ describe('provider settings from every entry point', () => {
     );
     const env = { ...repo.env, PATH: pathWithoutGh() };
     expect((await runCli(['init', '--no-husky'], repo.dir, env)).status).toBe(0);
-    const res = await runCli(['clock-in', '--role', 'tester', '--focus', 'ai', '--json'], repo.dir, env);
+    const res = await runCli(['clock-in', '--role', 'implementation-lead', '--focus', 'ai', '--json'], repo.dir, env);
     expect(res.status, res.stderr).toBe(0);
     expect(res.stderr).not.toContain('is not valid YAML');
     expect(JSON.parse(res.stdout)).toMatchObject({ selection: { method: 'ai', model: 'home-model' } });
