@@ -228,7 +228,8 @@ const deny = (
  * blocking start gate of the session protocol may be unmet either. Reads state, writes nothing.
  */
 export async function decideToolUse(input: ToolUseInput): Promise<ToolUseDecision> {
-  const forms = hestaiForms(input.packageRoot, input.env);
+  // Which hestai forms run the installed CLI is a PATH lookup, asked only for a command (not on every Edit).
+  const forms = input.use.command !== null ? hestaiForms(input.packageRoot, input.env) : [];
   const cls = classifyToolUse(input.use, hestaiBins(input.packageRoot), [], forms, input.sessionId);
   if (cls.kind === 'read')
     return { allow: true, code: 'READ', reason: 'reads are never gated', fix: null, session_id: null, what: 'read' };
