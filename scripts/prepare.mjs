@@ -1,8 +1,8 @@
 // npm's `prepare`: runs on `npm install` in a checkout of this repository, on `npm pack`, and for a git
 // dependency (npm clones, installs the devDependencies, runs prepare, then packs). In a checkout (a `.git`
 // here) it builds dist/ when it is missing (what a git dependency ships) and sets up this repository's own
-// husky hooks when husky is installed. Anywhere else (an unpacked tarball, a consumer's node_modules) it
-// does nothing: hestai-hooks has no install-time script for the projects that use it.
+// husky hooks when husky is installed. Anywhere else it does nothing. The tarball ships no script at all
+// (scripts/pack-manifest.mjs strips them), so the projects that install hestai-hooks run none.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
