@@ -71,6 +71,21 @@ const changeRecord = z.object({
   pushed_at: z.string(),
 });
 
+/** `coverage/<session>/<sha256>.json`: the commits one push says a session made (the pre-push hook writes it). */
+const coverageRecord = z.object({
+  kind: z.literal('hestai.coverage'),
+  version: z.literal(1),
+  session_id: session,
+  branch: z.string(),
+  tip: oid,
+  /** The branch's change as one patch (base to tip): what a squash of it is. */
+  patch_id: oid.nullable(),
+  commits: z.array(z.object({ id: oid, patch_id: oid.nullable() })).max(10_000),
+  pushed_at: z.string(),
+});
+
+export type CoverageRecord = z.infer<typeof coverageRecord>;
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** Pure: JSON bytes checked against `schema`; the problem names the first fields that do not match. */
@@ -93,3 +108,4 @@ export const parseRun = (text: string): Parsed<ProtocolRunRecord> =>
   parseWith(protocolRun, text) as Parsed<ProtocolRunRecord>;
 export const parseChange = (text: string): Parsed<ChangeRecord> =>
   parseWith(changeRecord, text) as Parsed<ChangeRecord>;
+export const parseCoverage = (text: string): Parsed<CoverageRecord> => parseWith(coverageRecord, text);

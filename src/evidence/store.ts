@@ -18,8 +18,24 @@ import { runGit } from '../git/exec.js';
 import type { ChangeRecord } from '../git/change-records.js';
 import type { ProofEvent, ProofRecord } from '../records/proof-record.js';
 import type { ProtocolRunRecord } from '../records/protocol-record.js';
-import { emptyHistory, readAnchorsHistory, type AnchorsHistory, type Publication, type Tampering } from './history.js';
-import { parseChange, parseEvent, parseRecord, parseRun, type Parsed } from './schemas.js';
+import {
+  emptyHistory,
+  readAnchorsHistory,
+  readSessionCommits,
+  type AnchorsHistory,
+  type Publication,
+  type Tampering,
+} from './history.js';
+import {
+  parseChange,
+  parseCoverage,
+  parseEvent,
+  parseRecord,
+  parseRun,
+  type CoverageRecord,
+  type Parsed,
+} from './schemas.js';
+import { signatureChecker, signatureProblem, type Signature, type SignatureChecker } from './signatures.js';
 
 /** The largest file read from the anchors branch: a record is a few KB; a blob over this is skipped unread. */
 export const BLOB_CAP = 1024 * 1024;
@@ -32,7 +48,29 @@ export interface EvidenceWarning {
   commit?: string;
 }
 
-export type RecordLookup = { record: ProofRecord; blob: string; commit: string } | { problem: string };
+/**
+ * Who published a file (issue 39): the allowed key whose signature is on the anchors commit that added it
+ * (a commit none of whose parents holds that blob there), or why no key is. Two allowed keys adding the same
+ * file is no owner: the record is contested.
+ */
+export type Ownership = { owner: Signature; commit: string } | { owner: null; commit: string | null; problem: string };
+
+/** A file read from the anchors branch with who published it. */
+export interface Owned<T> {
+  value: T;
+  path: string;
+  ownership: Ownership;
+}
+
+export type RecordLookup =
+  | {
+      record: ProofRecord;
+      blob: string;
+      commit: string;
+      /** Only when the store was opened with `signers`. */
+      ownership?: Ownership;
+    }
+  | { problem: string };
 
 export interface EvidenceStore {
   /** The anchors branches this clone knows: local, then each remote's. */
@@ -45,6 +83,12 @@ export interface EvidenceStore {
   protocolRuns(sessions: ReadonlySet<string>): Promise<Map<string, ProtocolRunRecord[]>>;
   /** Every change record ever published. */
   changeRecords(): Promise<ChangeRecord[]>;
+  /** The protocol runs of each session with who published each (signatures checked only with `signers`). */
+  ownedRuns(sessions: ReadonlySet<string>): Promise<Map<string, Owned<ProtocolRunRecord>[]>>;
+  /** The coverage records of each session (the commits a push says it made) with who published each. */
+  coverage(sessions: ReadonlySet<string>): Promise<Map<string, Owned<CoverageRecord>[]>>;
+  /** git's verdict on each commit's signature against the base's allowed signers (`signers`; else all unsigned). */
+  signatures(commits: readonly string[]): Promise<Map<string, Signature>>;
   /** Objects outside the store (a record's HEAD and its files), through the same `git cat-file`. */
   cat(specs: readonly string[], options: { content: boolean }): Promise<Map<string, BatchObject>>;
   /** What the reads so far found to warn about, each once. */
@@ -59,16 +103,31 @@ interface Read {
   blob: string;
   commit: string;
   content: Buffer;
+  /** The commits the walk saw adding it (none for a file read at a tip). */
+  adders: readonly string[];
 }
 
-/** The store of `root`; `exclude` are revisions whose history is not the store's (the range's base). */
-export function openEvidence(root: string, options: { exclude?: readonly string[] } = {}): EvidenceStore {
-  const store = new Store(root, options.exclude ?? []);
+export interface EvidenceOptions {
+  /** Revisions whose history is not the store's (the range's base). */
+  exclude?: readonly string[];
+  /** Check who published what: the text of the base's `.hestai/allowed_signers` (null: the base has none). */
+  signers?: { allowed: string | null };
+}
+
+/** The store of `root`. */
+export function openEvidence(root: string, options: EvidenceOptions = {}): EvidenceStore {
+  const store = new Store(root, options.exclude ?? [], options.signers ?? null);
   return {
     refs: () => store.refs(),
     cat: (specs, o) => store.session.ask(specs, o),
     warnings: () => [...store.warned.values()],
-    close: () => store.session.close(),
+    close: () => {
+      store.session.close();
+      store.checker?.close();
+    },
+    ownedRuns: (sessions) => store.ownedRuns(sessions),
+    coverage: (sessions) => store.coverage(sessions),
+    signatures: (commits) => store.signatures(commits),
     proofRecords: (digests) => store.proofRecords(digests),
     events: (sessions) => store.events(sessions),
     protocolRuns: (sessions) => store.protocolRuns(sessions),
@@ -85,12 +144,84 @@ class Store {
   private walked: Promise<AnchorsHistory> | null = null;
   private atTips: Map<string, Publication[]> | null = null;
   private recordHistory: Promise<AnchorsHistory> | null = null;
+  private sessionCommits: ReturnType<typeof readSessionCommits> | null = null;
+  readonly checker: SignatureChecker | null;
 
   constructor(
     private readonly root: string,
     private readonly exclude: readonly string[],
+    signers: { allowed: string | null } | null,
   ) {
     this.session = catFileSession(root);
+    this.checker = signers === null ? null : signatureChecker(root, signers.allowed);
+  }
+
+  async signatures(commits: readonly string[]): Promise<Map<string, Signature>> {
+    if (this.checker !== null) return this.checker.check(commits);
+    return new Map(commits.map((c) => [c, { commit: c, status: 'N', key: null, signer: null, allowed: false }]));
+  }
+
+  /**
+   * Of `candidates`, the commits that added `blob` at `path`: the commit holds it there and none of its parents
+   * does (one `cat-file` round for all).
+   */
+  private async verifiedAdders(
+    path: string,
+    blob: string,
+    candidates: readonly { commit: string; parents: readonly string[] }[],
+  ) {
+    const specs = candidates.flatMap((c) => [`${c.commit}:${path}`, ...c.parents.map((p) => `${p}:${path}`)]);
+    const found = await this.session.ask(specs, { content: false });
+    const holds = (rev: string) => {
+      const o = found.get(`${rev}:${path}`);
+      return o?.found === true && o.oid === blob;
+    };
+    return candidates.filter((c) => holds(c.commit) && !c.parents.some(holds)).map((c) => c.commit);
+  }
+
+  /** Who published `blob` at `path`, from the commits that added it (oldest last). */
+  private async ownership(path: string, adders: readonly string[]): Promise<Ownership> {
+    if (adders.length === 0)
+      return { owner: null, commit: null, problem: `no commit of hestai/anchors adding ${path} was found` };
+    const sigs = await this.signatures(adders);
+    const allowed = adders.map((c) => sigs.get(c)!).filter((s) => s.allowed);
+    const keys = [...new Set(allowed.map((s) => s.key))];
+    if (keys.length === 1) return { owner: allowed[allowed.length - 1]!, commit: allowed[allowed.length - 1]!.commit };
+    const first = adders[adders.length - 1]!;
+    if (keys.length > 1)
+      return {
+        owner: null,
+        commit: first,
+        problem: `${path} was added by commits signed by ${keys.length} different allowed keys (${allowed.map((s) => `${short(s.commit)} by ${s.signer ?? s.key}`).join(', ')}): no one owns it`,
+      };
+    return {
+      owner: null,
+      commit: first,
+      problem: `the hestai/anchors commit ${short(first)} that first added ${path}: ${signatureProblem(sigs.get(first))}`,
+    };
+  }
+
+  /** The adders the walk saw of a read file, checked against their parents. */
+  private async walkOwnership(path: string, r: Read, h: AnchorsHistory) {
+    const candidates = r.adders.map((commit) => ({ commit, parents: h.parents.get(commit) ?? [] }));
+    return this.ownership(path, await this.verifiedAdders(path, r.blob, candidates));
+  }
+
+  /**
+   * Who published a proof record: the commits whose subject names its session (one linear walk without
+   * diffs) are checked against the trees; only when none added it is the history of records/ walked.
+   */
+  private async recordOwnership(path: string, r: Read, session: string): Promise<Ownership> {
+    this.sessionCommits ??= readSessionCommits(this.root, this.tips(), this.exclude);
+    const named = (await this.sessionCommits).get(session) ?? [];
+    let adders = await this.verifiedAdders(path, r.blob, named);
+    if (adders.length === 0) {
+      const h = await this.recordsInHistory();
+      const version = h.files.get(path)?.find((p) => p.blob === r.blob);
+      const candidates = (version?.adders ?? []).map((commit) => ({ commit, parents: h.parents.get(commit) ?? [] }));
+      adders = await this.verifiedAdders(path, r.blob, candidates);
+    }
+    return this.ownership(path, adders);
   }
 
   refs() {
@@ -104,7 +235,7 @@ class Store {
   /** Events, runs and change records: one walk of their directories. */
   history() {
     return (this.walked ??= readAnchorsHistory(this.root, this.tips(), {
-      paths: ['events', 'protocol', 'changes'],
+      paths: ['events', 'protocol', 'changes', 'coverage'],
       exclude: this.exclude,
     }));
   }
@@ -176,7 +307,7 @@ class Store {
 
   /** Every version published at `paths` (in `where`) that fits the cap, read in two `cat-file` rounds (sizes, then bytes). */
   async read(paths: Iterable<string>, where: AnchorsHistory['files'], h: AnchorsHistory | null) {
-    const wanted: { path: string; blob: string; commit: string }[] = [];
+    const wanted: { path: string; blob: string; commit: string; adders?: string[] }[] = [];
     for (const path of paths) {
       const published = where.get(path) ?? [];
       for (const p of published) wanted.push({ path, ...p });
@@ -208,7 +339,7 @@ class Store {
       const obj = blobs.get(w.blob);
       if (!obj?.found || !obj.content) continue;
       const list = out.get(w.path) ?? [];
-      list.push({ blob: w.blob, commit: w.commit, content: obj.content });
+      list.push({ blob: w.blob, commit: w.commit, content: obj.content, adders: w.adders ?? [] });
       out.set(w.path, list);
     }
     return out;
@@ -243,7 +374,13 @@ class Store {
       if (past && !h?.tampering.has(path(d))) this.dropped(path(d), past.commit, where);
       const version = hashing(tipFiles, d) ?? past;
       const record = version ? this.valid(path(d), version, parseRecord, 'proof record') : null;
-      if (version && record) found.set(d, { record, blob: version.blob, commit: version.commit });
+      if (version && record)
+        found.set(d, {
+          record,
+          blob: version.blob,
+          commit: version.commit,
+          ...(this.checker ? { ownership: await this.recordOwnership(path(d), version, record.session_id) } : {}),
+        });
       else if (version) found.set(d, { problem: `the stored record ${path(d)} is not a valid proof record` });
       else if (!this.recordsAtTips().has(path(d)) && !h?.files.has(path(d)))
         found.set(d, { problem: `no proof record ${path(d)} in ${where}` });
@@ -255,14 +392,14 @@ class Store {
     return found;
   }
 
-  /** The valid files under each session's directory (events/ or protocol/) whose `session_id` names it. */
+  /** The valid files under each session's directory (events/, protocol/, coverage/) whose `session_id` names it. */
   private async bySession<T extends { session_id: string }>(
     sessions: ReadonlySet<string>,
-    kind: 'events' | 'runs',
+    kind: 'events' | 'runs' | 'coverage',
     accept: (path: string, r: Read) => T | null,
-  ): Promise<Map<string, T[]>> {
+  ): Promise<Map<string, { value: T; path: string; read: Read }[]>> {
     const h = await this.history();
-    const out = new Map<string, T[]>();
+    const out = new Map<string, { value: T; path: string; read: Read }[]>();
     const files = await this.read(
       [...sessions].flatMap((s) => h[kind].get(s) ?? []),
       h.files,
@@ -274,23 +411,71 @@ class Store {
         const value = accept(path, v);
         if (value === null || value.session_id !== owner) continue;
         const list = out.get(owner) ?? [];
-        list.push(value);
+        list.push({ value, path, read: v });
         out.set(owner, list);
       }
     }
     return out;
   }
 
-  events(sessions: ReadonlySet<string>) {
-    return this.bySession(sessions, 'events', (path, v) => this.valid(path, v, parseEvent, 'anchor event'));
+  /** `bySession` with who published each file (without `signers`: no one, unchecked). */
+  private async owned<T extends { session_id: string }>(
+    found: Map<string, { value: T; path: string; read: Read }[]>,
+  ): Promise<Map<string, Owned<T>[]>> {
+    const h = await this.history();
+    const out = new Map<string, Owned<T>[]>();
+    for (const [session, list] of found)
+      out.set(
+        session,
+        await Promise.all(
+          list.map(async ({ value, path, read }) => ({
+            value,
+            path,
+            ownership: this.checker
+              ? await this.walkOwnership(path, read, h)
+              : { owner: null, commit: read.commit, problem: 'signatures are not checked' },
+          })),
+        ),
+      );
+    return out;
+  }
+
+  private values<T>(found: Map<string, { value: T }[]>): Map<string, T[]> {
+    return new Map([...found].map(([k, list]) => [k, list.map((e) => e.value)]));
+  }
+
+  async events(sessions: ReadonlySet<string>) {
+    return this.values(
+      await this.bySession(sessions, 'events', (path, v) => this.valid(path, v, parseEvent, 'anchor event')),
+    );
+  }
+
+  private runsOf(sessions: ReadonlySet<string>) {
+    return this.bySession(sessions, 'runs', (path, v) =>
+      `${sha256(v.content)}.json` === path.split('/')[2] ? this.valid(path, v, parseRun, 'protocol run') : null,
+    );
   }
 
   async protocolRuns(sessions: ReadonlySet<string>) {
-    const runs = await this.bySession(sessions, 'runs', (path, v) =>
-      `${sha256(v.content)}.json` === path.split('/')[2] ? this.valid(path, v, parseRun, 'protocol run') : null,
-    );
+    const runs = this.values(await this.runsOf(sessions));
     for (const list of runs.values()) list.sort((a, b) => a.ended_at.localeCompare(b.ended_at));
     return runs;
+  }
+
+  async ownedRuns(sessions: ReadonlySet<string>) {
+    const runs = await this.owned(await this.runsOf(sessions));
+    for (const list of runs.values()) list.sort((a, b) => a.value.ended_at.localeCompare(b.value.ended_at));
+    return runs;
+  }
+
+  async coverage(sessions: ReadonlySet<string>) {
+    return this.owned(
+      await this.bySession(sessions, 'coverage', (path, v) =>
+        `${sha256(v.content)}.json` === path.split('/')[2]
+          ? this.valid(path, v, parseCoverage, 'coverage record')
+          : null,
+      ),
+    );
   }
 
   async changeRecords() {

@@ -4,6 +4,7 @@
  *   events/<session>/<sha256>.json   acknowledgments, resets and refreshes of a session, append-only
  *   protocol/<session>/<sha256>.json a protocol run's record, written by `session end` (src/records/protocol-record.ts)
  *   changes/<tip>.json               a pushed branch's change record (src/git/change-records.ts)
+ *   coverage/<session>/<sha256>.json the commits a push says a session made (src/evidence/push-records.ts)
  * Every write is ONE `git fast-import` process that adds files on top of the branch tip (a second parent
  * only to join another anchors tip: a record's HEAD is never one, so the branch publishes no commit the
  * pushed refs lack). fast-import refuses a non-fast-forward
@@ -184,7 +185,7 @@ export function anchorStoreRefs(cwd: string): { ref: string; oid: string }[] {
 export function listAnchorStore(
   cwd: string,
   commit: string,
-  dirs: readonly string[] = ['records', 'events', 'protocol', 'changes'],
+  dirs: readonly string[] = ['records', 'events', 'protocol', 'changes', 'coverage'],
 ): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of splitNul(runGit(['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...dirs], { cwd }).stdout)) {
