@@ -15,7 +15,7 @@ import { makeRepo, PROJECT_ROOT, sharedFixture, type TempRepo } from '../helpers
 type Runtime = (typeof AGENT_RUNTIMES)[number];
 const BIN = path.join(PROJECT_ROOT, 'dist/cli/bin.js');
 
-// One repository adopted for the four runtimes and another repository beside it, a pristine copy per test.
+// One repository adopted for every runtime and another repository beside it, a pristine copy per test.
 const adopted = sharedFixture(() => {
   const repo = makeRepo();
   for (const runtime of AGENT_RUNTIMES) {
@@ -42,6 +42,9 @@ beforeEach(() => {
     codex: read('.codex/hooks.json').hooks.PreToolUse[0].hooks[0].command,
     gemini: read('.gemini/settings.json').hooks.BeforeTool[0].hooks[0].command,
     cursor: read('.cursor/hooks.json').hooks.beforeShellExecution[0].command,
+    copilot: read('.github/hooks/hestai.json').hooks.preToolUse[0].bash,
+    qwen: read('.qwen/settings.json').hooks.PreToolUse[0].hooks[0].command,
+    droid: read('.factory/hooks.json').hooks.PreToolUse[0].hooks[0].command,
   };
 });
 
@@ -78,6 +81,12 @@ function shellPayload(runtime: Runtime, command: string, where: { cwd?: string; 
         command,
         cwd,
       };
+    case 'copilot':
+      return { sessionId: 'rt-1', timestamp: 1, cwd, toolName: 'bash', toolArgs: { command, description: 'x' } };
+    case 'qwen':
+      return { ...claude, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } };
+    case 'droid':
+      return { ...claude, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute' };
   }
 }
 
@@ -103,6 +112,13 @@ function hook(
   if (runtime === 'cursor') {
     const answer = JSON.parse(run.stdout.trim());
     return { allowed: answer.permission === 'allow', text: answer.agent_message ?? '' };
+  }
+  if (runtime === 'copilot') {
+    const answer = run.stdout.trim() === '' ? {} : JSON.parse(run.stdout.trim());
+    return {
+      allowed: run.status === 0 && answer.permissionDecision !== 'deny',
+      text: answer.permissionDecisionReason ?? '',
+    };
   }
   return { allowed: run.status === 0, text: run.stderr };
 }
@@ -392,6 +408,7 @@ describe('a runtime session bound to no hestai session (issue 37: the fix is a p
         ...shellPayload(runtime, 'echo 2 > src/app.ts'),
         session_id: 'rt-unbound',
         conversation_id: 'rt-unbound',
+        sessionId: 'rt-unbound',
       };
       const refused = hook(runtime, payload, '');
       expect(refused.allowed).toBe(false);
@@ -400,7 +417,13 @@ describe('a runtime session bound to no hestai session (issue 37: the fix is a p
       expect(
         hook(
           runtime,
-          { ...payload, ...shellPayload(runtime, step!), session_id: 'rt-unbound', conversation_id: 'rt-unbound' },
+          {
+            ...payload,
+            ...shellPayload(runtime, step!),
+            session_id: 'rt-unbound',
+            conversation_id: 'rt-unbound',
+            sessionId: 'rt-unbound',
+          },
           '',
         ).allowed,
       ).toBe(true);

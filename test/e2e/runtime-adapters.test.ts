@@ -17,6 +17,9 @@ function commandsOf(repo: TempRepo): Record<string, string> {
     codex: read('.codex/hooks.json').hooks.PreToolUse[0].hooks[0].command,
     gemini: read('.gemini/settings.json').hooks.BeforeTool[0].hooks[0].command,
     cursor: read('.cursor/hooks.json').hooks.beforeShellExecution[0].command,
+    copilot: read('.github/hooks/hestai.json').hooks.preToolUse[0].bash,
+    qwen: read('.qwen/settings.json').hooks.PreToolUse[0].hooks[0].command,
+    droid: read('.factory/hooks.json').hooks.PreToolUse[0].hooks[0].command,
   };
 }
 
@@ -35,12 +38,15 @@ function payloads(repo: TempRepo): Record<string, Record<string, unknown>> {
       command,
       cwd: repo.dir,
     },
+    copilot: { sessionId: 'rt-1', timestamp: 1, cwd: repo.dir, toolName: 'bash', toolArgs: { command } },
+    qwen: { ...claude, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command' },
+    droid: { ...claude, hook_event_name: 'PreToolUse', tool_name: 'Execute' },
   };
 }
 
 /**
  * hestai's anchor tool as each runtime calls it, which its refusals name: Claude Code and Codex name an MCP
- * tool `mcp__<server>__<tool>`, Gemini CLI `mcp_<server>_<tool>`; Cursor gives it no fixed name (its
+ * tool `mcp__<server>__<tool>`, Gemini CLI `mcp_<server>_<tool>`, Copilot CLI `<server>-<tool>`; Cursor gives it no fixed name (its
  * servers are prefixed per project), so the refusal names the server.
  */
 const ANCHOR_TOOL: Record<string, string> = {
@@ -48,11 +54,15 @@ const ANCHOR_TOOL: Record<string, string> = {
   codex: 'mcp__hestai__anchor',
   gemini: 'mcp_hestai_anchor',
   cursor: 'of the hestai server',
+  copilot: 'hestai-anchor',
+  qwen: 'mcp__hestai__anchor',
+  droid: 'mcp__hestai__anchor',
 };
 
 /** The `hestai: ... blocked` and `fix:` lines of a refusal, wherever the runtime's answer carries them. */
 function refusal(stdout: string, stderr: string): string {
-  const text = stdout.trim().startsWith('{') ? (JSON.parse(stdout).agent_message ?? stderr) : stderr;
+  const json = stdout.trim().startsWith('{') ? JSON.parse(stdout) : {};
+  const text = json.agent_message ?? json.permissionDecisionReason ?? stderr;
   return text
     .split('\n')
     .filter((l: string) => l.startsWith('hestai: ') || l.startsWith('fix: '))
