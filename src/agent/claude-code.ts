@@ -30,6 +30,8 @@ export interface ClaudeHookIo {
   loadSessionStart: () => Promise<typeof import('./session-start.js')>;
   /** The runtime whose hook this is (default Claude Code): reads its payloads, says the answers its way. */
   adapter?: RuntimeAdapter;
+  /** The event the hook command names (`hooks/agent-hook copilot preToolUse`), for a payload that does not say it. */
+  event?: string | null;
 }
 
 class HookInputError extends Error {}
@@ -106,7 +108,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
   });
   const work = (async () => {
     const raw = parsePayload(await io.stdin());
-    const payload = adapter.normalize ? adapter.normalize(raw) : raw;
+    const payload = adapter.normalize ? adapter.normalize(raw, io.event ?? null) : raw;
     seen = payload;
     const name = payload['hook_event_name'];
     if (typeof name !== 'string' || name === '') {

@@ -6,7 +6,7 @@ import { isInside } from '../paths.js';
  * worktree, relative to its root: hestai's state and protocol (`.hestai/`), the human-authored rules
  * (`.hestai_workspace.yaml`, `.hestai-sys/`), git's own directory (hooks, config, refs: git writes it for a
  * normal commit, an agent's tool never does), the agent runtimes' settings holding these hooks (`.claude/`,
- * `.codex/`, `.gemini/`, `.cursor/`: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
+ * `.codex/`, `.gemini/`, `.cursor/`, `.github/hooks/`, `.qwen/`, `.factory/`: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
  */
 export const PROTECTED_PATHS = [
   '.hestai/',
@@ -17,6 +17,9 @@ export const PROTECTED_PATHS = [
   '.codex/',
   '.gemini/',
   '.cursor/',
+  '.github/hooks/',
+  '.qwen/',
+  '.factory/',
   'node_modules/hestai-hooks/',
 ] as const;
 
@@ -87,6 +90,9 @@ const PROTECTED_NAMES: ReadonlyArray<{ names: readonly string[]; entry: string }
   { names: ['.codex'], entry: '.codex/' },
   { names: ['.gemini'], entry: '.gemini/' },
   { names: ['.cursor'], entry: '.cursor/' },
+  { names: ['.github', 'hooks'], entry: '.github/hooks/' },
+  { names: ['.qwen'], entry: '.qwen/' },
+  { names: ['.factory'], entry: '.factory/' },
   { names: ['node_modules', 'hestai-hooks'], entry: 'node_modules/hestai-hooks/' },
   { names: ['.cache', 'hestai'], entry: '~/.cache/hestai/' },
   { names: ['.config', 'hestai'], entry: '~/.config/hestai/' },

@@ -45,8 +45,11 @@ import {
   AGENT_RUNTIMES,
   agentHookCommand,
   codexHooksFor,
+  droidHooksFor,
   geminiHooksFor,
+  mergeCopilotHooks,
   mergeCursorHooks,
+  qwenHooksFor,
   mergeHookGroups,
   RUNTIME_HOOK_FILES,
   type AgentRuntime,
@@ -519,9 +522,61 @@ function writeClaudeSettings(actions: InitAction[], workspace: Workspace, hooksD
   put(actions, workspace, file, mergeClaudeSettings(readTextIfExists(file), claudeCommandFor(hooksDir), file));
 }
 
+/** What `init` tells a person about a runtime's hooks that it cannot do or promise itself. */
+function runtimeHints(runtime: HookFileRuntime): string[] {
+  const mcp = `node ${installedBinPath()} mcp`;
+  switch (runtime) {
+    case 'codex':
+      return [
+        `Codex runs only hooks a person has trusted: open codex in this repository and trust hestai's hooks in /hooks (codex exec skips untrusted hooks silently)`,
+        `register the MCP server for Codex: codex mcp add hestai -- ${mcp}`,
+      ];
+    case 'cursor':
+      return [
+        `register the MCP server for Cursor in .cursor/mcp.json: {"mcpServers": {"hestai": {"command": "node", "args": ["${installedBinPath()}", "mcp"]}}}`,
+      ];
+    case 'copilot':
+      return [
+        'Copilot CLI runs .github/hooks/ and .mcp.json only in a folder you trust (copilot --trust-folder, or accept its prompt); in an untrusted folder no hook runs and its edits go unchecked until the commit hooks and hestai verify',
+      ];
+    case 'qwen':
+      return [
+        'Qwen Code fires no SessionStart hook headless (qwen -p): there the first write is refused until the agent runs the bind step the refusal names',
+      ];
+    default:
+      return [];
+  }
+}
+
+/** The new text of a runtime's hook file (`before`: its current text), hestai's hooks merged in. */
+function runtimeHookText(
+  runtime: HookFileRuntime,
+  before: string | null,
+  commandFor: (event?: string) => string,
+  file: string,
+  workspace: Workspace,
+): string {
+  const command = commandFor();
+  switch (runtime) {
+    case 'cursor':
+      return mergeCursorHooks(before, command, file);
+    case 'codex':
+      return mergeHookGroups(before, codexHooksFor(command), file, runtime);
+    case 'droid':
+      return mergeHookGroups(before, droidHooksFor(command), file, runtime);
+    case 'copilot':
+      return mergeCopilotHooks(before, commandFor, file);
+    // Gemini CLI and Qwen Code read their MCP servers from the same project settings: registered there too
+    case 'gemini':
+      return mergeMcpJson(mergeHookGroups(before, geminiHooksFor(command), file, runtime), mcpBinFor(workspace), file);
+    case 'qwen':
+      return mergeMcpJson(mergeHookGroups(before, qwenHooksFor(command), file, runtime), mcpBinFor(workspace), file);
+  }
+}
+
 /**
- * Merges hestai's hooks into the project hook file of Codex, Gemini CLI or Cursor (`RUNTIME_HOOK_FILES`);
- * returns the hints the runtime needs from a person (Codex runs only hooks trusted in its /hooks review).
+ * Merges hestai's hooks into a runtime's project hook file (`RUNTIME_HOOK_FILES`), and Factory Droid's MCP
+ * server into `.factory/mcp.json`; returns the hints the runtime needs from a person (`runtimeHints`).
  */
 function writeRuntimeHooks(
   actions: InitAction[],
@@ -530,28 +585,16 @@ function writeRuntimeHooks(
   runtime: HookFileRuntime,
 ): string[] {
   const file = path.join(workspace.root, RUNTIME_HOOK_FILES[runtime]);
-  const command = path.isAbsolute(hooksDir)
-    ? agentHookCommand({ absolute: path.join(hooksDir, 'agent-hook') }, runtime)
-    : agentHookCommand({ project: `${hooksDir}/agent-hook` }, runtime);
-  const before = readTextIfExists(file);
-  const text =
-    runtime === 'cursor'
-      ? mergeCursorHooks(before, command, file)
-      : runtime === 'codex'
-        ? mergeHookGroups(before, codexHooksFor(command), file, runtime)
-        : // Gemini CLI reads its MCP servers from the same project settings: registered there with the hooks
-          mergeMcpJson(mergeHookGroups(before, geminiHooksFor(command), file, runtime), mcpBinFor(workspace), file);
-  put(actions, workspace, file, text);
-  const mcp = `node ${installedBinPath()} mcp`;
-  if (runtime === 'codex')
-    return [
-      `Codex runs only hooks a person has trusted: open codex in this repository and trust hestai's hooks in /hooks (codex exec skips untrusted hooks silently)`,
-      `register the MCP server for Codex: codex mcp add hestai -- ${mcp}`,
-    ];
-  if (runtime === 'gemini') return [];
-  return [
-    `register the MCP server for Cursor in .cursor/mcp.json: {"mcpServers": {"hestai": {"command": "node", "args": ["${installedBinPath()}", "mcp"]}}}`,
-  ];
+  const commandFor = (event?: string) =>
+    path.isAbsolute(hooksDir)
+      ? agentHookCommand({ absolute: path.join(hooksDir, 'agent-hook') }, runtime, event)
+      : agentHookCommand({ project: `${hooksDir}/agent-hook` }, runtime, event);
+  put(actions, workspace, file, runtimeHookText(runtime, readTextIfExists(file), commandFor, file, workspace));
+  if (runtime === 'droid') {
+    const mcp = path.join(workspace.root, '.factory/mcp.json');
+    put(actions, workspace, mcp, mergeMcpJson(readTextIfExists(mcp), mcpBinFor(workspace), mcp));
+  }
+  return runtimeHints(runtime);
 }
 
 function claudeHooksInstalled(root: string): boolean {

@@ -7,7 +7,7 @@ import { isRecord, parseJsonObject } from '../util/validate.js';
 // <runtime>`: which events call hestai's hook, with which command, merged into what is there.
 
 /** The agent runtimes hestai installs hooks for (`hestai init --agent`) and binds sessions for. */
-export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
+export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini', 'cursor', 'copilot', 'qwen', 'droid'] as const;
 export type AgentRuntime = (typeof AGENT_RUNTIMES)[number];
 
 /** Where each runtime reads its project hooks. */
@@ -15,6 +15,9 @@ export const RUNTIME_HOOK_FILES = {
   codex: '.codex/hooks.json',
   gemini: '.gemini/settings.json',
   cursor: '.cursor/hooks.json',
+  copilot: '.github/hooks/hestai.json',
+  qwen: '.qwen/settings.json',
+  droid: '.factory/hooks.json',
 } as const;
 export type HookFileRuntime = keyof typeof RUNTIME_HOOK_FILES;
 
@@ -24,8 +27,12 @@ export type HookFileRuntime = keyof typeof RUNTIME_HOOK_FILES;
  * project-directory variable). `|| exit 2`: a command that cannot start (the package not installed, node
  * missing) blocks, since exit 1 or 127 would let the call through.
  */
-export function agentHookCommand(entry: { project: string } | { absolute: string }, runtime: HookFileRuntime): string {
-  return `node ${hookPath(entry, '"$(git rev-parse --show-toplevel)"')} ${runtime} || exit 2`;
+export function agentHookCommand(
+  entry: { project: string } | { absolute: string },
+  runtime: HookFileRuntime,
+  event?: string,
+): string {
+  return `node ${hookPath(entry, '"$(git rev-parse --show-toplevel)"')} ${runtime}${event === undefined ? '' : ` ${event}`} || exit 2`;
 }
 
 /**
@@ -51,7 +58,8 @@ export function hookPath(entry: { project: string } | { absolute: string }, proj
 /** True for a hook command hestai wrote (how a re-run finds and replaces its own entries). */
 export function isHestaiAgentCommand(command: unknown): boolean {
   return (
-    typeof command === 'string' && /^node\s.*hooks\/agent-hook['"]?\s+[a-z-]+(\s*\|\|\s*exit 2)?\s*$/.test(command)
+    typeof command === 'string' &&
+    /^node\s.*hooks\/agent-hook['"]?\s+[a-z-]+(\s+[A-Za-z]+)?(\s*\|\|\s*exit 2)?\s*$/.test(command)
   );
 }
 
@@ -178,6 +186,58 @@ export function mergeCursorHooks(existing: string | null, command: string, file:
       at === -1
         ? [...entries, ours]
         : entries.flatMap((e, i) => (i === at ? [ours] : isRecord(e) && isHestaiAgentCommand(e['command']) ? [] : [e]));
+  }
+  return `${JSON.stringify({ version: 1, ...doc, hooks: merged }, null, 2)}\n`;
+}
+
+/**
+ * Qwen Code (`.qwen/settings.json`, Gemini CLI's settings file with Claude Code's event names; timeouts in
+ * milliseconds): SessionStart binds and clocks in (interactive only: `qwen -p` fires none), PreToolUse judges
+ * every tool call, Stop holds the agent to the end gates.
+ */
+export function qwenHooksFor(command: string): Record<string, MatcherGroup> {
+  return {
+    SessionStart: { hooks: [{ type: 'command', command, timeout: 60_000 }] },
+    PreToolUse: { matcher: RUNTIME_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command, timeout: 10_000 }] },
+    Stop: { hooks: [{ type: 'command', command, timeout: 30_000 }] },
+  };
+}
+
+/** Factory Droid (`.factory/hooks.json`, Claude Code's shape and timeouts in seconds). */
+export function droidHooksFor(command: string): Record<string, MatcherGroup> {
+  return codexHooksFor(command);
+}
+
+/**
+ * GitHub Copilot CLI (`.github/hooks/hestai.json`, `{version: 1, hooks: {event: [{type, bash, timeoutSec}]}}`;
+ * the payload does not say its event, so each entry's command names it): sessionStart binds and clocks in,
+ * preToolUse judges every tool call. Copilot runs a repository's hooks only in a folder the person trusted.
+ */
+export const COPILOT_EVENTS = { sessionStart: 60, preToolUse: 10 } as const;
+
+/**
+ * The new text of `.github/hooks/hestai.json`: hestai's entry on each of COPILOT_EVENTS (its command from
+ * `commandFor(event)`), replacing its earlier one in place, every other entry and key kept.
+ */
+export function mergeCopilotHooks(
+  existing: string | null,
+  commandFor: (event: string) => string,
+  file: string,
+): string {
+  const refuse = refuser(file, 'copilot');
+  const doc = parseJsonObject(existing, refuse);
+  const hooks = doc['hooks'] ?? {};
+  if (!isRecord(hooks)) throw refuse('"hooks" is not an object');
+  const merged: Record<string, unknown> = { ...hooks };
+  for (const [event, timeoutSec] of Object.entries(COPILOT_EVENTS)) {
+    const entries = merged[event] ?? [];
+    if (!Array.isArray(entries)) throw refuse(`"hooks.${event}" is not a list`);
+    const ours = { type: 'command', bash: commandFor(event), timeoutSec };
+    const at = entries.findIndex((e) => isRecord(e) && isHestaiAgentCommand(e['bash']));
+    merged[event] =
+      at === -1
+        ? [...entries, ours]
+        : entries.flatMap((e, i) => (i === at ? [ours] : isRecord(e) && isHestaiAgentCommand(e['bash']) ? [] : [e]));
   }
   return `${JSON.stringify({ version: 1, ...doc, hooks: merged }, null, 2)}\n`;
 }

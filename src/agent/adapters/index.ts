@@ -1,8 +1,11 @@
 import type { AgentRuntime } from '../../setup/runtime-settings.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
+import { copilotAdapter } from './copilot.js';
 import { cursorAdapter } from './cursor.js';
+import { droidAdapter } from './droid.js';
 import { geminiAdapter } from './gemini.js';
+import { qwenAdapter } from './qwen.js';
 import type { RuntimeAdapter } from './types.js';
 
 /** Every runtime's adapter, by runtime: they all feed the one decision function. */
@@ -11,4 +14,7 @@ export const ADAPTERS: Readonly<Record<AgentRuntime, RuntimeAdapter>> = {
   codex: codexAdapter,
   gemini: geminiAdapter,
   cursor: cursorAdapter,
+  copilot: copilotAdapter,
+  qwen: qwenAdapter,
+  droid: droidAdapter,
 };

@@ -21,8 +21,12 @@ export interface RuntimeAdapter {
   runtime: AgentRuntime;
   /** The runtime's name for people and models ("Claude Code"). */
   label: string;
-  /** The payload in Claude Code's terms (`session_id`, `cwd`, `stop_hook_active`), when the runtime names them otherwise. */
-  normalize?(payload: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The payload in Claude Code's terms (`hook_event_name`, `session_id`, `cwd`, `stop_hook_active`), when the
+   * runtime names them otherwise. `event`: the event the hook command names after the runtime, for a runtime
+   * whose payload does not say it (Copilot CLI), else null.
+   */
+  normalize?(payload: Record<string, unknown>, event: string | null): Record<string, unknown>;
   /** The hestai event of a payload, or null for events hestai lets through. */
   event(payload: Record<string, unknown>): HookEvent | null;
   /** The runtime's tool call as the plain tool call. */

@@ -62,6 +62,7 @@ export function run(packageRoot: string, runtime = 'claude-code', args: readonly
   const start = args[0] === '--session-start' && args.length === 2 ? args[1]! : null;
   return runClaudeHook({
     adapter,
+    event: start === null && args.length === 1 ? args[0]! : null,
     stdin: start === null ? readStdin : () => Promise.resolve(sessionStartPayload(runtime, start)),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

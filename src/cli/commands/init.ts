@@ -25,7 +25,7 @@ export function registerInit(program: Command): void {
     .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
     .option(
       '--agent <runtime>',
-      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp), codex (.codex/hooks.json), gemini (.gemini/settings.json) or cursor (.cursor/hooks.json)',
+      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp), codex (.codex/hooks.json), gemini (.gemini/settings.json), cursor (.cursor/hooks.json), copilot (.github/hooks/hestai.json), qwen (.qwen/settings.json) or droid (.factory/hooks.json)',
     )
     .option(
       '--commit',
