@@ -60,6 +60,34 @@ describe('verify on real histories', () => {
     expect(verdictOf(report, 'feat(main): m', 'test-first')?.status).toBe('pass');
   });
 
+  it('a test commit both parallel lines have pairs with a feat on each; verified whole or up to either, the same verdicts (issue 40 item 3)', () => {
+    // vite c4e01dc5a, 5da659de9: T on main; side merges main in and adds A; main adds B; side merges into main.
+    const repo = repoWithConfig();
+    const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    repo.git(['checkout', '-q', '-b', 'side']);
+    repo.commit('docs: side starts', { 'docs/s.md': 's' });
+    repo.git(['checkout', '-q', 'main']);
+    repo.commit('test(css): url()', { 'test/css.test.ts': 't' });
+    repo.git(['checkout', '-q', 'side']);
+    repo.git(['merge', '-q', '--no-ff', '--no-edit', 'main']);
+    const a = repo.commit('feat(css): url() on side', { 'src/css.ts': 'a' });
+    repo.git(['checkout', '-q', 'main']);
+    const b = repo.commit('feat(css): url() on main', { 'src/css-main.ts': 'b' });
+    repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side']);
+    repo.commit('feat(css): after both', { 'src/css-after.ts': 'c' });
+    const whole = verify(repo, ['--from', base]).report;
+    for (const [to, header] of [
+      [a, 'feat(css): url() on side'],
+      [b, 'feat(css): url() on main'],
+    ] as const) {
+      const upTo = verify(repo, ['--from', base, '--to', to]).report;
+      expect(verdictOf(upTo, header, 'test-first')?.status).toBe('pass');
+      expect(verdictOf(whole, header, 'test-first'), header).toEqual(verdictOf(upTo, header, 'test-first'));
+    }
+    // After the merge the test was paired on both lines: it pairs with nothing more.
+    expect(verdictOf(whole, 'feat(css): after both', 'test-first')?.status).toBe('fail');
+  });
+
   it('a test commit that was reverted, or that only renames or deletes tests, does not count', () => {
     const repo = repoWithConfig();
     const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();

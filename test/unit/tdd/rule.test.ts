@@ -451,7 +451,7 @@ describe('test-first lines of history: reverts and merges', () => {
     expect(reverted[4]).toMatchObject({ status: 'pass', pairedWith: ['t1'] });
   });
 
-  it('policy scoped: a test paired on a parallel branch is consumed for every line', () => {
+  it('policy scoped: a test paired on a parallel line pairs on the other too; once both lines merge it is consumed (issue 40 item 3)', () => {
     const scoped: TddOptions = { policy: 'scoped', types: ['feat'] };
     const verdicts = evaluateTestFirst(
       [
@@ -461,11 +461,26 @@ describe('test-first lines of history: reverts and merges', () => {
         d('g', 'docs: main', ['tb']),
         d('fa2', 'feat(a): main', ['g']),
         d('fb', 'feat(b): main', ['fa2']),
+        d('m', "Merge branch 'side'", ['fb', 'fa']),
+        d('fa3', 'feat(a): after', ['m']),
       ],
       scoped,
     );
-    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'pass', 'pass', 'skip', 'fail', 'pass']);
+    expect(verdicts.map((v) => v.status)).toEqual(['pass', 'pass', 'pass', 'skip', 'pass', 'pass', 'skip', 'fail']);
+    expect(verdicts[2]!.pairedWith).toEqual(['ta']);
+    expect(verdicts[4]!.pairedWith).toEqual(['ta']);
     expect(verdicts[5]!.pairedWith).toEqual(['tb']);
+    // Judged alone (the side line not in the range), the main line's verdicts are the same.
+    const alone = evaluateTestFirst(
+      [
+        d('ta', 'test(a): a', ['r']),
+        d('tb', 'test(b): b', ['ta']),
+        d('g', 'docs: main', ['tb']),
+        d('fa2', 'feat(a): main', ['g']),
+      ],
+      scoped,
+    );
+    expect(alone[3]).toEqual(verdicts[4]);
   });
 
   it('policy any: after a merge, a test on either side is enough', () => {
