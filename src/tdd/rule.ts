@@ -43,20 +43,37 @@ const CLAUSE = 'docs/design.md §6 (tdd.policy)';
 
 /** What a commit's line of history offers the commits after it. Shared between commits until it changes. */
 interface Line {
-  /** Test commits on this line (ancestors) not yet paired, oldest first. */
+  /** Test commits on this line (ancestors) not yet paired nor reverted on it, oldest first. */
   pending: readonly CommitFacts[];
+  /** The bits ({@link Judging.bits}) of the counting test commits among its ancestors, paired or not. */
+  seen: Uint32Array;
+  /** Test commits reverted on this line while unpaired, with the revert: a revert of that revert restores them. */
+  reverted: readonly { test: CommitFacts; by: string }[];
   /** Some counting test commit is an ancestor (policy any). */
   anyTest: boolean;
   /** The last pairing on this line, for the "already paired" explanation. */
   lastPairing: { feat: { sha: string; header: string }; tests: string[] } | null;
 }
 
-const EMPTY: Line = { pending: [], anyTest: false, lastPairing: null };
+const EMPTY: Line = { pending: [], seen: new Uint32Array(0), reverted: [], anyTest: false, lastPairing: null };
+
+/** Pure: `seen` with bit `bit` set (a copy). */
+function withBit(seen: Uint32Array, bit: number): Uint32Array {
+  const out = new Uint32Array(Math.max(seen.length, (bit >> 5) + 1));
+  out.set(seen);
+  out[bit >> 5]! |= 1 << (bit & 31);
+  return out;
+}
+
+const hasBit = (seen: Uint32Array, bit: number): boolean => ((seen[bit >> 5] ?? 0) & (1 << (bit & 31))) !== 0;
 
 /**
  * Pure: the test-first rule (docs/design.md §6) over a range's commits, parents before children (topological
  * order); one verdict per commit. A feat's test must be an ANCESTOR of it inside the range (on its own
- * line of history since the merge base), never a commit on a parallel branch.
+ * line of history since the merge base), never a commit on a parallel branch. Pairing consumes a test
+ * commit on the feat's line only (the feat and its descendants): a feat on a parallel line that also has
+ * it as an ancestor may pair with it too, so a commit's verdict depends on its ancestors alone, never on
+ * which other commits the range holds (docs/enforcement.md, "One answer per commit").
  *
  * - `paired`: a commit of a `types` type needs a test commit (type `test`, adding or modifying a test
  *   file) among its ancestors that no other commit was paired with; passing pairs it with all of them.
@@ -123,23 +140,19 @@ class Judging {
   readonly lines = new Map<string, Line>();
   /** For commits whose number of children was given: how many have not inherited its line yet. */
   readonly left = new Map<string, number>();
-  readonly paired = new Set<string>();
-  readonly reverted = new Set<string>();
-  /** Each real revert and the commit it reverts; the counting test commits seen, by sha. */
-  readonly revertOf = new Map<string, string>();
-  readonly tests = new Map<string, CommitFacts>();
+  /** Each counting test commit's bit in a line's `seen`, in the order they were judged. */
+  readonly bits = new WeakMap<CommitFacts, number>();
+  nextBit = 0;
   previous: Line = EMPTY;
   /** The line the commit being judged leaves to its children. */
   next: Line = EMPTY;
   /** The line needsPaths computed for the commit the judge is then given (the state has not changed between). */
   asked: { commit: CommitFacts; line: Line } | null = null;
-  readonly live = (t: CommitFacts) => !this.paired.has(t.sha);
-
   constructor(readonly options: TddOptions) {}
 
   lineOf(commit: CommitFacts): Line {
     if (this.asked !== null && this.asked.commit === commit) return this.asked.line;
-    return commit.parents === null ? this.previous : inherit(commit.parents, this.lines, this.reverted, this.live);
+    return commit.parents === null ? this.previous : inherit(commit.parents, this.lines, this.bits);
   }
 
   needsPaths(commit: CommitFacts): boolean {
@@ -178,22 +191,22 @@ class Judging {
     return verdictOf(commit, 'skip', `${commit.kind} commit: not judged by test-first`);
   }
 
-  /** The line after a revert of `reverts`: its test no longer counts; a revert of a revert restores it. */
+  /** The line after a revert of `reverts`: its unpaired test no longer counts; a revert of that revert restores it. */
   revert(sha: string, reverts: string, line: Line): Line {
-    const undone = this.revertOf.get(reverts);
-    this.revertOf.set(owned(sha), owned(reverts));
-    if (undone !== undefined && this.reverted.has(undone)) {
-      // A revert of a revert restores what the first one took away: the test counts again (unless paired).
-      this.reverted.delete(undone);
-      const test = this.tests.get(undone);
-      if (test && this.live(test) && !line.pending.some((t) => t.sha === undone))
-        return { ...line, pending: [...line.pending, test] };
-      return line;
-    }
-    this.reverted.add(owned(reverts));
-    if (line.pending.some((t) => t.sha === reverts))
-      return { ...line, pending: line.pending.filter((t) => t.sha !== reverts) };
-    return line;
+    const undone = line.reverted.find((r) => r.by === reverts);
+    if (undone !== undefined)
+      return {
+        ...line,
+        pending: [...line.pending, undone.test],
+        reverted: line.reverted.filter((r) => r !== undone),
+      };
+    const test = line.pending.find((t) => t.sha === reverts);
+    if (test === undefined) return line;
+    return {
+      ...line,
+      pending: line.pending.filter((t) => t !== test),
+      reverted: [...line.reverted, { test, by: owned(sha) }],
+    };
   }
 
   normal(commit: CommitFacts, line: Line): TddVerdict {
@@ -218,13 +231,13 @@ class Judging {
   /** A test commit counts for later commits when it adds or changes a test file. */
   testCommit(commit: CommitFacts, line: Line): TddVerdict {
     if (commit.testFiles.length > 0) {
-      const test = kept(commit);
-      this.tests.set(test.sha, test);
-      this.next = {
-        ...line,
-        pending: this.options.policy === 'any' ? line.pending : [...line.pending, test],
-        anyTest: true,
-      };
+      if (this.options.policy === 'any') this.next = { ...line, anyTest: true };
+      else {
+        const test = kept(commit);
+        const bit = this.nextBit++;
+        this.bits.set(test, bit);
+        this.next = { ...line, pending: [...line.pending, test], seen: withBit(line.seen, bit), anyTest: true };
+      }
       return verdictOf(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
     }
     if (commit.testFilesRemoved.length > 0)
@@ -265,13 +278,10 @@ class Judging {
     const own = options.policy === 'same-commit' ? commit.testFiles : [];
     const ok = options.policy === 'any' ? line.anyTest : related.length > 0;
     if (ok && options.policy !== 'any') {
-      for (const t of related) {
-        this.paired.add(t.sha);
-        this.tests.delete(t.sha); // a paired test is never restored (only a live one is)
-      }
+      const paired = new Set(related.map((t) => t.sha));
       this.next = {
         ...line,
-        pending: line.pending.filter(this.live),
+        pending: line.pending.filter((t) => !paired.has(t.sha)),
         lastPairing: {
           feat: { sha: owned(commit.sha), header: owned(commit.header) },
           tests: related.map((t) => t.sha),
@@ -302,12 +312,12 @@ export function testFirstJudge(options: TddOptions): TestFirstJudge {
 /**
  * The line a commit starts from: its parent's (shared), the union of its parents' at a merge, or empty
  * (parents outside the range). A commit whose parents are unknown continues the previous commit's line.
+ * At a merge a test commit still counts unless a parent it is an ancestor of has paired or reverted it.
  */
 function inherit(
   parentShas: readonly string[],
   lines: ReadonlyMap<string, Line>,
-  reverted: ReadonlySet<string>,
-  live: (t: CommitFacts) => boolean,
+  bits: WeakMap<CommitFacts, number>,
 ): Line {
   const parents: Line[] = [];
   for (const p of parentShas) {
@@ -315,21 +325,33 @@ function inherit(
     if (line) parents.push(line);
   }
   if (parents.length === 0) return EMPTY;
-  if (parents.length === 1) {
-    const only = parents[0]!;
-    return only.pending.every(live) ? only : { ...only, pending: only.pending.filter(live) };
-  }
-  const seen = new Set<string>();
+  if (parents.length === 1) return parents[0]!;
+  const unseen = (l: Line, t: CommitFacts) => !hasBit(l.seen, bits.get(t)!);
+  const keeps = (t: CommitFacts, also: (l: Line) => boolean) =>
+    parents.every((l) => unseen(l, t) || l.pending.some((p) => p.sha === t.sha) || also(l));
   const pending: CommitFacts[] = [];
+  const reverted: Line['reverted'][number][] = [];
+  const taken = new Set<string>();
   for (const line of parents) {
     for (const t of line.pending) {
-      if (seen.has(t.sha) || !live(t) || reverted.has(t.sha)) continue;
-      seen.add(t.sha);
+      if (taken.has(t.sha) || !keeps(t, () => false)) continue;
+      taken.add(t.sha);
       pending.push(t);
     }
   }
+  for (const line of parents) {
+    for (const r of line.reverted) {
+      if (taken.has(r.test.sha) || !keeps(r.test, (l) => l.reverted.some((x) => x.test.sha === r.test.sha))) continue;
+      taken.add(r.test.sha);
+      reverted.push(r);
+    }
+  }
+  const seen = new Uint32Array(Math.max(...parents.map((l) => l.seen.length)));
+  for (const l of parents) l.seen.forEach((word, i) => (seen[i]! |= word));
   return {
     pending,
+    seen,
+    reverted,
     anyTest: parents.some((l) => l.anyTest),
     lastPairing: parents.find((l) => l.lastPairing)?.lastPairing ?? null,
   };
