@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitFacts, type CommitFacts } from '../../../src/tdd/commit.js';
+import { commitFacts, type CommitFacts, type FileChange } from '../../../src/tdd/commit.js';
 import { checkHeader } from '../../../src/tdd/header-rule.js';
 import { evaluateTestFirst, type TddOptions } from '../../../src/tdd/rule.js';
 import { testFileMatcher } from '../../../src/tdd/test-files.js';
@@ -45,7 +45,7 @@ describe('test-first rule, policy paired (default)', () => {
   it('a test commit pairs with one feat only: a second feat needs its own test', () => {
     const verdicts = evaluateTestFirst([c('test(a): red'), c('feat(a): one'), c('feat(a): two')], paired);
     expect(verdicts.map((v) => v.status)).toEqual(['pass', 'pass', 'fail']);
-    expect(verdicts[2]!.message).toMatch(/already paired/);
+    expect(verdicts[2]!.message).toMatch(/was already paired with/);
     expect(verdicts[1]!.pairedWith).toEqual([verdicts[0]!.sha]);
   });
 
@@ -264,15 +264,51 @@ describe('test-first verdict messages say why and what to do', () => {
     );
   });
 
-  it('a failure after a pairing names the tests already paired and the feat that took them', () => {
+  it('a failure after a pairing names the tests already paired, their files and the feat that took them', () => {
     const verdicts = evaluateTestFirst(
       [d(SHA_T, 'test: a', ['r']), d(SHA_F, 'feat: one', [SHA_T]), d('f2', 'feat: two', [SHA_F])],
       paired,
     );
     expect(verdicts[2]!.message).toBe(
-      'feat commit "feat: two" has no preceding test commit that is not already paired: the test commit(s) 1234567 were already paired with fedcba0 "feat: one"; this commit changes no test file (tdd.test_globs). ' +
+      `feat commit "feat: two" has no preceding test commit that still counts: 1234567 "test: a" (test/${SHA_T}.test.ts) was already paired with fedcba0 "feat: one"; this commit changes no test file (tdd.test_globs). ` +
         'Commit the failing test first: a "test: ..." commit that adds or changes a test file (tdd.test_globs), then the feat.',
     );
+  });
+
+  it('a failure names every test commit of its line that does not count and why: reverted, no test file, only deletions, unrelated (issue 40 item 4)', () => {
+    const facts = (sha: string, header: string, parents: string[], changes: FileChange[], reverts?: string) =>
+      commitFacts({ sha, message: header, files: [], changes, parents, reverts: reverts ?? null }, isTest);
+    const verdicts = evaluateTestFirst(
+      [
+        facts('t1', 'test(a): one', ['r'], [{ status: 'A', path: 'test/one.test.ts' }]),
+        facts('rv', 'Revert "test(a): one"', ['t1'], [{ status: 'D', path: 'test/one.test.ts' }], 't1'),
+        facts('t2', 'test(a): two', ['rv'], [{ status: 'A', path: 'docs/two.md' }]),
+        facts(
+          't3',
+          'test(a): three',
+          ['t2'],
+          [{ status: 'R', path: 'test/3.test.ts', from: 'test/three.test.ts', score: 100 }],
+        ),
+        facts('t4', 'test(other): four', ['t3'], [{ status: 'A', path: 'other/test/four.test.ts' }]),
+        facts(
+          'f',
+          'feat(a): x',
+          ['t4'],
+          [
+            { status: 'M', path: 'src/a/x.ts' },
+            { status: 'D', path: 'test/gone.test.ts' },
+          ],
+        ),
+      ],
+      paired,
+    );
+    const message = verdicts[5]!.message;
+    expect(verdicts[5]!.status).toBe('fail');
+    expect(message).toContain('t4 "test(other): four" (other/test/four.test.ts)');
+    expect(message).toContain('t1 "test(a): one" (test/one.test.ts) was reverted by rv');
+    expect(message).toContain('t2 "test(a): two" changes no test file (tdd.test_globs)');
+    expect(message).toContain('t3 "test(a): three" (test/3.test.ts) only deletes or renames test files');
+    expect(message).toContain('this commit only deletes or renames test files test/gone.test.ts: they do not count');
   });
 
   it('policy scoped: a failure lists the scopes of the unpaired test commits; with none it says so plainly', () => {
@@ -503,8 +539,8 @@ describe('test-first lines of history: reverts and merges', () => {
       ],
       paired,
     );
-    expect(verdicts[4]!.message).toMatch(
-      /not already paired: the test commit\(s\) t were already paired with f1 "feat: one"/,
+    expect(verdicts[4]!.message).toContain(
+      'that still counts: t "test: a" (test/t.test.ts) was already paired with f1 "feat: one"',
     );
   });
 });
