@@ -51,12 +51,35 @@ interface Line {
   reverted: readonly { test: CommitFacts; by: string }[];
   /** Some counting test commit is an ancestor (policy any). */
   anyTest: boolean;
-  /** The last pairing on this line, for the "already paired" explanation. */
-  lastPairing: { feat: { sha: string; header: string }; tests: string[] } | null;
+  /** The latest test commits on this line that no longer count, each with why: what a failure names. */
+  spent: readonly Spent[];
 }
 
-const EMPTY: Line = { pending: [], seen: new Uint32Array(0), reverted: [], anyTest: false, lastPairing: null };
+/** A test commit that does not count (any more) on a line: `why` follows its header and files in a failure. */
+interface Spent {
+  sha: string;
+  header: string;
+  files: readonly string[];
+  why: string;
+}
 
+/** How many spent test commits a line keeps to name (the latest). */
+const SPENT_NAMED = 3;
+
+const EMPTY: Line = { pending: [], seen: new Uint32Array(0), reverted: [], anyTest: false, spent: [] };
+
+/** Pure: `spent` with `more` added last, each test once, the latest {@link SPENT_NAMED} kept. */
+function spentWith(spent: readonly Spent[], more: readonly Spent[]): readonly Spent[] {
+  const shas = new Set(more.map((m) => m.sha));
+  return [...spent.filter((x) => !shas.has(x.sha)), ...more].slice(-SPENT_NAMED);
+}
+
+const spentOf = (t: CommitFacts, files: readonly string[], why: string): Spent => ({
+  sha: t.sha,
+  header: t.header,
+  files,
+  why,
+});
 /** Pure: `seen` with bit `bit` set (a copy). */
 function withBit(seen: Uint32Array, bit: number): Uint32Array {
   const out = new Uint32Array(Math.max(seen.length, (bit >> 5) + 1));
@@ -199,6 +222,7 @@ class Judging {
         ...line,
         pending: [...line.pending, undone.test],
         reverted: line.reverted.filter((r) => r !== undone),
+        spent: line.spent.filter((x) => x.sha !== undone.test.sha),
       };
     const test = line.pending.find((t) => t.sha === reverts);
     if (test === undefined) return line;
@@ -206,6 +230,7 @@ class Judging {
       ...line,
       pending: line.pending.filter((t) => t !== test),
       reverted: [...line.reverted, { test, by: owned(sha) }],
+      spent: spentWith(line.spent, [spentOf(test, test.testFiles, `was reverted by ${short(sha)}`)]),
     };
   }
 
@@ -240,12 +265,16 @@ class Judging {
       }
       return verdictOf(commit, 'pass', `test commit adding or changing ${commit.testFiles.length} test file(s)`);
     }
-    if (commit.testFilesRemoved.length > 0)
+    const ignored = (why: string) => spentOf(kept(commit), commit.testFilesRemoved.map(owned), why);
+    if (commit.testFilesRemoved.length > 0) {
+      this.next = { ...line, spent: spentWith(line.spent, [ignored('only deletes or renames test files')]) };
       return verdictOf(
         commit,
         'warn',
         `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`,
       );
+    }
+    this.next = { ...line, spent: spentWith(line.spent, [ignored('changes no test file (tdd.test_globs)')]) };
     return verdictOf(
       commit,
       'warn',
@@ -282,10 +311,14 @@ class Judging {
       this.next = {
         ...line,
         pending: line.pending.filter((t) => !paired.has(t.sha)),
-        lastPairing: {
-          feat: { sha: owned(commit.sha), header: owned(commit.header) },
-          tests: related.map((t) => t.sha),
-        },
+        spent: spentWith(
+          line.spent,
+          line.pending
+            .filter((t) => paired.has(t.sha))
+            .map((t) =>
+              spentOf(t, t.testFiles, `was already paired with ${short(commit.sha)} "${owned(commit.header)}"`),
+            ),
+        ),
       };
       const names = related.map((t) => `${short(t.sha)} "${t.header}" (${t.relation})`).join(', ');
       return verdictOf(commit, 'pass', `paired with test commit ${names}`, related);
@@ -353,7 +386,7 @@ function inherit(
     seen,
     reverted,
     anyTest: parents.some((l) => l.anyTest),
-    lastPairing: parents.find((l) => l.lastPairing)?.lastPairing ?? null,
+    spent: parents.reduce<readonly Spent[]>((all, l) => spentWith(all, l.spent), []),
   };
 }
 
@@ -363,6 +396,8 @@ const listed = (paths: readonly string[]): string =>
 
 /** Pure: the part of a test-first failure that names the test files of the commit itself and why they did not count. */
 export function commitTestsNote(commit: CommitFacts, policy: TddPolicy): string {
+  if (commit.testFiles.length === 0 && commit.testFilesRemoved.length > 0)
+    return `this commit only deletes or renames test files ${listed(commit.testFilesRemoved)}: they do not count`;
   if (commit.testFiles.length === 0) return 'this commit changes no test file (tdd.test_globs)';
   if (policy === 'same-commit') return `this commit changes test files ${listed(commit.testFiles)}`;
   return `its own test files ${listed(commit.testFiles)} do not count: a test in the same commit counts only under tdd.policy same-commit`;
@@ -381,8 +416,12 @@ function failureMessage(commit: CommitFacts, options: TddOptions, line: Line): s
       .map((t) => `${short(t.sha)} "${t.header}" (${listed(t.testFiles)})`)
       .join(', ');
     why = `that relates to it: the unpaired test commit(s) ${names} test other parts (no same scope, no test in a package it changes, none named after a file it changes)`;
-  } else if (options.policy !== 'any' && line.lastPairing !== null) {
-    why = `that is not already paired: the test commit(s) ${line.lastPairing.tests.map(short).join(', ')} were already paired with ${short(line.lastPairing.feat.sha)} "${line.lastPairing.feat.header}"`;
+  }
+  if (line.spent.length > 0) {
+    const spent = line.spent
+      .map((x) => `${short(x.sha)} "${x.header}"${x.files.length > 0 ? ` (${listed(x.files)})` : ''} ${x.why}`)
+      .join(', ');
+    why = line.pending.length > 0 ? `${why}; on its line before, ${spent}` : `that still counts: ${spent}`;
   }
   const own = `; ${commitTestsNote(commit, options.policy)}`;
   if (options.where === 'default-branch') {
