@@ -2,7 +2,7 @@
 // or any layer below; an import that runs upward fails `npm run lint` (and so .ci/run).
 const LAYERS = [
   ['cli', 'mcp', 'agent', 'demo', 'index\\.ts'], //             adapters (agent: the agent runtimes' hooks)
-  ['setup', 'session', 'anchor', 'report', 'security\\.ts'], // use cases
+  ['setup', 'session', 'anchor', 'report', 'receive', 'security\\.ts'], // use cases
   ['hooks', 'verify', 'protocol'], //                            commit-time, CI and session-protocol decisions
   ['records', 'evidence', 'config', 'trust', 'workspace\\.ts', 'audit\\.ts'], // the files of a workspace; hestai/anchors (evidence)
   ['git', 'state', 'octave', 'clock\\.ts'], //                  git, atomic state, formats, time

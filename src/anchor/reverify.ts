@@ -49,7 +49,7 @@ export const constitutionPath = (role: string) => `.hestai-sys/agents/${role}.oc
  * run, sharing one evidence store per repository (src/evidence/store.ts: one walk of hestai/anchors, one git
  * cat-file).
  */
-export function verifyEvidenceReaders(): {
+export function verifyEvidenceReaders(options: { tips?: readonly { ref: string; oid: string }[] } = {}): {
   anchorEvidence: (
     root: string,
     digests: ReadonlySet<string>,
@@ -65,7 +65,7 @@ export function verifyEvidenceReaders(): {
   let exclude: readonly string[] = [];
   const store = (root: string) => {
     let view = stores.get(root);
-    if (view === undefined) stores.set(root, (view = openEvidence(root, { exclude })));
+    if (view === undefined) stores.set(root, (view = openEvidence(root, { exclude, ...options })));
     return view;
   };
   return {

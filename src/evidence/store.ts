@@ -112,11 +112,13 @@ export interface EvidenceOptions {
   exclude?: readonly string[];
   /** Check who published what: the text of the base's `.hestai/allowed_signers` (null: the base has none). */
   signers?: { allowed: string | null };
+  /** Anchors tips no ref names yet (a server's receive hook: the pushed `hestai/anchors`, still in quarantine). */
+  tips?: readonly { ref: string; oid: string }[];
 }
 
 /** The store of `root`. */
 export function openEvidence(root: string, options: EvidenceOptions = {}): EvidenceStore {
-  const store = new Store(root, options.exclude ?? [], options.signers ?? null);
+  const store = new Store(root, options.exclude ?? [], options.signers ?? null, options.tips ?? []);
   return {
     refs: () => store.refs(),
     cat: (specs, o) => store.session.ask(specs, o),
@@ -151,6 +153,7 @@ class Store {
     private readonly root: string,
     private readonly exclude: readonly string[],
     signers: { allowed: string | null } | null,
+    private readonly pushed: readonly { ref: string; oid: string }[],
   ) {
     this.session = catFileSession(root);
     this.checker = signers === null ? null : signatureChecker(root, signers.allowed);
@@ -225,7 +228,7 @@ class Store {
   }
 
   refs() {
-    return (this.knownRefs ??= anchorStoreRefs(this.root));
+    return (this.knownRefs ??= [...anchorStoreRefs(this.root), ...this.pushed]);
   }
 
   private tips() {

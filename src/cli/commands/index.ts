@@ -16,6 +16,7 @@ import { registerOdysseanAnchor } from './odyssean-anchor.js';
 import { registerMcp } from './mcp.js';
 import { registerSession } from './session.js';
 import { registerTrust } from './trust.js';
+import { registerReceive } from './receive.js';
 
 /**
  * Every command, one file each. A command file only declares its flags and calls the library lazily,
@@ -39,4 +40,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerMcp,
   registerSession,
   registerTrust,
+  registerReceive,
 ];

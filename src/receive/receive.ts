@@ -1,0 +1,89 @@
+/**
+ * `hestai receive` (issue 43): a server's pre-receive (or update) hook. Every pushed ref is judged before any
+ * ref moves: branches by verify's rules and the base policy (src/receive/judge-ref.ts), `hestai/anchors` as
+ * append-only and bounded (src/receive/anchors-push.ts), the receipts namespace refused to clients; deletions
+ * and tags pass unless `hestai.receive.deletions` / `hestai.receive.tags` say otherwise.
+ */
+import { configGet, resolveCommit } from '../git/repo.js';
+import { runGit } from '../git/exec.js';
+import { checkAnchorsPush, type Refusal } from './anchors-push.js';
+import { judgeRef } from './judge-ref.js';
+import { classifyUpdate, isZero, RECEIPTS_NAMESPACE, type ReceiveOptions, type RefUpdate } from './updates.js';
+
+export interface ReceiveResult {
+  ok: boolean;
+  refusals: Refusal[];
+  notes: string[];
+}
+
+/** The server's options, from its git config (`hestai init --server` writes them). */
+export function receiveOptions(root: string): ReceiveOptions {
+  return {
+    tags: configGet(root, 'hestai.receive.tags') === 'judge' ? 'judge' : 'pass',
+    deletions: configGet(root, 'hestai.receive.deletions') === 'refuse' ? 'refuse' : 'pass',
+  };
+}
+
+/** The default branch's tip before this push (null in an empty repository): the policy of a new ref. */
+function defaultTip(root: string): string | null {
+  const head = runGit(['symbolic-ref', '-q', 'HEAD'], { cwd: root, okCodes: [1, 128] }).stdout.trim();
+  return head === '' ? null : resolveCommit(root, head);
+}
+
+export async function receive(
+  root: string,
+  updates: readonly RefUpdate[],
+  options: ReceiveOptions,
+): Promise<ReceiveResult> {
+  const refusals: Refusal[] = [];
+  const notes: string[] = [];
+  const anchors = updates.find((u) => classifyUpdate(u, options) === 'anchors');
+  const anchorsTip = anchors && !isZero(anchors.new) ? anchors.new : null;
+  const base = defaultTip(root);
+  for (const u of updates) {
+    const kind = classifyUpdate(u, options);
+    if (kind === 'refuse-receipts')
+      refusals.push({
+        ref: u.ref,
+        what: u.ref,
+        rule: 'receipts',
+        message: `${RECEIPTS_NAMESPACE} is written by the server's post-receive hook alone: a client cannot push there`,
+        remedy: `git push origin :${u.ref} is refused too; push branches and hestai/anchors only`,
+      });
+    else if (kind === 'refuse-deletion')
+      refusals.push({
+        ref: u.ref,
+        what: u.ref,
+        rule: 'deletions',
+        message: 'this server refuses deleting refs (git config hestai.receive.deletions refuse)',
+        remedy: 'ask the server admin: git config hestai.receive.deletions pass',
+      });
+    else if (kind === 'anchors') refusals.push(...(await checkAnchorsPush(root, u)));
+    else if (kind === 'branch') {
+      const verdict = await judgeRef(root, u, base, anchorsTip);
+      refusals.push(...verdict.refusals);
+      notes.push(...verdict.notes);
+    }
+  }
+  return { ok: refusals.length === 0, refusals, notes };
+}
+
+/** The lines git relays to the pusher (`remote: ...`): each failing commit with its rule and remedy. */
+export function receiveLines(result: ReceiveResult): string[] {
+  const lines = [...result.notes.map((n) => `hestai receive: ${n}`)];
+  if (result.ok) return lines;
+  const groups = new Map<string, Refusal[]>();
+  for (const r of result.refusals) {
+    const key = `${r.ref}\0${r.what}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  let ref = '';
+  for (const list of groups.values()) {
+    const first = list[0]!;
+    if (first.ref !== ref) lines.push(`hestai receive: refused ${(ref = first.ref)}`);
+    lines.push(`  \u2717 ${first.what}`);
+    for (const r of list) lines.push(`      ${r.rule}: ${r.message}`);
+    for (const remedy of new Set(list.map((r) => r.remedy))) lines.push(`      remedy: ${remedy}`);
+  }
+  return lines;
+}
