@@ -1,42 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { AnchorDeps } from '../../anchor/handshake.js';
 import { ExitCode, usageError } from '../../errors.js';
-import type { AnchorHandshakeResult } from '../../anchor/results.js';
-import { paint, type Output } from '../output.js';
+import { paint } from '../output.js';
 import { action, type CommandContext, type CommandResult } from '../run.js';
+import { formatHandshake, readPayloadFile } from './anchor-output.js';
 
-/** Reads a payload file (`-` = stdin); a missing file is a usage error naming it. */
-export function readPayloadFile(file: string | undefined, flag: string): string | undefined {
-  if (file === undefined) return undefined;
-  try {
-    return fs.readFileSync(file === '-' ? 0 : path.resolve(file), 'utf8');
-  } catch (error) {
-    throw usageError(`cannot read ${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      file,
-      code: 'PAYLOAD_UNREADABLE',
-      remedy: `Pass a readable file, or "-" to read from stdin.`,
-    });
-  }
-}
-
-/** The human-readable form of a handshake result. */
-export function formatHandshake(out: Output, r: AnchorHandshakeResult): string {
-  const lines = [
-    r.success
-      ? `${paint(out, 'green', 'ok')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}`
-      : `${paint(out, 'red', 'FAILED')} anchor ${r.stage}${r.token ? ` (token ${r.token})` : ''}`,
-  ];
-  for (const e of r.errors) lines.push(`  - ${e}`);
-  if (r.constitution_path) lines.push(`constitution: ${r.constitution_path}`);
-  if (r.server_arm) lines.push('', r.server_arm);
-  if (r.anchor) lines.push('', r.anchor);
-  if (!r.success && r.guidance) lines.push('', r.guidance);
-  else if (r.template) lines.push('', 'template:', r.template);
-  for (const w of r.warnings) lines.push(`${paint(out, 'yellow', 'warn')} ${w}`);
-  if (r.next_step) lines.push('', `next: ${r.next_step}`);
-  return lines.join('\n');
-}
+export { formatHandshake, readPayloadFile };
 
 interface AnchorFlags {
   stage?: string;
@@ -51,6 +21,98 @@ interface AnchorFlags {
   payloadFile?: string;
   reason?: string;
   yes?: boolean;
+  check?: boolean;
+  again?: boolean;
+}
+
+/** The handshake's ports as the CLI gives them (clock_in is loaded only when a stage clocks in). */
+function anchorDeps(ctx: CommandContext): AnchorDeps {
+  return {
+    clock: ctx.clock,
+    env: ctx.env,
+    clockIn: async (input, deps) => (await import('../../session/clock-in.js')).clockIn(input, deps),
+  };
+}
+
+/** A payload's CTX and ARTIFACT paths, written relative to the shell's directory, made relative to the root. */
+async function fromShell(ctx: CommandContext, payload: string): Promise<string> {
+  const [{ resolveWorkspace }, { rebasePayload }, { shellBase }] = await Promise.all([
+    import('../../workspace.js'),
+    import('../../anchor/person.js'),
+    import('./anchor-person.js'),
+  ]);
+  const cwd = path.resolve(ctx.cwd);
+  return rebasePayload(payload, shellBase(resolveWorkspace(cwd).root, cwd));
+}
+
+/** `--check`: the payload judged as its stage would judge it; nothing written, no retry spent. */
+async function check(ctx: CommandContext, flags: AnchorFlags): Promise<CommandResult> {
+  if (flags.payloadFile === undefined)
+    throw usageError('--check needs the payload to check', {
+      code: 'PAYLOAD_MISSING',
+      remedy: 'Pass it: hestai anchor --check --payload-file FILE (- reads stdin).',
+    });
+  const part =
+    flags.stage === undefined
+      ? 'person'
+      : flags.stage === 'context'
+        ? 'bind'
+        : flags.stage === 'proof'
+          ? 'proof'
+          : null;
+  if (part === null)
+    throw usageError(`--check takes --stage context or proof, not ${flags.stage}`, {
+      code: 'USAGE',
+      remedy: 'Check a stage payload (--stage context or --stage proof), or the whole payload without --stage.',
+    });
+  const { checkPayload } = await import('../../anchor/check.js');
+  const result = await checkPayload(
+    {
+      working_dir: path.resolve(ctx.cwd),
+      part,
+      payload: await fromShell(ctx, readPayloadFile(flags.payloadFile, '--payload-file')!),
+      ...(flags.token === undefined ? {} : { token: flags.token }),
+      ...(flags.role === undefined ? {} : { role: flags.role }),
+      ...(flags.strictness === undefined ? {} : { strictness: flags.strictness }),
+    },
+    anchorDeps(ctx),
+  );
+  const lines = [
+    result.ok
+      ? `${paint(ctx.out, 'green', 'ok')} anchor --check (${result.role}, ${result.strictness}): the payload passes; no retry spent`
+      : `${paint(ctx.out, 'red', 'FAILED')} anchor --check (${result.role}, ${result.strictness}); no retry spent`,
+    ...result.errors.map((e) => `  - ${e}`),
+    ...result.warnings.map((w) => `${paint(ctx.out, 'yellow', 'warn')} ${w}`),
+  ];
+  if (!result.ok) lines.push('', result.guidance);
+  return { exitCode: result.ok ? ExitCode.Ok : ExitCode.Blocked, json: result, text: lines.join('\n') };
+}
+
+/** Without --stage: a person's one run on a terminal (or with --again / --payload-file); else the command to use. */
+async function oneRun(ctx: CommandContext, flags: AnchorFlags): Promise<CommandResult> {
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (!interactive && flags.again !== true && flags.payloadFile === undefined) {
+    const { resolveWorkspace } = await import('../../workspace.js');
+    const { availableRoles, exampleRole } = await import('../../records/roles.js');
+    const role = flags.role ?? exampleRole(availableRoles(resolveWorkspace(path.resolve(ctx.cwd)).paths));
+    throw usageError('hestai anchor without --stage opens your editor, and this is not a terminal', {
+      code: 'STAGE_MISSING',
+      remedy: `In a terminal run "hestai anchor"; here, reuse your last payload (hestai anchor --again), pass one (hestai anchor --payload-file FILE), or start the stages: hestai anchor --stage identity --role ${role}`,
+    });
+  }
+  const { personAnchor } = await import('./anchor-person.js');
+  return personAnchor(
+    ctx,
+    {
+      ...(flags.role === undefined ? {} : { role: flags.role }),
+      ...(flags.token === undefined ? {} : { token: flags.token }),
+      ...(flags.topic === undefined ? {} : { topic: flags.topic }),
+      ...(flags.strictness === undefined ? {} : { strictness: flags.strictness }),
+      ...(flags.payloadFile === undefined ? {} : { payloadFile: flags.payloadFile }),
+      again: flags.again === true,
+    },
+    anchorDeps(ctx),
+  );
 }
 
 export function registerAnchor(program: Command): void {
@@ -60,7 +122,9 @@ export function registerAnchor(program: Command): void {
       '[action]',
       '"reset" reopens a terminal handshake (human only, audited): hestai anchor reset --token T [--reason X] [--yes]',
     )
-    .description('the Odyssean Anchor handshake: --stage identity, then context (BIND), then proof (TENSION + COMMIT)')
+    .description(
+      'the Odyssean Anchor: on a terminal, one run in your editor; --stage identity, then context (BIND), then proof (TENSION + COMMIT)',
+    )
     .option('--stage <stage>', 'identity | context | proof')
     .option('--role <role>', 'the role to bind as (identity; untracked context/proof)')
     .option('--session <id>', 'the session id from clock-in (alias: --token, its older name)')
@@ -75,6 +139,8 @@ export function registerAnchor(program: Command): void {
       'the stage payload (context: ## BIND; proof: ## TENSION and ## COMMIT); - reads stdin',
     )
     .option('--reason <text>', 'reset: why the handshake is reset (recorded in .hestai/audit/audit.jsonl)')
+    .option('--check', 'judge --payload-file as its stage would (whole payload without --stage); no retry spent')
+    .option('--again', 'without --stage: submit the last payload accepted in this worktree')
     .option('--yes', 'reset: confirm when stdin is not a terminal (a person approved it; recorded all the same)')
     .action(
       action(async (ctx, verb: string | undefined, given: AnchorFlags) => {
@@ -93,11 +159,8 @@ export function registerAnchor(program: Command): void {
             });
           return reset(ctx, flags);
         }
-        if (flags.stage === undefined)
-          throw usageError('--stage is required', {
-            code: 'STAGE_MISSING',
-            remedy: 'Pass --stage identity, then context, then proof.',
-          });
+        if (flags.check === true) return check(ctx, flags);
+        if (flags.stage === undefined) return oneRun(ctx, flags);
         const { anchor } = await import('../../anchor/handshake.js');
         const result = await anchor(
           {
@@ -110,14 +173,9 @@ export function registerAnchor(program: Command): void {
             ...(flags.topic === undefined ? {} : { topic: flags.topic }),
             ...(flags.payloadFile === undefined
               ? {}
-              : { payload: readPayloadFile(flags.payloadFile, '--payload-file') as string }),
+              : { payload: await fromShell(ctx, readPayloadFile(flags.payloadFile, '--payload-file')!) }),
           },
-          // clock_in is loaded only when identity runs without a token (it gathers context: heavier than a stage).
-          {
-            clock: ctx.clock,
-            env: ctx.env,
-            clockIn: async (input, deps) => (await import('../../session/clock-in.js')).clockIn(input, deps),
-          },
+          anchorDeps(ctx),
         );
         return {
           exitCode: result.success ? ExitCode.Ok : ExitCode.Blocked,
