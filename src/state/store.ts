@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { usageError, HestaiError } from '../errors.js';
 import { assertSafeStatePath, unsafeStatePath } from './safe-path.js';
 import { throwIfCancelled } from '../util/cancel.js';
+import { randomHex } from '../util/sha256.js';
 
 export { assertSafeStatePath, stateBoundary } from './safe-path.js';
 
@@ -287,7 +287,7 @@ export async function withLock<T>(lockPath: string, fn: () => T | Promise<T>, op
   let wait = 2;
   // This holding's own owner line (unique: two holdings in one process differ by their id), so release
   // removes the lock only while it is still this holding's.
-  const mine = `${lockOwnerLine(process.pid).trimEnd()} id:${randomBytes(6).toString('hex')}\n`;
+  const mine = `${lockOwnerLine(process.pid).trimEnd()} id:${randomHex(6)}\n`;
   for (;;) {
     throwIfCancelled(`taking the lock ${lockPath}`); // a cancelled MCP request stops before the writes it guards
     if (tryAcquire(lockPath, staleMs, mine)) break;

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkspacePaths } from '../paths.js';
 import { writeJsonAtomic } from '../state/store.js';
+import { sha256Hash, sha256Hex } from '../util/sha256.js';
 
 /**
  * The trust decision (issue 12, item 2; docs/design.md "A repository is untrusted until trusted"), like direnv's
@@ -75,7 +75,7 @@ function readRegular(file: string): Buffer | null {
 
 /** Pure over the files' bytes: the hash a trust decision is recorded for. */
 export function contentHash(root: string): { sha256: string; files: string[] } {
-  const hash = createHash('sha256').update('hestai-trust:1\n');
+  const hash = sha256Hash().update('hestai-trust:1\n');
   const files: string[] = [];
   for (const rel of TRUSTED_FILES) {
     const content = readRegular(path.join(root, rel));
@@ -92,7 +92,7 @@ export function contentHash(root: string): { sha256: string; files: string[] } {
 function recordFile(root: string, env: NodeJS.ProcessEnv): string | null {
   const dir = userHestaiDir(env);
   if (dir === null) return null;
-  const key = createHash('sha256').update(realRoot(root)).digest('hex');
+  const key = sha256Hex(realRoot(root));
   return path.join(dir, 'trust', `${key}.json`);
 }
 
