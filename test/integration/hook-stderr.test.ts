@@ -10,7 +10,13 @@ import { makeSession } from '../helpers/session-fixture.js';
 // the same bytes, in the same order, whether stderr is a pipe or a file, for a pass and for a block.
 
 /** Runs a hook with a preload that records the node modules it loaded; stderr to a pipe or to a file. */
-function run(repo: TempRepo, hook: 'pre-commit' | 'commit-msg', args: string[], to: 'pipe' | 'file') {
+function run(
+  repo: TempRepo,
+  hook: 'pre-commit' | 'commit-msg' | 'claude-code',
+  args: string[],
+  to: 'pipe' | 'file',
+  input?: string,
+) {
   const dir = tempDir('hestai-probe-');
   const out = path.join(dir, 'loaded.json');
   const probe = path.join(dir, 'probe.cjs');
@@ -22,9 +28,10 @@ function run(repo: TempRepo, hook: 'pre-commit' | 'commit-msg', args: string[], 
   const fd = to === 'file' ? fs.openSync(errFile, 'w') : null;
   const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'hooks', hook), ...args], {
     cwd: repo.dir,
-    env: { ...repo.env, NODE_OPTIONS: `--require ${probe}` },
+    env: { ...repo.env, CLAUDE_PROJECT_DIR: repo.dir, NODE_OPTIONS: `--require ${probe}` },
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', fd ?? 'pipe'],
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', fd ?? 'pipe'],
   });
   if (fd !== null) fs.closeSync(fd);
   const stderr = fd !== null ? fs.readFileSync(errFile, 'utf8') : result.stderr;
@@ -60,5 +67,24 @@ describe('hook output', () => {
     expect(bad.output.status).toBe(1);
     expect(bad.output.stderr).toContain('hestai: commit blocked: "not a header" is not a Conventional Commit header');
     expect(run(repo, 'commit-msg', [msg], 'file').output).toEqual(bad.output);
+  });
+
+  it('the agent hook refuses a shell call to a pipe and to a file with the same bytes, without loading node:net', () => {
+    const repo = makeRepo();
+    expect(repo.hestai(['init', '--no-husky', '--agent', 'claude-code']).status).toBe(0);
+    repo.commit('chore: adopt hestai');
+    const input = JSON.stringify({
+      session_id: 'stderr-probe',
+      cwd: repo.dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'git status --short' },
+    });
+    const refused = run(repo, 'claude-code', [], 'pipe', input);
+    expect(refused.output.status).toBe(2);
+    expect(refused.output.stderr).toMatch(/^hestai: Bash blocked: .*\n(.*\n)*verdict: NO_SESSION\n$/);
+    expect(run(repo, 'claude-code', [], 'file', input).output).toEqual(refused.output);
+    expect(refused.loaded).not.toContain('NativeModule net');
+    expect(refused.output.stdout).toBe('');
   });
 });
