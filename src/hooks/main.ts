@@ -6,6 +6,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { isHestaiError } from '../errors.js';
 import { workspacePaths } from '../paths.js';
 import { hintRenderer } from '../util/invocation.js';
+import { writeFd } from '../util/fd-write.js';
 import { applyHookOutcome, type HookOutcome } from './outcome.js';
 import { checkProtocolGate } from './protocol-gate.js';
 
@@ -33,7 +34,7 @@ export async function executeHook(
 ): Promise<number> {
   // Hints are rendered for the user's install (`npx hestai` in a local one); hooks/<name> is argv[1].
   const render = hintRenderer(root, path.resolve(path.dirname(process.argv[1] ?? '.'), '..'), env);
-  const write = (text: string) => writeStderr(render(text));
+  const write = (text: string) => writeFd(2, render(text));
   try {
     const clock = clockFromEnv(env);
     const pinned = pinnedClock(env);
@@ -54,21 +55,6 @@ export async function executeHook(
       `hestai: internal error in the ${name} hook: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
     return 2;
-  }
-}
-
-/**
- * Writes to file descriptor 2 directly: building process.stderr for a pipe or a terminal loads node:net and
- * node:stream (a few ms on every commit). The same bytes reach git; should a write fail (a non-blocking pipe
- * that is full, a closed one), the rest goes through process.stderr as before.
- */
-function writeStderr(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  let written = 0;
-  try {
-    while (written < bytes.length) written += fs.writeSync(2, bytes, written);
-  } catch {
-    process.stderr.write(bytes.subarray(written));
   }
 }
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { runClaudeHook } from '../claude-code.js';
 import { ADAPTERS } from '../adapters/index.js';
+import { writeFd } from '../../util/fd-write.js';
 
 /**
  * All of stdin, read with fs.read on descriptor 0: no stream or net module to load (process.stdin would
@@ -54,7 +55,8 @@ function sessionStartPayload(runtime: string, id: string): string {
 export function run(packageRoot: string, runtime = 'claude-code', args: readonly string[] = []): Promise<number> {
   const adapter = Object.hasOwn(ADAPTERS, runtime) ? ADAPTERS[runtime as keyof typeof ADAPTERS] : undefined;
   if (adapter === undefined) {
-    process.stderr.write(
+    writeFd(
+      2,
       `hestai hook failed: unknown agent runtime ${JSON.stringify(runtime)} (known: ${Object.keys(ADAPTERS).join(', ')})\n`,
     );
     return Promise.resolve(2);
@@ -64,8 +66,8 @@ export function run(packageRoot: string, runtime = 'claude-code', args: readonly
     adapter,
     event: start === null && args.length === 1 ? args[0]! : null,
     stdin: start === null ? readStdin : () => Promise.resolve(sessionStartPayload(runtime, start)),
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => writeFd(1, text),
+    stderr: (text) => writeFd(2, text),
     env: process.env,
     cwd: process.cwd(),
     packageRoot,
