@@ -2,17 +2,23 @@
 // what starts a process:
 // - the CLI, dist/cli/bin.js (overwriting tsc's), one ES module code-split at its lazy imports into
 //   dist/cli/chunk-*.js. The packed CLI needs no node_modules.
-// - the four hooks, dist/hooks/{pre-commit,commit-msg,pre-push,claude-code}.cjs, one CommonJS file each, which
-//   the launchers in hooks/ require by path (with Node's compile cache where Node has it). A hook starts on
-//   every commit or agent tool call: one file, no module resolution.
+// - the hooks, dist/hooks/{pre-commit,prepare-commit-msg,commit-msg,pre-push,claude-code}.cjs, one CommonJS
+//   file each, which the launchers in hooks/ require by path (with Node's compile cache where Node has it). A hook
+//   starts on every commit or agent tool call: one file, no module resolution. Two lazy imports of the agent
+//   hook are bundles of their own beside it (dist/hooks/agent-*.cjs): SessionStart (clock-in) and the base's
+//   read tools (a refused unknown tool), so a PreToolUse call does not parse them. The protocol's gate stays
+//   inside: a workspace with protocol.enforce runs it on every edit.
 // Bundles sit two levels under the package root like tsc's files, so the few modules that find assets from
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundles instead.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const tsc = require.resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
@@ -53,9 +59,34 @@ chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
 
 // CommonJS has no import.meta: each hook bundle's own file URL stands in for it. A named import the bundled
 // module does not have would be undefined at run time: the build fails instead.
-for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push', 'claude-code']) {
+// The agent hook's lazily imported modules that are bundles of their own: source file -> bundle in dist/hooks/.
+const AGENT_LAZY = {
+  'src/agent/session-start.ts': 'agent-session-start',
+  'src/agent/base-read-tools.ts': 'agent-read-tools',
+};
+const agentLazy = {
+  name: 'agent-lazy',
+  setup(build) {
+    build.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const source = path.relative(ROOT, path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      const bundle = AGENT_LAZY[source.split(path.sep).join('/')];
+      return bundle === undefined ? undefined : { path: `./${bundle}.cjs`, external: true };
+    });
+  },
+};
+const hooks = {
+  'pre-commit': 'src/hooks/entry/pre-commit.ts',
+  'prepare-commit-msg': 'src/hooks/entry/prepare-commit-msg.ts',
+  'commit-msg': 'src/hooks/entry/commit-msg.ts',
+  'pre-push': 'src/hooks/entry/pre-push.ts',
+  'claude-code': 'src/agent/entry/claude-code.ts',
+  ...Object.fromEntries(Object.entries(AGENT_LAZY).map(([source, bundle]) => [bundle, source])),
+};
+for (const [hook, entry] of Object.entries(hooks)) {
+  const agent = hook === 'claude-code' || hook.startsWith('agent-');
   await esbuild.build({
-    entryPoints: [hook === 'claude-code' ? 'src/agent/entry/claude-code.ts' : `src/hooks/entry/${hook}.ts`],
+    entryPoints: [entry],
     outfile: `dist/hooks/${hook}.cjs`,
     bundle: true,
     platform: 'node',
@@ -70,6 +101,6 @@ for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__hestaiFileUrl' },
     banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [inlineVersion],
+    plugins: agent ? [inlineVersion, agentLazy] : [inlineVersion],
   });
 }
