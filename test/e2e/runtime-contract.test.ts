@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { RUNTIMES, runtimeBin, type RuntimeName } from '../helpers/runtimes.js';
+import { copilotCache, RUNTIMES, runtimeBin, type RuntimeName } from '../helpers/runtimes.js';
 
 // The contract per runtime (issue 29, item 6): the end-to-end tests (runtime-<name>.test.ts) run the pinned
 // program and fail when a payload field hestai reads changes; here the installed program must be the
@@ -12,6 +12,8 @@ const versionOf: Record<RuntimeName, (out: string) => string | undefined> = {
   'claude-code': (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
   codex: (out) => /(\d+\.\d+\.\d+)/.exec(out)?.[1],
   gemini: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
+  copilot: (out) => /GitHub Copilot CLI (\d+\.\d+\.\d+)/.exec(out)?.[1],
+  qwen: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
 };
 
 const NAMES = Object.keys(RUNTIMES) as RuntimeName[];
@@ -40,7 +42,14 @@ describe.each(NAMES)('the %s contract', (runtime) => {
       encoding: 'utf8',
       timeout: 30_000,
       // Gemini CLI relaunches itself in a second node process unless told not to
-      env: { ...process.env, NO_COLOR: '1', GEMINI_CLI_NO_RELAUNCH: 'true' },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        GEMINI_CLI_NO_RELAUNCH: 'true',
+        QWEN_CODE_NO_RELAUNCH: 'true',
+        XDG_CACHE_HOME: copilotCache(),
+        COPILOT_AUTO_UPDATE: 'false',
+      },
     });
     expect(run.status, run.stderr).toBe(0);
     expect(versionOf[runtime](run.stdout)).toBe(RUNTIMES[runtime].version);

@@ -13,7 +13,7 @@ import {
   type ToolResult,
   type Turn,
 } from './model-endpoint.js';
-import { runRuntime, runtimeBin, runtimeEnv, type RuntimeName, type RuntimeRun } from './runtimes.js';
+import { copilotCache, runRuntime, runtimeBin, runtimeEnv, type RuntimeName, type RuntimeRun } from './runtimes.js';
 
 // One runner for the real agent runtimes' end-to-end cases (issue 29): a repository adopted with
 // `hestai init --agent <runtime>`, the runtime's program run once against a scripted model endpoint, and the
@@ -90,6 +90,33 @@ const DRIVERS: Record<RuntimeName, Driver> = {
       });
     },
     args: ['-p', 'change src/app.ts', '--approval-mode', 'yolo', '-m', 'gemini-2.5-flash'],
+  },
+  // Offline, with a model provider of its own (BYOK: no GitHub login) at the endpoint's Chat Completions API.
+  // It runs the repository's hooks and MCP servers only in a trusted folder: --trust-folder trusts this one.
+  copilot: {
+    api: 'openai-chat',
+    configure: (repo, endpoint) =>
+      runtimeEnv(repo.env, {
+        COPILOT_OFFLINE: 'true',
+        COPILOT_PROVIDER_BASE_URL: `${endpoint.url}/v1`,
+        COPILOT_PROVIDER_API_KEY: 'test',
+        COPILOT_MODEL: 'gpt-4.1',
+        COPILOT_AUTO_UPDATE: 'false',
+        XDG_CACHE_HOME: copilotCache(),
+      }),
+    args: ['-p', 'change src/app.ts', '--allow-all-tools', '--trust-folder'],
+  },
+  // OPENAI_BASE_URL is the endpoint (Chat Completions); yolo runs the tools without asking.
+  qwen: {
+    api: 'openai-chat',
+    configure: (repo, endpoint) =>
+      runtimeEnv(repo.env, {
+        OPENAI_BASE_URL: `${endpoint.url}/v1`,
+        OPENAI_API_KEY: 'test',
+        OPENAI_MODEL: 'gpt-4.1',
+        QWEN_CODE_NO_RELAUNCH: 'true',
+      }),
+    args: ['-p', 'change src/app.ts', '--auth-type', 'openai', '--approval-mode', 'yolo'],
   },
 };
 
@@ -319,14 +346,17 @@ export function withRemote(repo: TempRepo): string {
 }
 
 /**
- * The agent's last commit carries its own session's trailers, and after a real push (the pre-push hook
- * publishes the anchor's proof record) `hestai verify` (dist/) passes in a fresh clone of the remote.
+ * The agent's last commit carries its own session's trailers (after any the runtime adds itself, such as Qwen
+ * Code's Co-authored-by), and after a real push (the pre-push hook publishes the anchor's proof record)
+ * `hestai verify` (dist/) passes in a fresh clone of the remote.
  */
 export function expectCommitVerified(repo: TempRepo, remote: string, session: string, header: string): RunResult {
   const message = repo.git(['log', '-1', '--format=%B']).stdout;
   const escaped = header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   expect(message).toMatch(
-    new RegExp(`^${escaped}\n\nHestAI-Session: ${session}\nHestAI-Anchor: sha256:[0-9a-f]{64}\n`),
+    new RegExp(
+      `^${escaped}\n\n(?:Co-authored-by: .+\n)?HestAI-Session: ${session}\nHestAI-Anchor: sha256:[0-9a-f]{64}\n`,
+    ),
   );
   repo.git(['push', '-q', 'origin', 'agent-work']);
   const clone = path.join(tempDir('hestai-ci-'), 'clone');

@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
-import { installPinned, type PinnedTool } from './npm-tool.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { withLock } from '../../src/state/store.js';
+import { installPinned, toolCache, type PinnedTool } from './npm-tool.js';
 
 // The real agent runtimes (issue 29), at pinned versions: npm installs them into the tests' shared cache
 // (./npm-tool.ts) the first time a test needs one; one way to run them against the scripted model endpoint
@@ -22,6 +26,9 @@ export const RUNTIMES = {
     bin: 'gemini',
     allowScripts: { 'node-pty': false, '@github/keytar': false },
   },
+  // a launcher whose platform package (an optional dependency) unpacks ~235 MB under $XDG_CACHE_HOME at first start
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  qwen: { pkg: '@qwen-code/qwen-code', version: '0.15.10', bin: 'qwen' },
 } as const satisfies Record<string, PinnedTool>;
 export type RuntimeName = keyof typeof RUNTIMES;
 
@@ -33,12 +40,44 @@ const installs = new Map<RuntimeName, Promise<string | null>>();
  */
 export function runtimeBin(runtime: RuntimeName): Promise<string | null> {
   let bin = installs.get(runtime);
-  if (bin === undefined) installs.set(runtime, (bin = installPinned(RUNTIMES[runtime])));
+  if (bin === undefined) {
+    bin = installPinned(RUNTIMES[runtime]);
+    if (runtime === 'copilot') bin = bin.then((b) => (b === null ? null : unpackCopilot(b)));
+    installs.set(runtime, bin);
+  }
   return bin;
 }
 
+/**
+ * Copilot CLI's cache directory ($XDG_CACHE_HOME), shared by every test and run: its first start unpacks its
+ * program there (about 235 MB), which the tests' private HOMEs would otherwise each repeat.
+ */
+export function copilotCache(): string {
+  return path.join(toolCache(), `copilot-cache-${RUNTIMES.copilot.version}`);
+}
+
+/** Copilot CLI's program unpacked into copilotCache() once (under a lock: no two workers unpack at once). */
+async function unpackCopilot(bin: string): Promise<string> {
+  const cache = copilotCache();
+  const done = path.join(cache, '.unpacked');
+  if (fs.existsSync(done)) return bin;
+  return withLock(
+    `${cache}.lock`,
+    async () => {
+      if (fs.existsSync(done)) return bin;
+      const env = runtimeEnv(process.env, { XDG_CACHE_HOME: cache, COPILOT_AUTO_UPDATE: 'false' });
+      const run = await runRuntime(bin, ['--version'], { cwd: os.tmpdir(), env, timeoutMs: 120_000 });
+      if (run.status !== 0) throw new Error(`copilot --version failed (${run.status}): ${run.stderr}`);
+      fs.writeFileSync(done, `${run.stdout.trim()}\n`);
+      return bin;
+    },
+    { timeoutMs: 5 * 60_000 },
+  );
+}
+
 /** Variables of the developer's own runtimes and model providers that must never reach a runtime under test. */
-const FOREIGN = /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|VERTEX|AWS_|OTEL_|MCP_)/;
+const FOREIGN =
+  /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|VERTEX|AWS_|OTEL_|MCP_|COPILOT_|GH_|GITHUB_|QWEN_|DASHSCOPE_)/;
 
 /** `env` without the developer's runtime variables, plus what keeps a runtime off the network. */
 export function runtimeEnv(env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Turn } from '../helpers/model-endpoint.js';
+import {
+  adopt,
+  anchorSteps,
+  APP,
+  boundSession,
+  commitCommand,
+  expectCommitVerified,
+  expectRefusedUnanchored,
+  expectStagesPassed,
+  expectUnlockedByConnection,
+  runAgent,
+  sessionInContext,
+  withRemote,
+} from '../helpers/runtime-agent.js';
+import { runtimeBin } from '../helpers/runtimes.js';
+
+// GitHub Copilot CLI itself (the pinned @github/copilot, issue 42) runs the hooks `hestai init --agent copilot`
+// wrote in .github/hooks/hestai.json, offline, its model provider the scripted endpoint on 127.0.0.1 (Chat
+// Completions), in a folder trusted with --trust-folder. Its preToolUse payload does not say the event (the
+// command names it); a refusal is JSON whose permissionDecisionReason the model reads. It starts the MCP
+// server of .mcp.json and names its tools `<server>-<tool>` (`hestai-anchor`).
+
+const COPILOT = await runtimeBin('copilot');
+
+const call = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
+
+describe.skipIf(COPILOT === null)(
+  'GitHub Copilot CLI (the real program) runs the hooks hestai init --agent copilot wrote',
+  () => {
+    it('refuses an unanchored create, edit and writing bash (the file untouched, the reason and the anchor step read by the model); anchored through the MCP server Copilot started, its create is allowed and its git commit carries its session and passes verify in a fresh clone', async () => {
+      const { repo } = adopt('copilot');
+      const remote = withRemote(repo);
+      const wd = repo.dir;
+      const file = path.join(wd, 'src/app.ts');
+      const { results, endpoint } = await runAgent('copilot', repo, [
+        call('view', { path: file }),
+        call('create', { path: file, file_text: 'export const app = 2;\n' }),
+        call('edit', { path: file, old_str: 'app = 1', new_str: 'app = 3' }),
+        call('bash', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+        ...anchorSteps(wd, (tool, input) => call(`hestai-${tool}`, input)),
+        call('create', { path: path.join(wd, 'src/app.test.ts'), file_text: 'app is 2\n' }),
+        // no env file: the model commits as its sessionStart context says (HESTAI_SESSION=<id> git commit ...)
+        (request) =>
+          call('bash', {
+            command: `git add src/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
+            description: 'commit the test',
+          }),
+      ]);
+      const session = boundSession(repo, 'copilot');
+      // sessionStart's additionalContext reached the model
+      expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
+      expect(results, JSON.stringify(results)).toHaveLength(10);
+      const [read, write, edit, shell, identity, context, proof, status, created, commit] = results;
+      expect(read?.content).toContain('export const app = 1;'); // reads are never gated
+      // the reason reaches the model in Copilot's own words around hestai's
+      for (const [result, what] of [
+        [write, 'Write'],
+        [edit, 'Edit'],
+        [shell, 'Bash'],
+      ] as const) {
+        expect(result?.content).toContain('Denied by preToolUse hook');
+        expectRefusedUnanchored(result, what, session, 'hestai-anchor');
+      }
+      expect(fs.readFileSync(file, 'utf8')).toBe(APP);
+      expectStagesPassed([identity, context, proof]);
+      expectUnlockedByConnection(status, session); // one session: the server Copilot started took its hook's
+      expect(created?.content, JSON.stringify(created)).toContain('Created file');
+      expect(commit?.content, JSON.stringify(commit)).toContain('exit code 0');
+      expect(fs.readFileSync(path.join(wd, 'src/app.test.ts'), 'utf8')).toBe('app is 2\n');
+      expectCommitVerified(repo, remote, session, 'test(app): app is 2');
+      expect(repo.git(['status', '--porcelain']).stdout).toBe('');
+    });
+  },
+);
