@@ -52,6 +52,7 @@ import {
   qwenHooksFor,
   mergeHookGroups,
   RUNTIME_HOOK_FILES,
+  withQwenVersion,
   type AgentRuntime,
   type HookFileRuntime,
 } from './runtime-settings.js';
@@ -570,7 +571,9 @@ function runtimeHookText(
     case 'gemini':
       return mergeMcpJson(mergeHookGroups(before, geminiHooksFor(command), file, runtime), mcpBinFor(workspace), file);
     case 'qwen':
-      return mergeMcpJson(mergeHookGroups(before, qwenHooksFor(command), file, runtime), mcpBinFor(workspace), file);
+      return withQwenVersion(
+        mergeMcpJson(mergeHookGroups(before, qwenHooksFor(command), file, runtime), mcpBinFor(workspace), file),
+      );
   }
 }
 

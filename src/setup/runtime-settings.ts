@@ -203,6 +203,18 @@ export function qwenHooksFor(command: string): Record<string, MatcherGroup> {
   };
 }
 
+/**
+ * The settings version Qwen Code 0.15 migrates `.qwen/settings.json` to (it rewrites the file, and leaves a
+ * `.orig` copy, when `$version` is older or missing): written by init so the file stays as committed.
+ */
+export const QWEN_SETTINGS_VERSION = 4;
+
+/** `.qwen/settings.json`'s text with `$version` set when the file has none. */
+export function withQwenVersion(text: string): string {
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  return '$version' in doc ? text : `${JSON.stringify({ ...doc, $version: QWEN_SETTINGS_VERSION }, null, 2)}\n`;
+}
+
 /** Factory Droid (`.factory/hooks.json`, Claude Code's shape and timeouts in seconds). */
 export function droidHooksFor(command: string): Record<string, MatcherGroup> {
   return codexHooksFor(command);
