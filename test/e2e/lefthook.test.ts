@@ -2,13 +2,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-repo.js';
 import { installPinned } from '../helpers/npm-tool.js';
 
 // Issue 28, item 4: with lefthook (the npm package, pinned, installed into the tests' cache with its
 // postinstall refused: it runs `lefthook install` in whatever project installs it), init installs through
 // lefthook.yml, keeping the user's commands and comments; once lefthook installed its hooks, commits are
-// checked and doctor's dry run reaches hestai.
+// checked and doctor's dry run reaches hestai. Issue 41, item 4: init names lefthook, doctor passes on a clean
+// index, `git commit --allow-empty` is judged (lefthook skips a command when nothing is staged), and with a
+// global hestai (a Go project) lefthook.yml holds no path of this machine.
 const LEFTHOOK = await installPinned({
   pkg: 'lefthook',
   version: '2.2.2',
@@ -42,6 +44,7 @@ describe.skipIf(LEFTHOOK === null)('lefthook', () => {
 
     const init = sh(repo, env, 'npx hestai init');
     expect(init.status, init.output).toBe(0);
+    expect(init.output.split('\n')[0]).toMatch(/\(lefthook: hestai's commands in lefthook\.yml\)$/);
     const config = fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8');
     expect(config).toContain('# our hooks');
     expect(config).toContain('echo lint ran');
@@ -59,11 +62,52 @@ describe.skipIf(LEFTHOOK === null)('lefthook', () => {
     expect(blocked.status, blocked.output).not.toBe(0);
     expect(blocked.output).toContain('lint ran');
     expect(blocked.output).toMatch(/commit blocked: no active session/);
+    repo.git(['reset', '-q']);
+    const empty = sh(repo, env, 'git commit -q --allow-empty -m "docs: nothing"');
+    expect(empty.status, empty.output).not.toBe(0);
+    expect(empty.output).toMatch(/commit blocked: no active session/);
 
+    expect(repo.git(['diff', '--cached', '--name-only']).stdout).toBe('');
     const doctor = sh(repo, env, 'npx hestai doctor');
     expect(doctor.status, doctor.output).toBe(0);
     const before = fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8');
     expect(sh(repo, env, 'npx hestai init').status).toBe(0);
     expect(fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8')).toBe(before);
+  });
+});
+
+describe.skipIf(LEFTHOOK === null)('lefthook with a global hestai (no package.json)', () => {
+  it('lefthook.yml calls `hestai check <hook>`, no path of this machine; every hook reaches hestai', () => {
+    const repo = makeRepo();
+    const bin = tempDir('hestai-global-bin-');
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'dist/cli/bin.js'), path.join(bin, 'hestai'));
+    const PATH = [bin, path.dirname(LEFTHOOK!), ...(process.env['PATH'] ?? '').split(':')].filter(
+      (d) => !d.includes('node_modules') || d === path.dirname(LEFTHOOK!),
+    );
+    const env = { ...repo.env, PATH: PATH.join(':') };
+    repo.commit('chore: lefthook', { 'lefthook.yml': USER_CONFIG, 'main.go': 'package main\n' });
+    expect(sh(repo, env, 'lefthook install').status).toBe(0);
+    const init = sh(repo, env, 'hestai init --commit');
+    expect(init.status, init.output).toBe(0);
+    const config = fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8');
+    expect(config).not.toContain(PROJECT_ROOT);
+    expect(config).not.toMatch(/run: .*\//);
+    for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'])
+      expect(config).toContain(`hestai check ${hook}`);
+
+    const empty = sh(repo, env, 'git commit -q --allow-empty -m "docs: nothing"');
+    expect(empty.status, empty.output).not.toBe(0);
+    expect(empty.output).toMatch(/commit blocked: no active session/);
+    // prepare-commit-msg runs under --no-verify too: it warns that the commit gets no trailers.
+    const unverified = sh(repo, env, 'git commit -q --no-verify --allow-empty -m "docs: unverified"');
+    expect(unverified.status, unverified.output).toBe(0);
+    expect(unverified.output).toMatch(/gets no HestAI trailers/);
+    const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
+    repo.git(['init', '-q', '--bare', remote]);
+    const push = sh(repo, env, `git push -q ${remote} HEAD:refs/heads/main`);
+    expect(push.status, push.output).toBe(0);
+    expect(push.output).toMatch(/hestai/);
+    const doctor = sh(repo, env, 'hestai doctor');
+    expect(doctor.status, doctor.output).toBe(0);
   });
 });
