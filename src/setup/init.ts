@@ -88,6 +88,8 @@ export interface InitResult {
   ok: true;
   root: string;
   mode: 'husky' | 'plain';
+  /** lefthook's configuration file (relative to the root) when init installed through it, else null. */
+  lefthook: string | null;
   /** How the hook lines call hestai: relative to the worktree (a dependency) or by absolute path. */
   hooks_dir: string;
   actions: InitAction[];
@@ -403,6 +405,7 @@ export function initWorkspace(input: InitInput): InitResult {
   const hooksDir = hooksDirFor(root);
   const hints: string[] = [];
   let refused: HookManagerRefusal | null = null;
+  const lefthook = hooksHome === null ? null : lefthookConfigFile(root, hooksHome);
   if (hooksHome === null) installHuskyHooks(actions, workspace, hooksDir);
   else refused = installPlainHooks(actions, workspace, hooksHome, hooksDir, hints);
   installAgentHooks(actions, workspace, input, hooksDir, hints);
@@ -412,6 +415,7 @@ export function initWorkspace(input: InitInput): InitResult {
     ok: true,
     root,
     mode,
+    lefthook: lefthook === null ? null : path.relative(root, lefthook),
     hooks_dir: hooksDir,
     actions,
     armed,
@@ -466,7 +470,8 @@ function installThroughLefthook(
   hooksDir: string,
   hints: string[],
 ): void {
-  put(actions, workspace, file, withLefthookCommands(readTextIfExists(file) ?? '', hooksDir, file));
+  const global = path.isAbsolute(hooksDir) && cliCommandFor(workspace.root, PACKAGE_ROOT) === 'hestai';
+  put(actions, workspace, file, withLefthookCommands(readTextIfExists(file) ?? '', global ? null : hooksDir, file));
   const local = path.join(workspace.root, 'node_modules', '.bin', 'lefthook');
   const bin = fs.existsSync(local) ? local : 'lefthook';
   const run = process.getBuiltinModule('node:child_process').spawnSync(bin, ['install'], {

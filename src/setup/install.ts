@@ -167,16 +167,31 @@ export function isLefthookHook(text: string | null): boolean {
   return text !== null && /\blefthook\b/.test(text) && /\brun\b/.test(text);
 }
 
-/** The lefthook `run:` line for hestai's hook: git's arguments as {1} {2}; pre-push also reads refs on stdin. */
-export function lefthookCommand(hook: HestaiHook, hooksDir: string): string {
+/**
+ * The lefthook `run:` line for hestai's hook: git's arguments as {1} {2}; pre-push also reads refs on stdin.
+ * `hooksDir` null: the global `hestai check <hook>` (no path of this machine in a file the team commits).
+ * pre-commit ends in a comment naming `{files}` (see {@link lefthookFilesCommand}).
+ */
+export function lefthookCommand(hook: HestaiHook, hooksDir: string | null): string {
   const file = `${hooksDir}/${hook}`;
-  const node = `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
+  const node =
+    hooksDir === null ? `hestai check ${hook}` : `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
   // prepare-commit-msg never blocks a commit (see hookCommand).
   if (hook === 'prepare-commit-msg') return `${node} {1} {2} || true`;
+  if (hook === 'pre-commit') return `${node} # {files}`;
   return hook === 'commit-msg' ? `${node} {1}` : hook === 'pre-push' ? `${node} {1} {2}` : node;
+}
+
+/**
+ * The `files:` of hestai's pre-commit command: lefthook skips a pre-commit command that names no file when
+ * nothing is staged (`git commit --allow-empty`), unless its `run` names `{files}` and that list is not empty.
+ * The list is lefthook's own config file, which exists wherever lefthook runs.
+ */
+export function lefthookFilesCommand(configName: string): string {
+  return `echo ${/^[A-Za-z0-9_.-]+$/.test(configName) ? configName : shellQuote(configName)}`;
 }
 
 /** True when lefthook's configuration text runs hestai's hook (its `hooks/<hook>` entrypoint). */
 export function lefthookConfigNames(configText: string | null, hook: HestaiHook): boolean {
-  return configText !== null && configText.includes(`hooks/${hook}`);
+  return configText !== null && (configText.includes(`hooks/${hook}`) || configText.includes(`hestai check ${hook}`));
 }

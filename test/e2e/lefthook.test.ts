@@ -106,7 +106,7 @@ describe.skipIf(LEFTHOOK === null)('lefthook with a global hestai (no package.js
     repo.git(['init', '-q', '--bare', remote]);
     const push = sh(repo, env, `git push -q ${remote} HEAD:refs/heads/main`);
     expect(push.status, push.output).toBe(0);
-    expect(push.output).toMatch(/hestai/);
+    expect(push.output).toMatch(/✔️ hestai/);
     const doctor = sh(repo, env, 'hestai doctor');
     expect(doctor.status, doctor.output).toBe(0);
   });

@@ -2,16 +2,26 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { action } from '../run.js';
 
-/** `hestai check pre-commit` / `hestai check commit-msg FILE` / `hestai check tool-use`: the hooks through the CLI. */
+/**
+ * `hestai check pre-commit` / `commit-msg FILE` / `prepare-commit-msg FILE [SOURCE] [SHA]` / `pre-push REMOTE URL`
+ * / `tool-use`: the hooks through the CLI (a hook manager's config calls these where hestai is installed globally).
+ */
 export function registerCheck(program: Command): void {
-  const check = program.command('check').description('run a hook check by hand: pre-commit, commit-msg FILE, tool-use');
-  const run = (name: 'pre-commit' | 'commit-msg') =>
+  const check = program
+    .command('check')
+    .description('run a hook check by hand: pre-commit, commit-msg FILE, prepare-commit-msg, pre-push, tool-use');
+  const run = (name: 'pre-commit' | 'commit-msg' | 'prepare-commit-msg' | 'pre-push') =>
     action(async (ctx, ...args: unknown[]) => {
       const { resolveWorkspace } = await import('../../workspace.js');
       const { runHook } = await import('../../hooks/main.js');
       const root = resolveWorkspace(ctx.cwd).root;
-      const file = typeof args[0] === 'string' ? path.resolve(ctx.cwd, args[0]) : undefined;
-      const code = await runHook(name, root, file === undefined ? [] : [file], ctx.env);
+      // git's arguments: a message file first (commit-msg, prepare-commit-msg), then words (source, sha, remote, url).
+      const words = args.flat().filter((a): a is string => typeof a === 'string');
+      const argv =
+        name === 'commit-msg' || name === 'prepare-commit-msg'
+          ? words.map((w, i) => (i === 0 ? path.resolve(ctx.cwd, w) : w))
+          : words;
+      const code = await runHook(name, root, argv, ctx.env);
       return { exitCode: code as 0 | 1 | 2, json: { ok: code === 0, exit_code: code }, text: '' };
     });
   check
@@ -60,4 +70,18 @@ export function registerCheck(program: Command): void {
     .description('check the Conventional Commit header and the test-first rule; append the HestAI trailers')
     .argument('<file>', 'the commit message file (git passes .git/COMMIT_EDITMSG)')
     .action(run('commit-msg'));
+  check
+    .command('prepare-commit-msg')
+    .description(
+      'add the HestAI trailers to a commit git makes without commit-msg (revert, cherry-pick, rebase); never blocks',
+    )
+    .argument('<file>', 'the commit message file')
+    .argument('[source...]', "git's message source and commit")
+    .action(run('prepare-commit-msg'));
+  check
+    .command('pre-push')
+    .description("publish the anchors' proof records with the push (reads git's refs on stdin)")
+    .argument('<remote>', 'the remote name')
+    .argument('[url]', 'its URL')
+    .action(run('pre-push'));
 }

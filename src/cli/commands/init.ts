@@ -66,7 +66,7 @@ export function registerInit(program: Command): void {
           const adoption = result.adoption;
           const changed = result.actions.filter((a) => a.action !== 'unchanged');
           const text = [
-            `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit, .husky/prepare-commit-msg, .husky/commit-msg and .husky/pre-push' : 'plain git hooks'})`,
+            `hestai init in ${result.root} (${result.mode === 'husky' ? 'husky: lines in .husky/pre-commit, .husky/prepare-commit-msg, .husky/commit-msg and .husky/pre-push' : result.lefthook !== null ? `lefthook: hestai's commands in ${result.lefthook}` : 'plain git hooks'})`,
             ...(changed.length === 0
               ? ['  nothing to change: already initialised']
               : changed.map((a) => `  ${a.action.padEnd(9)} ${a.path}`)),
