@@ -24,10 +24,10 @@ describe('testFileMatcher', () => {
     }
   });
 
-  it('counts tests where languages keep them: Go testdata/ and TypeScript type tests (*.test-d.ts, *.spec-d.ts)', () => {
-    for (const file of ['pkg/parse/testdata/golden.txt', 'testdata/a.json', 'src/types.test-d.ts', 'src/x.spec-d.mts'])
-      expect(isTest(file), file).toBe(true);
-    expect(isTest('src/testdata.go')).toBe(false);
+  it('counts tests where languages keep them: TypeScript type tests (*.test-d.ts, *.spec-d.ts); Go testdata/ is a fixture folder (tdd.fixture_globs), no test glob', () => {
+    for (const file of ['src/types.test-d.ts', 'src/x.spec-d.mts']) expect(isTest(file), file).toBe(true);
+    for (const file of ['pkg/parse/testdata/golden.txt', 'testdata/a.json', 'src/testdata.go'])
+      expect(isTest(file), file).toBe(false);
   });
 
   it('uses custom globs', () => {
