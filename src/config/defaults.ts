@@ -22,10 +22,12 @@ export const DEFAULT_TEST_GLOBS = [
   '**/conftest.py',
   // Go
   '**/*_test.go',
-  '**/testdata/**',
   // Rust integration tests are **/tests/** (above); JVM (Maven/Gradle layout)
   '**/src/test/**',
 ] as const;
+
+/** Folders of files tests read: tests only beside a test file of the same commit or package (src/tdd/commit.ts). */
+export const DEFAULT_FIXTURE_GLOBS = ['**/testdata/**', '**/fixtures/**'] as const;
 
 export const DEFAULTS = {
   context_paths: { additional: [] as string[], exclude: ['node_modules/', '.git/'] },
@@ -38,6 +40,7 @@ export const DEFAULTS = {
     policy: 'paired' as 'paired' | 'scoped' | 'any' | 'same-commit',
     types: ['feat'],
     test_globs: [...DEFAULT_TEST_GLOBS] as string[],
+    fixture_globs: [...DEFAULT_FIXTURE_GLOBS] as string[],
     /** Tests kept inside source files (src/tdd/inline-tests.ts): Rust's #[cfg(test)] modules and #[test] functions. */
     inline_tests: [{ files: '**/*.rs', start: '^\\s*#\\[(?:cfg\\(test\\)|(?:\\w+::)*test(?:\\(.*\\))?)\\]' }] as {
       files: string;

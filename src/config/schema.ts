@@ -93,6 +93,8 @@ export const configSchema = z.strictObject({
     policy: oneOf(['paired', 'scoped', 'any', 'same-commit'], DEFAULTS.tdd.policy),
     types: z._default(z.array(commitType).check(z.minLength(1)), () => [...DEFAULTS.tdd.types]),
     test_globs: z._default(z.array(nonEmpty()).check(z.minLength(1)), () => [...DEFAULTS.tdd.test_globs]),
+    /** Fixture folders: their files count as tests only beside a test file of the same commit or package. */
+    fixture_globs: z._default(z.array(nonEmpty()), () => [...DEFAULTS.tdd.fixture_globs]),
     /** Tests kept inside source files: `start` opens a region that runs to the end of the next {...} block. */
     inline_tests: z._default(
       z.array(z.strictObject({ files: nonEmpty(), start: regExpSource('^\\s*#\\[test\\]') })),

@@ -96,6 +96,17 @@ export function stagedChanges(cwd: string, base?: string): FileChange[] {
   return parseNameStatus(splitNul(git(['diff', '--cached', '--name-status', '-M', '-z', ...against, '--'], { cwd })));
 }
 
+/**
+ * The files under `dirs` (`''`: the whole tree) in commit `rev`'s tree, or in the index when `rev` is null:
+ * one `git ls-tree` or `git ls-files`.
+ */
+export function filesUnder(cwd: string, rev: string | null, dirs: readonly string[]): string[] {
+  const spec = dirs.includes('') ? [] : [...dirs];
+  const args =
+    rev === null ? ['ls-files', '-z', '--', ...spec] : ['ls-tree', '-r', '-z', '--name-only', rev, '--', ...spec];
+  return splitNul(git(args, { cwd })).filter((f) => f !== '');
+}
+
 export interface LogOptions {
   /** Revision range arguments, e.g. `['base..HEAD']` or `['HEAD', '-n', '20']`. */
   range: readonly string[];

@@ -8,9 +8,17 @@ import { headState } from '../git/head.js';
 import { history as gitHistory, resolveCommits } from '../git/history.js';
 import { readCommitInvocation, replacesHead, type InvocationLookup } from '../git/invocation.js';
 import type { LogCommit } from '../git/parse.js';
-import { stagedChanges } from '../git/repo.js';
+import { filesUnder, stagedChanges } from '../git/repo.js';
 import { workspacePaths } from '../paths.js';
-import { commitFacts, revertedSha } from '../tdd/commit.js';
+import {
+  commitFacts,
+  fixtureHomes,
+  homesWithTests,
+  revertedSha,
+  type CommitFacts,
+  type CommitInput,
+  type FactOptions,
+} from '../tdd/commit.js';
 import { checkHeader } from '../tdd/header-rule.js';
 import { ignoreRules, isReleaseHeader } from '../tdd/ignore.js';
 import { cleanMessage, messageHeader } from '../tdd/message.js';
@@ -118,19 +126,31 @@ interface Making {
   mergeHeads: string[];
 }
 
+/**
+ * The facts of the commit being made from what it stages: its fixture files count as tests beside a test
+ * file it stages, or one of their package in the index (src/tdd/commit.ts).
+ */
+function stagedFacts(m: Making, input: CommitInput, options: FactOptions = {}): CommitFacts {
+  const { root, config } = m.input;
+  const isTest = testFileMatcher(config.tdd.test_globs);
+  const isFixture = testFileMatcher(config.tdd.fixture_globs);
+  const facts = commitFacts(input, isTest, { ...options, isFixture });
+  if (facts.fixtureFiles.length === 0) return facts;
+  const homes = fixtureHomes(facts.fixtureFiles, isFixture);
+  const fixtureHomesWithTests = homesWithTests(homes, filesUnder(root, null, homes), isTest);
+  return commitFacts({ ...input, fixtureHomes: fixtureHomesWithTests }, isTest, { ...options, isFixture });
+}
+
 /** A test commit passes; warned about when it stages no test file, or only deletes or renames test files. */
 function testCommitLines(m: Making, notes: string[]): string[] {
   const { root, config } = m.input;
-  const staged = commitFacts(
-    {
-      sha: THIS_COMMIT,
-      message: m.message,
-      files: [],
-      changes: stagedChanges(root, stagedBase(m.amend.amendedHead())),
-      parents: ['HEAD'],
-    },
-    testFileMatcher(config.tdd.test_globs),
-  );
+  const staged = stagedFacts(m, {
+    sha: THIS_COMMIT,
+    message: m.message,
+    files: [],
+    changes: stagedChanges(root, stagedBase(m.amend.amendedHead())),
+    parents: ['HEAD'],
+  });
   const later = `it will not count as the test for a later ${config.tdd.types.join('/')} commit`;
   if (staged.testFiles.length > 0) return notes;
   if (staged.testFilesRemoved.length > 0)
@@ -140,7 +160,7 @@ function testCommitLines(m: Making, notes: string[]): string[] {
     ];
   return [
     ...notes,
-    `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')}); ${later}.`,
+    `hestai: warning: this test commit stages no test file (tdd.test_globs: ${config.tdd.test_globs.join(', ')})${staged.fixtureFiles.length > 0 ? `; its fixture files ${staged.fixtureFiles.slice(0, 3).join(', ')} count only with a test file in the same commit or package (tdd.fixture_globs)` : ''}; ${later}.`,
   ];
 }
 
@@ -158,9 +178,9 @@ function testFirstVerdict(m: Making, headNow: ReturnType<typeof headState>) {
   const parents =
     amended !== null ? [...amended.parents, ...m.mergeHeads] : head === undefined ? [] : [head, ...m.mergeHeads];
   const changes = stagedChanges(root, stagedBase(amended));
-  const self = commitFacts(
+  const self = stagedFacts(
+    m,
     { sha: THIS_COMMIT, message: m.message, files: [], changes, parents, reverts: m.reverts },
-    testFileMatcher(config.tdd.test_globs),
     { ignore: m.ignore },
   );
   const verdict = evaluateTestFirst([...history, self], config.tdd).at(-1)!;

@@ -37,6 +37,11 @@ export interface CommitFacts {
   testFiles: string[];
   /** Test files it only deletes or renames without changing them. */
   testFilesRemoved: string[];
+  /**
+   * Fixture files (`tdd.fixture_globs`) it adds or changes that did not count as test files: no test file in
+   * the same commit, nor in the fixture's package in the commit's tree.
+   */
+  fixtureFiles: string[];
   /** Every path it changes (added, modified, deleted, renamed: the new path): what its test must relate to. */
   paths: string[];
   /** The old paths of its renames and copies: with `paths`, every path a release tool's header must leave to release files. */
@@ -68,11 +73,42 @@ export interface CommitInput {
   inline?: { tests: readonly string[]; mixed: readonly string[] };
   /** `parseTrailers` of the message, when the caller already has it (verify parses a batch's ahead of judging it). */
   trailers?: Trailer[];
+  /** The packages ({@link fixtureHome}) of its fixture files that hold a test file in the commit's tree (read by the caller). */
+  fixtureHomes?: ReadonlySet<string>;
 }
 
 export interface FactOptions {
   /** Headers not judged (`commit.ignore` plus the defaults). */
   ignore?: readonly IgnoreRule[];
+  /** Fixture files (`tdd.fixture_globs`): tests only beside a test file of the same commit or package. */
+  isFixture?: (file: string) => boolean;
+}
+
+/**
+ * Pure: the package of a fixture file: the folder holding its outermost fixture folder
+ * (`pkg/json/testdata/a/b.json` → `pkg/json`; `fixtures/a.json` → the root, `''`).
+ */
+export function fixtureHome(path: string, isFixture: (file: string) => boolean): string {
+  const dirs = path.split('/').slice(0, -1);
+  let home = dirs.length;
+  // `_` stands for any file in the folder: a folder is a fixture folder when its files match.
+  while (home > 0 && isFixture(`${dirs.slice(0, home).join('/')}/_`)) home--;
+  return dirs.slice(0, home).join('/');
+}
+
+/** Pure: the packages of fixture files, each once. */
+export function fixtureHomes(files: readonly string[], isFixture: (file: string) => boolean): string[] {
+  return [...new Set(files.map((f) => fixtureHome(f, isFixture)))];
+}
+
+/** Pure: which of `homes` hold a test file among `files` (paths of a tree; `''` holds every path). */
+export function homesWithTests(
+  homes: readonly string[],
+  files: readonly string[],
+  isTest: (file: string) => boolean,
+): Set<string> {
+  const tests = files.filter(isTest);
+  return new Set(homes.filter((h) => tests.some((t) => h === '' || t.startsWith(`${h}/`))));
 }
 
 /** Pure: the sha named by a `This reverts commit <sha>` line git writes for `git revert`, or null. */
@@ -123,6 +159,13 @@ export function commitFacts(
   else if (/^(fixup|squash|amend)! /.test(header)) kind = 'fixup';
   else if (ignored !== null) kind = 'ignored';
   const tests = changes.filter((c) => isTestFile(c.path));
+  const testFiles = [...tests.filter(addsOrModifies).map((c) => c.path), ...(input.inline?.tests ?? [])];
+  const isFixture = options.isFixture;
+  const fixtures =
+    isFixture === undefined
+      ? []
+      : changes.filter((c) => addsOrModifies(c) && !isTestFile(c.path) && isFixture(c.path)).map((c) => c.path);
+  const counts = (f: string) => testFiles.length > 0 || input.fixtureHomes?.has(fixtureHome(f, isFixture!)) === true;
   const second = message.split('\n', 2)[1];
   return {
     sha: input.sha,
@@ -133,8 +176,9 @@ export function commitFacts(
     parentCount,
     reverts,
     ignoredBy: ignored,
-    testFiles: [...tests.filter(addsOrModifies).map((c) => c.path), ...(input.inline?.tests ?? [])],
+    testFiles: [...testFiles, ...fixtures.filter(counts)],
     testFilesRemoved: tests.filter((c) => !addsOrModifies(c)).map((c) => c.path),
+    fixtureFiles: fixtures.filter((f) => !counts(f)),
     paths,
     sources,
     mixedFiles: [...(input.inline?.mixed ?? [])],

@@ -274,12 +274,12 @@ class Judging {
         `test commit only deletes or renames test files (${commit.testFilesRemoved.slice(0, 3).join(', ')}): it does not count as the test for a later commit`,
       );
     }
-    this.next = { ...line, spent: spentWith(line.spent, [ignored('changes no test file (tdd.test_globs)')]) };
-    return verdictOf(
-      commit,
-      'warn',
-      'test commit changes no test file (tdd.test_globs): it does not count as the test for a later commit',
-    );
+    const why = `changes no test file (tdd.test_globs)${fixturesNote(commit)}`;
+    this.next = {
+      ...line,
+      spent: spentWith(line.spent, [spentOf(kept(commit), commit.fixtureFiles.map(owned), why)]),
+    };
+    return verdictOf(commit, 'warn', `test commit ${why}: it does not count as the test for a later commit`);
   }
 
   /** The unpaired test commits on the line that relate to `commit` under the policy (none under `any`). */
@@ -394,11 +394,17 @@ function inherit(
 const listed = (paths: readonly string[]): string =>
   paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` (${paths.length} in all)` : '');
 
+/** Pure: why a commit's fixture files did not count as test files, or `''` when it changes none. */
+const fixturesNote = (commit: CommitFacts): string =>
+  commit.fixtureFiles.length === 0
+    ? ''
+    : `; its fixture files ${listed(commit.fixtureFiles)} count only with a test file in the same commit or package (tdd.fixture_globs)`;
+
 /** Pure: the part of a test-first failure that names the test files of the commit itself and why they did not count. */
 export function commitTestsNote(commit: CommitFacts, policy: TddPolicy): string {
   if (commit.testFiles.length === 0 && commit.testFilesRemoved.length > 0)
     return `this commit only deletes or renames test files ${listed(commit.testFilesRemoved)}: they do not count`;
-  if (commit.testFiles.length === 0) return 'this commit changes no test file (tdd.test_globs)';
+  if (commit.testFiles.length === 0) return `this commit changes no test file (tdd.test_globs)${fixturesNote(commit)}`;
   if (policy === 'same-commit') return `this commit changes test files ${listed(commit.testFiles)}`;
   return `its own test files ${listed(commit.testFiles)} do not count: a test in the same commit counts only under tdd.policy same-commit`;
 }

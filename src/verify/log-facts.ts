@@ -2,8 +2,16 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { resolveCommits } from '../git/history.js';
 import type { LogCommit } from '../git/parse.js';
 import { commitHunks } from '../git/hunks.js';
+import { filesUnder } from '../git/repo.js';
 import { newestBySubject, realReverts } from '../git/merge.js';
-import { commitFacts, revertedSha, type CommitFacts, type CommitInput } from '../tdd/commit.js';
+import {
+  commitFacts,
+  fixtureHomes,
+  homesWithTests,
+  revertedSha,
+  type CommitFacts,
+  type CommitInput,
+} from '../tdd/commit.js';
 import type { Trailer } from '../tdd/trailers.js';
 import {
   classifyHunks,
@@ -27,6 +35,7 @@ export function logFacts(
   options: { earnedReverts?: boolean; trailers?: ReadonlyMap<string, Trailer[]> } = {},
 ): CommitFacts[] {
   const isTest = testFileMatcher(config.tdd.test_globs);
+  const isFixture = testFileMatcher(config.tdd.fixture_globs ?? []);
   const ignore = ignoreRules(config.commit.ignore, config.commit.default_ignores);
   const named = commits.map((c) => revertedSha(c.message));
   const wanted = named.filter((s): s is string => s !== null);
@@ -54,32 +63,43 @@ export function logFacts(
     reverts: named[i] ? (resolved.get(named[i]!) ?? null) : (byContent.get(i) ?? null),
     ...(options.trailers?.has(c.sha) ? { trailers: options.trailers.get(c.sha)! } : {}),
   });
-  const facts = commits.map((c, i) => commitFacts(input(c, i), isTest, { ignore }));
+  const factOptions = { ignore, isFixture };
+  const inputs = commits.map((c, i) => input(c, i));
+  const facts = inputs.map((c) => commitFacts(c, isTest, factOptions));
   // Tests inside source files (tdd.inline_tests): only for test commits and commits that need a test,
   // that change such a file; their hunks and new contents come from two more git processes in all.
+  const judged = (f: CommitFacts) =>
+    f.kind === 'normal' &&
+    f.parentCount <= 1 &&
+    f.conventional !== null &&
+    (f.conventional.type === 'test' || config.tdd.types.includes(f.conventional.type));
   const rules = compileInlineRules(config.tdd.inline_tests ?? []);
-  if (rules.length === 0) return facts;
   const candidates = facts.filter(
-    (f) =>
-      f.kind === 'normal' &&
-      f.parentCount <= 1 &&
-      f.conventional !== null &&
-      (f.conventional.type === 'test' || config.tdd.types.includes(f.conventional.type)) &&
-      f.paths.some((p) => !isTest(p) && inlineRuleFor(rules, p) !== null),
+    (f) => rules.length > 0 && judged(f) && f.paths.some((p) => !isTest(p) && inlineRuleFor(rules, p) !== null),
   );
-  if (candidates.length === 0) return facts;
-  const { hunks, content } = commitHunks(
-    root,
-    candidates.map((f) => f.sha),
-    (config.tdd.inline_tests ?? []).map((r) => r.files),
-  );
-  return facts.map((f, i) => {
-    const files = hunks.get(f.sha);
-    if (!files) return f;
-    const inline = inlineChanges(f.sha, files, content, rules, isTest);
-    if (inline.tests.length === 0) return f;
-    return commitFacts({ ...input(commits[i]!, i), inline }, isTest, { ignore });
+  if (candidates.length > 0) {
+    const { hunks, content } = commitHunks(
+      root,
+      candidates.map((f) => f.sha),
+      (config.tdd.inline_tests ?? []).map((r) => r.files),
+    );
+    facts.forEach((f, i) => {
+      const files = hunks.get(f.sha);
+      if (!files) return;
+      const inline = inlineChanges(f.sha, files, content, rules, isTest);
+      if (inline.tests.length === 0) return;
+      inputs[i] = { ...inputs[i]!, inline };
+      facts[i] = commitFacts(inputs[i]!, isTest, factOptions);
+    });
+  }
+  // Fixture files with no test file in the commit count when their package has one in its tree: one git ls-tree each.
+  facts.forEach((f, i) => {
+    if (f.fixtureFiles.length === 0 || !judged(f)) return;
+    const homes = fixtureHomes(f.fixtureFiles, isFixture);
+    const tree = filesUnder(root, f.sha, homes);
+    facts[i] = commitFacts({ ...inputs[i]!, fixtureHomes: homesWithTests(homes, tree, isTest) }, isTest, factOptions);
   });
+  return facts;
 }
 
 /**
