@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import {
   adoptClaudeCode,
-  anchorSession,
   newAgent,
   preToolUse,
   runClaudeHook,
@@ -12,7 +10,8 @@ import {
   shellSession,
   type Agent,
 } from '../helpers/claude-hook.js';
-import { CEREMONY_ROLE, connectStdio, textOf, type OverStdio } from '../helpers/mcp.js';
+import { connectStdio, textOf, type OverStdio } from '../helpers/mcp.js';
+import { eachSituation, setEnforce, SITUATIONS } from '../helpers/verdict-situations.js';
 
 // Issue 37, item 4: one verdict. Whether a session may act is one decision, asked by the git hook (a real
 // `git commit`), the agent hook (the command `hestai init --agent claude-code` wrote, fed Claude Code's
@@ -20,9 +19,6 @@ import { CEREMONY_ROLE, connectStdio, textOf, type OverStdio } from '../helpers/
 // situations must get the same verdict and the same reason code from all four. State is aged without a fake
 // clock: the CLI's own commands run with HESTAI_NOW set in the past (refresh, anchor), the surfaces judge at
 // the system clock.
-
-const HOUR = 3_600_000;
-const ago = (hours: number) => ({ HESTAI_NOW: new Date(Date.now() - hours * HOUR).toISOString() });
 
 interface Verdicts {
   git: string;
@@ -84,12 +80,6 @@ function startAgent(repo: TempRepo, command: string, name: string): { agent: Age
   return { agent, token: shellSession(agent) };
 }
 
-function setEnforce(repo: TempRepo, on: boolean): void {
-  const file = path.join(repo.dir, '.hestai_workspace.yaml');
-  const text = fs.readFileSync(file, 'utf8').replace(/\nprotocol:\n {2}enforce: (true|false)\n/, '\n');
-  fs.writeFileSync(file, `${text}\nprotocol:\n  enforce: ${on}\n`);
-}
-
 describe('one verdict: git hook, agent hook, hestai status and MCP anchor_status agree', () => {
   it('gives the same verdict and reason code in each of the eight situations', async () => {
     const repo = makeRepo();
@@ -97,71 +87,19 @@ describe('one verdict: git hook, agent hook, hestai status and MCP anchor_status
     setEnforce(repo, false);
     const mcp = await connectStdio(repo.dir, repo.env);
     const seen: Record<string, Verdicts> = {};
-
-    // 1. No session at all.
-    seen['no session'] = await verdicts(repo, command, newAgent('nobody'), mcp, null);
-
-    // 2. Clocked in, not anchored.
-    const clocked = startAgent(repo, command, 'clocked');
-    seen['clocked in'] = await verdicts(repo, command, clocked.agent, mcp, clocked.token);
-
-    // 3. Anchored, context fresh.
-    anchorSession(repo, clocked.token);
-    seen['anchored'] = await verdicts(repo, command, clocked.agent, mcp, clocked.token);
-
-    // 4. Anchored, context regenerated 25 h ago (freshness.max_age_hours is 24), not acknowledged.
-    expect(repo.hestai(['refresh', '--session', clocked.token], { env: ago(25) }).status).toBe(0);
-    seen['stale'] = await verdicts(repo, command, clocked.agent, mcp, clocked.token);
-
-    // 5. The same stale context, acknowledged by a person.
-    const ack = repo.hestai(['ack', '--session', clocked.token, '--reason', 'reviewed: still right']);
-    expect(ack.status, ack.stderr).toBe(0);
-    seen['acknowledged'] = await verdicts(repo, command, clocked.agent, mcp, clocked.token);
-
-    // 6. Anchored 73 h ago (anchor.valid_hours is 72), context fresh: the anchor has expired.
-    const old = startAgent(repo, command, 'expired');
-    expect(repo.hestai(['refresh', '--session', old.token], { env: ago(73) }).status).toBe(0);
-    anchorAt(repo, old.token, ago(73));
-    expect(repo.hestai(['refresh', '--session', old.token]).status).toBe(0);
-    seen['expired'] = await verdicts(repo, command, old.agent, mcp, old.token);
-
-    // 7. Protocol enforced, anchored and fresh, the session protocol not started.
-    const fresh = startAgent(repo, command, 'protocol');
-    anchorSession(repo, fresh.token);
-    setEnforce(repo, true);
-    seen['protocol not started'] = await verdicts(repo, command, fresh.agent, mcp, fresh.token);
-    setEnforce(repo, false);
-
-    // 8. A handshake gone terminal (three failed context stages): its role is locked until a person resets it.
-    const locked = startAgent(repo, command, 'terminal');
-    expect(
-      repo.hestai(['anchor', '--stage', 'identity', '--role', CEREMONY_ROLE, '--token', locked.token]).status,
-    ).toBe(0);
-    repo.write('../bad.oct', '## BIND (Identity Lock)\nROLE::\nCOGNITION::LOGOS::ATHENA\nAUTHORITY::RESPONSIBLE[x]\n');
-    for (let attempt = 0; attempt < 3; attempt++)
-      repo.hestai(['anchor', '--stage', 'context', '--token', locked.token, '--payload-file', '../bad.oct']);
-    seen['terminal'] = await verdicts(repo, command, locked.agent, mcp, locked.token);
-
-    expect(seen).toEqual({
-      'no session': all('NO_SESSION'),
-      'clocked in': all('NO_ANCHOR'),
-      anchored: all('UNLOCKED'),
-      stale: all('STALE'),
-      acknowledged: all('UNLOCKED'),
-      expired: all('EXPIRED'),
-      'protocol not started': all('NOT_STARTED'),
-      terminal: all('TERMINAL'),
-    });
+    const agents = new Map<string, Agent>();
+    await eachSituation(
+      repo,
+      (name) => {
+        const { agent, token } = startAgent(repo, command, name);
+        agents.set(token, agent);
+        return token;
+      },
+      async (situation, session) => {
+        const agent = session === null ? newAgent('nobody') : agents.get(session)!;
+        seen[situation] = await verdicts(repo, command, agent, mcp, session);
+      },
+    );
+    expect(seen).toEqual(Object.fromEntries(Object.entries(SITUATIONS).map(([name, code]) => [name, all(code)])));
   });
 });
-
-/** The whole ceremony through the CLI with the CLI's clock pinned (`HESTAI_NOW`). */
-function anchorAt(repo: TempRepo, token: string, env: NodeJS.ProcessEnv): void {
-  const run = repo.hestai;
-  repo.hestai = (args, options = {}) => run(args, { ...options, env: { ...env, ...options.env } });
-  try {
-    anchorSession(repo, token);
-  } finally {
-    repo.hestai = run;
-  }
-}
