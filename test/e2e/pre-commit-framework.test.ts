@@ -7,7 +7,9 @@ import { makeRepo, PROJECT_ROOT, tempDir, type TempRepo } from '../helpers/git-r
 // Issue 28, item 4: with the pre-commit framework (https://pre-commit.com, Debian's `pre-commit`), whose
 // generated hooks hand over with `exec` inside an if, init never edits its hook files: it refuses with the
 // exact lines for .pre-commit-config.yaml, or finds hestai's hook ids there (the repository's own
-// .pre-commit-hooks.yaml). hestai is installed globally here, as a Python team would have it.
+// .pre-commit-hooks.yaml). hestai is installed globally here, as a Python team would have it. Issue 41, item 3:
+// the README's snippet names a rev that exists, and the command beside it pins a commit id; with a rev that
+// does not exist, doctor shows pre-commit's own error instead of blaming a line after an exit or exec.
 
 function globalHestai(repo: TempRepo): NodeJS.ProcessEnv {
   const bin = tempDir('hestai-global-bin-');
@@ -41,6 +43,23 @@ function frameworkRepo(config: string): { repo: TempRepo; env: NodeJS.ProcessEnv
   const install = sh(repo, env, 'pre-commit install --hook-type pre-commit --hook-type commit-msg');
   expect(install.status, install.output).toBe(0);
   return { repo, env };
+}
+
+/** A repository holding this checkout's .pre-commit-hooks.yaml on `main`, as pre-commit clones it. */
+function hooksSource(): TempRepo {
+  const source = makeRepo();
+  source.commit('chore: hooks', {
+    '.pre-commit-hooks.yaml': fs.readFileSync(path.join(PROJECT_ROOT, '.pre-commit-hooks.yaml'), 'utf8'),
+  });
+  return source;
+}
+
+/** The README's .pre-commit-config.yaml block (after "name this repository"), as a user copies it. */
+function readmeSnippet(): string {
+  const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf('On the pre-commit framework, name this repository');
+  expect(at).toBeGreaterThan(0);
+  return /```yaml\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
 }
 
 function blockedWithoutSession(repo: TempRepo, env: NodeJS.ProcessEnv): void {
@@ -111,5 +130,42 @@ describe('the pre-commit framework', () => {
     expect(header.output).toMatch(/hestai/);
     const doctor = sh(repo, env, 'hestai doctor');
     expect(doctor.status, doctor.output).toBe(0);
+  });
+
+  it("the README's snippet as written (its repo a clone): its rev exists, the command beside it pins a commit id, doctor passes", () => {
+    const source = hooksSource();
+    const snippet = readmeSnippet();
+    const repoLine = /^(\s*- repo: )(\S+)(.*)$/m.exec(snippet)!;
+    const config = snippet.replace(repoLine[0], `${repoLine[1]}${source.dir}`);
+    const { repo, env } = frameworkRepo(config);
+    const init = sh(repo, env, 'hestai init --commit');
+    expect(init.status, init.output).toBe(0);
+    blockedWithoutSession(repo, env);
+    repo.git(['reset', '-q']);
+    const pin = /`(pre-commit autoupdate[^`]*)`/.exec(snippet);
+    expect(pin, snippet).not.toBeNull();
+    const pinned = sh(repo, env, pin![1]!);
+    expect(pinned.status, pinned.output).toBe(0);
+    const rev = /^\s*rev: (\S+)/m.exec(fs.readFileSync(path.join(repo.dir, '.pre-commit-config.yaml'), 'utf8'))![1];
+    expect(rev).toBe(source.git(['rev-parse', 'HEAD']).stdout.trim());
+    repo.commit('chore: pin hestai-hooks');
+    blockedWithoutSession(repo, env);
+    repo.git(['reset', '-q']);
+    const doctor = sh(repo, env, 'hestai doctor');
+    expect(doctor.status, doctor.output).toBe(0);
+  });
+
+  it("a rev that does not exist: doctor fails with pre-commit's own error, not a line after an exit or exec", () => {
+    const source = hooksSource();
+    const config = readmeSnippet()
+      .replace(/^(\s*- repo: )\S+.*$/m, `$1${source.dir}`)
+      .replace(/^(\s*rev: )\S+.*$/m, '$1v9.9.9');
+    const { repo, env } = frameworkRepo(config);
+    expect(sh(repo, env, 'hestai init --commit').status).toBe(0);
+    const doctor = sh(repo, env, 'hestai doctor');
+    expect(doctor.status, doctor.output).toBe(1);
+    expect(doctor.output).toMatch(/pathspec 'v9\.9\.9' did not match/);
+    expect(doctor.output).not.toMatch(/exit or exec/);
+    expect(doctor.output).toMatch(/hint: .*hestai doctor/);
   });
 });
