@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { loadConfig } from '../config/load.js';
-import { probeHookChain } from './doctor-probe.js';
+import { probeHookChain, REFUSED_BEFORE } from './doctor-probe.js';
 import { inspectHooks, notFiring, SHARED_HOOKS_REMEDY, sharedHooksReason } from './armed.js';
 import { isPreCommitFrameworkHook, PRE_COMMIT_CONFIG } from './install.js';
 import { readTextIfExists } from '../state/store.js';
@@ -34,9 +34,10 @@ export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = 
       return {
         name: 'hooks',
         status: 'fail',
-        message: failures.join('; '),
-        remedy:
-          'Make each hook run hestai on every commit: run hestai init (it puts its line before the first exit or exec), and remove any line that skips it.',
+        message: failures.join('\n     '),
+        remedy: failures.every((f) => f.includes(REFUSED_BEFORE))
+          ? 'Fix what the hook said (above: its own error, e.g. a rev that does not exist), then run hestai doctor again.'
+          : 'Make each hook run hestai on every commit: run hestai init (it puts its line before the first exit or exec), and remove any line that skips it.',
       };
     return {
       name: 'hooks',

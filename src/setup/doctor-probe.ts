@@ -39,6 +39,16 @@ async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise
 }
 
 const output = (r: ProcessResult) => `${r.stdout}${r.stderr}`;
+
+/** What a hook that refused the commit printed about why: from its first error line, at most 6 lines (else its last). */
+export function refusalLines(text: string): string[] {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
+  const at = lines.findIndex((l) => /\b(error|fatal|failed|not found|cannot)\b/i.test(l));
+  return at === -1 ? lines.slice(-3) : lines.slice(at, at + 6);
+}
 const firstLine = (r: ProcessResult) =>
   output(r)
     .split('\n')
@@ -92,8 +102,13 @@ async function tryCommit(
   if (commit.timedOut) return `${hook}: a commit did not finish within ${TIMEOUT_MS / 1000} s`;
   if (commit.status === 0)
     return `${hook}: hestai's part never runs: a commit hestai must refuse went through (${where})`;
-  return `${hook}: hestai's part never runs: a commit hestai must refuse was refused by something else (exit ${commit.status}: ${firstLine(commit)}) (${where})`;
+  return `${hook}: ${REFUSED_BEFORE} (exit ${commit.status}, ${where}):\n${refusalLines(output(commit))
+    .map((l) => `       | ${l}`)
+    .join('\n')}`;
 }
+
+/** How a probe failure starts when something in the chain refused the commit before hestai ran. */
+export const REFUSED_BEFORE = 'the hook refused the commit before hestai ran; it said';
 
 /**
  * Tries two commits hestai's check must refuse, through the chain git runs: one naming a session that does
