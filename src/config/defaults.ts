@@ -73,6 +73,8 @@ export const DEFAULTS = {
     unrelated_histories: 'error' as 'error' | 'allow',
     anchors: 'error' as 'off' | 'warn' | 'error',
     exempt: 'error' as 'allow' | 'warn' | 'error',
+    /** A git server's receipts (src/receive/receipts.ts) judge when a commit and its anchor's record arrived. */
+    receipts: 'off' as 'off' | 'warn' | 'required',
   },
   anchors: { publish: true },
   protocol: { enforce: false, force_limit: 3, history_limit: 50, verify: 'warn' as 'off' | 'warn' | 'error' },

@@ -146,6 +146,7 @@ export const configSchema = z.strictObject({
     unrelated_histories: oneOf(['error', 'allow'], DEFAULTS.verify.unrelated_histories),
     anchors: oneOf(['off', 'warn', 'error'], DEFAULTS.verify.anchors),
     exempt: oneOf(['allow', 'warn', 'error'], DEFAULTS.verify.exempt),
+    receipts: oneOf(['off', 'warn', 'required'], DEFAULTS.verify.receipts),
   }),
   protocol: section('protocol', {
     enforce: flag(DEFAULTS.protocol.enforce),

@@ -26,6 +26,7 @@ export async function judgeRef(
   u: RefUpdate,
   defaultTip: string | null,
   anchorsTip: string | null,
+  now: Date,
 ): Promise<RefVerdict> {
   const base = isZero(u.old) ? defaultTip : u.old;
   if (base === null)
@@ -43,7 +44,15 @@ export async function judgeRef(
   const refusals: Refusal[] = [];
   let failing = 0;
   const summary = await verifyStream(
-    { working_dir: root, from: base, policy: base, to: u.new, env: {}, files: 'judged' },
+    {
+      working_dir: root,
+      from: base,
+      policy: base,
+      to: u.new,
+      env: {},
+      files: 'judged',
+      receiving: { at: now.toISOString(), anchors: anchorsTip },
+    },
     readers,
     {
       start: () => undefined,

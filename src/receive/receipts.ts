@@ -1,21 +1,14 @@
 /**
  * Receipts (issue 43): after a push is accepted (post-receive), one commit per pushed ref on
  * `refs/hestai/receipts` whose message is the receipt: the server's receive time, the ref's old and new ids,
- * and the pusher as the server names them. A clock the branch cannot set: receive refuses client pushes there.
+ * the pusher as the server names them, and the commits the push brought (verify dates each commit by the
+ * earliest receipt listing it: src/verify/receipts.ts). A clock the branch cannot set: receive refuses client
+ * pushes there.
  */
 import { runGit } from '../git/exec.js';
 import { resolveCommit } from '../git/repo.js';
-import { RECEIPTS_NAMESPACE, type RefUpdate } from './updates.js';
-
-export interface Receipt {
-  kind: 'hestai.receipt';
-  version: 1;
-  ref: string;
-  old: string;
-  new: string;
-  received_at: string;
-  pusher: string;
-}
+import { type Receipt } from '../verify/receipts.js';
+import { isZero, RECEIPTS_NAMESPACE, type RefUpdate } from './updates.js';
 
 /** GitLab (GL_USERNAME), gitolite (GL_USER), Gitea/Forgejo (GITEA_PUSHER_NAME), GHES (GITHUB_USER_LOGIN). */
 export const PUSHER_VARIABLES = ['GL_USERNAME', 'GL_USER', 'GITEA_PUSHER_NAME', 'GITHUB_USER_LOGIN'] as const;
@@ -31,6 +24,22 @@ export function pusherOf(env: NodeJS.ProcessEnv): string {
 const EMPTY_TREE = (root: string) =>
   runGit(['hash-object', '-t', 'tree', '-w', '--stdin'], { cwd: root, input: '' }).stdout.trim();
 
+/**
+ * The commits `u` brought: reachable from its new id, not from its old one nor from a ref the push did not move
+ * (post-receive runs once every ref has moved).
+ */
+function broughtBy(root: string, u: RefUpdate, pushed: ReadonlySet<string>): string[] {
+  if (isZero(u.new)) return [];
+  const others = runGit(['for-each-ref', '--format=%(objectname) %(refname)'], { cwd: root })
+    .stdout.split('\n')
+    .filter((l) => l !== '' && !pushed.has(l.slice(l.indexOf(' ') + 1)))
+    .map((l) => `^${l.slice(0, l.indexOf(' '))}`);
+  const input = [u.new, ...(isZero(u.old) ? [] : [`^${u.old}`]), ...others].join('\n');
+  return runGit(['rev-list', '--stdin'], { cwd: root, input: `${input}\n` })
+    .stdout.split('\n')
+    .filter((l) => l !== '');
+}
+
 /** Appends one receipt commit per update to refs/hestai/receipts (compare-and-swap: a concurrent push retries). */
 export function recordReceipts(
   root: string,
@@ -38,6 +47,7 @@ export function recordReceipts(
   at: Date,
   env: NodeJS.ProcessEnv,
 ): Receipt[] {
+  const pushed = new Set(updates.map((u) => u.ref));
   const receipts = updates
     .filter((u) => !u.ref.startsWith(`${RECEIPTS_NAMESPACE}`))
     .map((u): Receipt => ({
@@ -48,6 +58,7 @@ export function recordReceipts(
       new: u.new,
       received_at: at.toISOString(),
       pusher: pusherOf(env),
+      commits: broughtBy(root, u, pushed),
     }));
   if (receipts.length === 0) return receipts;
   const tree = EMPTY_TREE(root);

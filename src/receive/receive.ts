@@ -34,6 +34,7 @@ export async function receive(
   root: string,
   updates: readonly RefUpdate[],
   options: ReceiveOptions,
+  now: Date,
 ): Promise<ReceiveResult> {
   const refusals: Refusal[] = [];
   const notes: string[] = [];
@@ -60,7 +61,7 @@ export async function receive(
       });
     else if (kind === 'anchors') refusals.push(...(await checkAnchorsPush(root, u)));
     else if (kind === 'branch') {
-      const verdict = await judgeRef(root, u, base, anchorsTip);
+      const verdict = await judgeRef(root, u, base, anchorsTip, now);
       refusals.push(...verdict.refusals);
       notes.push(...verdict.notes);
     }

@@ -3,6 +3,7 @@
  * stdin, `update` gets `<ref> <old> <new>` as arguments (githooks(5)). And what each update asks of the hook.
  */
 import { usageError } from '../errors.js';
+import { RECEIPTS_REF } from '../verify/receipts.js';
 
 export interface RefUpdate {
   ref: string;
@@ -13,7 +14,7 @@ export interface RefUpdate {
 }
 
 /** The ref namespace only the server writes (post-receive's receipts): a client push there is refused. */
-export const RECEIPTS_NAMESPACE = 'refs/hestai/receipts';
+export const RECEIPTS_NAMESPACE = RECEIPTS_REF;
 export const ANCHORS_REF = 'refs/heads/hestai/anchors';
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -39,9 +40,10 @@ export function parsePreReceive(stdin: string): RefUpdate[] {
 }
 
 export function parseUpdateArgs(args: readonly string[]): RefUpdate[] {
-  if (args.length !== 3)
+  // gitolite's VREFs get four more after these three (old tree, new tree, access, refex).
+  if (args.length < 3)
     throw usageError(
-      `hestai receive takes no arguments (pre-receive) or three arguments (update): got ${args.length}`,
+      `hestai receive takes no arguments (pre-receive) or at least three arguments (update; a gitolite VREF): got ${args.length}`,
       {
         code: 'USAGE',
         remedy: 'Install hestai receive as git runs it: hestai init --server <bare repository>.',

@@ -4,7 +4,11 @@ import type { CommitFacts } from '../tdd/commit.js';
 import type { TddVerdict } from '../tdd/rule.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { adoptionVerdict } from './adoption.js';
-import { checkAnchor, type AnchorEvidence } from './anchor-rule.js';
+import { checkAnchor, FULL_DIGEST, type AnchorEvidence } from './anchor-rule.js';
+import { checkReceipt } from './receipt-rule.js';
+import { receivedAt, type ReceiptTimes } from './receipts.js';
+import { lastTrailer } from '../tdd/trailers.js';
+import { DEFAULTS } from '../config/defaults.js';
 import type { Backdating } from './committer-time.js';
 import { checkMerge, type MergeEvidence } from './merge-rule.js';
 import { checkProtocolRun, type ProtocolRuns } from './protocol-run-rule.js';
@@ -24,7 +28,12 @@ export interface BatchFindings {
   covered: ReadonlySet<string>;
   backdated: ReadonlyMap<string, Backdating>;
   merges: ReadonlyMap<string, MergeEvidence>;
+  /** The server's receive times (verify.receipts on), else null. */
+  receipts: BatchReceipts | null;
 }
+
+/** The receive times, with those of the records the batch's anchors name, by digest. */
+export type BatchReceipts = ReceiptTimes & { records: ReadonlyMap<string, number> };
 
 /** `verify.exempt`: a commit that passed test-first only through `TDD-Exempt` is allowed, warned about or an error. */
 export function exemptVerdict(t: TddVerdict, policy: 'allow' | 'warn' | 'error'): Verdict {
@@ -62,6 +71,20 @@ function anchorVerdict(run: VerifyRun, c: LogCommit, f: CommitFacts, found: Batc
   );
 }
 
+/** The receipt verdict (verify.receipts): when the server received the commit, and its anchor's record. */
+function receiptVerdict(run: VerifyRun, f: CommitFacts, r: BatchReceipts, evidence: AnchorEvidence): Verdict | null {
+  const digest = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '')?.[1];
+  const record = digest === undefined ? null : (evidence.records.get(digest)?.record ?? null);
+  const anchor = record === null ? null : { record, received: r.records.get(digest!) ?? null };
+  return checkReceipt({
+    sha: f.sha,
+    level: run.config.verify.receipts === 'required' ? 'required' : 'warn',
+    received: receivedAt(r, f.sha),
+    anchor,
+    validHours: run.anchorPolicy.validHours ?? DEFAULTS.anchor.valid_hours,
+  });
+}
+
 /** --red-green: the paired test commit's run must fail and this commit's pass, with the policy's test command. */
 function redGreen(run: VerifyRun, f: CommitFacts, t: TddVerdict): Verdict {
   const testSha = t.pairedWith[t.pairedWith.length - 1]!;
@@ -92,6 +115,10 @@ export function commitVerdicts(run: VerifyRun, c: LogCommit, f: CommitFacts, fou
   if (run.anchorsLevel !== 'off') {
     const anchor = anchorVerdict(run, c, f, found);
     if (anchor) verdicts.push(anchor);
+  }
+  if (found.receipts !== null && adoption === undefined) {
+    const receipt = receiptVerdict(run, f, found.receipts, found.evidence);
+    if (receipt) verdicts.push(receipt);
   }
   if (found.runs !== null && run.protocolLevel !== 'off') {
     const protocolRun = checkProtocolRun(f, found.runs, run.protocolLevel);

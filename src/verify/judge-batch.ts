@@ -2,7 +2,9 @@ import { growGraph, ancestryGraph, type AncestryGraph } from './record-ancestry.
 import { adoptionCommits } from './adoption.js';
 import { batchBackdating, type DatingMarks } from './batch-dating.js';
 import { coveredHeads } from './cited-heads.js';
-import { commitVerdicts, type BatchFindings } from './commit-verdicts.js';
+import { commitVerdicts, type BatchFindings, type BatchReceipts } from './commit-verdicts.js';
+import type { AnchorEvidence } from './anchor-rule.js';
+import { recordTimes, type ReceiptTimes } from './receipts.js';
 import type { Backdating } from './committer-time.js';
 import { logFacts } from './log-facts.js';
 import { batchMergeEvidence } from './merge-evidence.js';
@@ -23,6 +25,12 @@ export interface JudgingState extends DatingMarks {
 
 export function judgingState(run: VerifyRun): JudgingState {
   return { highWater: new Map(), marksLeft: new Map(), graph: run.readsRecords ? ancestryGraph() : null };
+}
+
+/** The receive times, and those of the records this batch's anchors name (verify.receipts). */
+async function batchReceipts(run: VerifyRun, r: ReceiptTimes, evidence: AnchorEvidence): Promise<BatchReceipts> {
+  const digests = [...evidence.records].filter(([, e]) => e.record !== null).map(([d]) => d);
+  return { ...r, records: recordTimes(run.root, r, digests) };
 }
 
 const NOT_BACKDATED: ReadonlyMap<string, Backdating> = new Map();
@@ -68,7 +76,8 @@ export async function judgeBatch(
     inRange.map(({ c }) => c),
     run.policyCommit,
   );
-  const found: BatchFindings = { tdd, adoptions, evidence, runs, covered, backdated, merges };
+  const receipts = run.receipts === null ? null : await batchReceipts(run, await run.receipts(), evidence);
+  const found: BatchFindings = { tdd, adoptions, evidence, runs, covered, backdated, merges, receipts };
   for (const { c, f } of inRange)
     emit({ sha: f.sha, header: f.header, files: c.files, verdicts: commitVerdicts(run, c, f, found) });
 }

@@ -14,6 +14,13 @@ import { policyChanges, type PolicyChange } from './policy.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
 import { resolveBase, resolvePolicyCommit, resolveRange, shallowRangeError, type VerifyRange } from './range.js';
 import type { VerifyDeps, VerifyInput, VerifyRun } from './run.js';
+import { readReceiptTimes, type ReceiptTimes, type Receiving } from './receipts.js';
+
+/** The receipts, read on the first batch that asks, once per run. */
+function receiptsOnce(root: string, receiving: Receiving | null): () => Promise<ReceiptTimes> {
+  let read: Promise<ReceiptTimes> | null = null;
+  return () => (read ??= readReceiptTimes(root, receiving));
+}
 
 /** The policy a verify run judges by, and the range it judges (src/verify/verify.ts: verifyStream's first step). */
 export interface VerifyPolicy {
@@ -150,6 +157,7 @@ export async function planRun(
     },
     readsRecords: anchorsLevel !== 'off' && config.anchors.publish,
     protocolLevel: config.protocol.verify,
+    receipts: config.verify.receipts === 'off' ? null : receiptsOnce(workspace.root, input.receiving ?? null),
     anchorEvidence: deps.anchorEvidence,
     protocolRuns: deps.protocolRuns,
     ...(deps.evidence ? { evidence: deps.evidence } : {}),

@@ -6,6 +6,7 @@ import type { AnchorEvidenceReader, AnchorPolicy } from './anchor-rule.js';
 import type { ProtocolRunsReader } from './protocol-run-rule.js';
 import type { ChangeRecord } from '../git/change-records.js';
 import type { EvidenceWarning } from '../evidence/store.js';
+import type { ReceiptTimes, Receiving } from './receipts.js';
 
 /** What verify asks of the one reader of hestai/anchors beyond the per-batch readers (src/evidence/store.ts). */
 export interface EvidenceDeps {
@@ -36,6 +37,8 @@ export interface VerifyInput {
    * (docs/enforcement.md, "Speed"; test/integration/verify.test.ts, "when git log fails").
    */
   files?: 'all' | 'judged';
+  /** `hestai receive`: the push it judges, received now (its commits have no receipt yet; verify.receipts). */
+  receiving?: Receiving;
 }
 
 /** One commit's verdicts. */
@@ -88,6 +91,8 @@ export interface VerifyRun {
   /** Anchors are checked against published records (verify.anchors on, anchors.publish): their evidence is read, cited HEADs' ancestry and committer time judged. */
   readsRecords: boolean;
   protocolLevel: 'off' | 'warn' | 'error';
+  /** The receive times of the server's receipts, read once when verify.receipts is on (src/verify/receipts.ts). */
+  receipts: (() => Promise<ReceiptTimes>) | null;
   anchorEvidence?: AnchorEvidenceReader;
   protocolRuns?: ProtocolRunsReader;
   evidence?: EvidenceDeps;

@@ -71,7 +71,7 @@ export function registerReceive(program: Command): void {
           }
           phase = `judging ${list.length} ref(s)`;
           const { receive, receiveLines, receiveOptions } = await import('../../receive/receive.js');
-          const result = await receive(root, list, receiveOptions(root));
+          const result = await receive(root, list, receiveOptions(root), ctx.clock());
           say(receiveLines(result));
           return { exitCode: result.ok ? ExitCode.Ok : ExitCode.Blocked, json: result, text: '', streamed: true };
         } catch (error) {
