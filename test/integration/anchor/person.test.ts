@@ -138,6 +138,65 @@ describe('hestai anchor on a terminal: one run, in the editor git commit uses', 
   });
 });
 
+describe('hestai anchor without an editor, and when the editor fails', () => {
+  it('--payload-file runs the three stages with no terminal, paths taken from the shell directory', () => {
+    const repo = adopted();
+    const payload = [
+      '# a comment, removed',
+      '## BIND',
+      'ROLE::implementation-lead',
+      'COGNITION::LOGOS::ATHENA',
+      'AUTHORITY::RESPONSIBLE[greet]',
+      '## TENSION',
+      'L1::[OLD_TESTS_STAY]<->CTX:old.test.js:1[imports greet]->TRIGGER[keep it passing]',
+      'L2::[GREET_STAYS_PURE]<->CTX:../greet.js:1[returns the name]->TRIGGER[test it first]',
+      '## COMMIT',
+      'ARTIFACT::greet.test.js',
+      'GATE::npm test',
+      '',
+    ].join('\n');
+    const run = repo.hestai(['anchor', '--payload-file', '-'], { cwd: path.join(repo.dir, 'test'), input: payload });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('CTX:test/old.test.js:1[');
+    expect(run.stdout).toContain('ARTIFACT::test/greet.test.js');
+  });
+
+  it('an editor that fails submits nothing; the next run reopens the text it left', () => {
+    const repo = adopted();
+    const broken = editor('broken.sh', ['s/{the rule you keep here}/HALF_DONE/']);
+    fs.appendFileSync(broken.command, 'exit 3\n');
+    const first = inTerminal(repo, 'anchor', repo.dir, { GIT_EDITOR: broken.command });
+    expect(first.status, first.out).toBe(2);
+    expect(first.out).toContain('exited with 3: nothing was submitted');
+    const remedy = /your text is kept: (hestai anchor)/.exec(first.out);
+    expect(remedy, first.out).not.toBeNull();
+    const fill = editor('fill.sh', FILL);
+    const second = inTerminal(repo, remedy![1]!.split(' ').slice(1).join(' '), repo.dir, { GIT_EDITOR: fill.command });
+    expect(second.status, second.out).toBe(0);
+    expect(fs.readFileSync(fill.seen, 'utf8')).toContain('L1::[HALF_DONE]');
+  });
+
+  it('attack: from a subdirectory, a path that climbs out of the worktree is still refused', () => {
+    const repo = adopted();
+    fs.writeFileSync(path.join(path.dirname(repo.dir), 'outside.txt'), 'secret\n');
+    const proof = [
+      '## TENSION',
+      'L1::[A_RULE]<->CTX:../../outside.txt:1[x]->TRIGGER[y]',
+      'L2::[B_RULE]<->CTX:old.test.js:1[x]->TRIGGER[y]',
+      '## COMMIT',
+      'ARTIFACT::../../outside.txt',
+      'GATE::npm test',
+    ].join('\n');
+    const check = repo.hestai(
+      ['anchor', '--check', '--stage', 'proof', '--role', 'implementation-lead', '--payload-file', '-'],
+      { cwd: path.join(repo.dir, 'test'), input: proof },
+    );
+    expect(check.status, check.stdout + check.stderr).toBe(1);
+    expect(check.stdout).toContain('TENSION_CTX_TRAVERSAL');
+    expect(check.stdout).toContain('COMMIT_ARTIFACT_OUTSIDE');
+  });
+});
+
 describe('payload paths are the shell’s, and --check spends no retry (staged flow)', () => {
   it('from test/, CTX:old.test.js:1 and a new ARTIFACT are found; the anchor names them from the root', () => {
     const repo = adopted();
