@@ -68,7 +68,7 @@ export async function runEditor(cwd: string, env: NodeJS.ProcessEnv, file: strin
   if (run.status !== 0)
     throw usageError(`the editor (${editor}) exited with ${run.status ?? run.signal}: nothing was submitted`, {
       code: 'EDITOR_FAILED',
-      remedy: 'Run hestai anchor again; your text is kept for it.',
+      remedy: 'Run it again, your text is kept: hestai anchor',
     });
 }
 
