@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/git-repo.js';
 import { workspacePaths } from '../../src/paths.js';
 import { writeTerminalLock } from '../../src/records/terminal.js';
 import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
@@ -57,4 +60,52 @@ describe('prepare-commit-msg asks the one session verdict', () => {
     expect(pick.status, pick.stderr).toBe(0);
     expect(sessionTrailer(repo)).toBe(token);
   });
+
+  // Speed (issue 38 item 1): git commit runs commit-msg after prepare-commit-msg, and commit-msg writes the
+  // same trailers, so there prepare-commit-msg loads only its small entry; where commit-msg does not run
+  // (a cherry-pick, --no-verify) it loads the judge. Linux only: the hook reads git's command line in /proc.
+  it.skipIf(process.platform !== 'linux')(
+    'a plain git commit leaves the trailers to commit-msg: prepare-commit-msg loads under 64 KB of bundles; a cherry-pick and a --no-verify commit load the judge',
+    () => {
+      const { repo, token, human } = withHumanCommit();
+      const dir = tempDir('hestai-probe-');
+      const out = path.join(dir, 'loaded.jsonl');
+      const probe = path.join(dir, 'probe.cjs');
+      fs.writeFileSync(
+        probe,
+        [
+          "process.on('exit', () => {",
+          "  if (!/prepare-commit-msg$/.test(process.argv[1] || '')) return;",
+          "  const fs = require('node:fs');",
+          '  const bytes = Object.keys(require.cache).filter((f) => /dist[\\/]hooks[\\/]/.test(f)).reduce((n, f) => n + fs.statSync(f).size, 0);',
+          `  fs.appendFileSync(${JSON.stringify(out)}, JSON.stringify({ bytes }) + '\\n');`,
+          '});',
+          '',
+        ].join('\n'),
+      );
+      const env = { NODE_OPTIONS: `--require ${probe}` };
+      const loaded = () =>
+        fs
+          .readFileSync(out, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { bytes: number }).bytes);
+      const plain = repo.commitHooked('docs: plain', { 'docs/plain.md': 'p\n' }, env);
+      expect(plain.status, plain.stderr).toBe(0);
+      expect(sessionTrailer(repo)).toBe(token);
+      expect(loaded()).toHaveLength(1);
+      expect(loaded()[0]).toBeLessThan(64 * 1024);
+      const pick = repo.git(['cherry-pick', human], { allowFail: true, env });
+      expect(pick.status, pick.stderr).toBe(0);
+      expect(sessionTrailer(repo)).toBe(token);
+      repo.write('docs/skip.md', 's\n');
+      repo.git(['add', '-A']);
+      const skipped = repo.git(['commit', '-q', '--no-verify', '-m', 'docs: skip'], { allowFail: true, env });
+      expect(skipped.status, skipped.stderr).toBe(0);
+      expect(sessionTrailer(repo)).toBe(token);
+      expect(loaded()).toHaveLength(3);
+      expect(loaded()[1]).toBeGreaterThan(64 * 1024);
+      expect(loaded()[2]).toBeGreaterThan(64 * 1024);
+    },
+  );
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommitInvocation, replacesHead, resolveLongOption, sameAuthorDate } from '../../../src/git/invocation.js';
+import {
+  parseCommitInvocation,
+  replacesHead,
+  resolveLongOption,
+  runsCommitMsgHook,
+  sameAuthorDate,
+} from '../../../src/git/invocation.js';
 
 const amend = (...args: string[]) => parseCommitInvocation(['git', ...args])?.amend ?? null;
 
@@ -76,6 +82,38 @@ describe('parseCommitInvocation: git commit --amend on the command line', () => 
     expect(resolveLongOption('no-edit')).toMatchObject({ option: 'edit', negated: true });
     expect(resolveLongOption('reset')).toMatchObject({ option: 'reset-author', negated: false });
     expect(resolveLongOption('re')).toBeNull();
+  });
+});
+
+describe('runsCommitMsgHook: git commit runs the commit-msg hook after prepare-commit-msg', () => {
+  const runs = (...args: string[]) =>
+    runsCommitMsgHook({ kind: 'found', invocation: parseCommitInvocation(['git', ...args]) });
+
+  it('a plain git commit does; --no-verify, -n in a cluster and their prefixes do not; the last of --verify / --no-verify wins', () => {
+    expect(runs('commit', '-q', '-m', 'feat: x')).toBe(true);
+    expect(runs('-c', 'user.name=x', 'commit', '--amend', '--no-edit')).toBe(true);
+    expect(runs('commit', '--no-verify', '-m', 'x')).toBe(false);
+    expect(runs('commit', '--no-verif', '-m', 'x')).toBe(false);
+    expect(runs('commit', '-n', '-m', 'x')).toBe(false);
+    expect(runs('commit', '-anm', 'x')).toBe(false);
+    expect(runs('commit', '--no-verify', '--verify', '-m', 'x')).toBe(true);
+    expect(runs('commit', '--verify', '-n', '-m', 'x')).toBe(false);
+  });
+
+  it('an option value or a pathspec is never read as --no-verify', () => {
+    expect(runs('commit', '-m', '--no-verify')).toBe(true);
+    expect(runs('commit', '-m', '-n')).toBe(true);
+    expect(runs('commit', '-mn')).toBe(true); // the message "n"
+    expect(runs('commit', '--message=--no-verify')).toBe(true);
+    expect(runs('commit', '-m', 'x', '--', '--no-verify')).toBe(true);
+  });
+
+  it('revert, cherry-pick, merge, rebase, an alias, no git ancestor or no /proc: not known, so no', () => {
+    for (const command of ['revert', 'cherry-pick', 'merge', 'rebase', 'am', 'ci'])
+      expect(runs(command, '-m', 'x'), command).toBe(false);
+    expect(runsCommitMsgHook({ kind: 'found', invocation: null })).toBe(false);
+    expect(runsCommitMsgHook({ kind: 'none' })).toBe(false);
+    expect(runsCommitMsgHook({ kind: 'unavailable' })).toBe(false);
   });
 });
 
