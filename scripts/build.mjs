@@ -7,7 +7,8 @@
 //   starts on every commit or agent tool call: one file, no module resolution. Two lazy imports of the agent
 //   hook are bundles of their own beside it (dist/hooks/agent-*.cjs): SessionStart (clock-in) and the base's
 //   read tools (a refused unknown tool), so a PreToolUse call does not parse them. The protocol's gate stays
-//   inside: a workspace with protocol.enforce runs it on every edit.
+//   inside: a workspace with protocol.enforce runs it on every edit. Likewise prepare-commit-msg's judge
+//   (dist/hooks/prepare-commit-msg-judge.cjs), which a plain `git commit` never loads.
 // Bundles sit two levels under the package root like tsc's files, so the few modules that find assets from
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundles instead.
@@ -59,18 +60,19 @@ chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
 
 // CommonJS has no import.meta: each hook bundle's own file URL stands in for it. A named import the bundled
 // module does not have would be undefined at run time: the build fails instead.
-// The agent hook's lazily imported modules that are bundles of their own: source file -> bundle in dist/hooks/.
-const AGENT_LAZY = {
+// Lazily imported modules that are bundles of their own: source file -> bundle in dist/hooks/.
+const LAZY = {
   'src/agent/session-start.ts': 'agent-session-start',
   'src/agent/base-read-tools.ts': 'agent-read-tools',
+  'src/hooks/entry/prepare-commit-msg-judge.ts': 'prepare-commit-msg-judge',
 };
-const agentLazy = {
-  name: 'agent-lazy',
+const lazyBundles = {
+  name: 'lazy-bundles',
   setup(build) {
     build.onResolve({ filter: /\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const source = path.relative(ROOT, path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
-      const bundle = AGENT_LAZY[source.split(path.sep).join('/')];
+      const bundle = LAZY[source.split(path.sep).join('/')];
       return bundle === undefined ? undefined : { path: `./${bundle}.cjs`, external: true };
     });
   },
@@ -81,10 +83,10 @@ const hooks = {
   'commit-msg': 'src/hooks/entry/commit-msg.ts',
   'pre-push': 'src/hooks/entry/pre-push.ts',
   'claude-code': 'src/agent/entry/claude-code.ts',
-  ...Object.fromEntries(Object.entries(AGENT_LAZY).map(([source, bundle]) => [bundle, source])),
+  ...Object.fromEntries(Object.entries(LAZY).map(([source, bundle]) => [bundle, source])),
 };
 for (const [hook, entry] of Object.entries(hooks)) {
-  const agent = hook === 'claude-code' || hook.startsWith('agent-');
+  const split = hook === 'claude-code' || hook === 'prepare-commit-msg' || Object.values(LAZY).includes(hook);
   await esbuild.build({
     entryPoints: [entry],
     outfile: `dist/hooks/${hook}.cjs`,
@@ -101,6 +103,6 @@ for (const [hook, entry] of Object.entries(hooks)) {
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__hestaiFileUrl' },
     banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: agent ? [inlineVersion, agentLazy] : [inlineVersion],
+    plugins: split ? [inlineVersion, lazyBundles] : [inlineVersion],
   });
 }

@@ -18,6 +18,8 @@ export interface CommitInvocation {
   reuse: boolean;
   /** `--cleanup=<mode>` (the last one given), or null: how git cleans the message, over `commit.cleanup`. */
   cleanup: string | null;
+  /** No `--no-verify` or `-n` (the last of `--verify`/`--no-verify` winning): git runs pre-commit and commit-msg. */
+  verify: boolean;
 }
 
 type Kind = 'flag' | 'value' | 'optional';
@@ -121,10 +123,12 @@ export function parseCommitInvocation(argv: readonly string[]): CommitInvocation
     date: false,
     reuse: false,
     cleanup: null,
+    verify: true,
   };
   if (NOT_COMMIT.has(command)) return result;
   const set = (option: string, negated: boolean) => {
     if (option === 'amend') result.amend = !negated;
+    else if (option === 'no-verify') result.verify = negated;
     else if (option === 'reset-author') result.resetAuthor = !negated;
     else if (option === 'date') result.date = !negated;
     else if (option === 'reuse-message' || option === 'reedit-message') result.reuse = !negated;
@@ -143,6 +147,7 @@ export function parseCommitInvocation(argv: readonly string[]): CommitInvocation
     } else if (arg.startsWith('-') && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const short = arg[j]!;
+        if (short === 'n') set('no-verify', false);
         if (COMMIT_SHORT_OPTIONAL.has(short)) break; // its value is the rest of the cluster
         if (COMMIT_SHORT_VALUE.has(short)) {
           const long = COMMIT_SHORT_LONG[short];
@@ -194,4 +199,13 @@ export type InvocationLookup =
 export function readCommitInvocation(): InvocationLookup {
   const found = nearestAncestor('git');
   return found.kind === 'found' ? { kind: 'found', invocation: parseCommitInvocation(found.argv) } : found;
+}
+
+/**
+ * Pure: whether git runs the commit-msg hook after this prepare-commit-msg: the nearest git is `git commit`
+ * itself (not an alias) without `--no-verify`. A revert, cherry-pick, merge or rebase, an alias, or no /proc
+ * to read: not known, so false.
+ */
+export function runsCommitMsgHook(lookup: InvocationLookup): boolean {
+  return lookup.kind === 'found' && lookup.invocation?.command === 'commit' && lookup.invocation.verify;
 }

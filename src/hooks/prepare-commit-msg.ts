@@ -29,7 +29,8 @@ const WRITTEN_SOURCES = new Set(['message', 'merge', 'commit', 'squash']);
 /**
  * The prepare-commit-msg decision: give a written message the anchored session's HestAI trailers. git runs
  * this hook for `git revert`, `git cherry-pick` and the picks, squashes and fixups of `git rebase`, which run
- * no commit-msg hook; where commit-msg runs after it, it replaces them with the same values. Only a session
+ * no commit-msg hook; where commit-msg surely runs after it (`git commit` without --no-verify, read from /proc),
+ * the hook's entry does not call this, and commit-msg writes the trailers. Only a session
  * that `judgeSessionAct` lets act gets them; otherwise the hook warns with the verdict and its remedy.
  */
 export async function prepareCommitMsg(input: PrepareCommitMsgInput): Promise<HookOutcome> {

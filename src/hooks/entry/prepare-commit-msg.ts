@@ -1,14 +1,14 @@
-// Entry of `hooks/prepare-commit-msg`, bundled by scripts/build.mjs into dist/hooks/prepare-commit-msg.cjs. git
-// runs the hook in the worktree root with the message file, the message's source and a commit as arguments.
-import { executeHook } from '../main.js';
-import { prepareCommitMsg } from '../prepare-commit-msg.js';
+// Entry of `hooks/prepare-commit-msg`, bundled by scripts/build.mjs into dist/hooks/prepare-commit-msg.cjs: a small
+// file that reads git's command line (Linux /proc) before it loads the judge (prepare-commit-msg-judge.cjs).
+import { readCommitInvocation, runsCommitMsgHook } from '../../git/invocation.js';
 
 /**
- * Runs the prepare-commit-msg hook in the current directory. It resolves to 0 whatever happened: the hook only
- * adds trailers and git runs it even under --no-verify, so an invalid config or an internal error is printed
- * and the commit goes on (CI's verify judges it).
+ * Runs the prepare-commit-msg hook in the current directory; resolves to 0 whatever happened. Under `git commit`
+ * without --no-verify, commit-msg runs next and writes the same trailers, so this hook has nothing to add. Elsewhere
+ * (a revert, cherry-pick, rebase pick, --no-verify commit, or no /proc) it judges the session and adds them.
  */
 export async function run(args: readonly string[]): Promise<number> {
-  await executeHook('prepare-commit-msg', process.cwd(), args, process.env, prepareCommitMsg);
-  return 0;
+  if (runsCommitMsgHook(readCommitInvocation())) return 0;
+  const { run: judge } = await import('./prepare-commit-msg-judge.js');
+  return judge(args);
 }
