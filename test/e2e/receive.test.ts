@@ -146,6 +146,16 @@ describe('hestai receive over file://', () => {
     expect(push(repo, [':old']).status).toBe(0);
   });
 
+  it('a receive that cannot finish in hestai.receive.timeout fails closed, saying why', () => {
+    const { repo } = served();
+    repo.git(['--git-dir', repo.remote, 'config', 'hestai.receive.timeout', '0.001']);
+    expect(repo.commitHooked('docs: anchored', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const pushed = push(repo, ['--no-verify', 'feat/x', 'hestai/anchors']);
+    expect(pushed.status).not.toBe(0);
+    expect(pushed.stderr).toMatch(/remote: .*did not finish within 0\.001 s .*fail closed/);
+    expect(remoteHas(repo, 'refs/heads/feat/x')).toBe('');
+  });
+
   it('as the update hook (`<ref> <old> <new>` arguments) the same verdict', () => {
     const { repo } = served();
     const hooks = path.join(repo.remote, 'hooks');
