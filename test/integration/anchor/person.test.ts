@@ -176,6 +176,22 @@ describe('hestai anchor without an editor, and when the editor fails', () => {
     expect(fs.readFileSync(fill.seen, 'utf8')).toContain('L1::[HALF_DONE]');
   });
 
+  it('with no editor git can name, says so; the printed git config command names one', () => {
+    const repo = adopted();
+    const bare: NodeJS.ProcessEnv = { ...repo.env, TERM: 'dumb' };
+    for (const key of ['EDITOR', 'VISUAL', 'GIT_EDITOR']) delete bare[key];
+    const run = spawnSync('script', ['-qec', `node ${CLI} anchor`, '/dev/null'], {
+      cwd: repo.dir,
+      env: bare,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stdout).toBe(2);
+    const remedy = /(git config core\.editor nano)/.exec(run.stdout);
+    expect(remedy, run.stdout).not.toBeNull();
+    repo.git(remedy![1]!.split(' ').slice(1));
+    expect(repo.git(['var', 'GIT_EDITOR'], { env: bare }).stdout.trim()).toBe('nano');
+  });
+
   it('attack: from a subdirectory, a path that climbs out of the worktree is still refused', () => {
     const repo = adopted();
     fs.writeFileSync(path.join(path.dirname(repo.dir), 'outside.txt'), 'secret\n');
