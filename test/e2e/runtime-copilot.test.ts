@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
 import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
@@ -76,3 +77,23 @@ describe.skipIf(COPILOT === null)(
     });
   },
 );
+
+describe.skipIf(COPILOT === null)('Copilot CLI with a hook that cannot start', () => {
+  it('does not let the write through when the portable hook command cannot start (hestai-hooks not installed in a fresh clone)', async () => {
+    const repo = makeRepo();
+    fs.mkdirSync(path.join(repo.dir, 'node_modules'));
+    fs.symlinkSync(PROJECT_ROOT, path.join(repo.dir, 'node_modules/hestai-hooks'));
+    const init = repo.hestai(['init', '--no-husky', '--agent', 'copilot']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(repo.dir, '.github/hooks/hestai.json'), 'utf8')).not.toContain(PROJECT_ROOT);
+    // the clone before `npm install`: the hook file is committed, the package is not there
+    fs.rmSync(path.join(repo.dir, 'node_modules'), { recursive: true });
+    repo.write('src/app.ts', APP);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
+    const file = path.join(repo.dir, 'src/app.ts');
+    const { results } = await runAgent('copilot', repo, [call('create', { path: file, file_text: 'x\n' })]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(APP);
+    expect(results[0]?.content, JSON.stringify(results)).toContain('Denied by preToolUse hook');
+  });
+});
