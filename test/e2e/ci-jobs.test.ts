@@ -1,15 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
 import { PROJECT_ROOT, sharedFixture, tempDir } from '../helpers/git-repo.js';
+import { npmEnv, packCleanCopy, readmeBlock, type Packed } from '../helpers/packed.js';
 
 // Issue 28, item 6: the README's complete CI jobs (GitHub Actions without the action, GitLab CI) are valid
 // job files, and their steps, run locally as the CI runner would in a fresh clone, pass an anchored
-// test-first branch and fail one with a feat pushed past the hooks. The install step (`npm ci`) is replaced
-// by the layout npm gives a project that depends on hestai-hooks (node_modules/hestai-hooks, .bin/hestai).
+// test-first branch and fail one with a feat pushed past the hooks. Issue 41, item 3: the branch depends on
+// hestai-hooks as the README says before the registry (the tarball inside the repository), and the job's
+// `npm ci` runs for real in the clone with an empty npm cache.
 
 function readmeYamlBlocks(heading: string): string[] {
   const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
@@ -26,14 +28,43 @@ interface GithubJob {
 
 const INSTALL = /^npm (ci|i|install)\b/;
 
-function dependencyLayout(dir: string): void {
-  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
-  fs.symlinkSync(PROJECT_ROOT, path.join(dir, 'node_modules/hestai-hooks'));
-  fs.symlinkSync('../hestai-hooks/dist/cli/bin.js', path.join(dir, 'node_modules/.bin/hestai'));
+let packed: Packed;
+beforeAll(() => {
+  packed = packCleanCopy();
+}, 300_000);
+afterAll(() => fs.rmSync(packed.work, { recursive: true, force: true }));
+
+/** npm as a CI runner has it: an empty cache of its own, the registry asked. */
+function emptyCacheEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { npm_config_prefer_offline: _offline, ...rest } = npmEnv(env);
+  return { ...rest, npm_config_cache: tempDir('hestai-npm-cache-') };
+}
+
+/** The README's install line for a tarball, as written: `npm i -D ./vendor/hestai-hooks-<v>.tgz`. */
+function readmeTarballInstall(): string {
+  const line = readmeBlock('**Add it to your repository**')[0]!;
+  const install = /before it is on the registry: (npm i -D (\.\/\S+\.tgz))/.exec(line);
+  expect(install, line).not.toBeNull();
+  return install![1]!;
+}
+
+/** The dependency, as the README says: the tarball inside the repository, installed from there, committed. */
+function dependOnVendoredTarball(repo: AnchoredRepo): void {
+  const install = readmeTarballInstall();
+  const file = install.replace(/^npm i -D \.\//, '');
+  fs.mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
+  expect(path.basename(file)).toBe(path.basename(packed.tarball));
+  fs.copyFileSync(packed.tarball, path.join(repo.dir, file));
+  repo.write('package.json', `${JSON.stringify({ name: 'app', private: true }, null, 2)}\n`);
+  fs.appendFileSync(path.join(repo.dir, '.gitignore'), 'node_modules/\n');
+  const run = spawnSync('sh', ['-c', install], { cwd: repo.dir, env: npmEnv(repo.env), encoding: 'utf8' });
+  expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+  expect(run.stdout + run.stderr).not.toMatch(/npm warn/i);
+  expect(repo.commitHooked('chore(deps): hestai-hooks from vendor/').status).toBe(0);
 }
 
 function runLines(dir: string, env: NodeJS.ProcessEnv, lines: string[]) {
-  const script = ['set -e', ...lines.filter((line) => !INSTALL.test(line.trim()))].join('\n');
+  const script = ['set -e', ...lines].join('\n');
   const run = spawnSync('bash', ['-c', script], { cwd: dir, env, encoding: 'utf8' });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
@@ -50,6 +81,7 @@ const anchoredBranch = sharedFixture(() => {
 /** A branch `feat/x` pushed to the bare remote: anchored test then feat, or (bad) a feat past the hooks. */
 function pushedBranch(bad: boolean): { repo: AnchoredRepo; base: string } {
   const { repo, base } = anchoredBranch();
+  dependOnVendoredTarball(repo);
   if (bad) {
     repo.write('src/greet.js', 'export const greet = (n) => `hi ${n}`;\n');
     repo.git(['add', '-A']);
@@ -91,21 +123,25 @@ describe("the README's CI jobs", () => {
 
   it.each([false, true])('run in a fresh clone of a pull request (bad branch: %s), GitHub and GitLab', (bad) => {
     const { repo, base } = pushedBranch(bad);
-    const clone = repo.freshClone('feat/x');
-    dependencyLayout(clone);
+    const [clone, cloneGl] = [repo.freshClone('feat/x'), repo.freshClone('feat/x')];
     const head = repo.git(['rev-parse', 'feat/x']).stdout.trim();
     const event = path.join(tempDir('hestai-event-'), 'event.json');
     fs.writeFileSync(event, JSON.stringify({ pull_request: { base: { sha: base }, head: { sha: head } } }));
     const job = Object.values((parse(github!) as { jobs: Record<string, GithubJob> }).jobs)[0]!;
     const gh = runLines(
       clone,
-      { ...repo.env, GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event },
+      {
+        ...emptyCacheEnv(repo.env),
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: event,
+      },
       job.steps.flatMap((s) => (s.run ? [s.run] : [])),
     );
     const gl = runLines(
-      clone,
+      cloneGl,
       {
-        ...repo.env,
+        ...emptyCacheEnv(repo.env),
         GITLAB_CI: 'true',
         CI_PIPELINE_SOURCE: 'merge_request_event',
         CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
@@ -122,5 +158,52 @@ describe("the README's CI jobs", () => {
       expect(gh.status, gh.output).toBe(0);
       expect(gl.status, gl.output).toBe(0);
     }
+    // npm ci installed the committed tarball: the hestai that verified is the packed one, not this checkout.
+    expect(fs.realpathSync(path.join(clone, 'node_modules/hestai-hooks'))).toBe(
+      path.join(clone, 'node_modules/hestai-hooks'),
+    );
+    expect(gh.output).not.toMatch(/npm warn/i);
+  });
+
+  describe('a fresh clone and a linked worktree of the adopted repository', () => {
+    const sh = (cwd: string, env: NodeJS.ProcessEnv, script: string) => {
+      const run = spawnSync('sh', ['-c', script], { cwd, env, encoding: 'utf8' });
+      return { status: run.status, output: `$ ${script}\n${run.stdout}${run.stderr}` };
+    };
+
+    it('doctor fails in a clone without the hooks and prints the one command that installs them; run as printed, it passes', () => {
+      const { repo } = pushedBranch(false);
+      const clone = repo.freshClone('feat/x');
+      const env = npmEnv(repo.env);
+      expect(sh(clone, env, 'npm ci').status).toBe(0);
+      const doctor = sh(clone, env, 'npx hestai doctor');
+      expect(doctor.status, doctor.output).toBe(1);
+      const remedy = /hint: .*`(npx hestai init)`/.exec(doctor.output);
+      expect(remedy, doctor.output).not.toBeNull();
+      const init = sh(clone, env, remedy![1]!);
+      expect(init.status, init.output).toBe(0);
+      expect(repo.git(['status', '--porcelain'], { cwd: clone }).stdout).toBe('');
+      const again = sh(clone, env, 'npx hestai doctor');
+      expect(again.status, again.output).toBe(0);
+
+      // A linked worktree made without npm ci: the hooks (shared by every worktree) name the command, no stack.
+      const wt = path.join(tempDir('hestai-wt-'), 'wt');
+      repo.git(['worktree', 'add', '-q', '-b', 'other', wt], { cwd: clone });
+      fs.writeFileSync(path.join(wt, 'notes.md'), 'notes\n');
+      repo.git(['add', 'notes.md'], { cwd: wt });
+      const bare = sh(wt, env, 'git commit -q -m "docs: notes"');
+      expect(bare.status, bare.output).not.toBe(0);
+      expect(bare.output).not.toMatch(/MODULE_NOT_FOUND|Cannot find module|node:internal|at Module/);
+      const line = bare.output.split('\n').filter((l) => l.startsWith('hestai:'));
+      expect(line, bare.output).toHaveLength(1);
+      const command = /run `([^`]+)`/.exec(line[0]!);
+      expect(command, line[0]).not.toBeNull();
+      expect(command![1]).toBe('npm ci');
+      const installed = sh(wt, env, command![1]!);
+      expect(installed.status, installed.output).toBe(0);
+      const judged = sh(wt, env, 'git commit -q -m "docs: notes"');
+      expect(judged.status, judged.output).not.toBe(0);
+      expect(judged.output).toMatch(/commit blocked: no active session/);
+    });
   });
 });
