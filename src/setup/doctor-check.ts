@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { WORKSPACE_CONFIG_FILE } from '../paths.js';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { loadConfig } from '../config/load.js';
@@ -75,10 +77,16 @@ export async function hooksCheck(workspace: Workspace, env: NodeJS.ProcessEnv = 
       message: `${framework.join(' and ')} ${framework.length === 1 ? 'is' : 'are'} run by the pre-commit framework, whose ${PRE_COMMIT_CONFIG} does not name hestai's hook ${framework.length === 1 ? 'id' : 'ids'} (${framework.map((h) => `hestai-${h}`).join(', ')})`,
       remedy: `Run hestai init: it prints the lines to add to ${PRE_COMMIT_CONFIG}.`,
     };
+  // An adopted repository (its workspace config is committed) without the hooks: a clone, which git gives none.
+  const adopted = fs.existsSync(path.join(workspace.root, WORKSPACE_CONFIG_FILE));
   return {
     name: 'hooks',
-    status: 'warn',
-    message: `${inspection.inactive.join(' and ')} not installed for hestai${inspection.shared ? ` (${sharedHooksReason(inspection.hooksDir, inspection.hooksPath)})` : ''}`,
-    remedy: inspection.shared ? SHARED_HOOKS_REMEDY : 'Run hestai init.',
+    status: adopted && !inspection.shared ? 'fail' : 'warn',
+    message: `${inspection.inactive.join(' and ')} not installed for hestai${inspection.shared ? ` (${sharedHooksReason(inspection.hooksDir, inspection.hooksPath)})` : adopted ? ' here (git does not clone hooks), so commits go unchecked' : ''}`,
+    remedy: inspection.shared
+      ? SHARED_HOOKS_REMEDY
+      : adopted
+        ? 'Run `hestai init`: it installs the hooks here and changes nothing else of an adopted repository.'
+        : 'Run hestai init.',
   };
 }

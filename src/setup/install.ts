@@ -1,4 +1,5 @@
 /** Pure pieces of hook installation: the lines init writes and how they join existing hook files. */
+import path from 'node:path';
 import { shellQuote } from '../util/quote.js';
 
 /**
@@ -45,8 +46,14 @@ export function hookCommand(hook: HestaiHook, hooksDir: string): string {
   // where hestai-hooks is not installed (a fresh clone before npm ci). CI's verify judges the commit.
   if (hook === 'prepare-commit-msg')
     return `if [ -f ${quoted} ]; then node ${quoted} "$@" || :; else echo "hestai: ${PREPARE_MISSING}" >&2; fi`;
+  // A dependency missing in this worktree (a `git worktree add` without `npm ci`): one line naming the command.
+  if (!path.isAbsolute(hooksDir))
+    return `if [ -f ${quoted} ]; then node ${quoted} "$@" || exit $?; else echo 'hestai: ${DEPENDENCY_MISSING}' >&2; exit 1; fi`;
   return `node ${quoted} "$@" || exit $?`;
 }
+
+/** What a gate hook prints where the dependency is missing in the worktree being committed. */
+const DEPENDENCY_MISSING = 'hestai-hooks is not installed in this worktree, so this commit is refused: run `npm ci`';
 
 /** What the prepare-commit-msg line prints where hestai-hooks is not installed. */
 const PREPARE_MISSING = 'hestai-hooks is not installed here (npm ci), so this commit gets no HestAI trailers';
