@@ -16,6 +16,7 @@ import commitGroup from './groups/commit.mjs';
 import hooksGroup from './groups/hooks.mjs';
 import verifyGroup from './groups/verify.mjs';
 import verifyMillionGroup from './groups/verify-million.mjs';
+import receiveGroup from './groups/receive.mjs';
 import verifyShapesGroup from './groups/verify-shapes.mjs';
 import clockInGroup from './groups/clock-in.mjs';
 import anchorGroup from './groups/anchor.mjs';
@@ -126,6 +127,7 @@ async function main() {
     verifyGroup(),
     verifyShapesGroup(),
     verifyMillionGroup(),
+    receiveGroup(),
     clockInGroup(),
     anchorGroup(),
     deepGroup(),
