@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
+import { pluginCommand } from '../../src/setup/runtime-plugins.js';
 import { anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, sharedFixture, type TempRepo } from '../helpers/git-repo.js';
 
@@ -45,6 +46,9 @@ beforeEach(() => {
     copilot: read('.github/hooks/hestai.json').hooks.preToolUse[0].bash,
     qwen: read('.qwen/settings.json').hooks.PreToolUse[0].hooks[0].command,
     droid: read('.factory/hooks.json').hooks.PreToolUse[0].hooks[0].command,
+    opencode: pluginCommand(fs.readFileSync(path.join(repo.dir, '.opencode/plugins/hestai.js'), 'utf8'))!,
+    kilo: pluginCommand(fs.readFileSync(path.join(repo.dir, '.kilo/plugins/hestai.js'), 'utf8'))!,
+    cline: './.clinerules/hooks/PreToolUse',
   };
 });
 
@@ -55,9 +59,14 @@ function clockIn(): string {
 }
 
 /** A shell call in each runtime's payload, run in `cwd` (Gemini CLI: `dir_path`, relative to the project). */
-function shellPayload(runtime: Runtime, command: string, where: { cwd?: string; dirPath?: string } = {}) {
+function shellPayload(
+  runtime: Runtime,
+  command: string,
+  where: { cwd?: string; dirPath?: string; id?: string } = {},
+): Record<string, unknown> {
   const cwd = where.cwd ?? repo.dir;
-  const claude = { session_id: 'rt-1', transcript_path: '/dev/null', cwd, tool_name: 'Bash', tool_input: { command } };
+  const id = where.id ?? 'rt-1';
+  const claude = { session_id: id, transcript_path: '/dev/null', cwd, tool_name: 'Bash', tool_input: { command } };
   switch (runtime) {
     case 'claude-code':
       return { ...claude, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_use_id: 'toolu_1' };
@@ -65,7 +74,7 @@ function shellPayload(runtime: Runtime, command: string, where: { cwd?: string; 
       return { ...claude, hook_event_name: 'PreToolUse', turn_id: 't-1', model: 'gpt-5', tool_use_id: 'call_1' };
     case 'gemini':
       return {
-        session_id: 'rt-1',
+        session_id: id,
         cwd: repo.dir,
         hook_event_name: 'BeforeTool',
         timestamp: '2026-12-07T19:20:41.590Z',
@@ -75,18 +84,33 @@ function shellPayload(runtime: Runtime, command: string, where: { cwd?: string; 
     case 'cursor':
       return {
         hook_event_name: 'beforeShellExecution',
-        conversation_id: 'rt-1',
+        conversation_id: id,
         generation_id: 'gen-1',
         workspace_roots: [repo.dir],
         command,
         cwd,
       };
     case 'copilot':
-      return { sessionId: 'rt-1', timestamp: 1, cwd, toolName: 'bash', toolArgs: { command, description: 'x' } };
+      return { sessionId: id, timestamp: 1, cwd, toolName: 'bash', toolArgs: { command, description: 'x' } };
     case 'qwen':
       return { ...claude, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } };
     case 'droid':
       return { ...claude, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute' };
+    case 'opencode':
+    case 'kilo':
+      // what hestai's plugin sends: OpenCode's tool.execute.before(input, output)
+      return {
+        hook_event_name: 'tool.execute.before',
+        input: { tool: 'bash', sessionID: id, callID: 'call_1' },
+        output: { args: { command, description: 'd' } },
+      };
+    case 'cline':
+      return {
+        taskId: id,
+        hookName: 'tool_call',
+        workspaceRoots: [repo.dir],
+        preToolUse: { toolName: 'run_commands', parameters: { commands: [command] } },
+      };
   }
 }
 
@@ -119,6 +143,10 @@ function hook(
       allowed: run.status === 0 && answer.permissionDecision !== 'deny',
       text: answer.permissionDecisionReason ?? '',
     };
+  }
+  if (runtime === 'cline') {
+    const answer = JSON.parse(run.stdout.trim());
+    return { allowed: answer.cancel !== true, text: answer.errorMessage ?? '' };
   }
   return { allowed: run.status === 0, text: run.stderr };
 }
@@ -401,32 +429,16 @@ describe('the worktree is where the runtime started the hook, never where a call
 });
 
 describe('a runtime session bound to no hestai session (issue 37: the fix is a plain command)', () => {
-  it.each(AGENT_RUNTIMES)(
+  // Cline binds a task at its first call (its TaskStart runs detached): runtime-plugins.test.ts
+  it.each(AGENT_RUNTIMES.filter((runtime) => runtime !== 'cline'))(
     '%s: the refusal’s SessionStart step is a command the hook lets through before the anchor, and running it binds a session',
     (runtime) => {
-      const payload = {
-        ...shellPayload(runtime, 'echo 2 > src/app.ts'),
-        session_id: 'rt-unbound',
-        conversation_id: 'rt-unbound',
-        sessionId: 'rt-unbound',
-      };
+      const payload = shellPayload(runtime, 'echo 2 > src/app.ts', { id: 'rt-unbound' });
       const refused = hook(runtime, payload, '');
       expect(refused.allowed).toBe(false);
       const step = /Bind one now by running that step: (.*)$/m.exec(refused.text)?.[1];
       expect(step, refused.text).toContain('--session-start rt-unbound');
-      expect(
-        hook(
-          runtime,
-          {
-            ...payload,
-            ...shellPayload(runtime, step!),
-            session_id: 'rt-unbound',
-            conversation_id: 'rt-unbound',
-            sessionId: 'rt-unbound',
-          },
-          '',
-        ).allowed,
-      ).toBe(true);
+      expect(hook(runtime, shellPayload(runtime, step!, { id: 'rt-unbound' }), '').allowed).toBe(true);
       const run = spawnSync('sh', ['-c', step!], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);
       const binding = path.join(repo.dir, '.hestai/sessions/bindings', runtime, 'rt-unbound.json');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
 import { ADAPTERS } from '../../src/agent/adapters/index.js';
+import { pluginCommand } from '../../src/setup/runtime-plugins.js';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 
 // One decision, many adapters (issue 29, item 5): every runtime's hook, as `hestai init --agent <runtime>`
@@ -20,6 +21,10 @@ function commandsOf(repo: TempRepo): Record<string, string> {
     copilot: read('.github/hooks/hestai.json').hooks.preToolUse[0].bash,
     qwen: read('.qwen/settings.json').hooks.PreToolUse[0].hooks[0].command,
     droid: read('.factory/hooks.json').hooks.PreToolUse[0].hooks[0].command,
+    // the command hestai's plugin runs (its COMMAND), and Cline's executable hook itself
+    opencode: pluginCommand(fs.readFileSync(path.join(repo.dir, '.opencode/plugins/hestai.js'), 'utf8'))!,
+    kilo: pluginCommand(fs.readFileSync(path.join(repo.dir, '.kilo/plugins/hestai.js'), 'utf8'))!,
+    cline: './.clinerules/hooks/PreToolUse',
   };
 }
 
@@ -27,6 +32,11 @@ function commandsOf(repo: TempRepo): Record<string, string> {
 function payloads(repo: TempRepo): Record<string, Record<string, unknown>> {
   const command = 'echo 2 > src/app.ts';
   const claude = { session_id: 'rt-1', cwd: repo.dir, tool_name: 'Bash', tool_input: { command } };
+  const opencode = {
+    hook_event_name: 'tool.execute.before',
+    input: { tool: 'bash', sessionID: 'rt-1', callID: 'c-1' },
+    output: { args: { command, description: 'd' } },
+  };
   return {
     'claude-code': { ...claude, hook_event_name: 'PreToolUse' },
     codex: { ...claude, hook_event_name: 'PreToolUse', turn_id: 't-1' },
@@ -41,6 +51,15 @@ function payloads(repo: TempRepo): Record<string, Record<string, unknown>> {
     copilot: { sessionId: 'rt-1', timestamp: 1, cwd: repo.dir, toolName: 'bash', toolArgs: { command } },
     qwen: { ...claude, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command' },
     droid: { ...claude, hook_event_name: 'PreToolUse', tool_name: 'Execute' },
+    // what hestai's plugin sends: OpenCode's tool.execute.before(input, output)
+    opencode: opencode,
+    kilo: opencode,
+    cline: {
+      taskId: 'rt-1',
+      hookName: 'tool_call',
+      workspaceRoots: [repo.dir],
+      preToolUse: { toolName: 'run_commands', parameters: { commands: [command] } },
+    },
   };
 }
 
@@ -57,6 +76,9 @@ const ANCHOR_TOOL: Record<string, string> = {
   copilot: 'hestai-anchor',
   qwen: 'mcp__hestai__anchor',
   droid: 'mcp__hestai__anchor',
+  opencode: 'hestai_anchor',
+  kilo: 'hestai_anchor',
+  cline: 'of the hestai server',
 };
 
 /** The `hestai: ... blocked` and `fix:` lines of a refusal, wherever the runtime's answer carries them. */

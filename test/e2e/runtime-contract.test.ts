@@ -14,6 +14,8 @@ const versionOf: Record<RuntimeName, (out: string) => string | undefined> = {
   gemini: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
   copilot: (out) => /GitHub Copilot CLI (\d+\.\d+\.\d+)/.exec(out)?.[1],
   qwen: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
+  opencode: (out) => /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1],
+  kilo: (out) => /(\d+\.\d+\.\d+)/.exec(out)?.[1],
 };
 
 const NAMES = Object.keys(RUNTIMES) as RuntimeName[];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentRuntime } from '../../src/setup/runtime-settings.js';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
+import { pluginCommand } from '../../src/setup/runtime-plugins.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { eachSituation, SITUATIONS, type Situation } from '../helpers/verdict-situations.js';
 
@@ -26,6 +27,17 @@ const exit2 = (status: number | null, _stdout: string, stderr: string) => ({ all
 const claude = (repo: TempRepo) => ({ session_id: 'rt-unbound', transcript_path: '/dev/null', cwd: repo.dir });
 const edit = (file: string) => ({ file_path: file, old_string: 'app = 1', new_string: 'app = 2' });
 
+let task = 0;
+/** What hestai's plugin sends for OpenCode's and Kilo Code's `edit` (their tool.execute.before(input, output)). */
+const plugin: Row = {
+  command: () => '',
+  write: (_repo, file) => ({
+    hook_event_name: 'tool.execute.before',
+    input: { tool: 'edit', sessionID: 'rt-unbound', callID: 'call_1' },
+    output: { args: { filePath: file, oldString: 'app = 1', newString: 'app = 2' } },
+  }),
+  answer: exit2,
+};
 /** Every runtime's row (a new runtime adds its own: the table is typed by AGENT_RUNTIMES). */
 const ROWS: Record<AgentRuntime, Row> = {
   'claude-code': {
@@ -107,6 +119,31 @@ const ROWS: Record<AgentRuntime, Row> = {
     }),
     answer: exit2,
   },
+  opencode: { ...plugin, command: (read) => pluginCommand(read('.opencode/plugins/hestai.js'))! },
+  kilo: { ...plugin, command: (read) => pluginCommand(read('.kilo/plugins/hestai.js'))! },
+  // Cline's executable hook; its answer is JSON on stdout (it ignores exit codes). A new task each call: Cline
+  // binds a task at its first call, clocking it in when no session is pinned.
+  cline: {
+    command: () => './.clinerules/hooks/PreToolUse',
+    write: (repo, file) => ({
+      taskId: `task-${++task}`,
+      hookName: 'tool_call',
+      workspaceRoots: [repo.dir],
+      preToolUse: { toolName: 'editor', parameters: { path: file, old_text: 'app = 1', new_text: 'app = 2' } },
+    }),
+    answer: (_status, stdout) => {
+      const json = JSON.parse(stdout);
+      return { allowed: json.cancel !== true, text: json.errorMessage ?? '' };
+    },
+  },
+};
+
+/**
+ * Where a runtime cannot be in a situation, what it answers instead: a Cline task is never without a session
+ * (its first call clocks in, TaskStart running detached), so "no session" is refused as clocked in.
+ */
+const INSTEAD: Partial<Record<Situation, Partial<Record<AgentRuntime, string>>>> = {
+  'no session': { cline: 'NO_ANCHOR' },
 };
 
 /** The code a runtime's answer gives: UNLOCKED when allowed, else its refusal's `verdict:` line. */
@@ -134,7 +171,10 @@ describe('the same verdict through every runtime’s hook (issue 42, item 4)', (
       'github:\n  issue_search: false\n  pr_context: false\n',
     );
     repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
-    const read = (file: string) => JSON.parse(fs.readFileSync(path.join(repo.dir, file), 'utf8'));
+    const read = (file: string) => {
+      const text = fs.readFileSync(path.join(repo.dir, file), 'utf8');
+      return file.endsWith('.json') ? JSON.parse(text) : text;
+    };
     const commands = Object.fromEntries(AGENT_RUNTIMES.map((r) => [r, ROWS[r].command(read)]));
     const seen: Record<string, Record<string, string>> = {};
     await eachSituation(
@@ -153,7 +193,7 @@ describe('the same verdict through every runtime’s hook (issue 42, item 4)', (
     const expected = Object.fromEntries(
       Object.entries(SITUATIONS).map(([situation, code]) => [
         situation,
-        Object.fromEntries(AGENT_RUNTIMES.map((r) => [r, code])),
+        Object.fromEntries(AGENT_RUNTIMES.map((r) => [r, INSTEAD[situation as Situation]?.[r] ?? code])),
       ]),
     );
     expect(seen).toEqual(expected);

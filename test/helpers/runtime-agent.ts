@@ -13,7 +13,16 @@ import {
   type ToolResult,
   type Turn,
 } from './model-endpoint.js';
-import { copilotCache, runRuntime, runtimeBin, runtimeEnv, type RuntimeName, type RuntimeRun } from './runtimes.js';
+import { toolCache } from './npm-tool.js';
+import {
+  copilotCache,
+  RUNTIMES,
+  runRuntime,
+  runtimeBin,
+  runtimeEnv,
+  type RuntimeName,
+  type RuntimeRun,
+} from './runtimes.js';
 
 // One runner for the real agent runtimes' end-to-end cases (issue 29): a repository adopted with
 // `hestai init --agent <runtime>`, the runtime's program run once against a scripted model endpoint, and the
@@ -30,6 +39,14 @@ interface Driver {
   configure(repo: TempRepo, endpoint: ModelEndpoint): NodeJS.ProcessEnv;
   /** The program's arguments for one prompt. */
   args: string[];
+  /**
+   * The directory under the project where the runtime installs its plugin's dependencies at start (OpenCode's
+   * `.opencode/`: npm installs `@opencode-ai/plugin` there, tens of seconds): kept in the tool cache after a
+   * run and put back before the next, as a project where the runtime ran before has them.
+   */
+  projectDeps?: string;
+  /** How long one run may take (default 60 s). */
+  timeoutMs?: number;
 }
 
 const DRIVERS: Record<RuntimeName, Driver> = {
@@ -118,7 +135,59 @@ const DRIVERS: Record<RuntimeName, Driver> = {
       }),
     args: ['-p', 'change src/app.ts', '--auth-type', 'openai', '--approval-mode', 'yolo'],
   },
+  opencode: openCodeDriver('opencode'),
+  kilo: openCodeDriver('kilo'),
 };
+
+/**
+ * OpenCode and Kilo Code (its fork): the user's config (`opencode.json`, `kilo.json` under XDG_CONFIG_HOME)
+ * names a provider speaking OpenAI's chat API at the endpoint; nothing is fetched (models, updates, LSPs).
+ */
+function openCodeDriver(runtime: 'opencode' | 'kilo'): Driver {
+  const prefix = runtime === 'kilo' ? 'KILO' : 'OPENCODE';
+  return {
+    api: 'openai-chat',
+    configure(repo, endpoint) {
+      const dir = path.join(repo.home, '.config', runtime);
+      fs.mkdirSync(dir, { recursive: true });
+      const provider = {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'scripted',
+        options: { baseURL: `${endpoint.url}/v1`, apiKey: 'test' },
+        models: { model: { name: 'model', tool_call: true } },
+      };
+      fs.writeFileSync(
+        path.join(dir, `${runtime}.json`),
+        JSON.stringify({ provider: { scripted: provider }, autoupdate: false, share: 'disabled' }),
+      );
+      const off = ['DISABLE_AUTOUPDATE', 'DISABLE_MODELS_FETCH', 'DISABLE_LSP_DOWNLOAD', 'DISABLE_SHARE'];
+      // it takes its project from PWD (the test runner's own directory otherwise), not the process's cwd
+      const flags = Object.fromEntries(off.map((flag) => [`${prefix}_${flag}`, 'true']));
+      return runtimeEnv(repo.env, { ...flags, PWD: repo.dir });
+    },
+    args: ['run', '-m', 'scripted/model', 'change src/app.ts'],
+    projectDeps: `.${runtime}`,
+    timeoutMs: 100_000, // 10 to 40 s before its first model call
+  };
+}
+
+/** What a runtime installs under its project directory (its `.gitignore` names them all). */
+const DEPS = ['node_modules', 'package.json', 'package-lock.json', '.gitignore'];
+
+/** The runtime's plugin dependencies from the tool cache into the project, or (`save`) back into the cache. */
+function shareProjectDeps(runtime: RuntimeName, repo: TempRepo, save: boolean): void {
+  const dir = DRIVERS[runtime].projectDeps;
+  if (dir === undefined) return;
+  const pin = RUNTIMES[runtime];
+  const cache = path.join(toolCache(), `${pin.pkg.replace('/', '+')}@${pin.version}.project`);
+  const project = path.join(repo.dir, dir);
+  if (save && !fs.existsSync(cache) && fs.existsSync(path.join(project, 'node_modules'))) {
+    const staging = `${cache}.tmp-${process.pid}`;
+    for (const name of DEPS.filter((n) => fs.existsSync(path.join(project, n))))
+      fs.cpSync(path.join(project, name), path.join(staging, name), { recursive: true, verbatimSymlinks: true });
+    fs.renameSync(staging, cache);
+  } else if (!save && fs.existsSync(cache)) fs.cpSync(cache, project, { recursive: true, verbatimSymlinks: true });
+}
 
 export interface Adopted {
   repo: TempRepo;
@@ -190,10 +259,13 @@ export async function runAgent(
   const endpoint = await startModelEndpoint({ api: driver.api, script });
   const env = driver.configure(repo, endpoint);
   await options.before?.(env);
+  shareProjectDeps(runtime, repo, false);
   const run = await runRuntime((await runtimeBin(runtime))!, [...driver.args, ...(options.args ?? [])], {
     cwd: repo.dir,
     env,
+    ...(driver.timeoutMs === undefined ? {} : { timeoutMs: driver.timeoutMs }),
   });
+  shareProjectDeps(runtime, repo, true);
   expect(endpoint.failures).toEqual([]);
   expect(run.status, run.stderr + run.stdout).toBe(0);
   expect(endpoint.remaining(), run.stderr + run.stdout).toBe(0);

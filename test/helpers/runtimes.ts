@@ -29,6 +29,9 @@ export const RUNTIMES = {
   // a launcher whose platform package (an optional dependency) unpacks ~235 MB under $XDG_CACHE_HOME at first start
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   qwen: { pkg: '@qwen-code/qwen-code', version: '0.15.10', bin: 'qwen' },
+  // their postinstall links the platform's native program (a bun build)
+  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode', allowScripts: { 'opencode-ai': true } },
+  kilo: { pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo', allowScripts: { '@kilocode/cli': true } },
 } as const satisfies Record<string, PinnedTool>;
 export type RuntimeName = keyof typeof RUNTIMES;
 
@@ -77,7 +80,7 @@ async function unpackCopilot(bin: string): Promise<string> {
 
 /** Variables of the developer's own runtimes and model providers that must never reach a runtime under test. */
 const FOREIGN =
-  /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|VERTEX|AWS_|OTEL_|MCP_|COPILOT_|GH_|GITHUB_|QWEN_|DASHSCOPE_)/;
+  /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|VERTEX|AWS_|OTEL_|MCP_|COPILOT_|GH_|GITHUB_|QWEN_|DASHSCOPE_|OPENCODE_|KILO_)/;
 
 /** `env` without the developer's runtime variables, plus what keeps a runtime off the network. */
 export function runtimeEnv(env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
