@@ -136,7 +136,7 @@ export function relativeToRoot(paths: WorkspacePaths, file: string): string {
  * only these (`hestai init --commit`; `hestai verify` recognizes it, src/verify/adoption.ts).
  */
 const ADOPTION_FILE =
-  /^(?:\.hestai_workspace\.yaml|\.gitignore|\.hestai\/context\/PROJECT-CONTEXT\.oct\.md|\.hestai\/protocol\.yaml|\.hestai-sys\/agents\/[^/]+\.oct\.md|\.husky\/(?:pre-commit|commit-msg|pre-push)|\.?lefthook\.ya?ml|\.mcp\.json|\.claude\/settings\.json|\.codex\/hooks\.json|\.gemini\/settings\.json|\.cursor\/hooks\.json)$/;
+  /^(?:\.hestai_workspace\.yaml|\.gitignore|\.hestai\/context\/PROJECT-CONTEXT\.oct\.md|\.hestai\/protocol\.yaml|\.hestai-sys\/agents\/[^/]+\.oct\.md|\.husky\/(?:pre-commit|commit-msg|pre-push)|\.?lefthook\.ya?ml|\.mcp\.json|\.claude\/settings\.json|\.codex\/hooks\.json|\.gemini\/settings\.json|\.cursor\/hooks\.json|\.(?:opencode|kilo)\/plugins\/hestai\.js|(?:opencode|kilo)\.json|\.clinerules\/hooks\/PreToolUse)$/;
 
 /** True when `file` (relative to the worktree root, `/`-separated) is one `hestai init` writes. */
 export function isAdoptionFile(file: string): boolean {

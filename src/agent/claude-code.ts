@@ -117,11 +117,7 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
       throw new HookInputError('the hook input has no hook_event_name, so hestai cannot tell which event it is');
     }
     event = adapter.event(payload) ?? '';
-    if (event === 'PreToolUse') {
-      tool = adapter.toolUse(payload);
-      return preToolUse(io, adapter, payload, tool);
-    }
-    if (event === 'SessionStart') {
+    const startSession = async (stdout: (text: string) => void) => {
       clearTimeout(timer); // clocking in gathers context; Claude Code's own SessionStart timeout applies
       const { sessionStart } = await io.loadSessionStart();
       return sessionStart({
@@ -129,11 +125,21 @@ export async function runClaudeHook(io: ClaudeHookIo): Promise<number> {
         payload,
         env: io.env,
         packageRoot: io.packageRoot,
-        stdout: io.stdout,
+        stdout,
         stderr: io.stderr,
         adapter,
       });
+    };
+    if (event === 'PreToolUse') {
+      tool = adapter.toolUse(payload);
+      let started: string | null = null;
+      if (adapter.bindsAtFirstCall === true && unbound(io, adapter, payload)) {
+        started = '';
+        await startSession((text) => (started += text));
+      }
+      return preToolUse(io, adapter, payload, tool, started);
     }
+    if (event === 'SessionStart') return startSession(io.stdout);
     if (event === 'Stop') return stop(io, adapter, payload);
     return 0; // events hestai does not handle are let through
   })().catch(failed);
@@ -161,6 +167,13 @@ function rootAndCwd(io: ClaudeHookIo, payload: Record<string, unknown>): { root:
   return { root, cwd };
 }
 
+/** True when the runtime session of a tool call is bound to no hestai session and none is pinned (HESTAI_SESSION). */
+function unbound(io: ClaudeHookIo, adapter: RuntimeAdapter, payload: Record<string, unknown>): boolean {
+  if (UUID_V4.test(io.env['HESTAI_SESSION']?.trim() ?? '')) return false;
+  const { root } = rootAndCwd(io, payload);
+  return readBinding(workspacePaths(root), adapter.runtime, checkRuntimeSessionId(payload['session_id'])) === null;
+}
+
 /** Writes a runtime's answer; resolves to its exit code. */
 function answer(io: ClaudeHookIo, said: HookAnswer): number {
   if (said.stdout !== undefined) io.stdout(said.stdout);
@@ -173,9 +186,12 @@ async function preToolUse(
   adapter: RuntimeAdapter,
   payload: Record<string, unknown>,
   tool: ToolUse,
+  started: string | null = null,
 ): Promise<number> {
+  // an allowed first call of a session bound just now carries SessionStart's context (`bindsAtFirstCall`)
+  const allow = () => (started === null ? answer(io, adapter.allow()) : (io.stdout(started), 0));
   const kind = classifyToolUse(tool, hestaiBins(io.packageRoot)).kind;
-  if (kind === 'read' || kind === 'hestai') return answer(io, adapter.allow());
+  if (kind === 'read' || kind === 'hestai') return allow();
   const { root, cwd: callCwd } = rootAndCwd(io, payload);
   const cwd = tool.dir === undefined ? callCwd : path.resolve(root, tool.dir); // Gemini CLI's dir_path
   const paths = workspacePaths(root);
@@ -200,7 +216,7 @@ async function preToolUse(
     packageRoot: io.packageRoot,
     mcpTool: adapter.mcpTool,
   });
-  if (decision.allow) return answer(io, adapter.allow());
+  if (decision.allow) return allow();
   appendAudit(paths, {
     event: 'agent_tool_refused',
     session_id: decision.session_id,

@@ -6,7 +6,7 @@ import { isInside } from '../paths.js';
  * worktree, relative to its root: hestai's state and protocol (`.hestai/`), the human-authored rules
  * (`.hestai_workspace.yaml`, `.hestai-sys/`), git's own directory (hooks, config, refs: git writes it for a
  * normal commit, an agent's tool never does), the agent runtimes' settings holding these hooks (`.claude/`,
- * `.codex/`, `.gemini/`, `.cursor/`, `.github/hooks/`, `.qwen/`, `.factory/`: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
+ * `.codex/`, `.gemini/`, `.cursor/`, `.github/hooks/`, `.qwen/`, `.factory/`, OpenCode's and Kilo Code's plugins and config, Cline's hooks: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
  */
 export const PROTECTED_PATHS = [
   '.hestai/',
@@ -20,6 +20,11 @@ export const PROTECTED_PATHS = [
   '.github/hooks/',
   '.qwen/',
   '.factory/',
+  '.opencode/',
+  '.kilo/',
+  'opencode.json',
+  'kilo.json',
+  '.clinerules/hooks/',
   'node_modules/hestai-hooks/',
 ] as const;
 
@@ -33,9 +38,11 @@ export const AGENT_WRITABLE = /^\.hestai\/context\/[^/]+\.oct\.md$/;
 
 /**
  * Under a runtime's settings directory, what the runtime's own tools write: Gemini CLI's temporary files
- * (`.gemini/tmp/`: the plans its plan mode writes with write_file, checkpoints), never its settings.
+ * (`.gemini/tmp/`: the plans its plan mode writes with write_file, checkpoints) and OpenCode's and Kilo
+ * Code's plans (`.opencode/plans/`, `.kilo/plans/`), never their settings or plugins.
  */
-const RUNTIME_WRITABLE = /^\.gemini\/tmp\//;
+const RUNTIME_WRITABLE = /^\.(?:gemini\/tmp|opencode\/plans|kilo\/plans)\//;
+const RUNTIME_DIRS: readonly string[] = ['.gemini/', '.opencode/', '.kilo/'];
 
 /** Pure: is a path below a protected entry one of its exceptions? Never by way of a `..` component. */
 function isException(rel: string): boolean {
@@ -93,6 +100,11 @@ const PROTECTED_NAMES: ReadonlyArray<{ names: readonly string[]; entry: string }
   { names: ['.github', 'hooks'], entry: '.github/hooks/' },
   { names: ['.qwen'], entry: '.qwen/' },
   { names: ['.factory'], entry: '.factory/' },
+  { names: ['.opencode'], entry: '.opencode/' },
+  { names: ['.kilo'], entry: '.kilo/' },
+  { names: ['opencode.json'], entry: 'opencode.json' },
+  { names: ['kilo.json'], entry: 'kilo.json' },
+  { names: ['.clinerules', 'hooks'], entry: '.clinerules/hooks/' },
   { names: ['node_modules', 'hestai-hooks'], entry: 'node_modules/hestai-hooks/' },
   { names: ['.cache', 'hestai'], entry: '~/.cache/hestai/' },
   { names: ['.config', 'hestai'], entry: '~/.config/hestai/' },
@@ -113,7 +125,7 @@ export function protectedName(word: string, exceptions = true): string | null {
         if (!names.every((n, j) => components[i + j] !== undefined && componentMatches(components[i + j]!, n)))
           continue;
         const rest = components.slice(i).join('/');
-        const writable = exceptions && (entry === '.hestai/' || entry === '.gemini/') && isException(rest);
+        const writable = exceptions && (entry === '.hestai/' || RUNTIME_DIRS.includes(entry)) && isException(rest);
         if (!writable || /[*?[]/.test(expanded)) return entry;
       }
     }

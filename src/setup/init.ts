@@ -56,6 +56,16 @@ import {
   type AgentRuntime,
   type HookFileRuntime,
 } from './runtime-settings.js';
+import {
+  CLINE_HOOK_FILE,
+  CLINE_LIMIT,
+  clineHookScript,
+  mergePluginConfig,
+  PLUGIN_RUNTIMES,
+  pluginHookCommand,
+  pluginSource,
+  type PluginRuntime,
+} from './runtime-plugins.js';
 
 export interface InitInput {
   working_dir: string;
@@ -373,6 +383,8 @@ function installAgentHooks(
   const agent = input.agent === undefined ? null : checkAgent(input.agent);
   if (input.mcp || agent !== null) writeMcpJson(actions, workspace);
   if (agent === 'claude-code') writeClaudeSettings(actions, workspace, hooksDir);
+  else if (agent === 'opencode' || agent === 'kilo' || agent === 'cline')
+    hints.push(...writePluginHooks(actions, workspace, hooksDir, agent));
   else if (agent !== null) hints.push(...writeRuntimeHooks(actions, workspace, hooksDir, agent));
   if (agent !== 'claude-code' && fs.existsSync(path.join(root, '.claude')) && !claudeHooksInstalled(root)) {
     hints.push(
@@ -603,6 +615,30 @@ function writeRuntimeHooks(
     put(actions, workspace, mcp, mergeMcpJson(readTextIfExists(mcp), mcpBinFor(workspace), mcp));
   }
   return runtimeHints(runtime);
+}
+
+/**
+ * OpenCode's and Kilo Code's plugin (and the MCP server in their project config), or Cline's executable
+ * PreToolUse hook (`src/setup/runtime-plugins.ts`); returns what the person must know (Cline's refusal ends the task).
+ */
+function writePluginHooks(
+  actions: InitAction[],
+  workspace: Workspace,
+  hooksDir: string,
+  runtime: PluginRuntime | 'cline',
+): string[] {
+  const command = path.isAbsolute(hooksDir)
+    ? pluginHookCommand({ absolute: path.join(hooksDir, 'agent-hook') }, runtime)
+    : pluginHookCommand({ project: `${hooksDir}/agent-hook` }, runtime);
+  if (runtime === 'cline') {
+    put(actions, workspace, path.join(workspace.root, CLINE_HOOK_FILE), clineHookScript(command), 0o755);
+    return [CLINE_LIMIT];
+  }
+  const { plugin, config } = PLUGIN_RUNTIMES[runtime];
+  put(actions, workspace, path.join(workspace.root, plugin), pluginSource(command, runtime));
+  const file = path.join(workspace.root, config);
+  put(actions, workspace, file, mergePluginConfig(readTextIfExists(file), mcpBinFor(workspace), file, runtime));
+  return [];
 }
 
 function claudeHooksInstalled(root: string): boolean {

@@ -7,7 +7,18 @@ import { isRecord, parseJsonObject } from '../util/validate.js';
 // <runtime>`: which events call hestai's hook, with which command, merged into what is there.
 
 /** The agent runtimes hestai installs hooks for (`hestai init --agent`) and binds sessions for. */
-export const AGENT_RUNTIMES = ['claude-code', 'codex', 'gemini', 'cursor', 'copilot', 'qwen', 'droid'] as const;
+export const AGENT_RUNTIMES = [
+  'claude-code',
+  'codex',
+  'gemini',
+  'cursor',
+  'copilot',
+  'qwen',
+  'droid',
+  'opencode',
+  'kilo',
+  'cline',
+] as const;
 export type AgentRuntime = (typeof AGENT_RUNTIMES)[number];
 
 /** Where each runtime reads its project hooks. */

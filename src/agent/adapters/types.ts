@@ -52,4 +52,9 @@ export interface RuntimeAdapter {
    * `git -c core.hooksPath=<this worktree's hooks directory>`, or no hestai hook would judge or sign it.
    */
   shellGitHooksOff?: boolean;
+  /**
+   * True when the runtime's session-start hook cannot be relied on to run first (Cline runs TaskStart detached):
+   * the first tool call of an unbound runtime session binds it, and an allowed call carries SessionStart's context.
+   */
+  bindsAtFirstCall?: boolean;
 }

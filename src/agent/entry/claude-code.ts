@@ -40,11 +40,11 @@ function readStdin(): Promise<string> {
  * runtime session is bound to no hestai session: a plain command the agent may run before its anchor).
  */
 function sessionStartPayload(runtime: string, id: string): string {
-  return JSON.stringify(
-    runtime === 'cursor'
-      ? { hook_event_name: 'sessionStart', conversation_id: id }
-      : { hook_event_name: 'SessionStart', session_id: id, source: 'startup' },
-  );
+  if (runtime === 'cursor') return JSON.stringify({ hook_event_name: 'sessionStart', conversation_id: id });
+  if (runtime === 'opencode' || runtime === 'kilo')
+    return JSON.stringify({ hook_event_name: 'session.start', input: { sessionID: id } });
+  if (runtime === 'cline') return JSON.stringify({ hookName: 'agent_start', taskId: id });
+  return JSON.stringify({ hook_event_name: 'SessionStart', session_id: id, source: 'startup' });
 }
 
 /**

@@ -6,12 +6,15 @@ import { action } from '../run.js';
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check the installation: node, git, repository, config, hooks active in this worktree')
+    .description(
+      'check the installation: node, git, repository, config, hooks active in this worktree, agent runtime hooks',
+    )
     .action(
       action(async (ctx) => {
         const { runDoctor } = await import('../../setup/doctor.js');
         const { hooksCheck } = await import('../../setup/doctor-check.js');
-        const report = await runDoctor(ctx.cwd, [hooksCheck], ctx.env);
+        const { agentHooksCheck } = await import('../../setup/doctor-agents.js');
+        const report = await runDoctor(ctx.cwd, [hooksCheck, agentHooksCheck], ctx.env);
         const mark = {
           pass: paint(ctx.out, 'green', 'ok  '),
           warn: paint(ctx.out, 'yellow', 'warn'),

@@ -30,7 +30,7 @@ export function registerInit(program: Command): void {
     .option('--mcp', 'write .mcp.json registering `hestai mcp` for Claude Code')
     .option(
       '--agent <runtime>',
-      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp), codex (.codex/hooks.json), gemini (.gemini/settings.json), cursor (.cursor/hooks.json), copilot (.github/hooks/hestai.json), qwen (.qwen/settings.json) or droid (.factory/hooks.json)',
+      'install the edit-time hooks of an agent runtime: claude-code (.claude/settings.json; implies --mcp), codex (.codex/hooks.json), gemini (.gemini/settings.json), cursor (.cursor/hooks.json), copilot (.github/hooks/hestai.json), qwen (.qwen/settings.json), droid (.factory/hooks.json), opencode (.opencode/plugins/hestai.js), kilo (.kilo/plugins/hestai.js) or cline (.clinerules/hooks/PreToolUse)',
     )
     .option(
       '--commit',

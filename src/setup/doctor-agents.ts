@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DoctorCheck } from './doctor.js';
+import type { Workspace } from '../workspace.js';
+import { readTextIfExists } from '../state/store.js';
+import { CLINE_HOOK_FILE, CLINE_LIMIT, PLUGIN_RUNTIMES, pluginCommand } from './runtime-plugins.js';
+
+/** One runtime's project hook file as `hestai init --agent <runtime>` writes it, and what it cannot guarantee. */
+interface AgentHookFile {
+  runtime: string;
+  label: string;
+  file: string;
+  /** Must be executable (the runtime runs the file itself). */
+  executable?: boolean;
+  /** Said as a warning while the file is installed. */
+  limit?: string;
+  /** The hook command in the file's text (default: the text itself). */
+  command?: (text: string) => string | null;
+}
+
+/** The runtimes doctor checks (one row each). */
+export const AGENT_HOOK_FILES: readonly AgentHookFile[] = [
+  { runtime: 'opencode', label: 'OpenCode', file: PLUGIN_RUNTIMES.opencode.plugin, command: pluginCommand },
+  { runtime: 'kilo', label: 'Kilo Code', file: PLUGIN_RUNTIMES.kilo.plugin, command: pluginCommand },
+  { runtime: 'cline', label: 'Cline', file: CLINE_HOOK_FILE, executable: true, limit: CLINE_LIMIT },
+];
+
+/**
+ * Pure: the agent-hook entrypoint a hook file runs for `runtime` (absolute, or relative to the worktree
+ * root), or null when the file runs no hestai hook for it.
+ */
+export function hookEntryIn(text: string, runtime: string): string | null {
+  const m = new RegExp(
+    `node (?:'([^']+)'|"\\$\\(git rev-parse --show-toplevel\\)"/([A-Za-z0-9_./-]+)) ${runtime}(?![a-z-])`,
+  ).exec(text);
+  return m === null ? null : (m[1] ?? m[2] ?? null);
+}
+
+/** What is wrong with one installed hook file (null: nothing). */
+function problem(root: string, row: AgentHookFile, text: string): string | null {
+  const command = row.command === undefined ? text : row.command(text);
+  const entry = command === null ? null : hookEntryIn(command, row.runtime);
+  if (entry === null) return `${row.file} does not run hestai's hook for ${row.label}`;
+  const file = path.resolve(root, entry);
+  if (!fs.existsSync(file))
+    return `${row.file} runs ${entry}, which is missing: every ${row.label} tool call is refused`;
+  if (row.executable === true) {
+    try {
+      fs.accessSync(path.join(root, row.file), fs.constants.X_OK);
+    } catch {
+      return `${row.file} is not executable, so ${row.label} never runs it and nothing is checked`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Doctor check: each agent runtime hook file in the project (AGENT_HOOK_FILES) runs hestai's hook, whose
+ * entrypoint exists, and is executable where the runtime runs it itself; a runtime's limit is a warning.
+ */
+export function agentHooksCheck(workspace: Workspace): DoctorCheck {
+  const found = AGENT_HOOK_FILES.flatMap((row) => {
+    const text = readTextIfExists(path.join(workspace.root, row.file));
+    return text === null ? [] : [{ row, text }];
+  });
+  if (found.length === 0)
+    return {
+      name: 'agent hooks',
+      status: 'pass',
+      message: `none of ${AGENT_HOOK_FILES.map((r) => r.label).join(', ')}`,
+    };
+  const failures = found.flatMap(({ row, text }) => problem(workspace.root, row, text) ?? []);
+  if (failures.length > 0)
+    return {
+      name: 'agent hooks',
+      status: 'fail',
+      message: failures.join('; '),
+      remedy: `Run npx hestai init --agent <runtime> again (${found.map(({ row }) => row.runtime).join(', ')}).`,
+    };
+  const names = found.map(({ row }) => row.label).join(', ');
+  const limits = found.flatMap(({ row }) => (row.limit === undefined ? [] : [`${row.label}: ${row.limit}`]));
+  if (limits.length > 0)
+    return { name: 'agent hooks', status: 'warn', message: `${names} run hestai's hook. ${limits.join('. ')}` };
+  return { name: 'agent hooks', status: 'pass', message: `${names} run hestai's hook on every tool call` };
+}
