@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
@@ -79,5 +80,32 @@ describe('hestai doctor cannot be told it is a probe', () => {
     expect(repo.git(['worktree', 'list']).stdout.trim().split('\n')).toHaveLength(1);
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
     expect(fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active'))).toEqual([]);
+  });
+
+  it('an interrupted doctor leaves its worktree behind: the next run removes a stale one, keeps a recent one, and prunes', () => {
+    const repo = makeRepo();
+    expect(repo.hestai(['init', '--no-husky']).status).toBe(0);
+    repo.commit('chore: adopt hestai');
+    // What a doctor killed mid-probe leaves: its temporary directory, and the linked worktree git still lists.
+    const left = (ageMs: number) => {
+      const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-doctor-')));
+      repo.git(['worktree', 'add', '-q', '--detach', path.join(tmp, 'wt'), 'HEAD']);
+      const then = new Date(Date.now() - ageMs);
+      fs.utimesSync(tmp, then, then);
+      return tmp;
+    };
+    const stale = left(60 * 60 * 1000);
+    const recent = left(0);
+    const gone = left(60 * 60 * 1000);
+    fs.rmSync(gone, { recursive: true, force: true }); // its directory deleted (a tmp cleaner): prune drops it
+    expect(hooksCheck(repo).status).toBe('pass');
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(recent)).toBe(true);
+    const listed = repo.git(['worktree', 'list', '--porcelain']).stdout;
+    expect(listed).not.toContain(stale);
+    expect(listed).not.toContain(gone);
+    expect(listed).toContain(recent);
+    repo.git(['worktree', 'remove', '--force', path.join(recent, 'wt')]);
+    fs.rmSync(recent, { recursive: true, force: true });
   });
 });
