@@ -110,6 +110,36 @@ async function tryCommit(
 /** How a probe failure starts when something in the chain refused the commit before hestai ran. */
 export const REFUSED_BEFORE = 'the hook refused the commit before hestai ran; it said';
 
+/** A throw-away worktree older than this was left by a doctor that was interrupted (a probe takes seconds). */
+const STALE_MS = 15 * 60 * 1000;
+const PROBE_DIR = /^hestai-doctor-[^/]+$/;
+
+/**
+ * Removes the throw-away worktrees interrupted doctors left in this repository (listed by git, under the
+ * temporary directory, older than STALE_MS: a recent one may be another doctor's, still running), then lets
+ * git forget the ones whose directory is gone.
+ */
+async function removeStaleProbes(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const list = await git(root, ['worktree', 'list', '--porcelain'], env);
+  const tmp = fs.realpathSync(os.tmpdir());
+  for (const line of list.stdout.split('\n')) {
+    if (!line.startsWith('worktree ')) continue;
+    const wt = line.slice('worktree '.length);
+    const dir = path.dirname(wt);
+    if (path.basename(wt) !== 'wt' || path.dirname(dir) !== tmp || !PROBE_DIR.test(path.basename(dir))) continue;
+    let age: number;
+    try {
+      age = Date.now() - fs.statSync(dir).mtimeMs;
+    } catch {
+      continue; // gone already: prune below
+    }
+    if (age < STALE_MS) continue;
+    await git(root, ['worktree', 'remove', '--force', wt], env);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await git(root, ['worktree', 'prune'], env);
+}
+
 /**
  * Tries two commits hestai's check must refuse, through the chain git runs: one naming a session that does
  * not exist (pre-commit), one with a header that is not a Conventional Commit (commit-msg, with pre-commit
@@ -123,6 +153,7 @@ export async function probeHookChain(
   env: NodeJS.ProcessEnv,
 ): Promise<string[]> {
   const clean = Object.fromEntries(Object.entries(env).filter(([k]) => !DROPPED_ENV.test(k)));
+  await removeStaleProbes(root, clean);
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-doctor-')));
   const wt = path.join(tmp, 'wt');
   const noHooks = path.join(tmp, 'no-hooks');
