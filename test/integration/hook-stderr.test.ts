@@ -22,7 +22,7 @@ function run(
   const probe = path.join(dir, 'probe.cjs');
   fs.writeFileSync(
     probe,
-    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify([...process.moduleLoadList, ...Object.keys(require.cache)])));\n`,
   );
   const errFile = path.join(dir, 'stderr');
   const fd = to === 'file' ? fs.openSync(errFile, 'w') : null;
@@ -86,5 +86,10 @@ describe('hook output', () => {
     expect(run(repo, 'claude-code', [], 'file', input).output).toEqual(refused.output);
     expect(refused.loaded).not.toContain('NativeModule net');
     expect(refused.output.stdout).toBe('');
+    // A PreToolUse call loads the decision's bundle alone: SessionStart (clock-in) is a bundle of its own, which
+    // kept inside made the one file 469 KB.
+    const bundles = refused.loaded.filter((f) => /dist[\\/]hooks[\\/]/.test(f));
+    expect(bundles.map((f) => path.basename(f))).toEqual(['claude-code.cjs']);
+    expect(fs.statSync(bundles[0]!).size).toBeLessThan(400 * 1024);
   });
 });
