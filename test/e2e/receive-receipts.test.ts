@@ -96,4 +96,25 @@ describe('receipts', () => {
     repo.git(remedy![1]!.split(' '));
     expect(verdictOf(repo.verifyJson(repo.dir, args).report, 'docs: anchored', 'receipt')?.status).toBe('pass');
   });
+
+  it('under a base policy of verify.receipts: required the server itself refuses a replay pushed past the window', () => {
+    const { repo } = served();
+    const config = fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8');
+    const strict = repo.commitHooked('chore: receipts required', {
+      '.hestai_workspace.yaml': `${config}verify:\n  receipts: required\n`,
+    });
+    expect(strict.status, strict.stderr).toBe(0);
+    const main = repo.git(['push', 'origin', 'feat/x:main'], { allowFail: true });
+    expect(main.status, main.stderr).toBe(0);
+    // Judged by main's policy now: the commits of the push are received now, the record earlier.
+    expect(repo.commitHooked('docs: anchored', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    const honest = repo.git(['push', 'origin', 'feat/x'], { allowFail: true });
+    expect(honest.status, honest.stderr).toBe(0);
+    const trailers = repo.git(['log', '-1', '--format=%(trailers:key=HestAI-Session,key=HestAI-Anchor)']).stdout.trim();
+    repo.commit(`docs: replayed\n\n${trailers}`, { 'docs/b.md': 'b\n' });
+    const later = new Date(Date.now() + 96 * 3_600_000).toISOString();
+    const replay = repo.git(['push', 'origin', 'feat/x'], { allowFail: true, env: { HESTAI_NOW: later } });
+    expect(replay.status).not.toBe(0);
+    expect(replay.stderr).toMatch(/remote: .*receipt: .*after the anchor was validated/);
+  });
 });
