@@ -10,6 +10,7 @@ import { clockIn } from '../session/clock-in.js';
 import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { contextPaths } from '../session/response.js';
 import { processChain } from '../util/proc.js';
+import { payloadModel } from '../records/attribution.js';
 import { shellQuote } from '../util/quote.js';
 import { hooksDirAsync } from '../git/async.js';
 import { checkRuntimeSessionId, readBinding, writeBinding } from './binding.js';
@@ -57,7 +58,15 @@ export async function sessionStart(input: SessionStartInput): Promise<number> {
     // Pinned (issue 26): the session is this agent's; a person's plain `git commit` never falls back to it.
     // A hook cannot ask: stale neighbours are left as they are (nothing lost) and named below.
     const response = await clockIn(
-      { working_dir: root, role, on_conflict: 'continue', on_stale: 'continue', pinned: true },
+      {
+        working_dir: root,
+        role,
+        on_conflict: 'continue',
+        on_stale: 'continue',
+        pinned: true,
+        // Attribution (issue 42): the runtime, and the model where its payload names one.
+        agent: { runtime: input.adapter.runtime, model: payloadModel(input.payload['model']) },
+      },
       { clock, env },
     );
     staleLeft = response.stale_sessions.map((s) => s.session_id);

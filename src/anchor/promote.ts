@@ -53,6 +53,7 @@ export async function promoteAnchor(
       reason: a.reason,
     })),
     resets: auditedResets(paths, unsealed.token),
+    ...(session?.agent ? { agent: { runtime: session.agent.runtime, model: session.agent.model } } : {}),
   });
   const digest = await publishProofRecord(paths.root, record, new Date(now));
   const anchor = sealAnchor(digest === null ? unsealed : { ...unsealed, record_digest: digest });

@@ -55,6 +55,8 @@ export const DEFAULTS = {
     default_ignores: true,
     type_case: 'insensitive' as 'insensitive' | 'lower',
     body_separator: 'error' as 'error' | 'warn' | 'off',
+    /** `Assisted-by` on an agent runtime's commits (issue 42): off (not added), warn or required by verify. */
+    attribution: 'warn' as 'off' | 'warn' | 'required',
   },
   anchor: {
     required: true,

@@ -120,6 +120,7 @@ export const configSchema = z.strictObject({
     default_ignores: flag(DEFAULTS.commit.default_ignores),
     type_case: oneOf(['insensitive', 'lower'], DEFAULTS.commit.type_case),
     body_separator: oneOf(['error', 'warn', 'off'], DEFAULTS.commit.body_separator),
+    attribution: oneOf(['off', 'warn', 'required'], DEFAULTS.commit.attribution),
   }),
   anchor: section('anchor', {
     required: flag(DEFAULTS.anchor.required),

@@ -33,6 +33,7 @@ const proofRecord = z.object({
   context_generated_at: iso,
   acknowledgments: z.array(z.object({ at: z.string(), context_generated_at: z.string(), reason: z.string() })),
   resets: z.array(z.object({ at: z.string(), reason: z.string().nullable() })),
+  agent: z.object({ runtime: z.string(), model: z.string().nullable() }).optional(),
 });
 
 const proofEvent = z.object({

@@ -25,6 +25,7 @@ import { cleanMessage, messageHeader } from '../tdd/message.js';
 import { evaluateTestFirst } from '../tdd/rule.js';
 import { testFileMatcher } from '../tdd/test-files.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
+import { attributionTrailers } from '../records/attribution.js';
 import { logFacts } from '../verify/log-facts.js';
 import { branchHistory } from './branch-history.js';
 import { EMPTY_BYPASS_LINES, readBypass } from './bypass.js';
@@ -80,6 +81,7 @@ function commitTrailers(input: CommitMsgInput): { session_id: string | null; tra
     );
   }
   if (pinnedClock(env) !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
+  if (resolved.found) trailers.push(...attributionTrailers(resolved.session.agent, config.commit.attribution));
   return { session_id, trailers };
 }
 

@@ -5,6 +5,7 @@ import type { WorkspaceConfig } from '../config/schema.js';
 import { workspacePaths } from '../paths.js';
 import { anchorDigest } from '../records/anchor.js';
 import { appendTrailers, type Trailer } from '../tdd/trailers.js';
+import { attributionTrailers } from '../records/attribution.js';
 import type { SessionRecord } from '../records/session.js';
 import { messageOptions } from './message-options.js';
 import type { HookOutcome } from './outcome.js';
@@ -65,6 +66,7 @@ export async function prepareCommitMsg(input: PrepareCommitMsgInput): Promise<Ho
     { key: 'HestAI-Anchor', value: anchorDigest(anchor.anchor) },
   ];
   if (pinnedClock(env) !== null) trailers.push({ key: 'HestAI-Clock', value: input.clock().toISOString() });
+  trailers.push(...attributionTrailers(session.agent, config.commit.attribution));
   const content = appendTrailers(raw, trailers, messageOptions(root, raw, env));
   return { exitCode: 0, lines: [], audit: [], session_id: resolved.session.session_id, rewrite: { file, content } };
 }

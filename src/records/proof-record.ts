@@ -8,6 +8,7 @@
  */
 import { canonicalJson, type Strictness } from './anchor.js';
 import { sha256Hex } from '../util/sha256.js';
+import type { AgentIdentity } from './attribution.js';
 
 export const PROOF_RECORD_KIND = 'hestai.anchor-proof';
 export const PROOF_EVENT_KIND = 'hestai.anchor-event';
@@ -41,6 +42,8 @@ export interface ProofRecord {
   context_generated_at: string;
   acknowledgments: ProofAcknowledgment[];
   resets: ProofReset[];
+  /** The agent runtime that started the session and its model (absent: a person's session, or an older hestai). */
+  agent?: AgentIdentity;
 }
 
 /** A later event of a session: `ack` (covers one context generation), `reset`, or `refresh` (a new generation). */

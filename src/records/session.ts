@@ -5,6 +5,7 @@ import { isHestaiError } from '../errors.js';
 import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
 import * as z from 'zod/mini';
 import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
+import type { AgentIdentity } from './attribution.js';
 
 /** Role names: lower-case alphanumerics and hyphens, starting alphanumeric, at most 64 characters. */
 export const ROLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -55,6 +56,8 @@ export interface SessionRecord {
    * named (HESTAI_SESSION, --session, session_id, its MCP connection), never picked implicitly. Absent: false.
    */
   pinned?: boolean;
+  /** The agent runtime that started the session (its SessionStart hook) and the model it named; absent for a person. */
+  agent?: AgentIdentity;
   /** SS-I5: the versioned prompts this session's clock-in sent to the AI provider (empty without one). */
   prompts?: PromptUse[];
 }
@@ -87,6 +90,7 @@ const sessionSchema = z.looseObject({
   starting_commit: z.nullable(z.string()),
   ownership_log: z.array(z.unknown()),
   pinned: z.optional(z.boolean()),
+  agent: z.optional(z.looseObject({ runtime: z.string(), model: z.nullable(z.string()) })),
   prompts: z.optional(
     z.array(z.looseObject({ name: z.string(), version: z.string(), source: z.enum(['package', 'user']) })),
   ),

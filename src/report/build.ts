@@ -1,5 +1,6 @@
 import type { CommitMeta } from '../git/commit-meta.js';
 import type { ProofEvent } from '../records/proof-record.js';
+import { attributionOf } from '../records/attribution.js';
 import { lastTrailer, parseTrailers } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import type { AnchorEvidence } from '../verify/anchor-rule.js';
@@ -161,7 +162,9 @@ function sessionsOf(commits: readonly ReportCommit[], evidence: AnchorEvidence |
     if (lane.id === null) continue;
     const records = lane.anchors.map((a) => evidence?.records.get(a.digest)?.record ?? null).filter((r) => r !== null);
     lane.role = records.find((r) => r.session_id === lane.id)?.role ?? null;
-    lane.label = `${lane.role ?? 'session'} ${lane.id.slice(0, 8)}`;
+    // The agent runtime and model that made the session (issue 42), where its proof record names them.
+    const agent = records.find((r) => r.session_id === lane.id && r.agent)?.agent;
+    lane.label = `${lane.role ?? 'session'} ${lane.id.slice(0, 8)}${agent ? ` (${attributionOf(agent)})` : ''}`;
     const events: SessionEvent[] = [];
     const clockIn = records.map((r) => r.context_generated_at).sort()[0];
     if (clockIn) events.push({ kind: 'clock-in', at: clockIn, reason: null });

@@ -40,6 +40,7 @@ import { hasValidAnchor } from '../records/anchor.js';
 import type { ResolvedFocus } from './rules/focus.js';
 import { sessionsLock } from '../records/activity.js';
 import { readTerminalLock } from '../records/terminal.js';
+import type { AgentIdentity } from '../records/attribution.js';
 
 export interface ClockInInput {
   /** Absolute path inside the repository (resolved to its worktree root). */
@@ -54,6 +55,8 @@ export interface ClockInInput {
    * it is then never picked implicitly (src/session/resolve.ts). Default false.
    */
   pinned?: boolean | undefined;
+  /** The agent runtime starting the session (its SessionStart hook) and its model: recorded for attribution. */
+  agent?: AgentIdentity | undefined;
   /**
    * The answer to the stale-session offer (seed 000 §7): `cleanup` archives the neighbours inactive beyond
    * `cleanup.stale_session_hours`, `continue` leaves them. Without it, such neighbours make clock-in refuse
@@ -136,7 +139,10 @@ export async function clockIn(input: ClockInInput, deps?: SessionDeps): Promise<
       throw staleOfferError(found.toStale, role, config.cleanup.stale_session_hours);
     const survey = decideStale(found, request.onStale);
     if (survey.conflicts.length > 0 && request.onConflict === 'abort') throw conflictError(survey.conflicts);
-    const record = newSessionRecord(workspace.root, request, generated, survey, at, input.pinned === true);
+    const record = {
+      ...newSessionRecord(workspace.root, request, generated, survey, at, input.pinned === true),
+      ...(input.agent ? { agent: input.agent } : {}),
+    };
     const fast = publishSession(paths, record, generated, liveAfter(survey, request.onConflict), warnings);
     const swept = sweepAndRecord(paths, config, record, generated, survey, request.onConflict);
     return {

@@ -15,7 +15,7 @@ import { checkProtocolRun, type ProtocolRuns } from './protocol-run-rule.js';
 import { queryKey } from './record-ancestry.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import type { VerifyRun } from './run.js';
-import { checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
+import { checkAttribution, checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
 
 /** What a batch's commits are judged with beyond their own facts, gathered once per batch (src/verify/judge-batch.ts). */
 export interface BatchFindings {
@@ -85,6 +85,13 @@ function receiptVerdict(run: VerifyRun, f: CommitFacts, r: BatchReceipts, eviden
   });
 }
 
+/** The attribution verdict (commit.attribution), from the agent the anchor's proof record names. */
+function attributionVerdict(run: VerifyRun, f: CommitFacts, evidence: AnchorEvidence): Verdict | null {
+  const digest = FULL_DIGEST.exec(lastTrailer(f.trailers, 'HestAI-Anchor') ?? '')?.[1];
+  const record = digest === undefined ? null : (evidence.records.get(digest)?.record ?? null);
+  return record === null ? null : checkAttribution(f, record.agent, run.config.commit.attribution);
+}
+
 /** --red-green: the paired test commit's run must fail and this commit's pass, with the policy's test command. */
 function redGreen(run: VerifyRun, f: CommitFacts, t: TddVerdict): Verdict {
   const testSha = t.pairedWith[t.pairedWith.length - 1]!;
@@ -125,6 +132,8 @@ export function commitVerdicts(run: VerifyRun, c: LogCommit, f: CommitFacts, fou
     if (protocolRun) verdicts.push(protocolRun);
   }
   if (c.parents.length > 1) verdicts.push(checkMerge(f.sha, found.merges.get(f.sha)!));
+  const attribution = adoption === undefined ? attributionVerdict(run, f, found.evidence) : null;
+  if (attribution) verdicts.push(attribution);
   const bypass = checkBypass(f, config.verify.bypass, c.message);
   if (bypass) verdicts.push(bypass);
   const clock = checkClock(f);

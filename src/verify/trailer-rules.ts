@@ -2,6 +2,7 @@ import type { CommitFacts } from '../tdd/commit.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { UUID_V4 } from '../util/validate.js';
+import { ASSISTED_BY, attributionOf, type AgentIdentity } from '../records/attribution.js';
 
 const ANCHOR_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -62,4 +63,36 @@ export function checkClock(commit: CommitFacts): Verdict | null {
     clause: 'docs/configuration.md (HESTAI_NOW)',
     message: `the hooks judged this commit with the clock pinned to ${pinned} (HESTAI_NOW), not the real time; the anchor verdict re-checks freshness at the commit date`,
   };
+}
+
+/**
+ * Pure (issue 42, `commit.attribution`): a commit whose anchor's proof record says an agent runtime started the
+ * session should carry `Assisted-by`; missing, it fails under `required` and warns under `warn`. A
+ * `Signed-off-by` on such a commit is a warning: by the Linux kernel's rule an AI agent must not add one.
+ * Null when the policy is off or the record names no agent runtime (a person's session, an older hestai).
+ */
+export function checkAttribution(
+  commit: CommitFacts,
+  agent: AgentIdentity | undefined,
+  policy: 'off' | 'warn' | 'required',
+): Verdict | null {
+  if (policy === 'off' || agent === undefined || commit.kind === 'merge') return null;
+  const clause = 'docs/configuration.md (commit.attribution)';
+  const made = `session made by the agent runtime ${attributionOf(agent)}`;
+  const assisted = lastTrailer(commit.trailers, ASSISTED_BY);
+  if (assisted === null)
+    return {
+      rule: 'attribution',
+      status: policy === 'required' ? 'fail' : 'warn',
+      clause,
+      message: `no Assisted-by trailer on a commit of a ${made} (commit.attribution: ${policy}); the commit-msg hook adds it`,
+    };
+  if (lastTrailer(commit.trailers, 'Signed-off-by') !== null)
+    return {
+      rule: 'attribution',
+      status: 'warn',
+      clause,
+      message: `Signed-off-by on a commit of a ${made}: by the Linux kernel's rule an AI agent must not add Signed-off-by (only a person certifies the DCO); Assisted-by: ${assisted}`,
+    };
+  return { rule: 'attribution', status: 'pass', message: `Assisted-by: ${assisted}`, clause };
 }
