@@ -186,3 +186,34 @@ describe('hestai init --agent copilot, qwen and droid (issue 42)', () => {
     expect(JSON.parse(fs.readFileSync(binding, 'utf8')).session_id).toBe(session);
   });
 });
+
+describe('hestai doctor checks the hook files of copilot, qwen and droid (issue 42)', () => {
+  it('says Copilot’s and Qwen’s limits as warnings, passes Droid’s file, and fails a file whose pre-tool hook is gone', () => {
+    const doctor = (repo: TempRepo) => {
+      const run = repo.hestai(['--json', 'doctor']);
+      return (JSON.parse(run.stdout).checks as Array<{ name: string; status: string; message: string }>).find(
+        (c) => c.name === 'agent hooks',
+      );
+    };
+    const expected: Record<Runtime, { status: string; says: string }> = {
+      copilot: { status: 'warn', says: 'only in a folder you trust (copilot --trust-folder' },
+      qwen: { status: 'warn', says: 'fires no SessionStart hook headless (qwen -p)' },
+      droid: { status: 'pass', says: 'Factory Droid' },
+    };
+    for (const runtime of RUNTIMES) {
+      const { repo, doc } = adopt(runtime);
+      expect(doctor(repo), runtime).toMatchObject({
+        status: expected[runtime].status,
+        message: expect.stringContaining(expected[runtime].says),
+      });
+      // the pre-tool hook dropped from the file, its other hooks kept
+      if (runtime === 'copilot') doc.hooks.preToolUse = [];
+      else doc.hooks.PreToolUse = [];
+      fs.writeFileSync(path.join(repo.dir, FILES[runtime].file), JSON.stringify(doc, null, 2));
+      expect(doctor(repo), runtime).toMatchObject({
+        status: 'fail',
+        message: expect.stringContaining(`${FILES[runtime].file} does not run hestai's hook`),
+      });
+    }
+  });
+});
