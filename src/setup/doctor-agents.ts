@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { readTextIfExists } from '../state/store.js';
+import { isRecord } from '../util/validate.js';
 import { CLINE_HOOK_FILE, CLINE_LIMIT, PLUGIN_RUNTIMES, pluginCommand } from './runtime-plugins.js';
+import { COPILOT_LIMIT, QWEN_LIMIT, RUNTIME_HOOK_FILES } from './runtime-settings.js';
 
 /** One runtime's project hook file as `hestai init --agent <runtime>` writes it, and what it cannot guarantee. */
 interface AgentHookFile {
@@ -18,11 +20,51 @@ interface AgentHookFile {
   command?: (text: string) => string | null;
 }
 
+/** `doc.hooks[event]` as a list, or null. */
+function hookList(doc: unknown, event: string): unknown[] | null {
+  const hooks = isRecord(doc) ? doc['hooks'] : undefined;
+  const list = isRecord(hooks) ? hooks[event] : undefined;
+  return Array.isArray(list) ? list : null;
+}
+
+const field = (value: unknown, key: string): string =>
+  isRecord(value) && typeof value[key] === 'string' ? (value[key] as string) : '';
+
+/**
+ * The commands of a JSON hook file's pre-tool entries, one a line (Copilot CLI: `hooks.preToolUse[].bash`;
+ * Claude Code's shape: `hooks.PreToolUse[].hooks[].command`); null when the file is not that shape.
+ */
+function preToolCommands(text: string, shape: 'copilot' | 'claude'): string | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const list = hookList(doc, shape === 'copilot' ? 'preToolUse' : 'PreToolUse');
+  if (list === null) return null;
+  if (shape === 'copilot') return list.map((entry) => field(entry, 'bash')).join('\n');
+  return list
+    .flatMap((group) => (isRecord(group) && Array.isArray(group['hooks']) ? group['hooks'] : []))
+    .map((hook) => field(hook, 'command'))
+    .join('\n');
+}
+const claudeShaped = (text: string) => preToolCommands(text, 'claude');
+
 /** The runtimes doctor checks (one row each). */
 export const AGENT_HOOK_FILES: readonly AgentHookFile[] = [
   { runtime: 'opencode', label: 'OpenCode', file: PLUGIN_RUNTIMES.opencode.plugin, command: pluginCommand },
   { runtime: 'kilo', label: 'Kilo Code', file: PLUGIN_RUNTIMES.kilo.plugin, command: pluginCommand },
   { runtime: 'cline', label: 'Cline', file: CLINE_HOOK_FILE, executable: true, limit: CLINE_LIMIT },
+  {
+    runtime: 'copilot',
+    label: 'Copilot CLI',
+    file: RUNTIME_HOOK_FILES.copilot,
+    limit: COPILOT_LIMIT,
+    command: (text) => preToolCommands(text, 'copilot'),
+  },
+  { runtime: 'qwen', label: 'Qwen Code', file: RUNTIME_HOOK_FILES.qwen, limit: QWEN_LIMIT, command: claudeShaped },
+  { runtime: 'droid', label: 'Factory Droid', file: RUNTIME_HOOK_FILES.droid, command: claudeShaped },
 ];
 
 /**

@@ -45,10 +45,12 @@ import {
   AGENT_RUNTIMES,
   agentHookCommand,
   codexHooksFor,
+  COPILOT_LIMIT,
   droidHooksFor,
   geminiHooksFor,
   mergeCopilotHooks,
   mergeCursorHooks,
+  QWEN_LIMIT,
   qwenHooksFor,
   mergeHookGroups,
   RUNTIME_HOOK_FILES,
@@ -554,13 +556,9 @@ function runtimeHints(runtime: HookFileRuntime): string[] {
         `register the MCP server for Cursor in .cursor/mcp.json: {"mcpServers": {"hestai": {"command": "node", "args": ["${installedBinPath()}", "mcp"]}}}`,
       ];
     case 'copilot':
-      return [
-        'Copilot CLI runs .github/hooks/ and .mcp.json only in a folder you trust (copilot --trust-folder, or accept its prompt); in an untrusted folder no hook runs and its edits go unchecked until the commit hooks and hestai verify',
-      ];
+      return [COPILOT_LIMIT];
     case 'qwen':
-      return [
-        'Qwen Code fires no SessionStart hook headless (qwen -p): there the first write is refused until the agent runs the bind step the refusal names',
-      ];
+      return [QWEN_LIMIT];
     default:
       return [];
   }

@@ -238,6 +238,14 @@ export function droidHooksFor(command: string): Record<string, MatcherGroup> {
  */
 export const COPILOT_EVENTS = { sessionStart: 60, preToolUse: 10 } as const;
 
+/** What Copilot CLI cannot promise (said by init and doctor). */
+export const COPILOT_LIMIT =
+  'Copilot CLI runs .github/hooks/ and .mcp.json only in a folder you trust (copilot --trust-folder, or accept its prompt); in an untrusted folder no hook runs and its edits go unchecked until the commit hooks and hestai verify';
+
+/** What Qwen Code cannot promise (said by init and doctor). */
+export const QWEN_LIMIT =
+  'Qwen Code fires no SessionStart hook headless (qwen -p): there the first write is refused until the agent runs the bind step the refusal names';
+
 /**
  * The new text of `.github/hooks/hestai.json`: hestai's entry on each of COPILOT_EVENTS (its command from
  * `commandFor(event)`), replacing its earlier one in place, every other entry and key kept.
