@@ -70,6 +70,19 @@ describe.skipIf(LEFTHOOK === null)('lefthook', () => {
     expect(repo.git(['diff', '--cached', '--name-only']).stdout).toBe('');
     const doctor = sh(repo, env, 'npx hestai doctor');
     expect(doctor.status, doctor.output).toBe(0);
+    // A linked worktree without the dependency (no npm ci there): one line naming the command, no stack.
+    const wt = path.join(tempDir('hestai-wt-'), 'wt');
+    repo.git(['worktree', 'add', '-q', '-b', 'other', wt]);
+    fs.writeFileSync(path.join(wt, 'notes.md'), 'notes\n');
+    repo.git(['add', 'notes.md'], { cwd: wt });
+    const bare = spawnSync('sh', ['-c', 'git commit -q -m "docs: notes"'], { cwd: wt, env, encoding: 'utf8' });
+    const said = `${bare.stdout}${bare.stderr}`;
+    expect(bare.status, said).not.toBe(0);
+    expect(said).not.toMatch(/MODULE_NOT_FOUND|Cannot find module|node:internal/);
+    expect(said).toContain(
+      'hestai: hestai-hooks is not installed in this worktree, so this commit is refused: run `npm ci`',
+    );
+
     const before = fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8');
     expect(sh(repo, env, 'npx hestai init').status).toBe(0);
     expect(fs.readFileSync(path.join(repo.dir, 'lefthook.yml'), 'utf8')).toBe(before);
