@@ -181,10 +181,19 @@ export function isLefthookHook(text: string | null): boolean {
  */
 export function lefthookCommand(hook: HestaiHook, hooksDir: string | null): string {
   const file = `${hooksDir}/${hook}`;
-  const node =
-    hooksDir === null ? `hestai check ${hook}` : `node ${/^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file)}`;
+  const quoted = /^[A-Za-z0-9_./-]+$/.test(file) ? file : shellQuote(file);
   // prepare-commit-msg never blocks a commit (see hookCommand).
-  if (hook === 'prepare-commit-msg') return `${node} {1} {2} || true`;
+  if (hook === 'prepare-commit-msg')
+    return hooksDir === null
+      ? `hestai check ${hook} {1} {2} || true`
+      : `[ ! -f ${quoted} ] || node ${quoted} {1} {2} || true`;
+  // A dependency missing in this worktree: the one line hookCommand prints, not node's stack.
+  const node =
+    hooksDir === null
+      ? `hestai check ${hook}`
+      : path.isAbsolute(hooksDir)
+        ? `node ${quoted}`
+        : `{ [ -f ${quoted} ] || { echo 'hestai: ${DEPENDENCY_MISSING}' >&2; exit 1; }; } && node ${quoted}`;
   if (hook === 'pre-commit') return `${node} # {files}`;
   return hook === 'commit-msg' ? `${node} {1}` : hook === 'pre-push' ? `${node} {1} {2}` : node;
 }
