@@ -49,7 +49,7 @@ export async function receive(
         what: u.ref,
         rule: 'receipts',
         message: `${RECEIPTS_NAMESPACE} is written by the server's post-receive hook alone: a client cannot push there`,
-        remedy: `git push origin :${u.ref} is refused too; push branches and hestai/anchors only`,
+        remedy: 'push branches and hestai/anchors only: git push origin <branch>',
       });
     else if (kind === 'refuse-deletion')
       refusals.push({

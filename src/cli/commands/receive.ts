@@ -77,7 +77,7 @@ export function registerReceive(program: Command): void {
         } catch (error) {
           say([
             `hestai receive: refused: the push could not be judged while ${phase}: ${(error as Error)?.message ?? String(error)}`,
-            '  the push is refused rather than let in unjudged (fail closed); remedy: hestai doctor on the server, or ask its admin',
+            '  the push is refused rather than let in unjudged (fail closed); remedy: git push again once the server is fixed (its admin sees this reason in the hook output)',
           ]);
           return { exitCode: ExitCode.Blocked, json: { ok: false }, text: '', streamed: true };
         } finally {
