@@ -36,7 +36,7 @@ function bindStep(request: ModelRequest): string {
 }
 
 describe.skipIf(QWEN === null)('Qwen Code (the real program) runs the hooks hestai init --agent qwen wrote', () => {
-  it('with no SessionStart headless, refuses the first write with the bind step; bound by it, refuses an unanchored write_file and writing shell; anchored through the MCP server Qwen started, its write_file is allowed and its commit passes verify in a fresh clone', async () => {
+  it('with no SessionStart headless, refuses the first write with the bind step; bound by it, refuses an unanchored writing shell (its edit tool: runtime-verdicts); anchored through the MCP server Qwen started, its write_file is allowed and its commit passes verify in a fresh clone', async () => {
     const { repo, init } = adopt('qwen');
     expect(init).toContain('Qwen Code fires no SessionStart hook headless');
     const remote = withRemote(repo);
@@ -46,7 +46,6 @@ describe.skipIf(QWEN === null)('Qwen Code (the real program) runs the hooks hest
       call('read_file', { file_path: file }),
       call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
       (request) => call('run_shell_command', { command: bindStep(request), description: 'bind a session' }),
-      call('edit', { file_path: file, old_string: 'app = 1', new_string: 'app = 3' }),
       call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
       ...anchorSteps(wd, (tool, input) => call(`mcp__hestai__${tool}`, input)),
       call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
@@ -57,13 +56,12 @@ describe.skipIf(QWEN === null)('Qwen Code (the real program) runs the hooks hest
         }),
     ]);
     const session = boundSession(repo, 'qwen');
-    expect(results, JSON.stringify(results)).toHaveLength(11);
-    const [read, unbound, bind, edit, shell, identity, context, proof, status, created, commit] = results;
+    expect(results, JSON.stringify(results)).toHaveLength(10);
+    const [read, unbound, bind, shell, identity, context, proof, status, created, commit] = results;
     expect(read?.content).toContain('export const app = 1;'); // reads are never gated
     expect(unbound?.content).toContain('hestai: Write blocked: this agent has no hestai session');
     // the bind step's output is the SessionStart context: the model learns its session and how to commit
     expect(sessionInContext({ method: 'POST', url: '', body: bind })).toBe(session);
-    expectRefusedUnanchored(edit, 'edit', session);
     expectRefusedUnanchored(shell, 'Bash', session);
     expect(fs.readFileSync(file, 'utf8')).toBe(APP);
     expectStagesPassed([identity, context, proof]);
