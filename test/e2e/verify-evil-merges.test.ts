@@ -194,3 +194,70 @@ describe('merges judged by the remerge diff', () => {
     expect(verdictOf(ours.report, 'Merge side (ours)', 'merge')?.status).toBe('pass');
   });
 });
+
+// Issue 40 item 8: a lockfile regenerated while merging differs from git's re-merge. An error by default; the
+// base policy may list such paths (verify.merge_regenerated), each then a warning naming it.
+describe('paths regenerated in a merge (verify.merge_regenerated)', () => {
+  const lock = (dep: string, version: string) =>
+    `{\n  "name": "app",\n  "packages": {\n    "node_modules/${dep}": {\n      "version": "${version}"\n    }\n  }\n}\n`;
+  function regenerated(config = '') {
+    const { repo, remote } = adopted(config);
+    repo.commit('chore: lockfile', { 'package-lock.json': lock('left-pad', '1.0.0') });
+    repo.git(['push', '-q', 'origin', 'main']);
+    repo.git(['checkout', '-q', '-b', 'side']);
+    repo.commit('chore(deps): side', { 'package-lock.json': lock('left-pad', '1.1.0') });
+    repo.git(['checkout', '-q', '-b', 'feat/x', 'main']);
+    repo.commit('chore(deps): branch', { 'package-lock.json': lock('left-pad', '1.2.0') });
+    const merge = (files: Record<string, string>, message: string) => {
+      repo.git(['merge', '-q', '--no-verify', 'side'], { allowFail: true });
+      for (const [file, content] of Object.entries(files)) {
+        repo.write(file, content);
+        repo.git(['add', file]);
+      }
+      repo.git(['commit', '-q', '--no-verify', '-m', message]);
+      return pushAndVerify(repo, remote);
+    };
+    return { repo, merge };
+  }
+  // npm install after resolving: a version neither side had, and a package neither side named.
+  const npmInstalled = `${lock('left-pad', '1.3.0').slice(0, -3)},\n    "node_modules/evil": {}\n  }\n}\n`;
+
+  it('attack: a lockfile regenerated in a merge fails by default, naming it and its first differing line', () => {
+    const { merge } = regenerated();
+    const { status, report } = merge({ 'package-lock.json': npmInstalled }, 'Merge side (npm install)');
+    expect(status).toBe(1);
+    const verdict = verdictOf(report, 'Merge side (npm install)', 'merge');
+    expect(verdict?.status).toBe('fail');
+    expect(verdict?.message).toContain('package-lock.json');
+    expect(verdict?.message).toContain('1.3.0');
+  });
+
+  it('listed in the base policy, the regenerated lockfile is a warning naming it and verify passes; another path still fails', () => {
+    const { repo, merge } = regenerated('  merge_regenerated: ["package-lock.json"]\n');
+    const ok = merge({ 'package-lock.json': npmInstalled }, 'Merge side (npm install)');
+    expect(ok.status).toBe(0);
+    const warned = verdictOf(ok.report, 'Merge side (npm install)', 'merge');
+    expect(warned?.status).toBe('warn');
+    expect(warned?.message).toContain('package-lock.json');
+    expect(warned?.message).toContain('verify.merge_regenerated');
+    repo.git(['reset', '-q', '--hard', 'HEAD^']);
+    const evil = merge(
+      { 'package-lock.json': npmInstalled, 'a.txt': 'one\ntwo\nthree\nbackdoor\n' },
+      'Merge side (npm install and more)',
+    );
+    expect(evil.status).toBe(1);
+    const failed = verdictOf(evil.report, 'Merge side (npm install and more)', 'merge');
+    expect(failed?.status).toBe('fail');
+    expect(failed?.message).toContain('a.txt');
+  });
+
+  it('a branch cannot list its own regenerated paths: the policy is the base', () => {
+    const { repo, merge } = regenerated();
+    repo.commit('chore: allow lockfiles', {
+      '.hestai_workspace.yaml': 'verify:\n  anchors: off\n  trailers: off\n  merge_regenerated: ["**"]\n',
+    });
+    const { status, report } = merge({ 'package-lock.json': npmInstalled }, 'Merge side (npm install)');
+    expect(status).toBe(1);
+    expect(verdictOf(report, 'Merge side (npm install)', 'merge')?.status).toBe('fail');
+  });
+});

@@ -114,6 +114,16 @@ describe('workspace config', () => {
     }
   });
 
+  it('verify.merge_regenerated lists globs, empty by default; an empty or non-list entry is an error with its key and line', () => {
+    expect(validateConfigText('').config?.verify.merge_regenerated).toEqual([]);
+    const ok = validateConfigText('verify:\n  merge_regenerated: [package-lock.json, "**/yarn.lock"]\n');
+    expect(ok.config?.verify.merge_regenerated).toEqual(['package-lock.json', '**/yarn.lock']);
+    const empty = validateConfigText('verify:\n  merge_regenerated:\n    - ""\n');
+    expect(empty.errors[0]).toMatchObject({ key: 'verify.merge_regenerated.0', line: 3 });
+    const scalar = validateConfigText('verify:\n  merge_regenerated: package-lock.json\n');
+    expect(scalar.errors[0]).toMatchObject({ key: 'verify.merge_regenerated', line: 2 });
+  });
+
   it('refuses paths that leave the repository', () => {
     const { errors } = validateConfigText('context_paths:\n  additional:\n    - ../secrets\n    - /etc/passwd\n');
     expect(errors.map((e) => e.key)).toEqual(['context_paths.additional.0', 'context_paths.additional.1']);
