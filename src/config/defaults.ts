@@ -77,6 +77,8 @@ export const DEFAULTS = {
     exempt: 'error' as 'allow' | 'warn' | 'error',
     /** A git server's receipts (src/receive/receipts.ts) judge when a commit and its anchor's record arrived. */
     receipts: 'off' as 'off' | 'warn' | 'required',
+    /** Globs of paths a merge may regenerate (lockfiles): where it differs from git's re-merge is a warning. */
+    merge_regenerated: [] as string[],
   },
   anchors: { publish: true },
   protocol: { enforce: false, force_limit: 3, history_limit: 50, verify: 'warn' as 'off' | 'warn' | 'error' },

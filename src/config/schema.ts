@@ -148,6 +148,7 @@ export const configSchema = z.strictObject({
     anchors: oneOf(['off', 'warn', 'error'], DEFAULTS.verify.anchors),
     exempt: oneOf(['allow', 'warn', 'error'], DEFAULTS.verify.exempt),
     receipts: oneOf(['off', 'warn', 'required'], DEFAULTS.verify.receipts),
+    merge_regenerated: z._default(z.array(nonEmpty()), () => [...DEFAULTS.verify.merge_regenerated]),
   }),
   protocol: section('protocol', {
     enforce: flag(DEFAULTS.protocol.enforce),

@@ -28,6 +28,8 @@ export interface BatchFindings {
   covered: ReadonlySet<string>;
   backdated: ReadonlyMap<string, Backdating>;
   merges: ReadonlyMap<string, MergeEvidence>;
+  /** Whether the base's policy lets a merge regenerate a path (verify.merge_regenerated). */
+  regenerated: (path: string) => boolean;
   /** The server's receive times (verify.receipts on), else null. */
   receipts: BatchReceipts | null;
 }
@@ -131,7 +133,7 @@ export function commitVerdicts(run: VerifyRun, c: LogCommit, f: CommitFacts, fou
     const protocolRun = checkProtocolRun(f, found.runs, run.protocolLevel);
     if (protocolRun) verdicts.push(protocolRun);
   }
-  if (c.parents.length > 1) verdicts.push(checkMerge(f.sha, found.merges.get(f.sha)!));
+  if (c.parents.length > 1) verdicts.push(checkMerge(f.sha, found.merges.get(f.sha)!, found.regenerated));
   const attribution = adoption === undefined ? attributionVerdict(run, f, found.evidence) : null;
   if (attribution) verdicts.push(attribution);
   const bypass = checkBypass(f, config.verify.bypass, c.message);

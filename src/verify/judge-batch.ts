@@ -8,6 +8,7 @@ import { recordTimes, type ReceiptTimes } from './receipts.js';
 import type { Backdating } from './committer-time.js';
 import { logFacts } from './log-facts.js';
 import { batchMergeEvidence } from './merge-evidence.js';
+import { globToRegExp } from '../tdd/glob.js';
 import { owned, type ReadBatch } from './read-batch.js';
 import type { CommitReport, VerifyRun } from './run.js';
 import { passSquashes } from './squash-pass.js';
@@ -77,7 +78,9 @@ export async function judgeBatch(
     run.policyCommit,
   );
   const receipts = run.receipts === null ? null : await batchReceipts(run, await run.receipts(), evidence);
-  const found: BatchFindings = { tdd, adoptions, evidence, runs, covered, backdated, merges, receipts };
+  const globs = run.config.verify.merge_regenerated.map(globToRegExp);
+  const regenerated = (p: string) => globs.some((g) => g.test(p));
+  const found: BatchFindings = { tdd, adoptions, evidence, runs, covered, backdated, merges, regenerated, receipts };
   for (const { c, f } of inRange)
     emit({ sha: f.sha, header: f.header, files: c.files, verdicts: commitVerdicts(run, c, f, found) });
 }

@@ -28,7 +28,21 @@ export type MergeEvidence =
 /** The clause of every merge verdict. */
 export const MERGE_CLAUSE = 'real merge (2+ parents): judged by what it adds beyond its parents (issues 11, 24)';
 
-export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
+/** The paths named, each with its first differing line when known (at most 20, then the count). */
+function named(differences: readonly MergeDifference[]): string {
+  const shown = differences.slice(0, 20).map((d) => (d.detail === null ? d.path : `${d.path} (${d.detail})`));
+  return shown.join(', ') + (differences.length > 20 ? `, … (${differences.length} in all)` : '');
+}
+
+/**
+ * `regenerated` tells the paths the base's policy lets a merge regenerate (`verify.merge_regenerated`, issue 40):
+ * where the merge differs from git's re-merge there is a warning naming them, not an error.
+ */
+export function checkMerge(
+  sha: string,
+  evidence: MergeEvidence,
+  regenerated: (path: string) => boolean = () => false,
+): Verdict {
   const short = sha.slice(0, 7);
   if (evidence.kind === 'octopus')
     return {
@@ -51,7 +65,16 @@ export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
       status: 'fail',
       message: `commit ${short}: the merge could not be re-computed (${evidence.reason}), so what it adds was never judged. hint: run verify with git 2.38 or newer`,
     };
-  const bad = evidence.differences;
+  const bad = evidence.differences.filter((d) => !regenerated(d.path));
+  const allowed = evidence.differences.filter((d) => regenerated(d.path));
+  const listed = allowed.length === 0 ? '' : ` (verify.merge_regenerated lets it regenerate ${named(allowed)})`;
+  if (bad.length === 0 && allowed.length > 0)
+    return {
+      rule: 'merge',
+      clause: MERGE_CLAUSE,
+      status: 'warn',
+      message: `commit ${short} differs from git's re-merge of its parents in ${named(allowed)}, which the base's policy lets a merge regenerate (verify.merge_regenerated). hint: review them, since a lockfile can name any package`,
+    };
   if (bad.length === 0) {
     return {
       rule: 'merge',
@@ -63,12 +86,10 @@ export function checkMerge(sha: string, evidence: MergeEvidence): Verdict {
           : `merge: only resolves conflicts in ${evidence.conflicted.join(', ')}`,
     };
   }
-  const named = bad.slice(0, 20).map((d) => (d.detail === null ? d.path : `${d.path} (${d.detail})`));
-  const shown = named.join(', ') + (bad.length > 20 ? `, … (${bad.length} in all)` : '');
   return {
     rule: 'merge',
     clause: MERGE_CLAUSE,
     status: 'fail',
-    message: `commit ${short} is an evil merge: it differs from git's re-merge of its parents beyond resolving conflict hunks with their sides' lines, in ${shown}. hint: commit those changes on their own (so the header, test-first and anchor rules judge them) and redo the merge without them (git merge, resolving only conflicts)`,
+    message: `commit ${short} is an evil merge: it differs from git's re-merge of its parents beyond resolving conflict hunks with their sides' lines, in ${named(bad)}${listed}. hint: commit those changes on their own (so the header, test-first and anchor rules judge them) and redo the merge without them (git merge, resolving only conflicts)`,
   };
 }
