@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { attributionTrailers, payloadModel } from '../../../src/records/attribution.js';
+import { commitFacts } from '../../../src/tdd/commit.js';
+import { checkAttribution } from '../../../src/verify/trailer-rules.js';
+
+// commit.attribution (issue 42): the pure rule verify applies from the agent an anchor's proof record names.
+
+const facts = (message: string) => commitFacts({ sha: 'a', message, files: [], parents: ['p'] }, () => false);
+const agent = { runtime: 'claude-code', model: 'claude-opus-4-1' };
+
+describe('checkAttribution', () => {
+  it('judges only sessions an agent runtime made, and nothing under off', () => {
+    expect(checkAttribution(facts('docs: x'), undefined, 'required')).toBeNull();
+    expect(checkAttribution(facts('docs: x'), agent, 'off')).toBeNull();
+  });
+
+  it('a missing Assisted-by fails under required and warns under warn, naming the runtime and model', () => {
+    const required = checkAttribution(facts('docs: x'), agent, 'required');
+    expect(required).toMatchObject({ rule: 'attribution', status: 'fail' });
+    expect(required?.message).toContain('claude-code:claude-opus-4-1');
+    expect(checkAttribution(facts('docs: x'), agent, 'warn')?.status).toBe('warn');
+  });
+
+  it('a Signed-off-by names the kernel rule, also when Assisted-by is missing', () => {
+    const signed = 'docs: x\n\nSigned-off-by: A <a@example.com>';
+    expect(checkAttribution(facts(`${signed}\nAssisted-by: claude-code`), agent, 'required')).toMatchObject({
+      status: 'warn',
+    });
+    const both = checkAttribution(facts(signed), agent, 'required');
+    expect(both?.status).toBe('fail');
+    expect(both?.message).toContain('must not add Signed-off-by');
+  });
+
+  it('passes a commit that carries Assisted-by', () => {
+    expect(checkAttribution(facts('docs: x\n\nAssisted-by: claude-code:m'), agent, 'required')?.status).toBe('pass');
+  });
+});
+
+describe('the trailer the hooks add', () => {
+  it('is runtime:model, the runtime alone without a model, and none for a person or under off', () => {
+    expect(attributionTrailers(agent, 'warn')).toEqual([{ key: 'Assisted-by', value: 'claude-code:claude-opus-4-1' }]);
+    expect(attributionTrailers({ runtime: 'codex', model: null }, 'required')).toEqual([
+      { key: 'Assisted-by', value: 'codex' },
+    ]);
+    expect(attributionTrailers(undefined, 'required')).toEqual([]);
+    expect(attributionTrailers(agent, 'off')).toEqual([]);
+  });
+
+  it('takes a payload model only when it is one safe word (no forged trailers)', () => {
+    expect(payloadModel('gpt-5.1-codex')).toBe('gpt-5.1-codex');
+    expect(payloadModel({ id: 'claude-sonnet-4-5', display_name: 'Sonnet' })).toBe('claude-sonnet-4-5');
+    expect(payloadModel('opus\nSigned-off-by: X <x@y>')).toBeNull();
+    expect(payloadModel('two words')).toBeNull();
+    expect(payloadModel(42)).toBeNull();
+    expect(attributionTrailers({ runtime: 'evil\nSigned-off-by: x', model: null }, 'warn')).toEqual([]);
+  });
+});
