@@ -63,16 +63,21 @@ export function verifyEvidenceReaders(options: { tips?: readonly { ref: string; 
 } {
   const stores = new Map<string, EvidenceStore>();
   let exclude: readonly string[] = [];
+  let signers: { allowed: string | null } | null = null;
   const store = (root: string) => {
     let view = stores.get(root);
-    if (view === undefined) stores.set(root, (view = openEvidence(root, { exclude, ...options })));
+    if (view === undefined)
+      stores.set(root, (view = openEvidence(root, { exclude, ...options, ...(signers === null ? {} : { signers }) })));
     return view;
   };
+  const signed = () => signers !== null;
   return {
-    anchorEvidence: (root, digests, sessions) => gatherAnchorEvidence(root, digests, sessions, store(root)),
-    protocolRuns: (root, sessions) => gatherProtocolRuns(root, sessions, store(root)),
+    anchorEvidence: (root, digests, sessions) =>
+      gatherAnchorEvidence(root, digests, sessions, store(root), { signed: signed() }),
+    protocolRuns: (root, sessions) => gatherProtocolRuns(root, sessions, store(root), { signed: signed() }),
     evidence: {
       exclude: (revisions) => (exclude = [...revisions]),
+      signers: (allowed) => (signers = { allowed }),
       changeRecords: (root) => store(root).changeRecords(),
       warnings: () => [...stores.values()].flatMap((s) => s.warnings()),
     },
@@ -91,13 +96,19 @@ export async function gatherAnchorEvidence(
   digests: ReadonlySet<string>,
   sessions: ReadonlySet<string>,
   store: EvidenceStore,
+  options: { signed?: boolean } = {},
 ): Promise<AnchorEvidence> {
   const refs = store.refs();
   const records = new Map<string, RecordEvidence>();
   if (refs.length === 0 || digests.size === 0) return { refs: refs.map((r) => r.ref), records, events: new Map() };
 
-  // 1. The records and the sessions' events, from every version hestai/anchors ever published (src/evidence).
-  const [found, events] = await Promise.all([store.proofRecords(digests), store.events(sessions)]);
+  // 1. The records and the sessions' events (and coverage, under verify.signatures), from every version
+  // hestai/anchors ever published (src/evidence).
+  const [found, events, coverage] = await Promise.all([
+    store.proofRecords(digests),
+    store.events(sessions),
+    options.signed ? store.coverage(sessions) : undefined,
+  ]);
   const good: RecordEvidence[] = [];
   for (const digest of digests) {
     const evidence: RecordEvidence = { digest, problem: null, record: null, headMissing: false, ruleErrors: [] };
@@ -108,6 +119,7 @@ export async function gatherAnchorEvidence(
       continue;
     }
     evidence.record = lookup.record;
+    if (lookup.ownership) evidence.ownership = lookup.ownership;
     good.push(evidence);
   }
 
@@ -184,7 +196,7 @@ export async function gatherAnchorEvidence(
     const v = validateVector(canonical_anchor, { part: 'vector', role, strictness: tier, probe, cognition });
     e.ruleErrors.push(...v.errors);
   }
-  return { refs: refs.map((r) => r.ref), records, events };
+  return { refs: refs.map((r) => r.ref), records, events, ...(coverage ? { coverage } : {}) };
 }
 
 /**
@@ -195,8 +207,12 @@ export async function gatherProtocolRuns(
   _root: string,
   sessions: ReadonlySet<string>,
   store: EvidenceStore,
+  options: { signed?: boolean } = {},
 ): Promise<ProtocolRuns> {
   const refs = store.refs();
   if (refs.length === 0 || sessions.size === 0) return { refs: refs.map((r) => r.ref), runs: new Map() };
-  return { refs: refs.map((r) => r.ref), runs: await store.protocolRuns(sessions) };
+  if (!options.signed) return { refs: refs.map((r) => r.ref), runs: await store.protocolRuns(sessions) };
+  const owned = await store.ownedRuns(sessions);
+  const runs = new Map([...owned].map(([s, list]) => [s, list.map((r) => r.value)]));
+  return { refs: refs.map((r) => r.ref), runs, owned };
 }

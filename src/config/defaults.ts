@@ -79,6 +79,8 @@ export const DEFAULTS = {
     receipts: 'off' as 'off' | 'warn' | 'required',
     /** Globs of paths a merge may regenerate (lockfiles): where it differs from git's re-merge is a warning. */
     merge_regenerated: [] as string[],
+    /** Who published the evidence: anchors commits signed by a key of the base's .hestai/allowed_signers (issue 39). */
+    signatures: 'off' as 'off' | 'warn' | 'required',
   },
   anchors: { publish: true },
   protocol: { enforce: false, force_limit: 3, history_limit: 50, verify: 'warn' as 'off' | 'warn' | 'error' },

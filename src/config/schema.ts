@@ -149,6 +149,7 @@ export const configSchema = z.strictObject({
     exempt: oneOf(['allow', 'warn', 'error'], DEFAULTS.verify.exempt),
     receipts: oneOf(['off', 'warn', 'required'], DEFAULTS.verify.receipts),
     merge_regenerated: z._default(z.array(nonEmpty()), () => [...DEFAULTS.verify.merge_regenerated]),
+    signatures: oneOf(['off', 'warn', 'required'], DEFAULTS.verify.signatures),
   }),
   protocol: section('protocol', {
     enforce: flag(DEFAULTS.protocol.enforce),

@@ -4,11 +4,10 @@
  *   changes/<tip>.json   {kind, version, branch, tip, tree, base, patch_id, pushed_at}
  * Each record's commit on the anchors branch has the branch tip as its second parent, so the branch's
  * commits travel with the anchors branch (and survive the branch's deletion after a squash). A record is
- * an index, never a verdict: `hestai verify` re-checks every fact it names from git objects.
+ * an index, never a verdict: `hestai verify` re-checks every fact it names from git objects. The pre-push
+ * hook writes them (src/evidence/push-records.ts).
  */
-import { ANCHORS_REF, anchorStoreHead, writeAnchorStore } from './anchors.js';
 import { runGit } from './exec.js';
-import { splitNul } from './parse.js';
 
 export const CHANGES_DIR = 'changes';
 
@@ -41,56 +40,20 @@ export function patchId(cwd: string, from: string, to: string): string | null {
 }
 
 /**
- * Adds a change record for each pushed branch tip the anchors branch does not record yet, each in one
- * commit whose second parent is the tip (one `fast-import` each). `bases` are the refs whose merge-base
- * with the tip is its base (the remote's default branch first). Returns the tips recorded.
+ * `git patch-id --stable` of each commit's own change (against its first parent), by commit: two git processes
+ * for all (`git log -p`, then `git patch-id`). A commit with an empty change has none.
  */
-export function recordChanges(
-  cwd: string,
-  pushed: readonly { branch: string; tip: string }[],
-  bases: readonly string[],
-  at: Date,
-): string[] {
-  if (pushed.length === 0) return [];
-  const recorded = new Set<string>();
-  if (anchorStoreHead(cwd).tip !== null) {
-    const out = runGit(['ls-tree', '-z', '--name-only', '--full-tree', `${ANCHORS_REF}:${CHANGES_DIR}`], {
-      cwd,
-      okCodes: [128],
-    });
-    for (const name of splitNul(out.stdout)) recorded.add(name.replace(/\.json$/, ''));
+export function commitPatchIds(cwd: string, commits: readonly string[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  if (commits.length === 0) return ids;
+  const patches = runGit(['log', '--no-walk=unsorted', '-p', '--no-color', '--format=commit %H', ...commits], {
+    cwd,
+    okCodes: [128],
+  });
+  const out = runGit(['patch-id', '--stable'], { cwd, input: patches.stdout, okCodes: [128] }).stdout;
+  for (const line of out.split('\n')) {
+    const [pid = '', commit = ''] = line.split(' ');
+    if (OID.test(pid) && OID.test(commit)) ids.set(commit, pid);
   }
-  const done: string[] = [];
-  for (const { branch, tip } of pushed) {
-    if (recorded.has(tip) || !OID.test(tip)) continue;
-    const tree = runGit(['rev-parse', '--verify', '--quiet', `${tip}^{tree}`], { cwd, okCodes: [1, 128] });
-    if (tree.status !== 0) continue;
-    let base: string | null = null;
-    for (const ref of bases) {
-      const mb = runGit(['merge-base', tip, ref], { cwd, okCodes: [1, 128] });
-      if (mb.status === 0) {
-        base = mb.stdout.trim();
-        break;
-      }
-    }
-    const record: ChangeRecord = {
-      kind: 'hestai.change',
-      version: 1,
-      branch,
-      tip,
-      tree: tree.stdout.trim(),
-      base,
-      patch_id: base === null || base === tip ? null : patchId(cwd, base, tip),
-      pushed_at: at.toISOString(),
-    };
-    const content = `${JSON.stringify(record, null, 2)}\n`;
-    writeAnchorStore(cwd, [{ path: `${CHANGES_DIR}/${tip}.json`, content }], `hestai: change record ${branch}`, {
-      tip: anchorStoreHead(cwd).tip,
-      merge: tip,
-      at,
-    });
-    recorded.add(tip);
-    done.push(tip);
-  }
-  return done;
+  return ids;
 }

@@ -11,7 +11,7 @@ import {
   mergeAnchorStore,
   pushAnchorStore,
 } from '../git/anchors.js';
-import { recordChanges } from '../git/change-records.js';
+import { recordPush, type PushedRef } from '../evidence/push-records.js';
 import type { WorkspaceConfig } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { HookOutcome } from './outcome.js';
@@ -33,14 +33,14 @@ export function prePush(input: PrePushInput): HookOutcome {
   if (!input.config.anchors.publish || !remote) return pass();
   // The user pushes the anchors branch themselves (git push --all, or by name): nothing to add.
   if (input.stdin.split('\n').some((line) => line.split(' ')[2] === ANCHORS_REF)) return pass();
-  // Each pushed work branch leaves a change record, so its squash on the default branch can be judged by its commits.
+  // Each pushed work branch leaves a change record, so its squash on the default branch can be judged by its
+  // commits; each pushed ref, which of its new commits each session made (coverage, issue 39).
   const db = input.config.tdd.default_branch;
-  recordChanges(
-    input.root,
-    pushedBranches(input.stdin, db),
-    [`refs/remotes/${remote}/${db}`, `refs/heads/${db}`],
-    input.clock(),
-  );
+  recordPush(input.root, pushedRefs(input.stdin, db), {
+    bases: [`refs/remotes/${remote}/${db}`, `refs/heads/${db}`],
+    remoteRefs: /^[A-Za-z0-9._-]+$/.test(remote) ? [`--remotes=${remote}`] : [],
+    at: input.clock(),
+  });
   const state = anchorPublishState(input.root, remote);
   if (state.local === null) return pass();
   if (
@@ -74,14 +74,14 @@ export function prePush(input: PrePushInput): HookOutcome {
   return pass([`hestai: published the anchor proof records (hestai/anchors) to ${remote}`]);
 }
 
-/** Pure: the work branches a push updates (`<local ref> <local sha> <remote ref> <remote sha>` lines): not deletions, not the default branch. */
-export function pushedBranches(stdin: string, defaultBranch: string): { branch: string; tip: string }[] {
-  const out: { branch: string; tip: string }[] = [];
+/** Pure: the branches a push updates, the default branch among them (not a work branch): not deletions, not hestai/anchors. */
+export function pushedRefs(stdin: string, defaultBranch: string): PushedRef[] {
+  const out: PushedRef[] = [];
   for (const line of stdin.split('\n')) {
-    const [local = '', tip = '', remoteRef = ''] = line.trim().split(' ');
+    const [local = '', tip = '', remoteRef = '', remoteTip = ''] = line.trim().split(' ');
     if (!local.startsWith('refs/heads/') || !remoteRef.startsWith('refs/heads/')) continue;
-    if (/^0+$/.test(tip) || remoteRef === `refs/heads/${defaultBranch}` || remoteRef === ANCHORS_REF) continue;
-    out.push({ branch: remoteRef, tip });
+    if (/^0+$/.test(tip) || remoteRef === ANCHORS_REF) continue;
+    out.push({ branch: remoteRef, tip, remoteTip, work: remoteRef !== `refs/heads/${defaultBranch}` });
   }
   return out;
 }

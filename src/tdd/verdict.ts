@@ -9,4 +9,6 @@ export interface Verdict {
   paired_with?: { sha: string; header: string; relation: string }[];
   /** test-first: the branch a squash commit squashes, verified test-first commit by commit. */
   squash_of?: { branch: string; tip: string; commits: number; matched_by: 'tree' | 'patch-id' };
+  /** signature: the session's owner, the allowed key that signed its proof record (issue 39). */
+  owner?: { signer: string | null; key: string | null };
 }

@@ -11,6 +11,8 @@ import { ageHoursAt, isOlderAt } from '../records/freshness.js';
 import { ackCovers } from '../records/session.js';
 import { COMMITTER_SKEW_HOURS, type Backdating } from './committer-time.js';
 import { DEFAULTS } from '../config/defaults.js';
+import type { Owned, Ownership } from '../evidence/store.js';
+import type { CoverageRecord } from '../evidence/schemas.js';
 
 /** What verify learned about one digest. */
 export interface RecordEvidence {
@@ -22,6 +24,8 @@ export interface RecordEvidence {
   headMissing: boolean;
   /** RAPH v4.0 rule failures re-run at the recorded HEAD (`RULE_ID: message`). */
   ruleErrors: string[];
+  /** Who published the record (only under verify.signatures). */
+  ownership?: Ownership;
 }
 
 export interface AnchorEvidence {
@@ -30,6 +34,8 @@ export interface AnchorEvidence {
   records: Map<string, RecordEvidence>;
   /** Events per session id. */
   events: Map<string, ProofEvent[]>;
+  /** Coverage records per session id, with who published each (only under verify.signatures). */
+  coverage?: Map<string, Owned<CoverageRecord>[]>;
 }
 
 /** Reads the evidence for a range (src/anchor/reverify.ts: gatherAnchorEvidence). */

@@ -16,6 +16,7 @@ import { queryKey } from './record-ancestry.js';
 import { redGreenVerdict, runAtCommit } from './red-green.js';
 import type { VerifyRun } from './run.js';
 import { checkAttribution, checkBypass, checkClock, checkTrailers } from './trailer-rules.js';
+import { checkSignature, commitOwner, unownedRuns } from './signature-rule.js';
 
 /** What a batch's commits are judged with beyond their own facts, gathered once per batch (src/verify/judge-batch.ts). */
 export interface BatchFindings {
@@ -32,6 +33,8 @@ export interface BatchFindings {
   regenerated: (path: string) => boolean;
   /** The server's receive times (verify.receipts on), else null. */
   receipts: BatchReceipts | null;
+  /** Under verify.signatures: the patch-id of each commit no coverage record lists by id. */
+  patchIds: ReadonlyMap<string, string>;
 }
 
 /** The receive times, with those of the records the batch's anchors name, by digest. */
@@ -107,6 +110,17 @@ function redGreen(run: VerifyRun, f: CommitFacts, t: TddVerdict): Verdict {
   );
 }
 
+/** The protocol runs that count: under verify.signatures: required, only those the session's owner signed. */
+function ownersRuns(run: VerifyRun, f: CommitFacts, found: BatchFindings): ProtocolRuns {
+  const runs = found.runs!;
+  const session = lastTrailer(f.trailers, 'HestAI-Session');
+  if (run.signatures !== 'required' || !runs.owned || session === null) return runs;
+  const owner = commitOwner(f, found.evidence);
+  const ignored = new Set(unownedRuns(runs.owned.get(session) ?? [], owner).map((r) => r.value));
+  if (ignored.size === 0) return runs;
+  return { ...runs, runs: new Map([[session, (runs.runs.get(session) ?? []).filter((r) => !ignored.has(r))]]) };
+}
+
 /**
  * One commit's verdicts, in the order reports show them: header, test-first (or its bypass), trailers,
  * anchor, protocol run, merge, bypass, clock, and with --red-green the RED/GREEN runs.
@@ -129,8 +143,16 @@ export function commitVerdicts(run: VerifyRun, c: LogCommit, f: CommitFacts, fou
     const receipt = receiptVerdict(run, f, found.receipts, found.evidence);
     if (receipt) verdicts.push(receipt);
   }
+  if (run.signatures !== 'off') {
+    const signature = checkSignature(
+      f,
+      { evidence: found.evidence, runs: found.runs?.owned ?? null, patchIds: found.patchIds },
+      run.signatures,
+    );
+    if (signature) verdicts.push(signature);
+  }
   if (found.runs !== null && run.protocolLevel !== 'off') {
-    const protocolRun = checkProtocolRun(f, found.runs, run.protocolLevel);
+    const protocolRun = checkProtocolRun(f, ownersRuns(run, f, found), run.protocolLevel);
     if (protocolRun) verdicts.push(protocolRun);
   }
   if (c.parents.length > 1) verdicts.push(checkMerge(f.sha, found.merges.get(f.sha)!, found.regenerated));

@@ -13,6 +13,8 @@ import { owned, type ReadBatch } from './read-batch.js';
 import type { CommitReport, VerifyRun } from './run.js';
 import { passSquashes } from './squash-pass.js';
 import { judgeTestFirst } from './test-first-step.js';
+import { commitPatchIds } from '../git/change-records.js';
+import type { CommitFacts } from '../tdd/commit.js';
 
 /** What judging keeps from one batch to the next. */
 export interface JudgingState extends DatingMarks {
@@ -78,9 +80,40 @@ export async function judgeBatch(
     run.policyCommit,
   );
   const receipts = run.receipts === null ? null : await batchReceipts(run, await run.receipts(), evidence);
+  const patchIds = run.signatures === 'off' ? new Map<string, string>() : unlistedPatchIds(run.root, inRange, evidence);
   const globs = run.config.verify.merge_regenerated.map(globToRegExp);
   const regenerated = (p: string) => globs.some((g) => g.test(p));
-  const found: BatchFindings = { tdd, adoptions, evidence, runs, covered, backdated, merges, regenerated, receipts };
+  const found: BatchFindings = {
+    tdd,
+    adoptions,
+    evidence,
+    runs,
+    covered,
+    backdated,
+    merges,
+    regenerated,
+    receipts,
+    patchIds,
+  };
   for (const { c, f } of inRange)
     emit({ sha: f.sha, header: f.header, files: c.files, verdicts: commitVerdicts(run, c, f, found) });
+}
+
+/**
+ * Under verify.signatures, the `git patch-id` of each commit citing a session that no coverage record of that
+ * session lists by id (a rebased commit, or copied trailers): one `git log -p` and one `git patch-id` per batch.
+ */
+function unlistedPatchIds(
+  root: string,
+  inRange: readonly { f: CommitFacts }[],
+  evidence: AnchorEvidence,
+): Map<string, string> {
+  const listed = new Set<string>();
+  for (const list of evidence.coverage?.values() ?? [])
+    for (const c of list) for (const x of c.value.commits) listed.add(x.id);
+  const asked = inRange
+    .map(({ f }) => f)
+    .filter((f) => f.kind !== 'merge' && !listed.has(f.sha) && f.trailers.some((t) => /^hestai-session$/i.test(t.key)))
+    .map((f) => f.sha);
+  return commitPatchIds(root, asked);
 }

@@ -9,6 +9,7 @@ import { testFirstJudge } from '../tdd/rule.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { gateEnvironment, isTrusted, TRUST_REMEDY } from '../trust/index.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { ALLOWED_SIGNERS_FILE } from '../evidence/signatures.js';
 import { pairingContext, pairingRevisions } from './pairing-context.js';
 import { policyChanges, type PolicyChange } from './policy.js';
 import { PROTOCOL_FILE, protocolPolicyVerdict } from './protocol-policy.js';
@@ -158,6 +159,9 @@ export async function planRun(
     readsRecords: anchorsLevel !== 'off' && config.anchors.publish,
     protocolLevel: config.protocol.verify,
     receipts: config.verify.receipts === 'off' ? null : receiptsOnce(workspace.root, input.receiving ?? null),
+    signatures: config.verify.signatures,
+    allowedSigners:
+      config.verify.signatures === 'off' ? null : fileAtCommit(workspace.root, policy.policyRev, ALLOWED_SIGNERS_FILE),
     anchorEvidence: deps.anchorEvidence,
     protocolRuns: deps.protocolRuns,
     ...(deps.evidence ? { evidence: deps.evidence } : {}),

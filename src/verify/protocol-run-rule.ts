@@ -7,11 +7,14 @@ import type { CommitFacts } from '../tdd/commit.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import type { ProtocolRunRecord } from '../records/protocol-record.js';
+import type { Owned } from '../evidence/store.js';
 
 /** The published runs per session id, and the anchors branches they were read from. */
 export interface ProtocolRuns {
   refs: string[];
   runs: Map<string, ProtocolRunRecord[]>;
+  /** The same runs with who published each (only under verify.signatures). */
+  owned?: Map<string, Owned<ProtocolRunRecord>[]>;
 }
 
 /** Reads the runs of `sessions` (src/anchor/reverify.ts: gatherProtocolRuns). */

@@ -16,6 +16,8 @@ export interface EvidenceDeps {
   changeRecords(root: string): Promise<ChangeRecord[]>;
   /** What the reads found to warn about (deleted or changed records, blobs over the cap, malformed files). */
   warnings(): EvidenceWarning[];
+  /** Told, before the first read, to check who published what against the base's allowed signers (verify.signatures). */
+  signers?(allowed: string | null): void;
 }
 
 export interface VerifyInput {
@@ -93,6 +95,9 @@ export interface VerifyRun {
   protocolLevel: 'off' | 'warn' | 'error';
   /** The receive times of the server's receipts, read once when verify.receipts is on (src/verify/receipts.ts). */
   receipts: (() => Promise<ReceiptTimes>) | null;
+  /** verify.signatures, and the base's .hestai/allowed_signers (null: none) it checks against. */
+  signatures: 'off' | 'warn' | 'required';
+  allowedSigners: string | null;
   anchorEvidence?: AnchorEvidenceReader;
   protocolRuns?: ProtocolRunsReader;
   evidence?: EvidenceDeps;

@@ -79,6 +79,7 @@ export async function verifyStream(input: VerifyInput, deps: VerifyDeps, sink: V
   await refuseShallowRange(workspace.root, range);
   const { run, protocol } = await planRun(policy, input, deps, gitFailed);
   deps.evidence?.exclude(range.from === null ? [] : [range.from]);
+  if (run.signatures !== 'off') deps.evidence?.signers?.(run.allowedSigners);
   // The order (parents first), each commit's number of children and its message come from one
   // `git rev-list`, started now, walking the range while git counts it; each batch's files are read by a
   // `git log` of its own, so neither verify nor git holds the range.
