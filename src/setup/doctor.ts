@@ -3,6 +3,7 @@ import { runGit } from '../git/exec.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { loadConfig } from '../config/load.js';
 import { workspaceTrust } from '../trust/report.js';
+import { signingCheck } from './doctor-signing.js';
 
 /** One line of the doctor's report. */
 export interface DoctorCheck {
@@ -119,6 +120,7 @@ export async function runDoctor(
         });
       else if (trust.powers.length > 0)
         checks.push({ name: 'trust', status: 'pass', message: `trusted: ${trust.powers.join(', ')}` });
+      checks.push(signingCheck(workspace.root, config.verify.signatures, env));
     } catch (error) {
       checks.push({
         name: 'config',

@@ -22,7 +22,7 @@ import {
   sharedHooksReason,
   type ArmedResult,
 } from './armed.js';
-import { ask } from '../git/exec.js';
+import { ask, runGit } from '../git/exec.js';
 import {
   FRAMEWORK_HOOKS,
   HESTAI_HOOKS,
@@ -172,7 +172,14 @@ export function defaultProtocolText(packageRoot: string = PACKAGE_ROOT): string 
   return fs.readFileSync(path.join(packageRoot, 'templates', 'protocol', 'default.yaml'), 'utf8');
 }
 
-function workspaceConfigText(since: string | null, branch: DefaultBranch): string {
+/** Whether git signs here with ssh (`gpg.format ssh` and a `user.signingkey`): then init proposes verify.signatures: warn. */
+function gitSignsWithSsh(root: string): boolean {
+  const format = runGit(['config', '--get', 'gpg.format'], { cwd: root, okCodes: [1] }).stdout.trim();
+  const key = runGit(['config', '--get', 'user.signingkey'], { cwd: root, okCodes: [1] }).stdout.trim();
+  return format === 'ssh' && key !== '';
+}
+
+function workspaceConfigText(since: string | null, branch: DefaultBranch, signs: boolean): string {
   return [
     '# hestai workspace config: human-authored; every key and its default are in the README ("Configuration").',
     '# Thresholds (freshness, cleanup) are human authority: the tool reads this file and never rewrites it.',
@@ -182,6 +189,12 @@ function workspaceConfigText(since: string | null, branch: DefaultBranch): strin
       : `  since: ${JSON.stringify(since)}   # set by hestai init: history up to here predates the test-first rule`,
     // quoted: a sha of digits (or digits around one `e`) and a branch named `123` are numbers to YAML
     `  default_branch: ${JSON.stringify(branch.branch)}   # set by hestai init from ${branch.source}`,
+    ...(signs
+      ? [
+          'verify:',
+          '  signatures: warn   # proposed by hestai init: git signs with ssh here (hestai doctor: .hestai/allowed_signers)',
+        ]
+      : []),
     '',
   ].join('\n');
 }
@@ -284,7 +297,12 @@ function writeStarterFiles(actions: InitAction[], workspace: Workspace): Default
   const configMissing = readTextIfExists(paths.workspaceConfig) === null;
   const defaultBranch = configMissing ? detectDefaultBranch(root) : null;
   if (defaultBranch !== null)
-    put(actions, workspace, paths.workspaceConfig, workspaceConfigText(headCommit(root), defaultBranch));
+    put(
+      actions,
+      workspace,
+      paths.workspaceConfig,
+      workspaceConfigText(headCommit(root), defaultBranch, gitSignsWithSsh(root)),
+    );
   else actions.push({ path: path.relative(root, paths.workspaceConfig), action: 'unchanged' });
   const constitutions = installConstitutions(paths);
   for (const file of constitutions.written) actions.push({ path: file, action: 'created' });
