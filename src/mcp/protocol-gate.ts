@@ -66,11 +66,11 @@ export async function judgeProtocolFor(
   config: WorkspaceConfig,
 ): Promise<HookGateVerdict | null> {
   if (!config.protocol.enforce) return null;
-  const [{ judgeAgentProtocol }, { hestaiCommand }] = await Promise.all([
+  const [{ judgeAgentProtocol }, { agentHestaiCommand }] = await Promise.all([
     import('../protocol/agent-gate.js'),
     import('../agent/invocation.js'),
   ]);
-  return judgeAgentProtocol(paths, config, session, deps.env, deps.clock(), 'edit', hestaiCommand(paths.root));
+  return judgeAgentProtocol(paths, config, session, deps.env, deps.clock(), 'edit', agentHestaiCommand(paths.root));
 }
 
 /** Pure: the protocol's verdict (null: not enforced) worded for MCP (`anchor_status.protocol_gate`). */

@@ -9,7 +9,7 @@ import { readTextIfExists } from '../state/store.js';
 import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
 import { judgeSessionAct } from '../hooks/session-verdict.js';
-import { hestaiCommand } from '../agent/invocation.js';
+import { agentHestaiCommand } from '../agent/invocation.js';
 import type { McpDeps } from './deps.js';
 import { describeRefusal, resolveSession, type SessionResolution } from '../records/resolve.js';
 import { violationKind } from './violation-kind.js';
@@ -63,7 +63,7 @@ export async function sessionState(
   // The hooks' own decision (src/hooks/session-verdict.ts), with the protocol's start gates when enforced.
   const verdict = await judgeSessionAct(paths, session, config, deps.env, now, {
     anchor: check,
-    cli: hestaiCommand(paths.root),
+    cli: agentHestaiCommand(paths.root),
   });
   const ageHours = Math.round(contextAgeHours(session, now) * 100) / 100;
   return {

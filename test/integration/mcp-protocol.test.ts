@@ -159,7 +159,7 @@ describe('MCP session-protocol tools', () => {
       phase: 'BINDING',
       severity: 'CRITICAL',
       requirement: expect.stringContaining('BINDING/read_context'),
-      recovery: expect.stringContaining('hestai session evidence'),
+      recovery: expect.stringMatching(/^(?:hestai|node \S+\/bin\.js) session evidence /),
     });
     expect(typeof violations[0]!['timestamp']).toBe('string');
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hestaiCommand } from '../../agent/invocation.js';
+import { agentHestaiCommand } from '../../agent/invocation.js';
 import type { McpContext as McpDeps } from '../deps.js';
 import { LIMITS } from '../schemas.js';
 
@@ -9,7 +9,7 @@ import { LIMITS } from '../schemas.js';
 // shows only {type: "object"} (advertised() in ../schemas.ts keeps the whole list within 10 KB).
 
 export const lib = () => import('../../protocol/operations.js');
-export const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env, cli: hestaiCommand });
+export const deps$ = (deps: McpDeps) => ({ clock: deps.clock, env: deps.env, cli: agentHestaiCommand });
 
 /**
  * A tool's arguments with the worktree (working_dir, validated and cached by the connection) and the session it
