@@ -140,3 +140,19 @@ describe('appendTrailers: into the block git will see', () => {
     expect(appendTrailers('feat: x\n\nbody\n# c\n', t)).toBe('feat: x\n\nbody\n\nT: v\n\n# c\n');
   });
 });
+
+describe('appendTrailers: a trailer added beside others of its key (Assisted-by)', () => {
+  const assisted = { key: 'Assisted-by', value: 'claude-code:opus', add: true as const };
+
+  it("keeps a person's other Assisted-by lines and adds ours once", () => {
+    expect(appendTrailers('feat: x\n\nAssisted-by: coccinelle\n', [assisted])).toBe(
+      'feat: x\n\nAssisted-by: coccinelle\nAssisted-by: claude-code:opus\n',
+    );
+  });
+
+  it('adds nothing when the block already has the same line, whatever the case of its key', () => {
+    expect(appendTrailers('feat: x\n\nassisted-by: claude-code:opus\n', [...ours, assisted])).toBe(
+      `feat: x\n\nassisted-by: claude-code:opus\nHestAI-Session: ${ours[0]!.value}\nHestAI-Anchor: ${ours[1]!.value}\n`,
+    );
+  });
+});
