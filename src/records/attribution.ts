@@ -43,5 +43,5 @@ export const attributionOf = (agent: AgentIdentity): string =>
 /** Pure: the `Assisted-by` trailer a session's commits get (none for a person's session, or when `off`). */
 export function attributionTrailers(agent: unknown, policy: 'off' | 'warn' | 'required'): Trailer[] {
   const identity = policy === 'off' ? null : agentIdentity(agent);
-  return identity === null ? [] : [{ key: ASSISTED_BY, value: attributionOf(identity) }];
+  return identity === null ? [] : [{ key: ASSISTED_BY, value: attributionOf(identity), add: true }];
 }

@@ -4,6 +4,11 @@ import { isBlankLine, isCommentLine, scissorsOffset, type MessageOptions } from 
 export interface Trailer {
   key: string;
   value: string;
+  /**
+   * Added beside the block's trailers of the same key (`Assisted-by` may name several tools), and not at all
+   * when the block has this key and value already; without it a trailer replaces those of its key.
+   */
+  add?: true;
 }
 
 const TRAILER = /^([A-Za-z0-9][A-Za-z0-9-]*):[ \t]*(.*)$/;
@@ -73,8 +78,10 @@ export function appendTrailers(raw: string, trailers: readonly Trailer[], option
     .filter(kept)
     .map((line) => line.replace(/[ \t\r]+$/, ''));
   const existing = isHeader ? null : parseBlock(paragraph);
-  const keys = new Set(trailers.map((t) => t.key.toLowerCase()));
-  const rendered = trailers.map((t) => `${t.key}: ${t.value}`);
+  const keys = new Set(trailers.filter((t) => !t.add).map((t) => t.key.toLowerCase()));
+  const present = (t: Trailer) =>
+    existing?.some((e) => e.key.toLowerCase() === t.key.toLowerCase() && e.value === t.value) === true;
+  const rendered = trailers.filter((t) => !(t.add && present(t))).map((t) => `${t.key}: ${t.value}`);
   let out: string[];
   if (existing) {
     const comments = lines.slice(start, last + 1).filter((line) => isCommentLine(line, options));

@@ -38,9 +38,11 @@ describe('checkAttribution', () => {
 
 describe('the trailer the hooks add', () => {
   it('is runtime:model, the runtime alone without a model, and none for a person or under off', () => {
-    expect(attributionTrailers(agent, 'warn')).toEqual([{ key: 'Assisted-by', value: 'claude-code:claude-opus-4-1' }]);
+    expect(attributionTrailers(agent, 'warn')).toEqual([
+      { key: 'Assisted-by', value: 'claude-code:claude-opus-4-1', add: true },
+    ]);
     expect(attributionTrailers({ runtime: 'codex', model: null }, 'required')).toEqual([
-      { key: 'Assisted-by', value: 'codex' },
+      { key: 'Assisted-by', value: 'codex', add: true },
     ]);
     expect(attributionTrailers(undefined, 'required')).toEqual([]);
     expect(attributionTrailers(agent, 'off')).toEqual([]);
