@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo } from '../helpers/anchored-repo.js';
-import { makeRepo, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
+import { adoptClaudeCode, newAgent, preToolUse, runClaudeHook, sessionStartCall } from '../helpers/claude-hook.js';
+import { makeRepo, PROJECT_ROOT, tempDir, type RunResult, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 27 (no home-made code cache): the hook launchers (hooks/pre-commit, commit-msg, pre-push, claude-code)
 // load their bundle by path and keep no code cache of their own; where the running Node has
@@ -33,11 +34,13 @@ function files(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile());
 }
 
+type ProbeCall = { bundleLoaded: boolean; dir: string | null };
+
 /**
- * A preload that gives node:module an enableCompileCache (as Node >= 22.1 has) recording each call and
- * whether the hook's bundle was already loaded then.
+ * A preload that gives node:module an enableCompileCache (as Node >= 22.1 has) recording each call, the
+ * directory it was given, and whether the hook's bundle was already loaded then.
  */
-function compileCacheProbe(): { env: NodeJS.ProcessEnv; calls: () => Array<{ bundleLoaded: boolean }> } {
+function compileCacheProbe(): { env: NodeJS.ProcessEnv; calls: () => ProbeCall[] } {
   const dir = tempDir('hestai-probe-');
   const out = path.join(dir, 'calls.jsonl');
   const script = path.join(dir, 'probe.cjs');
@@ -45,9 +48,10 @@ function compileCacheProbe(): { env: NodeJS.ProcessEnv; calls: () => Array<{ bun
     script,
     [
       "const m = require('node:module');",
-      'm.enableCompileCache = () => {',
+      'm.enableCompileCache = (dir) => {',
       '  const bundleLoaded = Object.keys(require.cache).some((f) => /dist[\\\\/]hooks[\\\\/]/.test(f));',
-      `  require('node:fs').appendFileSync(${JSON.stringify(out)}, JSON.stringify({ bundleLoaded }) + '\\n');`,
+      `  const line = JSON.stringify({ bundleLoaded, dir: typeof dir === 'string' ? dir : null });`,
+      `  require('node:fs').appendFileSync(${JSON.stringify(out)}, line + '\\n');`,
       '  return { status: 0 };',
       '};',
       '',
@@ -59,7 +63,7 @@ function compileCacheProbe(): { env: NodeJS.ProcessEnv; calls: () => Array<{ bun
       (fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '')
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as { bundleLoaded: boolean }),
+        .map((l) => JSON.parse(l) as ProbeCall),
   };
 }
 
@@ -82,6 +86,9 @@ function claudeEdit(repo: TempRepo, env: NodeJS.ProcessEnv) {
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** Where every launcher keeps Node's compile cache: inside the package, never the shared temporary directory. */
+const CACHE_DIR = path.join(PROJECT_ROOT, '.compile-cache');
 
 describe('the hook launchers', () => {
   it('keep no code cache of their own: commits, an agent edit and a push write nothing under <cache>/hestai/code', () => {
@@ -109,10 +116,32 @@ describe('the hook launchers', () => {
     const blocked = commitTry(repo, probe.env);
     expect(blocked.status).toBe(1);
     expect(blocked.stderr).toContain('hestai');
-    expect(probe.calls()).toEqual([{ bundleLoaded: false }]); // pre-commit blocked: commit-msg never ran
+    expect(probe.calls()).toEqual([{ bundleLoaded: false, dir: CACHE_DIR }]); // pre-commit blocked: commit-msg never ran
     expect(claudeEdit(repo, probe.env).status).toBe(2);
-    expect(probe.calls()).toHaveLength(2);
-    expect(probe.calls().every((c) => !c.bundleLoaded)).toBe(true);
+    expect(probe.calls()).toEqual([
+      { bundleLoaded: false, dir: CACHE_DIR },
+      { bundleLoaded: false, dir: CACHE_DIR },
+    ]);
+  });
+
+  it('attack: the compile cache is not under os.tmpdir(), where an unanchored agent may plant a crafted V8 code cache', () => {
+    // Node's default (enableCompileCache() with no directory) is os.tmpdir()/node-compile-cache, which the
+    // pre-anchor scratch rule lets an agent write. The launchers name a directory inside the package instead.
+    expect(path.relative(PROJECT_ROOT, CACHE_DIR).startsWith('..')).toBe(false);
+    const packed = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    expect(packed.files).not.toContain('.compile-cache');
+    expect(fs.readFileSync(path.join(PROJECT_ROOT, '.gitignore'), 'utf8').split('\n')).toContain('.compile-cache/');
+
+    // Installed, the package is node_modules/hestai-hooks in the worktree, which agents never write.
+    const repo = makeRepo();
+    const { command } = adoptClaudeCode(repo);
+    const agent = newAgent('planter');
+    expect(runClaudeHook(repo, command, agent, sessionStartCall()).status).toBe(0);
+    const planted = path.join(repo.dir, 'node_modules', 'hestai-hooks', '.compile-cache', 'v22', 'x', 'planted');
+    const refused = runClaudeHook(repo, command, agent, preToolUse('Write', { file_path: planted, content: 'x' }));
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('is under node_modules/hestai-hooks/, which agents never write');
+    expect(fs.existsSync(planted)).toBe(false);
   });
 
   it('load the bundle with its sibling bundles (the config validation on a changed workspace file)', () => {
