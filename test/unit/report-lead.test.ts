@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { CommitMeta } from '../../src/git/commit-meta.js';
+import { buildReport } from '../../src/report/build.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import type { Verdict } from '../../src/tdd/verdict.js';
+import type { VerifyReport } from '../../src/verify/verify.js';
+
+// Issue 41, item 6: the report a lead reads. Real renderers over verify-shaped data (the e2e report tests
+// run the whole command; these pin what the page says).
+
+const sha = (n: number) => n.toString(16).padStart(40, '0');
+
+interface Row {
+  header: string;
+  verdicts: Verdict[];
+  files?: string[];
+  date?: string;
+}
+
+function data(rows: Row[], ok = true) {
+  const meta = new Map<string, CommitMeta>();
+  const commits: VerifyReport['commits'] = rows.map((r, i) => {
+    const s = sha(i + 1);
+    const date = r.date ?? new Date(Date.UTC(2026, 11, 7, 10, i)).toISOString();
+    meta.set(s, {
+      sha: s,
+      parents: [sha(i)],
+      author: 'A U Thor',
+      authorDate: date,
+      committerDate: date,
+      message: `${r.header}\n`,
+    });
+    return { sha: s, header: r.header, files: r.files ?? [], verdicts: r.verdicts };
+  });
+  const verify: VerifyReport = {
+    ok,
+    range: { from: sha(0), to: sha(rows.length) },
+    commits,
+    policy_changes: [],
+    errors: 0,
+    warnings: 0,
+  };
+  return buildReport({ verify, meta, evidence: null, protocol: null, blobBase: null });
+}
+
+describe('the report a lead reads', () => {
+  it('bidi controls in a header are shown as visible escapes in HTML and markdown, never as raw controls', () => {
+    const controls = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+    ];
+    const header = `feat(a): pay ${controls.join('x')} evil`;
+    const d = data(
+      [{ header, verdicts: [{ rule: 'test-first', status: 'fail', message: `no test for ${header}` }] }],
+      false,
+    );
+    const html = renderHtml(d);
+    const md = renderMarkdown(d);
+    for (const c of controls) {
+      const code = `u${c.charCodeAt(0).toString(16).toUpperCase()}`;
+      expect(html).not.toContain(c);
+      expect(md).not.toContain(c);
+      expect(html).toContain(`\\${code}`);
+      expect(md).toContain(code);
+    }
+    expect(html).toContain('feat(a): pay \\u202Ax\\u202Bx');
+  });
+});
