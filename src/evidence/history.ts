@@ -60,7 +60,7 @@ export const emptyHistory = (): AnchorsHistory => ({
  * has its branch's tip as second parent). `--full-history` and every parent: a merge whose first parent drops
  * the published line still has it behind its other parent. A merge is diffed against its first parent, so
  * what it drops or joins shows. git reads every version of each directory it diffs: `records/` is one flat
- * tree, so its history costs the square of its size and is walked only when a record is missing at the tips.
+ * tree, so its history costs the square of its size; the store names the missing records' own paths instead.
  */
 export async function readAnchorsHistory(
   root: string,

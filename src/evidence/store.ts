@@ -4,8 +4,8 @@
  *   - history: every file any commit of the fetched anchors branches published counts (src/evidence/history.ts);
  *     a later commit deleting or changing a read path is a warning naming it. Events, runs and change records
  *     come from one walk of their directories; a proof record is looked for at the tips first, and the
- *     history of records/ (one flat tree: its walk costs the square of its size) is walked only when one is
- *     missing there or does not hash to its name;
+ *     history of its own path (records/ is one flat tree, so a walk of all of it costs the square of its
+ *     size) is walked only when one is missing there or does not hash to its name;
  *   - bounded: every blob is size-checked (`git cat-file` info) before it is read; one over {@link BLOB_CAP}
  *     is skipped with a warning naming its path and size;
  *   - validated: every file is checked against its schema (src/evidence/schemas.ts) before a field is used;
@@ -39,6 +39,9 @@ import { signatureChecker, signatureProblem, type Signature, type SignatureCheck
 
 /** The largest file read from the anchors branch: a record is a few KB; a blob over this is skipped unread. */
 export const BLOB_CAP = 1024 * 1024;
+
+/** The most proof-record paths named to one records/ walk; more, and records/ is walked whole (git tests each name per entry). */
+const NAMED_WALK_CAP = 64;
 
 /** Something about the anchors branch a reader of it should know; never an error for the branch under test. */
 export interface EvidenceWarning {
@@ -145,7 +148,9 @@ class Store {
   private knownRefs: { ref: string; oid: string }[] | null = null;
   private walked: Promise<AnchorsHistory> | null = null;
   private atTips: Map<string, Publication[]> | null = null;
-  private recordHistory: Promise<AnchorsHistory> | null = null;
+  private recordHistory: Promise<AnchorsHistory> = Promise.resolve(emptyHistory());
+  private readonly recordPathsWalked = new Set<string>();
+  private recordsWalkedWhole = false;
   private sessionCommits: ReturnType<typeof readSessionCommits> | null = null;
   readonly checker: SignatureChecker | null;
 
@@ -219,7 +224,7 @@ class Store {
     const named = (await this.sessionCommits).get(session) ?? [];
     let adders = await this.verifiedAdders(path, r.blob, named);
     if (adders.length === 0) {
-      const h = await this.recordsInHistory();
+      const h = await this.recordsInHistory([path]);
       const version = h.files.get(path)?.find((p) => p.blob === r.blob);
       const candidates = (version?.adders ?? []).map((commit) => ({ commit, parents: h.parents.get(commit) ?? [] }));
       adders = await this.verifiedAdders(path, r.blob, candidates);
@@ -256,14 +261,27 @@ class Store {
     return (this.atTips = atTips);
   }
 
-  /** The history of records/, walked once, only when a record is missing at the tips. */
-  private recordsInHistory() {
-    return (this.recordHistory ??= readAnchorsHistory(
-      this.root,
-      this.tips(),
-      { paths: ['records'], exclude: this.exclude },
-      emptyHistory(),
-    ));
+  /**
+   * The history of the proof records at `paths`, walked only when one is missing at the tips: git's pathspec
+   * names each file, so git skips the rest of the flat records/ tree instead of diffing it, and nothing is
+   * parsed but those files. Each path is walked at most once per store; past {@link NAMED_WALK_CAP} paths,
+   * records/ is walked whole, once.
+   */
+  private recordsInHistory(paths: readonly string[]) {
+    if (this.recordsWalkedWhole) return this.recordHistory;
+    const fresh = paths.filter((p) => !this.recordPathsWalked.has(p));
+    if (fresh.length === 0) return this.recordHistory;
+    const whole = this.recordPathsWalked.size + fresh.length > NAMED_WALK_CAP;
+    for (const p of fresh) this.recordPathsWalked.add(p);
+    this.recordsWalkedWhole = whole;
+    const walk = (into: AnchorsHistory) =>
+      readAnchorsHistory(
+        this.root,
+        this.tips(),
+        { paths: whole ? ['records'] : fresh, exclude: this.exclude },
+        whole ? emptyHistory() : into,
+      );
+    return (this.recordHistory = this.recordHistory.then(walk));
   }
 
   warn(w: EvidenceWarning) {
@@ -367,7 +385,7 @@ class Store {
       (files.get(path(d)) ?? []).find((v) => sha256(v.content) === d);
     const tipFiles = await this.read([...digests].map(path), this.recordsAtTips(), null);
     const lost = [...digests].filter((d) => !hashing(tipFiles, d));
-    const h = lost.length > 0 ? await this.recordsInHistory() : null;
+    const h = lost.length > 0 ? await this.recordsInHistory(lost.map(path)) : null;
     const pastFiles = h ? await this.read(lost.map(path), h.files, h) : new Map<string, Read[]>();
     const where = this.refs()
       .map((r) => r.ref)
