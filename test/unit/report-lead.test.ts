@@ -6,6 +6,8 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import type { Verdict } from '../../src/tdd/verdict.js';
 import type { VerifyReport } from '../../src/verify/verify.js';
 
+const pass = (rule: string, message = 'ok'): Verdict => ({ rule, status: 'pass', message });
+
 // Issue 41, item 6: the report a lead reads. Real renderers over verify-shaped data (the e2e report tests
 // run the whole command; these pin what the page says).
 
@@ -74,5 +76,25 @@ describe('the report a lead reads', () => {
       expect(md).toContain(code);
     }
     expect(html).toContain('feat(a): pay \\u202Ax\\u202Bx');
+  });
+
+  it('the adoption commit and other commits verify marks exempt are shown as exempt, not counted against "commits anchored"', () => {
+    const adoption =
+      'the adoption commit: it adds .hestai/config.yaml, so no session could be anchored before it: anchor not required';
+    const d = data([
+      {
+        header: 'chore: adopt hestai',
+        verdicts: [pass('header'), { rule: 'anchor', status: 'skip', message: adoption }],
+      },
+      { header: 'test(a): t', verdicts: [pass('header'), pass('anchor')] },
+      { header: 'feat(a): f', verdicts: [pass('header'), pass('anchor')] },
+      { header: 'fix(a): g', verdicts: [pass('header'), pass('anchor')] },
+    ]);
+    expect(d.summary.anchored).toEqual({ count: 3, of: 3, exempt: 1 });
+    const html = renderHtml(d);
+    expect(html).toContain('100% (3 of 3), 1 exempt');
+    expect(html).not.toContain('75%');
+    expect(html).toMatch(/id="c-0{39}1"[^]*?anchor exempt: the adoption commit/);
+    expect(renderMarkdown(d)).toContain('| commits anchored | 100% (3 of 3), 1 exempt |');
   });
 });
