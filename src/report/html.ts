@@ -170,6 +170,8 @@ function commitSection(c: ReportCommit, data: ReportData, sessionLabel: Map<stri
   if (c.session !== null)
     facts.push(`session <a href="#s-${h(c.session)}">${h(sessionLabel.get(c.session) ?? c.session)}</a>`);
   if (c.anchor !== null) facts.push(`anchor <code>sha256:${c.anchor.slice(0, 16)}…</code>`);
+  const anchorSkip = c.verdicts.find((v) => v.rule === 'anchor' && v.status === 'skip');
+  if (anchorSkip) facts.push(`<span class="exempt">anchor exempt: ${h(anchorSkip.message)}</span>`);
   if (c.paired.length > 0)
     facts.push(
       `paired with test commit ${c.paired

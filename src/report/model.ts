@@ -92,8 +92,11 @@ export interface ReportSummary {
   commits: number;
   /** Commits judged by test-first that are not test commits, and those that passed without an exemption. */
   testFirst: Ratio;
-  /** Non-merge commits, and those whose anchor verdict passed (null: verify.anchors is off). */
-  anchored: Ratio | null;
+  /**
+   * Non-merge commits verify asks an anchor of, and those whose anchor verdict passed; `exempt` counts the
+   * commits verify skipped (the adoption commit, a bypass, anchors not required), kept out of both (null: off).
+   */
+  anchored: (Ratio & { exempt: number }) | null;
   sessions: number;
   errors: number;
   warnings: number;

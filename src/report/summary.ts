@@ -8,7 +8,7 @@ const EXEMPT = 'exempt from test-first';
  * Pure: the summary figures, counted from verify's verdicts (never re-judged): errors and warnings are
  * verify's own counts; test-first is the share of commits verify judged for a preceding test (not test
  * commits, not skipped) whose verdict passed without a `TDD-Exempt`; anchored is the share of non-merge
- * commits whose anchor verdict passed.
+ * commits whose anchor verdict passed, among those verify did not exempt (skip).
  */
 export function summarize(
   commits: readonly ReportCommit[],
@@ -16,7 +16,7 @@ export function summarize(
   protocol: readonly ProtocolRun[] | null,
 ): ReportSummary {
   const testFirst = { count: 0, of: 0 };
-  const anchored = { count: 0, of: 0 };
+  const anchored = { count: 0, of: 0, exempt: 0 };
   let anchorRule = false;
   const sessions = new Set<string>();
   let bypasses = 0;
@@ -26,7 +26,9 @@ export function summarize(
     if (c.session !== null) sessions.add(c.session);
     if (c.exempt !== null) exemptions++;
     if (c.verdicts.some((v) => v.rule === 'bypass')) bypasses++;
-    if (c.shape !== 'merge') anchored.of++;
+    const anchor = c.verdicts.find((v) => v.rule === 'anchor');
+    if (anchor?.status === 'skip') anchored.exempt++;
+    else if (c.shape !== 'merge') anchored.of++;
     for (const v of c.verdicts) {
       const row = (byRule[v.rule] ??= { pass: 0, fail: 0, warn: 0, skip: 0 });
       row[v.status]++;
@@ -59,8 +61,9 @@ function countTestFirst(c: ReportCommit, v: Verdict, ratio: { count: number; of:
   if (v.status === 'pass' && !v.message.startsWith(EXEMPT)) ratio.count++;
 }
 
-/** Pure: "33% (1 of 3)", or "none" when nothing was counted. */
-export function percent(r: { count: number; of: number }): string {
-  if (r.of === 0) return 'none';
-  return `${Math.round((100 * r.count) / r.of)}% (${r.count} of ${r.of})`;
+/** Pure: "33% (1 of 3)", or "none" when nothing was counted; ", 2 exempt" when verify exempted some. */
+export function percent(r: { count: number; of: number; exempt?: number }): string {
+  const exempt = r.exempt ? `, ${r.exempt} exempt` : '';
+  if (r.of === 0) return `none${exempt}`;
+  return `${Math.round((100 * r.count) / r.of)}% (${r.count} of ${r.of})${exempt}`;
 }
