@@ -156,6 +156,56 @@ describe('hestai receive over file://', () => {
     expect(remoteHas(repo, 'refs/heads/feat/x')).toBe('');
   });
 
+  it('a new branch is never accepted unjudged while the server has refs: a dangling HEAD fails closed', () => {
+    const { repo } = served();
+    const git = (args: string[]) => repo.git(['--git-dir', repo.remote, ...args]);
+    git(['symbolic-ref', 'HEAD', 'refs/heads/trunk']);
+    repo.commit('docs: past the hooks', { 'docs/a.md': 'a\n' });
+    const pushed = push(repo, ['feat/x']);
+    expect(pushed.status).not.toBe(0);
+    expect(pushed.stderr).toMatch(/remote: .*git symbolic-ref HEAD refs\/heads\/<default branch>/);
+    expect(remoteHas(repo, 'refs/heads/feat/x')).toBe('');
+    // init --server points a dangling HEAD at the default branch it finds; the push is then judged.
+    expect(repo.hestai(['init', '--server', repo.remote]).status).toBe(0);
+    expect(git(['symbolic-ref', 'HEAD']).stdout.trim()).toBe('refs/heads/main');
+    expect(push(repo, ['feat/x']).stderr).toMatch(/remote: .*anchor: .*no HestAI-Anchor trailer/);
+    // Only a repository with no refs at all takes its first push unjudged.
+    const empty = path.join(path.dirname(repo.remote), 'empty.git');
+    repo.git(['init', '-q', '--bare', empty]);
+    expect(repo.hestai(['init', '--server', empty]).status).toBe(0);
+    const first = push(repo, ['feat/x'], `file://${empty}`);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toContain('first push');
+  });
+
+  it('the default branch is never deleted, so it cannot come back unjudged', () => {
+    const { repo } = served();
+    // git refuses it by default; a host may allow it (as receive.denyDeleteCurrent ignore does).
+    repo.git(['--git-dir', repo.remote, 'config', 'receive.denyDeleteCurrent', 'ignore']);
+    const deleted = push(repo, [':main']);
+    expect(deleted.status).not.toBe(0);
+    expect(deleted.stderr).toMatch(/remote: .*default branch/);
+    expect(remoteHas(repo, 'refs/heads/main')).not.toBe('');
+  });
+
+  it('hestai/anchors: an unrelated line merged with -s ours cannot drop or forge published files', () => {
+    const { repo } = served();
+    expect(repo.commitHooked('docs: anchored', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    expect(push(repo, ['feat/x']).status).toBe(0);
+    const published = repo.git(['rev-parse', 'refs/heads/hestai/anchors']).stdout.trim();
+    const env = { GIT_INDEX_FILE: `${repo.dir}/.git/forged-index` };
+    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: '{"forged":true}\n' }).stdout.trim();
+    const name = `changes/${repo.git(['rev-parse', 'HEAD']).stdout.trim()}.json`;
+    repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},${name}`], { env });
+    const tree = repo.git(['write-tree'], { env }).stdout.trim();
+    const orphan = repo.git(['commit-tree', tree, '-m', 'forged']).stdout.trim();
+    const merge = repo.git(['commit-tree', tree, '-p', orphan, '-p', published, '-m', 'merge -s ours']).stdout.trim();
+    const pushed = push(repo, [`${merge}:refs/heads/hestai/anchors`]);
+    expect(pushed.status).not.toBe(0);
+    expect(pushed.stderr).toContain('append-only');
+    expect(remoteHas(repo, 'refs/heads/hestai/anchors')).toBe(published);
+  });
+
   it('as the update hook (`<ref> <old> <new>` arguments) the same verdict', () => {
     const { repo } = served();
     const hooks = path.join(repo.remote, 'hooks');
