@@ -7,7 +7,7 @@
 import { verifyEvidenceReaders } from '../anchor/reverify.js';
 import { verifyStream } from '../verify/index.js';
 import type { Refusal } from './anchors-push.js';
-import { isZero, type RefUpdate } from './updates.js';
+import { isZero, type DefaultBase, type RefUpdate } from './updates.js';
 
 /** Failing commits printed per ref; the rest are counted (the remedy reproduces them all). */
 export const SHOWN = 20;
@@ -24,19 +24,35 @@ const short = (oid: string) => oid.slice(0, 7);
 export async function judgeRef(
   root: string,
   u: RefUpdate,
-  defaultTip: string | null,
+  defaultBase: DefaultBase,
   anchorsTip: string | null,
   now: Date,
 ): Promise<RefVerdict> {
-  const base = isZero(u.old) ? defaultTip : u.old;
-  if (base === null)
+  const base = isZero(u.old) ? defaultBase.tip : u.old;
+  if (base === 'empty')
     return {
       refusals: [],
       notes: [
-        `${u.ref}: the repository has no default branch yet, so no policy to judge by: accepted as the first push`,
+        `${u.ref}: the repository has no branch or tag yet, so no policy to judge by: accepted as the first push`,
       ],
       commits: 0,
     };
+  if (base === 'dangling') {
+    const head = defaultBase.ref || 'HEAD';
+    return {
+      refusals: [
+        {
+          ref: u.ref,
+          what: u.ref,
+          rule: 'default-branch',
+          message: `the server's HEAD (${head}) names no branch here, so a new ref has no policy to be judged by`,
+          remedy: 'on the server: git symbolic-ref HEAD refs/heads/<default branch> (hestai init --server does it)',
+        },
+      ],
+      notes: [],
+      commits: 0,
+    };
+  }
   const readers = verifyEvidenceReaders(
     anchorsTip === null ? {} : { tips: [{ ref: 'refs/heads/hestai/anchors (this push)', oid: anchorsTip }] },
   );

@@ -8,7 +8,15 @@ import { configGet, resolveCommit } from '../git/repo.js';
 import { runGit } from '../git/exec.js';
 import { checkAnchorsPush, type Refusal } from './anchors-push.js';
 import { judgeRef } from './judge-ref.js';
-import { classifyUpdate, isZero, RECEIPTS_NAMESPACE, type ReceiveOptions, type RefUpdate } from './updates.js';
+import {
+  ANCHORS_REF,
+  classifyUpdate,
+  isZero,
+  RECEIPTS_NAMESPACE,
+  type DefaultBase,
+  type ReceiveOptions,
+  type RefUpdate,
+} from './updates.js';
 
 export interface ReceiveResult {
   ok: boolean;
@@ -24,10 +32,17 @@ export function receiveOptions(root: string): ReceiveOptions {
   };
 }
 
-/** The default branch's tip before this push (null in an empty repository): the policy of a new ref. */
-function defaultTip(root: string): string | null {
-  const head = runGit(['symbolic-ref', '-q', 'HEAD'], { cwd: root, okCodes: [1, 128] }).stdout.trim();
-  return head === '' ? null : resolveCommit(root, head);
+/** The policy of a new ref, before this push (updates.ts DefaultBase). */
+function defaultBase(root: string): DefaultBase {
+  const ref = runGit(['symbolic-ref', '-q', 'HEAD'], { cwd: root, okCodes: [1, 128] }).stdout.trim();
+  const tip = ref === '' ? null : resolveCommit(root, ref);
+  if (tip !== null) return { ref, tip };
+  // hestai/anchors holds no policy: the pre-push hook publishes it before the first branch arrives.
+  const refs = runGit(['for-each-ref', '--count=2', '--format=%(refname)', 'refs/heads/', 'refs/tags/'], {
+    cwd: root,
+  }).stdout.split('\n');
+  const empty = refs.every((r) => r === '' || r === ANCHORS_REF);
+  return { ref, tip: empty ? 'empty' : 'dangling' };
 }
 
 export async function receive(
@@ -40,7 +55,7 @@ export async function receive(
   const notes: string[] = [];
   const anchors = updates.find((u) => classifyUpdate(u, options) === 'anchors');
   const anchorsTip = anchors && !isZero(anchors.new) ? anchors.new : null;
-  const base = defaultTip(root);
+  const base = defaultBase(root);
   for (const u of updates) {
     const kind = classifyUpdate(u, options);
     if (kind === 'refuse-receipts')
@@ -50,6 +65,14 @@ export async function receive(
         rule: 'receipts',
         message: `${RECEIPTS_NAMESPACE} is written by the server's post-receive hook alone: a client cannot push there`,
         remedy: 'push branches and hestai/anchors only: git push origin <branch>',
+      });
+    else if (isZero(u.new) && u.ref === base.ref)
+      refusals.push({
+        ref: u.ref,
+        what: u.ref,
+        rule: 'deletions',
+        message: 'deleting the default branch (HEAD) is refused: a new branch is judged by its policy',
+        remedy: 'none: keep the default branch (push a new commit to it instead)',
       });
     else if (kind === 'refuse-deletion')
       refusals.push({

@@ -69,3 +69,12 @@ export function classifyUpdate(u: RefUpdate, options: ReceiveOptions): UpdateKin
   if (u.ref.startsWith('refs/tags/') && options.tags === 'pass') return 'pass-tag';
   return 'branch';
 }
+
+/**
+ * The policy of a new ref, before this push: the default branch (`HEAD`) and its tip, `empty` in a repository
+ * with no refs at all (its first push), or `dangling` when HEAD names no branch there (a new ref is refused).
+ */
+export interface DefaultBase {
+  ref: string;
+  tip: string;
+}

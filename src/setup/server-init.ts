@@ -63,5 +63,17 @@ export function initServer(repository: string): ServerInitResult {
     if (current === '') runGit(['--git-dir', dir, 'config', key, value], { cwd: dir });
     config[key] = current || value;
   }
+  pointHead(dir);
   return { repository: dir, hooks, config };
+}
+
+/** A HEAD naming no branch (git init --bare's master in a main project) points at main or master, when one exists. */
+function pointHead(dir: string): void {
+  const has = (ref: string) =>
+    runGit(['--git-dir', dir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: dir, okCodes: [1] })
+      .status === 0;
+  const head = runGit(['--git-dir', dir, 'symbolic-ref', '-q', 'HEAD'], { cwd: dir, okCodes: [1] }).stdout.trim();
+  if (head !== '' && has(head)) return;
+  const found = ['refs/heads/main', 'refs/heads/master'].find(has);
+  if (found) runGit(['--git-dir', dir, 'symbolic-ref', 'HEAD', found], { cwd: dir });
 }
