@@ -29,6 +29,13 @@ function refusal(u: RefUpdate, what: string, message: string, remedy: string, ru
   return { ref: u.ref, what, rule, message, remedy };
 }
 
+/** A published file the new tip no longer holds as it was (one path, or ''): old tip against new, whatever lies between. */
+function lostFiles(root: string, u: RefUpdate): string {
+  const diff = runGit(['diff', '--no-renames', '--diff-filter=DMT', '--name-only', u.old, u.new], { cwd: root });
+  const paths = diff.stdout.split('\n').filter((p) => p !== '');
+  return paths.length === 0 ? '' : `${paths[0]}${paths.length > 1 ? ` and ${paths.length - 1} more file(s)` : ''}`;
+}
+
 export async function checkAnchorsPush(root: string, u: RefUpdate): Promise<Refusal[]> {
   if (isZero(u.new))
     return [
@@ -94,6 +101,17 @@ export async function checkAnchorsPush(root: string, u: RefUpdate): Promise<Refu
     }
   }
   if (refusals.length > 0) return refusals;
+  // Each commit against its first parent misses an unrelated line merged in with -s ours: old tip against new.
+  const lost = isZero(u.old) ? '' : lostFiles(root, u);
+  if (lost !== '')
+    return [
+      refusal(
+        u,
+        u.ref,
+        `the push deletes or changes ${lost}, published at ${short(u.old)}: hestai/anchors is append-only, whatever the path through history`,
+        `git branch -f hestai/anchors ${short(u.old)} (the published tip), then git push origin hestai/anchors`,
+      ),
+    ];
   if (added.size > MAX_ADDED)
     return [
       refusal(
