@@ -22,6 +22,21 @@ export interface ToolUse {
   refuse?: { reason: string; fix: string };
   /** The directory the call runs in, relative to the project root (Gemini CLI's `dir_path`), when the call says. */
   dir?: string;
+  /** Every string in the call's input: a tool hestai does not know is refused when one names a protected path. */
+  strings?: string[];
+}
+
+/** Pure: every string value in a tool's input, nested objects and arrays too (at most `limit`). */
+export function inputStrings(value: unknown, limit = 256): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (out.length >= limit || depth > 16) return;
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1);
+    else if (v !== null && typeof v === 'object') for (const item of Object.values(v)) walk(item, depth + 1);
+  };
+  walk(value, 0);
+  return out;
 }
 
 /**
@@ -45,7 +60,7 @@ const isShellTool = (tool: string) =>
  * command, or hestai when its command is exactly one of hestai's start commands (`bins`: the installed CLI's
  * paths; `forms`: which short forms run it here; `self`: the caller's session; see `isHestaiStart`); any other tool is a read only when the built-in list (`READ_TOOLS`, hestai's own
  * `mcp__hestai__*`) or `listed` (the base policy's `agents.read_tools`) says so, or when the caller says
- * `kind: "read"`. Everything else is a write with unknown targets.
+ * `kind: "read"`. Everything else is a write with unknown targets, judged by every string of its input.
  */
 export function classifyToolUse(
   use: ToolUse,
@@ -58,7 +73,7 @@ export function classifyToolUse(
     kind: 'write',
     targets: known && use.paths.length > 0 ? use.paths : null,
     what: use.tool,
-    mentions: use.paths,
+    mentions: known ? use.paths : [...use.paths, ...(use.strings ?? [])],
   });
   if (isEditTool(use.tool)) return write(true);
   if (isShellTool(use.tool)) {
@@ -88,5 +103,5 @@ export function toolUseFromClaude(toolName: unknown, toolInput: unknown): ToolUs
   const list = Array.isArray(given) && given.every((w) => typeof w === 'string');
   const command = typeof given === 'string' ? given : list ? (given as string[]).join(' ') : null;
   const tool = typeof toolName === 'string' ? toolName : '';
-  return { tool: TOOL_ALIASES[tool] ?? tool, paths, command, kind: null };
+  return { tool: TOOL_ALIASES[tool] ?? tool, paths, command, kind: null, strings: inputStrings(input) };
 }

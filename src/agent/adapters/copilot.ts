@@ -12,7 +12,8 @@ const EVENTS: Readonly<Record<string, HookEvent>> = {
 /**
  * Copilot CLI's tools (1.0) in Claude Code's names: `create` and `edit` write their `path`, `bash` runs a
  * command, `view`, `grep` and `glob` read, `read_bash` and `list_bash` read a shell's output, `stop_bash`
- * stops it. Any other tool (`write_bash`, `task`, `skill`, `sql`, ...) keeps its name: a write until the anchor.
+ * stops it, `write_bash` sends its `input` to a running shell: a shell command. Any other tool (`task`, `skill`,
+ * `sql`, ...) keeps its name: a write until the anchor, then refused when its input names a protected path.
  */
 const TOOLS: Readonly<Record<string, string>> = {
   create: 'Write',
@@ -60,7 +61,12 @@ export const copilotAdapter: RuntimeAdapter = {
   },
   toolUse: (payload): ToolUse => {
     const name = typeof payload['toolName'] === 'string' ? payload['toolName'] : '';
-    return toolUseFromClaude(toolName(name), payload['toolArgs']);
+    const args = payload['toolArgs'];
+    if (name === 'write_bash') {
+      const input = args !== null && typeof args === 'object' ? (args as Record<string, unknown>)['input'] : null;
+      return { tool: 'Bash', paths: [], command: typeof input === 'string' ? input : '', kind: null };
+    }
+    return toolUseFromClaude(toolName(name), args);
   },
   refuse: (text) => ({
     code: 0,

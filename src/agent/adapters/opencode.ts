@@ -1,6 +1,6 @@
 import { HESTAI_MCP_TOOLS } from '../../util/agent-tools.js';
 import { isRecord } from '../../util/validate.js';
-import type { ToolUse } from '../tool-use.js';
+import { inputStrings, type ToolUse } from '../tool-use.js';
 import { patchedFiles } from './codex.js';
 import type { HookEvent, RuntimeAdapter } from './types.js';
 
@@ -68,7 +68,7 @@ export function opencodeToolUse(payload: Record<string, unknown>): ToolUse {
   const mcp = /^hestai_(.+)$/.exec(tool)?.[1];
   if (mcp !== undefined && (HESTAI_MCP_TOOLS as readonly string[]).includes(mcp))
     return { tool: `mcp__hestai__${mcp}`, paths: [], command: null, kind: null };
-  return { tool, paths: [], command: null, kind: null };
+  return { tool, paths: [], command: null, kind: null, strings: inputStrings(args) };
 }
 
 /**
