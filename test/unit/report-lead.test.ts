@@ -97,4 +97,20 @@ describe('the report a lead reads', () => {
     expect(html).toMatch(/id="c-0{39}1"[^]*?anchor exempt: the adoption commit/);
     expect(renderMarkdown(d)).toContain('| commits anchored | 100% (3 of 3), 1 exempt |');
   });
+
+  it('one committer date in year 9999 does not collapse the other commits onto one point of the timeline', () => {
+    const d = data([
+      { header: 'test(a): t', verdicts: [pass('header')] },
+      { header: 'feat(a): f', verdicts: [pass('header')] },
+      { header: 'fix(a): g', verdicts: [pass('header')] },
+      { header: 'fix(a): far', verdicts: [pass('header')], date: '9999-01-01T00:00:00Z' },
+    ]);
+    const html = renderHtml(d);
+    const xs = [...html.matchAll(/<circle class="commit [^"]*" cx="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(xs).toHaveLength(4);
+    expect(xs[1]! - xs[0]!).toBeGreaterThan(50);
+    expect(xs[2]! - xs[1]!).toBeGreaterThan(50);
+    expect(html).toContain('1 date(s) outside the axis, drawn at its edge');
+    expect(html).not.toContain('9999-01-01 00:00 UTC');
+  });
 });
