@@ -37,14 +37,19 @@ export function timelineSvg(data: ReportData): string {
   const height = TOP + lanes.length * LANE + 12;
   const open = `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="timeline: one lane per session">`;
   if (times.length === 0) return `${open}<text x="10" y="20">no dated commits in the range</text></svg>`;
-  let t0 = Math.min(...times);
-  let t1 = Math.max(...times);
+  const commitTimes = data.commits.map((c) => ms(c.committerDate)).filter((t) => !Number.isNaN(t));
+  let [t0, t1] = axisRange(commitTimes.length > 0 ? commitTimes : times, times);
+  const outside = times.filter((t) => t < t0 || t > t1).length;
   if (t1 - t0 < 60_000) {
     t0 -= 30_000;
     t1 += 30_000;
   }
-  const x = (t: number) => (LEFT + ((t - t0) / (t1 - t0)) * (WIDTH - LEFT - RIGHT)).toFixed(1);
+  // A date off the axis is clamped to its edge (its mark's title keeps the real date).
+  const x = (t: number) =>
+    (LEFT + ((Math.min(t1, Math.max(t0, t)) - t0) / (t1 - t0)) * (WIDTH - LEFT - RIGHT)).toFixed(1);
   const parts = [open];
+  if (outside > 0)
+    parts.push(`<text class="axis" x="6" y="24">${outside} date(s) outside the axis, drawn at its edge</text>`);
   for (let i = 0; i <= 4; i++) {
     const t = t0 + ((t1 - t0) * i) / 4;
     const iso = new Date(t).toISOString();
@@ -145,6 +150,24 @@ function buckets(commits: readonly ReportCommit[], t0: number, t1: number, x: (t
     );
   }
   return out;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Pure: the axis [t0, t1]. Its extent comes from the range's commits, not from every date: a committer date
+ * or an event in year 9999 would otherwise squeeze the rest onto one point. A commit date counts when it lies
+ * within the interquartile fence of the commit dates (3 IQR, at least a year); events inside that fence widen
+ * the axis; anything outside it is an outlier, clamped to the edge and counted in a note.
+ */
+export function axisRange(commitTimes: readonly number[], all: readonly number[]): [number, number] {
+  const sorted = [...commitTimes].sort((a, b) => a - b);
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;
+  const reach = Math.max(3 * (q(0.75) - q(0.25)), 366 * DAY);
+  const lo = q(0.25) - reach;
+  const hi = q(0.75) + reach;
+  const kept = all.filter((t) => t >= lo && t <= hi);
+  return kept.length > 0 ? [Math.min(...kept), Math.max(...kept)] : [sorted[0]!, sorted[sorted.length - 1]!];
 }
 
 function truncate(text: string, max: number): string {
