@@ -113,4 +113,16 @@ describe('the report a lead reads', () => {
     expect(html).toContain('1 date(s) outside the axis, drawn at its edge');
     expect(html).not.toContain('9999-01-01 00:00 UTC');
   });
+
+  it('each commit shows the files it changed, escaped, with a count beyond the first twenty', () => {
+    const many = Array.from({ length: 25 }, (_, i) => `src/m${i}.ts`);
+    const d = data([
+      { header: 'feat(a): f', verdicts: [pass('header')], files: ['src/a.ts', 'test/<a>.test.ts'] },
+      { header: 'chore: many', verdicts: [pass('header')], files: many },
+    ]);
+    const html = renderHtml(d);
+    expect(html).toMatch(/id="c-0{39}1"[^]*?files: <code>src\/a\.ts<\/code> <code>test\/&lt;a&gt;\.test\.ts<\/code>/);
+    expect(html).toContain('<code>src/m19.ts</code> and 5 more');
+    expect(html).not.toContain('<code>src/m20.ts</code>');
+  });
 });
