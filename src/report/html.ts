@@ -164,6 +164,9 @@ function verdictRow(v: Verdict): string {
   return `<tr data-rule="${h(v.rule)}" data-status="${v.status}"><td>${h(v.rule)}</td><td class="st ${v.status}">${v.status}</td><td class="msg">${h(v.message)}</td><td class="clause">${h(v.clause ?? '')}</td></tr>`;
 }
 
+/** Up to this many changed files are named per commit; the rest are counted. */
+const FILES_SHOWN = 20;
+
 function commitSection(c: ReportCommit, data: ReportData, sessionLabel: Map<string, string>): string {
   const status = worst(c);
   const facts: string[] = [`${h(c.author)} · ${h(c.committerDate)}`];
@@ -186,6 +189,11 @@ function commitSection(c: ReportCommit, data: ReportData, sessionLabel: Map<stri
     );
   if (c.shape !== 'commit')
     facts.push(`<strong>${c.shape}</strong>${c.shape === 'merge' ? ` of ${c.parents.length} parents` : ''}`);
+  if (c.files.length > 0) {
+    const shown = c.files.slice(0, FILES_SHOWN).map((f) => `<code>${h(f)}</code>`);
+    const more = c.files.length > FILES_SHOWN ? ` and ${c.files.length - FILES_SHOWN} more` : '';
+    facts.push(`files: ${shown.join(' ')}${more}`);
+  }
   if (c.exempt !== null) facts.push(`TDD-Exempt: ${h(c.exempt)}`);
   if (c.bypass !== null) facts.push(`HestAI-Bypass: ${h(c.bypass)}`);
   return `<section class="commit" id="c-${c.sha}" data-sha="${c.sha}" data-status="${status}"><details${status === 'pass' ? '' : ' open'}><summary><span class="mark ${status}">${MARK[status]}</span> <code>${link(data.blobBase, c.sha, short(c.sha))}</code> ${h(c.header)}</summary>
