@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, verifyFeatInFreshClone, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 40 item 6: a `Revert "<header>"` that exactly undoes a commit of the history is a revert, whichever
 // sha its body names (the branch sha of a commit that landed rebased is not in the clone).
@@ -8,15 +7,7 @@ interface Report {
   commits: { header: string; verdicts: { rule: string; status: string; message: string }[] }[];
 }
 
-function verifyClone(repo: TempRepo) {
-  const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
-  repo.git(['init', '-q', '--bare', remote]);
-  repo.git(['push', '-q', remote, 'main', 'feat/x']);
-  const clone = path.join(tempDir('hestai-ci-'), 'clone');
-  repo.git(['clone', '-q', '--branch', 'feat/x', `file://${remote}`, clone]);
-  const result = repo.hestai(['verify', '--format', 'json'], { cwd: clone });
-  return { status: result.status, report: JSON.parse(result.stdout) as Report };
-}
+const verifyClone = (repo: TempRepo) => verifyFeatInFreshClone<Report>(repo);
 
 const header = (report: Report, h: string) =>
   report.commits.find((c) => c.header === h)?.verdicts.find((v) => v.rule === 'header');

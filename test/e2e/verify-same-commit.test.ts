@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { makeRepo, verifyFeatInFreshClone, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 40 item 4: under tdd.policy same-commit a feat with a test file in it passes; every test-first failure
 // names the test files it considered, in the commit and in its pairing window, and why each did not count.
@@ -18,16 +17,7 @@ function repoWith(policy: string): TempRepo {
   return repo;
 }
 
-/** Pushed to a bare remote and verified in a fresh clone, as CI does. */
-function verifyClone(repo: TempRepo) {
-  const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
-  repo.git(['init', '-q', '--bare', remote]);
-  repo.git(['push', '-q', remote, 'main', 'feat/x']);
-  const clone = path.join(tempDir('hestai-ci-'), 'clone');
-  repo.git(['clone', '-q', '--branch', 'feat/x', `file://${remote}`, clone]);
-  const result = repo.hestai(['verify', '--format', 'json'], { cwd: clone });
-  return { status: result.status, report: JSON.parse(result.stdout) as Report };
-}
+const verifyClone = (repo: TempRepo) => verifyFeatInFreshClone<Report>(repo);
 
 const testFirst = (report: Report, header: string) =>
   report.commits.find((c) => c.header === header)?.verdicts.find((v) => v.rule === 'test-first');

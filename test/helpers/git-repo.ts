@@ -280,3 +280,17 @@ export function runCli(args: string[], options: { cwd: string; env?: NodeJS.Proc
     }),
   );
 }
+
+/**
+ * `main` and `feat/x` pushed to a new bare remote, then `hestai verify --format json` run in a fresh clone of
+ * `feat/x`, as CI does.
+ */
+export function verifyFeatInFreshClone<Report>(repo: TempRepo): { status: number; report: Report } {
+  const remote = path.join(tempDir('hestai-remote-'), 'origin.git');
+  repo.git(['init', '-q', '--bare', remote]);
+  repo.git(['push', '-q', remote, 'main', 'feat/x']);
+  const clone = path.join(tempDir('hestai-ci-'), 'clone');
+  repo.git(['clone', '-q', '--branch', 'feat/x', `file://${remote}`, clone]);
+  const result = repo.hestai(['verify', '--format', 'json'], { cwd: clone });
+  return { status: result.status, report: JSON.parse(result.stdout) as Report };
+}
