@@ -120,9 +120,16 @@ describe('attribution trailers (issue 42)', () => {
       .filter((l) => !l.startsWith('Assisted-by:'))
       .join('\n');
     expect(shell(repo, agent, `git -c core.hooksPath=/dev/null commit -q --amend -m '${stripped}'`).status).toBe(0);
+    // Another commit's trailer is rewritten past the hooks to name another runtime than the anchor record.
+    repo.write('notes/d.md', 'd\n');
+    expect(shell(repo, agent, 'git add notes && git commit -q -m "docs: misattributed"').status).toBe(0);
+    const forged = lastMessage(repo).replace(/^Assisted-by: .*$/m, 'Assisted-by: codex:gpt-5');
+    expect(shell(repo, agent, `git -c core.hooksPath=/dev/null commit -q --amend -m '${forged}'`).status).toBe(0);
 
     const { status, verdict, output } = verifyInClone(repo, remote);
     expect(status, output).toBe(1);
+    expect(verdict('docs: misattributed')).toMatchObject({ status: 'fail' });
+    expect(verdict('docs: misattributed')?.message).toContain('Assisted-by: codex:gpt-5');
     expect(verdict('docs: attributed')?.status).toBe('pass');
     expect(verdict('docs: stripped')).toMatchObject({ status: 'fail' });
     expect(verdict('docs: stripped')?.message).toContain('Assisted-by');

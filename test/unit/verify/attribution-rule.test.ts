@@ -31,8 +31,21 @@ describe('checkAttribution', () => {
     expect(both?.message).toContain('must not add Signed-off-by');
   });
 
-  it('passes a commit that carries Assisted-by', () => {
-    expect(checkAttribution(facts('docs: x\n\nAssisted-by: claude-code:m'), agent, 'required')?.status).toBe('pass');
+  it('passes a commit whose Assisted-by names the recorded runtime (and model, or none, or tools after it)', () => {
+    for (const value of ['claude-code:claude-opus-4-1', 'claude-code', 'claude-code:claude-opus-4-1 [coccinelle]'])
+      expect(checkAttribution(facts(`docs: x\n\nAssisted-by: ${value}`), agent, 'required')?.status).toBe('pass');
+    const two = 'docs: x\n\nAssisted-by: codex:gpt-5\nAssisted-by: claude-code:claude-opus-4-1';
+    expect(checkAttribution(facts(two), agent, 'required')?.status).toBe('pass');
+  });
+
+  it('an Assisted-by naming another runtime or model than the anchor record fails under required, warns under warn', () => {
+    for (const value of ['codex:gpt-5', 'claude-code:claude-haiku-4', 'codex', 'claude-codex:claude-opus-4-1']) {
+      const required = checkAttribution(facts(`docs: x\n\nAssisted-by: ${value}`), agent, 'required');
+      expect(required, value).toMatchObject({ rule: 'attribution', status: 'fail' });
+      expect(required?.message).toContain(`Assisted-by: ${value}`);
+      expect(required?.message).toContain('claude-code:claude-opus-4-1');
+      expect(checkAttribution(facts(`docs: x\n\nAssisted-by: ${value}`), agent, 'warn')?.status).toBe('warn');
+    }
   });
 });
 
