@@ -45,3 +45,14 @@ export function attributionTrailers(agent: unknown, policy: 'off' | 'warn' | 're
   const identity = policy === 'off' ? null : agentIdentity(agent);
   return identity === null ? [] : [{ key: ASSISTED_BY, value: attributionOf(identity), add: true }];
 }
+
+/**
+ * Pure: whether an `Assisted-by` value (`AGENT:MODEL [tool]...`) names the recorded agent: its runtime, and
+ * its model or none. Another runtime or model is a mismatch.
+ */
+export function namesAgent(value: string, agent: AgentIdentity): boolean {
+  const word = value.trim().split(/\s+/)[0] ?? '';
+  const colon = word.indexOf(':');
+  const runtime = colon < 0 ? word : word.slice(0, colon);
+  return runtime === agent.runtime && (colon < 0 || word.slice(colon + 1) === agent.model);
+}

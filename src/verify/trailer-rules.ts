@@ -2,7 +2,7 @@ import type { CommitFacts } from '../tdd/commit.js';
 import { lastTrailer } from '../tdd/trailers.js';
 import type { Verdict } from '../tdd/verdict.js';
 import { UUID_V4 } from '../util/validate.js';
-import { ASSISTED_BY, attributionOf, type AgentIdentity } from '../records/attribution.js';
+import { ASSISTED_BY, attributionOf, namesAgent, type AgentIdentity } from '../records/attribution.js';
 
 const ANCHOR_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -67,8 +67,9 @@ export function checkClock(commit: CommitFacts): Verdict | null {
 
 /**
  * Pure (issue 42, `commit.attribution`): a commit whose anchor's proof record says an agent runtime started the
- * session should carry `Assisted-by`; missing, it fails under `required` and warns under `warn`. A
- * `Signed-off-by` on such a commit is a warning: by the Linux kernel's rule an AI agent must not add one.
+ * session should carry `Assisted-by` naming it; missing or naming another runtime or model, it fails under
+ * `required` and warns under `warn`. A `Signed-off-by` on such a commit is a warning: by the Linux kernel's
+ * rule an AI agent must not add one.
  * Null when the policy is off or the record names no agent runtime (a person's session, an older hestai).
  */
 export function checkAttribution(
@@ -90,6 +91,14 @@ export function checkAttribution(
       status: policy === 'required' ? 'fail' : 'warn',
       clause,
       message: `no Assisted-by trailer on a commit of a ${made} (commit.attribution: ${policy}; the commit-msg hook adds it)${signed}`,
+    };
+  const values = commit.trailers.filter((t) => t.key.toLowerCase() === ASSISTED_BY.toLowerCase());
+  if (!values.some((t) => namesAgent(t.value, agent)))
+    return {
+      rule: 'attribution',
+      status: policy === 'required' ? 'fail' : 'warn',
+      clause,
+      message: `Assisted-by: ${assisted} does not name the ${made} (commit.attribution: ${policy})${signed}`,
     };
   if (signed !== '')
     return { rule: 'attribution', status: 'warn', clause, message: `Assisted-by: ${assisted}${signed}` };
