@@ -4,6 +4,7 @@ import { buildReport } from '../../src/report/build.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import type { Verdict } from '../../src/tdd/verdict.js';
+import type { AnchorEvidence } from '../../src/verify/anchor-rule.js';
 import type { VerifyReport } from '../../src/verify/verify.js';
 
 const pass = (rule: string, message = 'ok'): Verdict => ({ rule, status: 'pass', message });
@@ -18,9 +19,10 @@ interface Row {
   verdicts: Verdict[];
   files?: string[];
   date?: string;
+  trailers?: string;
 }
 
-function data(rows: Row[], ok = true) {
+function data(rows: Row[], ok = true, evidence: AnchorEvidence | null = null) {
   const meta = new Map<string, CommitMeta>();
   const commits: VerifyReport['commits'] = rows.map((r, i) => {
     const s = sha(i + 1);
@@ -31,7 +33,7 @@ function data(rows: Row[], ok = true) {
       author: 'A U Thor',
       authorDate: date,
       committerDate: date,
-      message: `${r.header}\n`,
+      message: `${r.header}\n${r.trailers ? `\n${r.trailers}\n` : ''}`,
     });
     return { sha: s, header: r.header, files: r.files ?? [], verdicts: r.verdicts };
   });
@@ -43,7 +45,7 @@ function data(rows: Row[], ok = true) {
     errors: 0,
     warnings: 0,
   };
-  return buildReport({ verify, meta, evidence: null, protocol: null, blobBase: null });
+  return buildReport({ verify, meta, evidence, protocol: null, blobBase: null });
 }
 
 describe('the report a lead reads', () => {
@@ -112,6 +114,78 @@ describe('the report a lead reads', () => {
     expect(xs[2]! - xs[1]!).toBeGreaterThan(50);
     expect(html).toContain('1 date(s) outside the axis, drawn at its edge');
     expect(html).not.toContain('9999-01-01 00:00 UTC');
+    // The note sits below the lanes, clear of the axis labels and tick lines at the top.
+    const note = /<text class="axis note" x="[\d.]+" y="([\d.]+)"/.exec(html);
+    const lanes = [...html.matchAll(/<line class="lane-line" x1="[\d.]+" y1="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(Number(note?.[1])).toBeGreaterThan(Math.max(...lanes) + 14);
+  });
+
+  it('a +25 h acknowledgment does not squeeze clock-in, anchor and three commits into one dot: the axis breaks at the gap', () => {
+    const session = '5e551011-0000-4000-8000-000000000001';
+    const digest = 'ab'.repeat(32);
+    const at = (h: number, m: number) => new Date(Date.UTC(2026, 11, 7, h, m)).toISOString();
+    const trailers = `HestAI-Session: ${session}\nHestAI-Anchor: sha256:${digest}`;
+    const evidence: AnchorEvidence = {
+      refs: ['refs/heads/hestai/anchors'],
+      events: new Map(),
+      records: new Map([
+        [
+          digest,
+          {
+            digest,
+            problem: null,
+            headMissing: false,
+            ruleErrors: [],
+            record: {
+              kind: 'hestai.anchor-proof',
+              version: 1,
+              session_id: session,
+              role: 'implementation-lead',
+              tier: 'default',
+              mode: 'full',
+              source: 'anchor',
+              canonical_anchor: 'ARTIFACT::src/a.ts\nGATE::npm test',
+              head: sha(0),
+              anchored_at: at(34, 5),
+              context_generated_at: at(9, 0),
+              acknowledgments: [{ at: at(34, 0), context_generated_at: at(9, 0), reason: 'read it again' }],
+              resets: [],
+            },
+          },
+        ],
+      ]),
+    };
+    const d = data(
+      [10, 20, 30].map((m, i) => ({
+        header: ['test(a): t', 'feat(a): f', 'fix(a): g'][i]!,
+        verdicts: [pass('header')],
+        date: at(34, m),
+        trailers,
+      })),
+      true,
+      evidence,
+    );
+    const html = renderHtml(d);
+    const xs = [...html.matchAll(/<circle class="commit [^"]*" cx="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(xs).toHaveLength(3);
+    expect(xs[1]! - xs[0]!).toBeGreaterThan(40);
+    expect(xs[2]! - xs[1]!).toBeGreaterThan(40);
+    const clockIn = Number(/<path class="ev clock-in" d="M([\d.]+)/.exec(html)?.[1]) + 6;
+    const anchor = Number(/<g class="ev anchor"><title>[^<]*<\/title><line x1="([\d.]+)"/.exec(html)?.[1]);
+    expect(anchor - clockIn).toBeGreaterThan(20);
+    expect(xs[0]! - anchor).toBeGreaterThan(20);
+    // The break is drawn and says how long the gap is.
+    expect(html).toMatch(/<g class="break">[^]*?25 h/);
+    // No two axis labels overlap (11 px text: about 6.2 px a character).
+    const labels = [...html.matchAll(/<text class="axis" x="([\d.]+)" y="12" text-anchor="(\w+)">([^<]*)</g)].map(
+      (m) => {
+        const w = m[3]!.length * 6.2;
+        const x = Number(m[1]);
+        return m[2] === 'start' ? [x, x + w] : m[2] === 'end' ? [x - w, x] : [x - w / 2, x + w / 2];
+      },
+    );
+    expect(labels.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < labels.length; i++) expect(labels[i]![0]).toBeGreaterThan(labels[i - 1]![1]!);
   });
 
   it('each commit shows the files it changed, escaped, with a count beyond the first twenty', () => {
