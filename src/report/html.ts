@@ -66,7 +66,7 @@ function summarySection(data: ReportData): string {
 }
 
 function legend(): string {
-  return `<p class="legend muted"><span>● commit (green pass, amber warning, red error)</span><span>◆ merge</span><span>■ squash</span><span>▼ clock-in</span><span>⚑ anchor</span><span>▮ ack / reset / refresh</span></p>`;
+  return `<p class="legend muted"><span>● commit (green pass, amber warning, red error)</span><span>◆ merge</span><span>■ squash</span><span>▼ clock-in</span><span>⚑ anchor</span><span>▮ ack / reset / refresh</span><span>░ break: a gap with no activity, its length above</span></p>`;
 }
 
 function link(

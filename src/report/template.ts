@@ -24,7 +24,7 @@ section.commit[data-status=fail]{border-left-color:var(--fail)}section.commit[da
 summary{cursor:pointer}p.facts{margin:4px 0;color:var(--muted)}
 body:has(#only-findings:checked) section.commit[data-status=pass],body:has(#only-findings:checked) table.compact-list tr[data-status=pass]{display:none}
 .timeline-box{overflow-x:auto}svg.timeline{font:11px system-ui,sans-serif;background:#fafbfc;border:1px solid var(--line)}
-svg .tick{stroke:#e6e8eb}svg .axis{fill:var(--muted)}svg .lane-line{stroke:#c9d1d9}svg .lane-label{fill:var(--fg)}
+svg .tick{stroke:#e6e8eb}svg .axis{fill:var(--muted)}svg .lane-line{stroke:#c9d1d9}svg .lane-label{fill:var(--fg)}svg .gap{fill:#eaeef2}
 svg .c-pass{fill:var(--pass)}svg .c-warn{fill:var(--warn)}svg .c-fail{fill:var(--fail)}
 svg .merge path,svg .squash rect{stroke:#1f2328;stroke-width:1.5}svg .bucket{opacity:.75}
 svg .clock-in{fill:#0969da}svg .anchor line{stroke:#8250df;stroke-width:2}svg .anchor path{fill:#8250df}

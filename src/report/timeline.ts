@@ -1,3 +1,4 @@
+import { axisRange, gapLabel, scaleOf, type Scale } from './axis.js';
 import { escapeHtml } from './escape.js';
 import type { ReportCommit, ReportData, ReportSession, SessionEvent } from './model.js';
 
@@ -5,7 +6,7 @@ const WIDTH = 960;
 const LEFT = 210;
 const RIGHT = 16;
 const LANE = 28;
-const TOP = 30;
+const TOP = 40;
 /** Above this many commits, a lane shows its commits in time buckets instead of one mark each. */
 export const TIMELINE_MARK_LIMIT = 1500;
 const BUCKETS = 160;
@@ -34,47 +35,83 @@ export function timelineSvg(data: ReportData): string {
   for (const c of data.commits) if (!Number.isNaN(ms(c.committerDate))) times.push(ms(c.committerDate));
   for (const s of data.sessions) for (const e of s.events) if (!Number.isNaN(ms(e.at))) times.push(ms(e.at));
   const lanes = visibleLanes(data, byId);
-  const height = TOP + lanes.length * LANE + 12;
+  const commitTimes = data.commits.map((c) => ms(c.committerDate)).filter((t) => !Number.isNaN(t));
+  let [t0, t1] = times.length > 0 ? axisRange(commitTimes.length > 0 ? commitTimes : times, times) : [0, 0];
+  const outside = times.filter((t) => t < t0 || t > t1).length;
+  const bottom = TOP + lanes.length * LANE + 6;
+  const height = bottom + 6 + (outside > 0 ? 16 : 0);
   const open = `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="timeline: one lane per session">`;
   if (times.length === 0) return `${open}<text x="10" y="20">no dated commits in the range</text></svg>`;
-  const commitTimes = data.commits.map((c) => ms(c.committerDate)).filter((t) => !Number.isNaN(t));
-  let [t0, t1] = axisRange(commitTimes.length > 0 ? commitTimes : times, times);
-  const outside = times.filter((t) => t < t0 || t > t1).length;
   if (t1 - t0 < 60_000) {
     t0 -= 30_000;
     t1 += 30_000;
   }
-  // A date off the axis is clamped to its edge (its mark's title keeps the real date).
-  const x = (t: number) =>
-    (LEFT + ((Math.min(t1, Math.max(t0, t)) - t0) / (t1 - t0)) * (WIDTH - LEFT - RIGHT)).toFixed(1);
-  const parts = [open];
+  // Long empty gaps are cut out (a break); a date off the axis is clamped to its edge (its mark's title keeps the real date).
+  const scale = scaleOf(times, t0, t1, LEFT, WIDTH - RIGHT);
+  const x = (t: number) => scale.x(t).toFixed(1);
+  const parts = [open, axisMarks(scale, t0, t1, bottom)];
+  // The note goes in a row of its own under the lanes, clear of the axis labels.
   if (outside > 0)
-    parts.push(`<text class="axis" x="6" y="24">${outside} date(s) outside the axis, drawn at its edge</text>`);
-  for (let i = 0; i <= 4; i++) {
-    const t = t0 + ((t1 - t0) * i) / 4;
-    const iso = new Date(t).toISOString();
-    const label = i === 0 ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : iso.slice(5, 16).replace('T', ' ');
-    const anchor = i === 0 ? 'start' : i === 4 ? 'end' : 'middle';
     parts.push(
-      `<line class="tick" x1="${x(t)}" y1="${TOP - 8}" x2="${x(t)}" y2="${height - 6}"/><text class="axis" x="${x(t)}" y="12" text-anchor="${anchor}">${label}</text>`,
+      `<text class="axis note" x="6" y="${height - 6}">${outside} date(s) outside the axis, drawn at its edge</text>`,
     );
-  }
   const marks = data.commits.length <= TIMELINE_MARK_LIMIT;
   lanes.forEach((s, i) => {
     const y = TOP + i * LANE + LANE / 2;
     const target = s.id === null ? '' : ` href="#s-${escapeHtml(s.id)}"`;
+    parts.push('<g class="lane">');
+    for (const st of scale.stretches)
+      parts.push(
+        `<line class="lane-line" x1="${st.left.toFixed(1)}" y1="${y}" x2="${st.right.toFixed(1)}" y2="${y}"/>`,
+      );
     parts.push(
-      `<g class="lane"><line class="lane-line" x1="${LEFT}" y1="${y}" x2="${WIDTH - RIGHT}" y2="${y}"/><a${target}><text class="lane-label" x="6" y="${y + 4}">${escapeHtml(truncate(s.label, 30))}</text></a>`,
+      `<a${target}><text class="lane-label" x="6" y="${y + 4}">${escapeHtml(truncate(s.label, 30))}</text></a>`,
     );
     for (const e of s.events) parts.push(eventMark(e, x, y));
     const commits = s.commits.map((sha) => byId.get(sha)!).filter((c) => !Number.isNaN(ms(c.committerDate)));
     if (marks && s.commits.length <= TIMELINE_MARK_LIMIT / 4)
       for (const c of commits) parts.push(commitMark(c, x(ms(c.committerDate)), y));
-    else parts.push(...buckets(commits, t0, t1, x, y));
+    else parts.push(...buckets(commits, scale.x, y));
     parts.push('</g>');
   });
   parts.push('</svg>');
   return parts.join('');
+}
+
+const stamp = (t: number) => new Date(t).toISOString().slice(5, 16).replace('T', ' ');
+
+/**
+ * The axis: the years and time zone in the label column, tick labels on each stretch (none overlapping the
+ * one before), and each break as a shaded band that says how long the gap was.
+ */
+function axisMarks(scale: Scale, t0: number, t1: number, bottom: number): string {
+  const years = [...new Set([t0, t1].map((t) => new Date(t).toISOString().slice(0, 4)))].join('-');
+  const out = [`<text class="axis" x="6" y="12">UTC, ${years}</text>`];
+  let end = -Infinity;
+  for (const [i, st] of scale.stretches.entries()) {
+    const first = i === 0 ? st.left : st.left + 8;
+    const last = i === scale.stretches.length - 1 ? st.right : st.right - 8;
+    const n = st.to === st.from ? 0 : Math.max(1, Math.floor((last - first) / 170));
+    for (let k = 0; k <= n; k++) {
+      const t = n === 0 ? st.from : st.from + ((st.to - st.from) * k) / n;
+      const px = scale.x(t);
+      const label = stamp(t);
+      const anchor = n === 0 ? 'middle' : k === 0 ? 'start' : k === n ? 'end' : 'middle';
+      const w = label.length * 6.2;
+      const from = anchor === 'start' ? px : anchor === 'end' ? px - w : px - w / 2;
+      out.push(`<line class="tick" x1="${px.toFixed(1)}" y1="${TOP - 8}" x2="${px.toFixed(1)}" y2="${bottom}"/>`);
+      if (from <= end + 6) continue;
+      end = from + w;
+      out.push(`<text class="axis" x="${px.toFixed(1)}" y="12" text-anchor="${anchor}">${label}</text>`);
+    }
+  }
+  for (const b of scale.breaks) {
+    const title = `no activity for ${gapLabel(b.to - b.from)}: ${stamp(b.from)} to ${stamp(b.to)} UTC`;
+    out.push(
+      `<g class="break"><title>${title}</title><rect class="gap" x="${b.left.toFixed(1)}" y="${TOP - 22}" width="${(b.right - b.left).toFixed(1)}" height="${bottom - TOP + 22}"/><text class="axis" x="${((b.left + b.right) / 2).toFixed(1)}" y="${TOP - 10}" text-anchor="middle">${gapLabel(b.to - b.from)}</text></g>`,
+    );
+  }
+  return out.join('');
 }
 
 /**
@@ -129,11 +166,12 @@ function eventMark(e: SessionEvent, x: (t: number) => string, y: number): string
   return `<rect class="ev ${e.kind}" x="${cx - 2}" y="${y + 6}" width="4" height="7">${title}</rect>`;
 }
 
-/** Commits of a lane in time buckets: one bar per bucket, shaded by its worst verdict. */
-function buckets(commits: readonly ReportCommit[], t0: number, t1: number, x: (t: number) => string, y: number) {
+/** Commits of a lane in buckets of the axis's pixels: one bar per bucket, shaded by its worst verdict. */
+function buckets(commits: readonly ReportCommit[], x: (t: number) => number, y: number) {
+  const plot = WIDTH - LEFT - RIGHT;
   const bins = new Map<number, { n: number; fail: number; warn: number; first: string }>();
   for (const c of commits) {
-    const b = Math.min(BUCKETS - 1, Math.floor(((ms(c.committerDate) - t0) / (t1 - t0)) * BUCKETS));
+    const b = Math.min(BUCKETS - 1, Math.floor(((x(ms(c.committerDate)) - LEFT) / plot) * BUCKETS));
     const bin = bins.get(b) ?? { n: 0, fail: 0, warn: 0, first: c.sha };
     bin.n++;
     const w = worst(c);
@@ -141,33 +179,15 @@ function buckets(commits: readonly ReportCommit[], t0: number, t1: number, x: (t
     else if (w === 'warn') bin.warn++;
     bins.set(b, bin);
   }
-  const width = ((WIDTH - LEFT - RIGHT) / BUCKETS).toFixed(1);
+  const width = (plot / BUCKETS).toFixed(1);
   const out: string[] = [];
   for (const [b, bin] of [...bins].sort((p, q) => p[0] - q[0])) {
     const cls = bin.fail > 0 ? 'c-fail' : bin.warn > 0 ? 'c-warn' : 'c-pass';
     out.push(
-      `<a href="#c-${bin.first}"><rect class="bucket ${cls}" x="${x(t0 + ((t1 - t0) * b) / BUCKETS)}" y="${y - 7}" width="${width}" height="14"><title>${bin.n} commits: ${bin.fail} failing, ${bin.warn} with warnings</title></rect></a>`,
+      `<a href="#c-${bin.first}"><rect class="bucket ${cls}" x="${(LEFT + (plot * b) / BUCKETS).toFixed(1)}" y="${y - 7}" width="${width}" height="14"><title>${bin.n} commits: ${bin.fail} failing, ${bin.warn} with warnings</title></rect></a>`,
     );
   }
   return out;
-}
-
-const DAY = 86_400_000;
-
-/**
- * Pure: the axis [t0, t1]. Its extent comes from the range's commits, not from every date: a committer date
- * or an event in year 9999 would otherwise squeeze the rest onto one point. A commit date counts when it lies
- * within the interquartile fence of the commit dates (3 IQR, at least a year); events inside that fence widen
- * the axis; anything outside it is an outlier, clamped to the edge and counted in a note.
- */
-export function axisRange(commitTimes: readonly number[], all: readonly number[]): [number, number] {
-  const sorted = [...commitTimes].sort((a, b) => a - b);
-  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;
-  const reach = Math.max(3 * (q(0.75) - q(0.25)), 366 * DAY);
-  const lo = q(0.25) - reach;
-  const hi = q(0.75) + reach;
-  const kept = all.filter((t) => t >= lo && t <= hi);
-  return kept.length > 0 ? [Math.min(...kept), Math.max(...kept)] : [sorted[0]!, sorted[sorted.length - 1]!];
 }
 
 function truncate(text: string, max: number): string {
