@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
+import { sharedFixture, tempDir, type RunResult } from '../helpers/git-repo.js';
+
+// Issue 43: which policy judges a push. A branch never judges itself: its policy and allowed signers come from
+// the default branch's tip before the push, so a branch that weakens them in one push cannot use it in the next;
+// and an empty repository's first push lets no ref in unjudged but the default branch that sets the policy.
+
+const served = sharedFixture(() => {
+  const repo = anchoredRepo();
+  const init = repo.hestai(['init', '--server', repo.remote]);
+  expect(init.status, init.stderr + init.stdout).toBe(0);
+  repo.git(['checkout', '-q', '-b', 'feat/x']);
+  return { repo, token: repo.anchor() };
+});
+
+const push = (repo: AnchoredRepo, args: string[], to = `file://${repo.remote}`): RunResult =>
+  repo.git(['push', to, ...args], { allowFail: true });
+const remoteHas = (remote: string, repo: AnchoredRepo, ref: string) =>
+  repo.git(['--git-dir', remote, 'rev-parse', '--verify', '--quiet', ref], { allowFail: true }).stdout.trim();
+
+describe('hestai receive: the policy a push is judged by', () => {
+  it('a branch that weakens its policy and adds a signer in one push cannot use them in the next', () => {
+    const { repo } = served();
+    const config = fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8');
+    // Push 1: honest-looking and anchored, it passes, reported: the weakened policy and a new allowed signer.
+    const weakened = repo.commitHooked('chore: relax', {
+      '.hestai_workspace.yaml': `${config}verify:\n  anchors: off\n  trailers: off\n`,
+      '.hestai/allowed_signers': 'mallory@example.invalid ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMallory\n',
+    });
+    expect(weakened.status, weakened.stderr).toBe(0);
+    const first = push(repo, ['feat/x']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/remote: .*the branch changes verify\.anchors/);
+    expect(first.stderr).toMatch(/remote: .*changes \.hestai\/allowed_signers/);
+    expect(first.stderr).toMatch(/remote: .*by the policy of [0-9a-f]{7} \(the default branch/);
+    // Push 2: an untested, unanchored feat the branch's own policy would let in.
+    repo.commit('feat(greet): untested and unanchored', { 'src/greet.js': 'y\n' });
+    const second = push(repo, ['feat/x']);
+    expect(second.status).not.toBe(0);
+    expect(second.stderr).toMatch(/remote: .*test-first/);
+    expect(second.stderr).toMatch(/remote: .*anchor: .*no HestAI-Anchor trailer/);
+    expect(remoteHas(repo.remote, repo, 'refs/heads/feat/x')).toBe(repo.git(['rev-parse', 'HEAD~1']).stdout.trim());
+  });
+
+  it('the default branch is judged by its own old value, and once merged its policy judges every branch', () => {
+    const { repo } = served();
+    const config = fs.readFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'utf8');
+    expect(
+      repo.commitHooked('chore: relax', {
+        '.hestai_workspace.yaml': `${config}verify:\n  anchors: off\n  trailers: off\n`,
+      }).status,
+    ).toBe(0);
+    const merged = push(repo, ['feat/x:main']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stderr).toMatch(/remote: .*refs\/heads\/main: .*the ref's old value/);
+    repo.commit('docs: unanchored, as the merged policy allows', { 'docs/a.md': 'a\n' });
+    const side = push(repo, ['feat/x']);
+    expect(side.status, side.stderr).toBe(0);
+  });
+});
+
+describe('hestai receive: the first push to an empty repository', () => {
+  const emptyServer = (repo: AnchoredRepo) => {
+    const empty = path.join(tempDir('hestai-empty-'), 'empty.git');
+    repo.git(['init', '-q', '--bare', '--initial-branch=main', empty]);
+    expect(repo.hestai(['init', '--server', empty]).status).toBe(0);
+    return empty;
+  };
+
+  it('the default branch comes in unjudged and sets the policy; every other ref is judged by it', () => {
+    const { repo } = served();
+    repo.commit('docs: past the hooks', { 'docs/a.md': 'a\n' });
+    const empty = emptyServer(repo);
+    const refused = push(repo, ['main', 'feat/x', 'hestai/anchors'], `file://${empty}`);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/remote: .*refs\/heads\/feat\/x/);
+    expect(refused.stderr).toMatch(/remote: .*anchor: .*no HestAI-Anchor trailer/);
+    expect(remoteHas(empty, repo, 'refs/heads/main')).toBe('');
+    repo.git(['reset', '-q', '--hard', 'HEAD~1']);
+    const accepted = push(repo, ['main', 'feat/x', 'hestai/anchors'], `file://${empty}`);
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(accepted.stderr).toMatch(/remote: .*refs\/heads\/main: .*first push/);
+    expect(accepted.stderr).toMatch(/remote: .*refs\/heads\/feat\/x: judged/);
+  });
+
+  it('a first push without the default branch is refused (fail closed), saying to push it first', () => {
+    const { repo } = served();
+    const empty = emptyServer(repo);
+    const refused = push(repo, ['feat/x', 'hestai/anchors'], `file://${empty}`);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/remote: .*remedy: git push origin main/);
+    expect(remoteHas(empty, repo, 'refs/heads/feat/x')).toBe('');
+    expect(push(repo, ['main'], `file://${empty}`).status).toBe(0);
+    const then = push(repo, ['feat/x', 'hestai/anchors'], `file://${empty}`);
+    expect(then.status, then.stderr).toBe(0);
+  });
+});
