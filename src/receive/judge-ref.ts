@@ -1,10 +1,14 @@
 /**
  * One pushed ref judged as CI judges it (issue 43): `hestai verify`'s own stream (src/verify/verify.ts) over
- * the commits the push adds, with the policy of the ref's old value, or of the default branch for a new ref,
- * never of the pushed commits. The anchors the commits cite may be on the server already or arrive in the same
- * push (`anchorsTip`, the pushed hestai/anchors still in quarantine).
+ * the commits the push adds, never by the pushed commits' policy. The policy and allowed signers are those of
+ * the default branch's tip before the push (the default branch itself: its old value), as CI takes them from
+ * the base: a branch never judges itself, so what it weakens in one push does not judge its next. The anchors
+ * the commits cite may be on the server already or arrive in the same push (`anchorsTip`, in quarantine).
  */
 import { verifyEvidenceReaders } from '../anchor/reverify.js';
+import { runGit } from '../git/exec.js';
+import { ALLOWED_SIGNERS_FILE } from '../evidence/signatures.js';
+import { PROTOCOL_FILE } from '../verify/protocol-policy.js';
 import { verifyStream } from '../verify/index.js';
 import type { Refusal } from './anchors-push.js';
 import { isZero, type DefaultBase, type RefUpdate } from './updates.js';
@@ -28,16 +32,8 @@ export async function judgeRef(
   anchorsTip: string | null,
   now: Date,
 ): Promise<RefVerdict> {
-  const base = isZero(u.old) ? defaultBase.tip : u.old;
-  if (base === 'empty')
-    return {
-      refusals: [],
-      notes: [
-        `${u.ref}: the repository has no branch or tag yet, so no policy to judge by: accepted as the first push`,
-      ],
-      commits: 0,
-    };
-  if (base === 'dangling') {
+  const own = u.ref === defaultBase.ref && !isZero(u.old);
+  if (defaultBase.tip === 'dangling' && !own) {
     const head = defaultBase.ref || 'HEAD';
     return {
       refusals: [
@@ -45,7 +41,7 @@ export async function judgeRef(
           ref: u.ref,
           what: u.ref,
           rule: 'default-branch',
-          message: `the server's HEAD (${head}) names no branch here, so a new ref has no policy to be judged by`,
+          message: `the server's HEAD (${head}) names no branch here, so ${u.ref} has no policy to be judged by`,
           remedy: 'on the server: git symbolic-ref HEAD refs/heads/<default branch> (hestai init --server does it)',
         },
       ],
@@ -53,17 +49,19 @@ export async function judgeRef(
       commits: 0,
     };
   }
+  const policy = own ? u.old : defaultBase.tip;
+  const base = isZero(u.old) ? policy : u.old;
   const readers = verifyEvidenceReaders(
     anchorsTip === null ? {} : { tips: [{ ref: 'refs/heads/hestai/anchors (this push)', oid: anchorsTip }] },
   );
-  const remedy = `npx hestai verify --from ${base} --policy ${base} --to ${u.new}`;
+  const remedy = `npx hestai verify --from ${base} --policy ${policy} --to ${u.new}`;
   const refusals: Refusal[] = [];
   let failing = 0;
   const summary = await verifyStream(
     {
       working_dir: root,
       from: base,
-      policy: base,
+      policy,
       to: u.new,
       env: {},
       files: 'judged',
@@ -82,7 +80,13 @@ export async function judgeRef(
       },
     },
   ).finally(() => readers.close());
-  const notes = summary.policy_changes.map((p) => `${u.ref}: ${p.message}`);
+  const notes = [
+    ...summary.policy_changes.map((p) => `${u.ref}: ${p.message}`),
+    ...changedPolicyFiles(root, base, u.new).map(
+      (file) =>
+        `${u.ref}: the push changes ${file}: it was judged by ${short(policy)}'s; the change applies once merged into ${defaultBase.ref.replace(/^refs\/heads\//, '')}`,
+    ),
+  ];
   if (failing > SHOWN)
     refusals.push({
       ref: u.ref,
@@ -96,9 +100,18 @@ export async function judgeRef(
   return {
     refusals,
     notes: [
-      `${u.ref}: judged ${summary.count} commit(s) by the policy of ${short(base)} (${isZero(u.old) ? 'the default branch: a new ref' : "the ref's old value"})`,
+      `${u.ref}: judged ${summary.count} commit(s) by the policy of ${short(policy)} (${own ? "the ref's old value" : `the default branch's tip: a branch never judges itself`})`,
       ...notes,
     ],
     commits: summary.count,
   };
+}
+
+/** The policy files besides the config (reported key by key) that the pushed commits change. */
+function changedPolicyFiles(root: string, from: string, to: string): string[] {
+  return runGit(['diff', '--no-renames', '--name-only', from, to, '--', ALLOWED_SIGNERS_FILE, PROTOCOL_FILE], {
+    cwd: root,
+  })
+    .stdout.split('\n')
+    .filter((f) => f !== '');
 }

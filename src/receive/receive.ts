@@ -45,6 +45,37 @@ function defaultBase(root: string): DefaultBase {
   return { ref, tip: empty ? 'empty' : 'dangling' };
 }
 
+/**
+ * An empty repository's first push: the default branch it carries comes in unjudged and its pushed tip is the
+ * policy of every other ref (as if pushed first); without it, no ref has a policy (each is refused).
+ */
+function firstPush(base: DefaultBase, updates: readonly RefUpdate[]): { base: DefaultBase; head: RefUpdate | null } {
+  if (base.tip !== 'empty') return { base, head: null };
+  const head = updates.find((u) => u.ref === base.ref && !isZero(u.new)) ?? null;
+  return { base: head === null ? base : { ref: base.ref, tip: head.new }, head };
+}
+
+function unjudgedFirst(u: RefUpdate, base: DefaultBase): { refusals: Refusal[]; notes: string[] } {
+  const branch = base.ref.replace(/^refs\/heads\//, '');
+  if (base.tip !== 'empty')
+    return {
+      refusals: [],
+      notes: [`${u.ref}: the repository's first push: accepted unjudged, its policy judges every other ref`],
+    };
+  return {
+    refusals: [
+      {
+        ref: u.ref,
+        what: u.ref,
+        rule: 'default-branch',
+        message: `the repository is empty and this push lacks its default branch (HEAD: ${base.ref}), whose policy judges every other ref`,
+        remedy: `git push origin ${branch} (then the others; or on the server: git symbolic-ref HEAD refs/heads/<branch>)`,
+      },
+    ],
+    notes: [],
+  };
+}
+
 export async function receive(
   root: string,
   updates: readonly RefUpdate[],
@@ -55,7 +86,7 @@ export async function receive(
   const notes: string[] = [];
   const anchors = updates.find((u) => classifyUpdate(u, options) === 'anchors');
   const anchorsTip = anchors && !isZero(anchors.new) ? anchors.new : null;
-  const base = defaultBase(root);
+  const { base, head } = firstPush(defaultBase(root), updates);
   for (const u of updates) {
     const kind = classifyUpdate(u, options);
     if (kind === 'refuse-receipts')
@@ -84,7 +115,8 @@ export async function receive(
       });
     else if (kind === 'anchors') refusals.push(...(await checkAnchorsPush(root, u)));
     else if (kind === 'branch') {
-      const verdict = await judgeRef(root, u, base, anchorsTip, now);
+      const verdict =
+        u === head || base.tip === 'empty' ? unjudgedFirst(u, base) : await judgeRef(root, u, base, anchorsTip, now);
       refusals.push(...verdict.refusals);
       notes.push(...verdict.notes);
     }

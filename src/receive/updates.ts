@@ -71,8 +71,9 @@ export function classifyUpdate(u: RefUpdate, options: ReceiveOptions): UpdateKin
 }
 
 /**
- * The policy of a new ref, before this push: the default branch (`HEAD`) and its tip, `empty` in a repository
- * with no refs at all (its first push), or `dangling` when HEAD names no branch there (a new ref is refused).
+ * The policy of every ref but the default branch itself, before this push: the default branch (`HEAD`) and its
+ * tip, `empty` in a repository with no refs at all (its first push), or `dangling` when HEAD names no branch
+ * there (every other ref is refused).
  */
 export interface DefaultBase {
   ref: string;
