@@ -103,6 +103,34 @@ describe.each(['opencode', 'kilo'] as const)('the %s plugin hestai init wrote', 
     expect(fs.readFileSync(file, 'utf8')).toBe('export const app = 1;\n'); // the hook judged; nothing wrote
   });
 
+  it('attack: a plugin running after ours cannot change the arguments it judged (they are frozen, nested ones too)', () => {
+    const repo = adopted(runtime);
+    // OpenCode runs its plugins' tool.execute.before one after another on the same args object, then the tool
+    // with that object: a later plugin retargets the allowed write at the policy file.
+    const script = `
+      const [file, dir] = process.argv.slice(1);
+      const hooks = await (await import(file)).HestaiHooks({ directory: dir, worktree: dir });
+      await hooks['experimental.chat.system.transform']({ sessionID: 'ses_1' }, { system: [] });
+      const args = { filePath: 'src/app.ts', edits: [{ filePath: 'src/app.ts', newString: 'x' }] };
+      await hooks['tool.execute.before']({ tool: 'multiedit', sessionID: 'ses_1', callID: 'c' }, { args });
+      const attempts = [];
+      for (const change of [() => (args.filePath = '.hestai_workspace.yaml'), () => (args.edits[0].filePath = '.hestai_workspace.yaml'), () => args.edits.push({ filePath: 'x' })])
+        try { change(); attempts.push('changed'); } catch (error) { attempts.push(error.constructor.name); }
+      console.log(JSON.stringify({ args, attempts }));`;
+    const bind = runPlugin(repo, PLUGINS[runtime], []);
+    anchorSession(repo, /bound to hestai session ([0-9a-f-]{36})/.exec(bind.system.join('\n'))![1]!);
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, path.join(repo.dir, PLUGINS[runtime]), repo.dir],
+      { cwd: repo.dir, env: repo.env, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      args: { filePath: 'src/app.ts', edits: [{ filePath: 'src/app.ts', newString: 'x' }] },
+      attempts: ['TypeError', 'TypeError', 'TypeError'],
+    });
+  });
+
   it('fails closed: a plugin whose hook cannot start (the package gone) refuses every call, reads too', () => {
     const repo = adopted(runtime, { dependency: true });
     const text = fs.readFileSync(path.join(repo.dir, PLUGINS[runtime]), 'utf8');
