@@ -28,7 +28,8 @@ export function pluginHookCommand(entry: { project: string } | { absolute: strin
 /**
  * The plugin OpenCode or Kilo Code loads from the project (`tool.execute.before(input, output)`): it hands
  * every tool call to hestai's hook (`sh -c` with the call as JSON on stdin) and throws its stderr when the
- * hook refuses, exits non-zero or cannot start (fail closed: the thrown message is what the model reads).
+ * hook refuses, exits non-zero or cannot start (fail closed: the thrown message is what the model reads). It
+ * deep-freezes the arguments before judging them: a plugin after it cannot change what was allowed.
  * It clocks the runtime session in once (`session.start`), gives the model that context in the system
  * prompt, and sets HESTAI_SESSION for the agent's shell (`shell.env`).
  */
@@ -72,6 +73,16 @@ function hook(cwd, payload) {
   });
 }
 
+// Frozen before they are judged: OpenCode runs the tool with this very object, so no plugin after this one
+// (or code still holding it) can change what was allowed; a change throws, and a throwing plugin stops the call.
+function freeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) freeze(value[key]);
+  }
+  return value;
+}
+
 export const HestaiHooks = async ({ directory }) => {
   const started = new Map();
   const start = (sessionID) => {
@@ -91,8 +102,9 @@ export const HestaiHooks = async ({ directory }) => {
       if (session !== null) output.env.HESTAI_SESSION = session[1];
     },
     'tool.execute.before': async (input, output) => {
+      const args = freeze(output.args);
       await start(input.sessionID);
-      const run = await hook(directory, { hook_event_name: 'tool.execute.before', input, output: { args: output.args } });
+      const run = await hook(directory, { hook_event_name: 'tool.execute.before', input, output: { args } });
       if (run.code !== 0) throw new Error(run.err.trim() || 'hestai hook exited with ' + run.code + ': refused');
     },
   };
