@@ -134,7 +134,7 @@ describe("a shell's input and unknown tools' input are judged like a shell comma
   );
 });
 
-describe('OpenCode/Kilo config at any depth and the root .mcp.json are protected', () => {
+describe('OpenCode/Kilo config and .mcp.json at any depth, and Copilot’s .github/mcp.json, are protected', () => {
   const files = [
     'opencode.jsonc',
     'kilo.jsonc',
@@ -142,6 +142,9 @@ describe('OpenCode/Kilo config at any depth and the root .mcp.json are protected
     'sub/dir/kilo.json',
     'opencode.json',
     '.mcp.json',
+    'sub/.mcp.json',
+    'packages/app/.mcp.json',
+    '.github/mcp.json',
   ];
   it.each(['claude-code', 'opencode', 'kilo'] as const)(
     '%s: anchored, a write of each is refused, by edit tool and by shell; src/ stays writable',
@@ -160,6 +163,13 @@ describe('OpenCode/Kilo config at any depth and the root .mcp.json are protected
             ? call(runtime, 'Bash', { command: `echo '{"plugin":["x"]}' > ${file}` }, session)
             : call(runtime, 'bash', { command: `echo '{"plugin":["x"]}' > ${file}` }, session);
         expect(shell.allowed, `${runtime} shell ${file}`).toBe(false);
+        // a directory the hook cannot know (a variable): judged by the file's name
+        const unknownDir = `d=$(mktemp -d); echo '{}' > "$d/${file}"`;
+        const named =
+          runtime === 'claude-code'
+            ? call(runtime, 'Bash', { command: unknownDir }, session)
+            : call(runtime, 'bash', { command: unknownDir }, session);
+        expect(named.allowed, `${runtime} shell $d/${file}`).toBe(false);
       }
       const app =
         runtime === 'claude-code'
