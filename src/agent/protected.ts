@@ -6,7 +6,7 @@ import { isInside } from '../paths.js';
  * worktree, relative to its root: hestai's state and protocol (`.hestai/`), the human-authored rules
  * (`.hestai_workspace.yaml`, `.hestai-sys/`), git's own directory (hooks, config, refs: git writes it for a
  * normal commit, an agent's tool never does), the agent runtimes' settings holding these hooks (`.claude/`,
- * `.codex/`, `.gemini/`, `.cursor/`, `.github/hooks/`, `.qwen/`, `.factory/`, OpenCode's and Kilo Code's plugins and config (`opencode.json(c)`, `kilo.json(c)` at any depth: OpenCode merges them upward), the MCP servers of `.mcp.json`, Cline's hooks: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
+ * `.codex/`, `.gemini/`, `.cursor/`, `.github/hooks/`, `.qwen/`, `.factory/`, OpenCode's and Kilo Code's plugins and config (`opencode.json(c)`, `kilo.json(c)` at any depth: OpenCode merges them upward), the MCP servers of `.mcp.json` (at any depth) and `.github/mcp.json`, Cline's hooks: an agent that rewrites them drops the hook judging it), and the installed package (`node_modules/hestai-hooks/`). One exception, {@link AGENT_WRITABLE}.
  */
 export const PROTECTED_PATHS = [
   '.hestai/',
@@ -27,6 +27,7 @@ export const PROTECTED_PATHS = [
   'kilo.json',
   'kilo.jsonc',
   '.mcp.json',
+  '.github/mcp.json',
   '.clinerules/hooks/',
   'node_modules/hestai-hooks/',
 ] as const;
@@ -52,8 +53,11 @@ function isException(rel: string): boolean {
   return (AGENT_WRITABLE.test(rel) || RUNTIME_WRITABLE.test(rel)) && !rel.split('/').includes('..');
 }
 
-/** OpenCode's and Kilo Code's config files, protected in every directory (OpenCode reads each from the working directory upward). */
-const ANY_DEPTH = /(?:^|\/)(?:opencode|kilo)\.jsonc?$/;
+/**
+ * OpenCode's and Kilo Code's config files and `.mcp.json`, protected in every directory (OpenCode reads each
+ * from the working directory upward; a runtime started in a subdirectory reads its `.mcp.json`).
+ */
+const ANY_DEPTH = /(?:^|\/)(?:(?:opencode|kilo)\.jsonc?|\.mcp\.json)$/;
 
 /** Pure: the protected entry a worktree-relative path (forward slashes) falls under, or null. */
 export function protectedEntry(relative: string): string | null {
@@ -113,6 +117,8 @@ const PROTECTED_NAMES: ReadonlyArray<{ names: readonly string[]; entry: string }
   { names: ['opencode.jsonc'], entry: 'opencode.jsonc' },
   { names: ['kilo.json'], entry: 'kilo.json' },
   { names: ['kilo.jsonc'], entry: 'kilo.jsonc' },
+  { names: ['.mcp.json'], entry: '.mcp.json' },
+  { names: ['.github', 'mcp.json'], entry: '.github/mcp.json' },
   { names: ['.clinerules', 'hooks'], entry: '.clinerules/hooks/' },
   { names: ['node_modules', 'hestai-hooks'], entry: 'node_modules/hestai-hooks/' },
   { names: ['.cache', 'hestai'], entry: '~/.cache/hestai/' },
