@@ -55,4 +55,32 @@ describe('reverts by content', () => {
     expect(header(report, 'Revert "docs: add the guide"')?.status).toBe('fail');
     expect(status).toBe(1);
   });
+
+  it('a squash-merged Revert "<header>" (#N) that undoes a squash-merged "<header> (#M)" passes the header rule', () => {
+    // semantic-release d3958b80bf: GitHub's squash adds " (#N)" to the original and to the revert's header.
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
+    const original = repo.commit('chore(deps): update dependency p-retry to v5 (#2229)', {
+      'package.json': '{"dependencies":{"p-retry":"^5.0.0"}}\n',
+    });
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.git(['revert', '--no-edit', '--no-commit', original]);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'Revert "chore(deps): update dependency p-retry to v5" (#2230)']);
+    const { status, report } = verifyClone(repo);
+    expect(header(report, 'Revert "chore(deps): update dependency p-retry to v5" (#2230)')?.status).toBe('skip');
+    expect(status).toBe(0);
+  });
+
+  it('attack: a squash-merged Revert "<header>" (#N) that changes something else still fails the header rule', () => {
+    const repo = makeRepo();
+    repo.commit('chore: config', { '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n' });
+    repo.commit('chore(deps): update dependency p-retry to v5 (#2229)', {
+      'package.json': '{"dependencies":{"p-retry":"^5.0.0"}}\n',
+    });
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    repo.commit('Revert "chore(deps): update dependency p-retry to v5" (#2230)', { 'src/backdoor.js': 'open()\n' });
+    const { status, report } = verifyClone(repo);
+    expect(header(report, 'Revert "chore(deps): update dependency p-retry to v5" (#2230)')?.status).toBe('fail');
+    expect(status).toBe(1);
+  });
 });
