@@ -70,8 +70,8 @@ export function realReverts(
 }
 
 /**
- * For each subject, the newest commit with exactly that subject among the ancestors of `tips` (one `git log`
- * for all): where a `Revert "<header>"` looks for the commit it undoes when its body names none of the history.
+ * For each subject, the newest commit with that subject, or that subject and a squash merge's " (#N)", among
+ * the ancestors of `tips` (one `git log` for all): where a `Revert "<header>"` looks for the commit it undoes when its body names none of the history.
  */
 export function newestBySubject(
   cwd: string,
@@ -86,7 +86,11 @@ export function newestBySubject(
   const wanted = new Set(subjects);
   for (const line of result.stdout.split('\n')) {
     const [sha, subject] = line.split('\0');
-    if (sha && subject !== undefined && wanted.has(subject) && !found.has(subject)) found.set(subject, sha);
+    // A squash merge's subject ends " (#N)": "fix: x (#12)" is the commit a `Revert "fix: x"` undoes.
+    const bare = subject?.replace(/ \(#\d+\)$/, '');
+    for (const s of new Set([subject, bare])) {
+      if (sha && s !== undefined && wanted.has(s) && !found.has(s)) found.set(s, sha);
+    }
   }
   return found;
 }

@@ -113,7 +113,8 @@ function revertsByContent(
   named: readonly (string | null)[],
 ): Map<number, string> {
   const candidates = commits.flatMap((c, i) => {
-    const header = /^Revert "(.+)"$/.exec(c.message.split('\n', 1)[0]!)?.[1];
+    // GitHub's squash merge appends " (#N)" to the revert's header, as to the original's (newestBySubject).
+    const header = /^Revert "(.+)"(?: \(#\d+\))?$/.exec(c.message.split('\n', 1)[0]!)?.[1];
     return header !== undefined && named[i] === null && c.parents.length === 1 ? [{ i, c, header }] : [];
   });
   const byContent = new Map<number, string>();
