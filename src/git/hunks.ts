@@ -1,6 +1,6 @@
 import { catFileBatch } from './anchors.js';
 import { runGit } from './exec.js';
-import { unquoteGitPath } from './parse-diff.js';
+import { cUnquote } from './parse-diff.js';
 
 /** The new-side hunks (`[start, count]`) of each file each commit changes against its first parent. */
 export type CommitHunks = Map<string, Map<string, Array<[number, number]>>>;
@@ -21,7 +21,7 @@ export function parseHunks(output: string): CommitHunks {
       const raw = line.slice(4);
       if (raw === '/dev/null') hunks = null;
       else {
-        const p = raw.startsWith('"') ? unquoteGitPath(raw.slice(1, -1)) : raw;
+        const p = cUnquote(raw)?.path ?? raw;
         hunks = [];
         files.set(p.replace(/^b\//, ''), hunks);
       }

@@ -1,6 +1,7 @@
 import { runGitAsync } from './async.js';
 import { gitEnv, runGit, spawnFailure } from './exec.js';
 import { FIELD_SEP, logFormat, logNonce, parseLog, RECORD_SEP, type FileChange, type LogCommit } from './parse.js';
+import { diffHeaderPath } from './parse-diff.js';
 
 /**
  * git's own memory for reading packs, bounded for the processes that read a whole range: by default git maps
@@ -261,52 +262,6 @@ export interface Remerge {
 
 /** Conflict kinds whose `remerge CONFLICT` header names exactly the one path git leaves conflicted. */
 const ONE_PATH_CONFLICTS = new Set(['content', 'add/add', 'modify/delete']);
-
-/** Pure: a path of a `diff --git a/<p> b/<p>` line (no renames: both sides are the same path), or null. */
-export function diffHeaderPath(line: string): string | null {
-  const rest = line.slice('diff --git '.length);
-  if (rest.startsWith('"')) {
-    const first = cUnquote(rest);
-    if (first === null || !first.path.startsWith('a/')) return null;
-    const second = cUnquote(rest.slice(first.length + 1));
-    if (
-      second === null ||
-      second.path !== `b/${first.path.slice(2)}` ||
-      first.length + 1 + second.length !== rest.length
-    )
-      return null;
-    return first.path.slice(2);
-  }
-  const n = (rest.length - 5) / 2;
-  if (!Number.isInteger(n) || n <= 0 || !rest.startsWith('a/')) return null;
-  const path = rest.slice(2, 2 + n);
-  return rest.slice(2 + n) === ` b/${path}` ? path : null;
-}
-
-/** Pure: git's C-style quoted string at the start of `text` (`"..."` with \\, \", \t, \n and octal bytes). */
-function cUnquote(text: string): { path: string; length: number } | null {
-  if (!text.startsWith('"')) return null;
-  const bytes: number[] = [];
-  const escapes: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-  for (let i = 1; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '"') return { path: Buffer.from(bytes).toString('utf8'), length: i + 1 };
-    if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'));
-      continue;
-    }
-    const next = text[++i];
-    if (next === undefined) return null;
-    if (/[0-7]/.test(next)) {
-      const octal = text.slice(i, i + 3);
-      if (!/^[0-7]{3}$/.test(octal)) return null;
-      bytes.push(parseInt(octal, 8));
-      i += 2;
-    } else if (escapes[next] !== undefined) bytes.push(escapes[next]);
-    else return null;
-  }
-  return null;
-}
 
 /** Pure: one merge's part of the remerge output (after its sha line). */
 export function parseRemerge(body: string): Remerge {

@@ -23,36 +23,50 @@ export interface DiffSummary {
   top: DiffFileSummary[];
 }
 
-/** Pure: unquotes a C-style quoted git path (`"a\tb\303\251"`). */
-export function unquoteGitPath(quoted: string): string {
+/** Pure: a path of a `diff --git a/<p> b/<p>` line (no renames: both sides are the same path), or null. */
+export function diffHeaderPath(line: string): string | null {
+  const rest = line.slice('diff --git '.length);
+  if (rest.startsWith('"')) {
+    const first = cUnquote(rest);
+    if (first === null || !first.path.startsWith('a/')) return null;
+    const second = cUnquote(rest.slice(first.length + 1));
+    if (
+      second === null ||
+      second.path !== `b/${first.path.slice(2)}` ||
+      first.length + 1 + second.length !== rest.length
+    )
+      return null;
+    return first.path.slice(2);
+  }
+  const n = (rest.length - 5) / 2;
+  if (!Number.isInteger(n) || n <= 0 || !rest.startsWith('a/')) return null;
+  const path = rest.slice(2, 2 + n);
+  return rest.slice(2 + n) === ` b/${path}` ? path : null;
+}
+
+/** Pure: git's C-style quoted string at the start of `text` (`"..."` with \\, \", \t, \n and octal bytes). */
+export function cUnquote(text: string): { path: string; length: number } | null {
+  if (!text.startsWith('"')) return null;
   const bytes: number[] = [];
-  const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-  for (let i = 0; i < quoted.length; i++) {
-    const ch = quoted[i]!;
+  const escapes: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  for (let i = 1; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') return { path: Buffer.from(bytes).toString('utf8'), length: i + 1 };
     if (ch !== '\\') {
       bytes.push(...Buffer.from(ch, 'utf8'));
       continue;
     }
-    const next = quoted[i + 1] ?? '';
+    const next = text[++i];
+    if (next === undefined) return null;
     if (/[0-7]/.test(next)) {
-      bytes.push(parseInt(quoted.slice(i + 1, i + 4), 8));
-      i += 3;
-    } else {
-      bytes.push(simple[next] ?? next.charCodeAt(0));
-      i += 1;
-    }
+      const octal = text.slice(i, i + 3);
+      if (!/^[0-7]{3}$/.test(octal)) return null;
+      bytes.push(parseInt(octal, 8));
+      i += 2;
+    } else if (escapes[next] !== undefined) bytes.push(escapes[next]);
+    else return null;
   }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-/** Pure: the path of a `diff --git a/P b/P` header (renames are off, so both sides name the same path). */
-function headerPath(rest: string): string {
-  if (rest.startsWith('"')) {
-    const end = /^"((?:[^"\\]|\\.)*)"/.exec(rest);
-    return end ? unquoteGitPath(end[1]!).replace(/^a\//, '') : rest;
-  }
-  const body = rest.startsWith('a/') ? rest.slice(2) : rest;
-  return body.slice(0, (body.length - 3) / 2);
+  return null;
 }
 
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
@@ -67,7 +81,8 @@ export function parseDiffSummary(text: string, options: { truncated: boolean; to
   let current: DiffFileSummary | null = null;
   for (const line of text.split('\n')) {
     if (line.startsWith('diff --git ')) {
-      current = { path: headerPath(line.slice('diff --git '.length)), hunks: 0, added: 0, removed: 0, binary: false };
+      const path = diffHeaderPath(line) ?? line.slice('diff --git '.length);
+      current = { path, hunks: 0, added: 0, removed: 0, binary: false };
       files.push(current);
     } else if (current === null) continue;
     else if (line.startsWith('@@ ')) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffHeaderPath, parseRemerge } from '../../../src/git/log-stream.js';
+import { parseRemerge } from '../../../src/git/log-stream.js';
+import { diffHeaderPath } from '../../../src/git/parse-diff.js';
 
 describe('parseRemerge (one merge of git log --diff-merges=remerge -p)', () => {
   it('reads the paths that differ from the automatic merge and the conflicted ones', () => {
