@@ -5,7 +5,7 @@ import { contextAgeHours, isContextOld } from '../records/freshness.js';
 import { loadConfig } from '../config/load.js';
 import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { isAcknowledged, listActiveSessions } from '../records/session.js';
-import { readTextIfExists } from '../state/store.js';
+import { listDir, readTextIfExists } from '../state/store.js';
 import { toObject, tryParseOctave, type OctaveObject } from '../octave/index.js';
 import { gateDecision } from './gate.js';
 import { judgeSessionAct } from '../hooks/session-verdict.js';
@@ -130,15 +130,8 @@ export function sessionHistory(
   paths: WorkspacePaths,
   limit = HISTORY_LIMIT,
 ): { sessions: Array<Record<string, unknown>> } {
-  let names: string[];
-  try {
-    names = fs.readdirSync(paths.archive);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: [] };
-    throw error;
-  }
   const entries = [];
-  for (const name of names) {
+  for (const name of listDir(paths.archive)) {
     if (name.startsWith('.')) continue;
     const file = path.join(paths.archive, name);
     const stat = fs.statSync(file);

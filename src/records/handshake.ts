@@ -6,7 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pendingDir, type WorkspacePaths } from '../paths.js';
-import { readJsonIfExists, removeStatePath, withLock, writeJsonAtomic, type Validate } from '../state/store.js';
+import {
+  listDir,
+  readJsonIfExists,
+  removeStatePath,
+  withLock,
+  writeJsonAtomic,
+  type Validate,
+} from '../state/store.js';
 import * as z from 'zod/mini';
 import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
 import { STRICTNESS, type ArmSnapshot, type Strictness } from './anchor.js';
@@ -147,13 +154,7 @@ export async function removeOrphanedHandshakes(
   paths: WorkspacePaths,
   isLive: (token: string) => boolean,
 ): Promise<{ token: string; stage: string }[]> {
-  let names: string[];
-  try {
-    names = fs.readdirSync(paths.pending).filter((name) => UUID_V4.test(name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = listDir(paths.pending).filter((name) => UUID_V4.test(name));
   const removed: { token: string; stage: string }[] = [];
   for (const token of names.sort()) {
     if (isLive(token)) continue;

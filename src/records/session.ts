@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { activeDir, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
-import { readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
+import { listDir, readJsonIfExists, writeJsonAtomic, type Validate } from '../state/store.js';
 import * as z from 'zod/mini';
 import { isoDate, recordChecker, UUID_V4 } from '../util/validate.js';
 import type { AgentIdentity } from './attribution.js';
@@ -115,12 +114,7 @@ export function writeSession(paths: WorkspacePaths, record: SessionRecord): void
 
 /** The ids of the directories under `active/` that look like session ids. */
 export function activeSessionIds(paths: WorkspacePaths): string[] {
-  try {
-    return fs.readdirSync(paths.active).filter((name) => UUID_V4.test(name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  return listDir(paths.active).filter((name) => UUID_V4.test(name));
 }
 
 export interface ActiveSessions {

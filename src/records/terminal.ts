@@ -6,11 +6,11 @@
  * that role in this worktree may run the handshake, commit, or pass MCP gating. Only `hestai anchor reset`
  * (audited, published to `hestai/anchors`) removes it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { relativeToRoot, type WorkspacePaths } from '../paths.js';
 import { isHestaiError } from '../errors.js';
 import {
+  listDir,
   parseJsonState,
   readJsonIfExists,
   readTextIfExists,
@@ -79,15 +79,8 @@ export function removeTerminalLock(paths: WorkspacePaths, role: string): void {
 
 /** Every role lock of this worktree (unreadable files are skipped: `terminalState` fails closed on them). */
 export function listTerminalLocks(paths: WorkspacePaths): TerminalLock[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(paths.terminal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
   const locks: TerminalLock[] = [];
-  for (const name of names.sort()) {
+  for (const name of listDir(paths.terminal).sort()) {
     const role = name.endsWith('.json') ? name.slice(0, -5) : '';
     try {
       const lock = readTerminalLock(paths, role);

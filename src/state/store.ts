@@ -107,6 +107,16 @@ export function writeJsonAtomic(file: string, value: unknown, options: { within?
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);
 }
 
+/** The names in a directory; none when it does not exist (any other error throws). */
+export function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 /** The largest state or config file read (a bigger one is refused as corrupt, never read whole). */
 export const MAX_STATE_BYTES = 16 * 1024 * 1024;
 
