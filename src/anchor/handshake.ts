@@ -553,6 +553,34 @@ function untrackedRole(input: AnchorInput): string {
   return assertRoleName(input.role);
 }
 
+/**
+ * Runs a context or proof stage on the token's pending handshake, under its lock: `run` gets it (its time
+ * observed) and the stage's base result; a handshake that cannot take the stage now is refused (`gate`).
+ */
+async function pendingStage(
+  input: AnchorInput,
+  deps: AnchorDeps,
+  stage: 'context' | 'proof',
+  run: (s: {
+    ctx: Ctx;
+    token: string;
+    hs: HandshakeRecord;
+    result: AnchorHandshakeResult;
+  }) => Promise<AnchorHandshakeResult>,
+): Promise<AnchorHandshakeResult> {
+  const token = parseToken(input.token);
+  const ctx = await context(input.working_dir, deps);
+  return withHandshakeLock(ctx.paths, token, async () => {
+    const read = readHandshake(ctx.paths, token);
+    const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
+    const hs = seen?.hs ?? null;
+    const result = baseResult(stage, hs?.mode ?? 'full', hs?.strictness ?? ctx.defaultStrictness, token);
+    const refused = gate(result, ctx.paths, token, hs, stage, seen?.at ?? ctx.now);
+    if (refused || hs === null) return refused!;
+    return run({ ctx, token, hs, result });
+  });
+}
+
 async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorHandshakeResult> {
   const payload = parsePayload(input.payload, 'the context payload (## BIND)');
   const untracked = input.mode !== undefined && parseMode(input.mode) === 'untracked';
@@ -590,15 +618,7 @@ async function contextStage(input: AnchorInput, deps: AnchorDeps): Promise<Ancho
       next_step: `Untracked: submit TENSION and COMMIT with --stage proof --mode untracked --role ${role} --strictness ${strictness}; nothing will be unlocked.`,
     };
   }
-  const token = parseToken(input.token);
-  const ctx = await context(input.working_dir, deps);
-  return withHandshakeLock(ctx.paths, token, async () => {
-    const read = readHandshake(ctx.paths, token);
-    const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
-    const hs = seen?.hs ?? null;
-    const result = baseResult('context', hs?.mode ?? 'full', hs?.strictness ?? ctx.defaultStrictness, token);
-    const refused = gate(result, ctx.paths, token, hs, 'context', seen?.at ?? ctx.now);
-    if (refused || hs === null) return refused!;
+  return pendingStage(input, deps, 'context', async ({ ctx, token, hs, result }) => {
     const constitution: Constitution | null = readConstitution(ctx.paths, hs.role);
     const withPath = { ...result, constitution_path: hs.constitution_path };
     const v = validateVector(payload, {
@@ -653,15 +673,7 @@ async function proofStage(input: AnchorInput, deps: AnchorDeps): Promise<AnchorH
       next_step: 'Untracked: to unlock commits, run the handshake in full or lite mode.',
     };
   }
-  const token = parseToken(input.token);
-  const ctx = await context(input.working_dir, deps);
-  return withHandshakeLock(ctx.paths, token, async () => {
-    const read = readHandshake(ctx.paths, token);
-    const seen = read === null ? null : observeHandshake(ctx.paths, read, ctx.now);
-    const hs = seen?.hs ?? null;
-    const result = baseResult('proof', hs?.mode ?? 'full', hs?.strictness ?? ctx.defaultStrictness, token);
-    const refused = gate(result, ctx.paths, token, hs, 'proof', seen?.at ?? ctx.now);
-    if (refused || hs === null) return refused!;
+  return pendingStage(input, deps, 'proof', async ({ ctx, token, hs, result }) => {
     const withPath = {
       ...result,
       constitution_path: hs.constitution_path,
