@@ -549,9 +549,12 @@ function checkAgent(agent: string): AgentRuntime {
 
 /** The hook command for Claude Code: by `$CLAUDE_PROJECT_DIR` when hestai-hooks is a dependency, else by absolute path. */
 export function claudeCommandFor(hooksDir: string): string {
-  return path.isAbsolute(hooksDir)
-    ? claudeHookCommand({ absolute: path.join(hooksDir, 'claude-code') })
-    : claudeHookCommand({ project: `${hooksDir}/claude-code` });
+  return claudeHookCommand(hookEntry(hooksDir, 'claude-code'));
+}
+
+/** A hook entrypoint of `hooksDir` (`hooksDirFor`): by absolute path, or relative to the project. */
+function hookEntry(hooksDir: string, name: string): { project: string } | { absolute: string } {
+  return path.isAbsolute(hooksDir) ? { absolute: path.join(hooksDir, name) } : { project: `${hooksDir}/${name}` };
 }
 
 /** Merges hestai's SessionStart and PreToolUse hooks into `.claude/settings.json` (`mergeClaudeSettings`). */
@@ -621,10 +624,7 @@ function writeRuntimeHooks(
   runtime: HookFileRuntime,
 ): string[] {
   const file = path.join(workspace.root, RUNTIME_HOOK_FILES[runtime]);
-  const commandFor = (event?: string) =>
-    path.isAbsolute(hooksDir)
-      ? agentHookCommand({ absolute: path.join(hooksDir, 'agent-hook') }, runtime, event)
-      : agentHookCommand({ project: `${hooksDir}/agent-hook` }, runtime, event);
+  const commandFor = (event?: string) => agentHookCommand(hookEntry(hooksDir, 'agent-hook'), runtime, event);
   put(actions, workspace, file, runtimeHookText(runtime, readTextIfExists(file), commandFor, file, workspace));
   if (runtime === 'droid') {
     const mcp = path.join(workspace.root, '.factory/mcp.json');
@@ -643,9 +643,7 @@ function writePluginHooks(
   hooksDir: string,
   runtime: PluginRuntime | 'cline',
 ): string[] {
-  const command = path.isAbsolute(hooksDir)
-    ? pluginHookCommand({ absolute: path.join(hooksDir, 'agent-hook') }, runtime)
-    : pluginHookCommand({ project: `${hooksDir}/agent-hook` }, runtime);
+  const command = pluginHookCommand(hookEntry(hooksDir, 'agent-hook'), runtime);
   if (runtime === 'cline') {
     put(actions, workspace, path.join(workspace.root, CLINE_HOOK_FILE), clineHookScript(command), 0o755);
     return [CLINE_LIMIT];
