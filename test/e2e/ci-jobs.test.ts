@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
 import { PROJECT_ROOT, sharedFixture, tempDir } from '../helpers/git-repo.js';
+import { installPinned } from '../helpers/npm-tool.js';
 import { npmEnv, packCleanCopy, readmeBlock, type Packed } from '../helpers/packed.js';
 
 // Issue 28, item 6: the README's complete CI jobs (GitHub Actions without the action, GitLab CI) are valid
@@ -27,6 +28,14 @@ interface GithubJob {
 }
 
 const INSTALL = /^npm (ci|i|install)\b/;
+
+// lefthook as test/e2e/lefthook.test.ts gets it: pinned, in the tests' tool cache, its postinstall refused.
+const LEFTHOOK = await installPinned({
+  pkg: 'lefthook',
+  version: '2.2.2',
+  bin: 'lefthook',
+  allowScripts: { lefthook: false },
+});
 
 let packed: Packed;
 beforeAll(() => {
@@ -205,5 +214,48 @@ describe("the README's CI jobs", () => {
       expect(judged.status, judged.output).not.toBe(0);
       expect(judged.output).toMatch(/commit blocked: no active session/);
     });
+
+    it.skipIf(LEFTHOOK === null)(
+      'lefthook: a linked worktree without npm ci names `npm ci`; run as printed, an anchored commit there passes',
+      () => {
+        const { repo } = pushedBranch(false);
+        const PATH = [
+          path.dirname(LEFTHOOK!),
+          ...(process.env['PATH'] ?? '').split(':').filter((d) => !d.includes('node_modules')),
+        ];
+        const env = { ...npmEnv(repo.env), PATH: PATH.join(':') };
+        repo.write('lefthook.yml', 'pre-commit:\n  commands:\n    lint:\n      run: echo lint ran\n');
+        const init = sh(repo.dir, env, 'npx hestai init');
+        expect(init.status, init.output).toBe(0);
+        expect(init.output).toMatch(/\(lefthook: hestai's commands in lefthook\.yml\)/);
+        repo.git(['add', '-A']);
+        repo.git(['commit', '-q', '--no-verify', '-m', 'chore: hestai through lefthook']);
+
+        const wt = path.join(tempDir('hestai-wt-'), 'wt');
+        repo.git(['worktree', 'add', '-q', '-b', 'other', wt]);
+        fs.writeFileSync(path.join(wt, 'notes.md'), 'notes\n');
+        repo.git(['add', 'notes.md'], { cwd: wt });
+        const bare = sh(wt, env, 'git commit -q -m "docs: notes"');
+        expect(bare.status, bare.output).not.toBe(0);
+        expect(bare.output).toContain('lint ran');
+        expect(bare.output).not.toMatch(/MODULE_NOT_FOUND|Cannot find module|node:internal|at Module/);
+        const line = bare.output.split('\n').filter((l) => l.startsWith('hestai:'));
+        expect(line, bare.output).toHaveLength(1);
+        const command = /run `([^`]+)`/.exec(line[0]!);
+        expect(command, line[0]).not.toBeNull();
+        expect(command![1]).toBe('npm ci');
+        const installed = sh(wt, env, command![1]!);
+        expect(installed.status, installed.output).toBe(0);
+        const judged = sh(wt, env, 'git commit -q -m "docs: notes"');
+        expect(judged.status, judged.output).not.toBe(0);
+        expect(judged.output).toMatch(/commit blocked: no active session/);
+        // Anchored in that worktree, the same commit passes through lefthook and hestai.
+        repo.anchor(['README.md:1-1', '.hestai_workspace.yaml'], wt);
+        const passed = sh(wt, env, 'git commit -q -m "docs: notes"');
+        expect(passed.status, passed.output).toBe(0);
+        expect(passed.output).toContain('lint ran');
+        expect(repo.git(['log', '-1', '--format=%B'], { cwd: wt }).stdout).toMatch(/HestAI-Anchor: sha256:/);
+      },
+    );
   });
 });

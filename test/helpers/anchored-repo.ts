@@ -12,9 +12,9 @@ export interface AnchoredRepo extends TempRepo {
   /** A real `git commit` through the installed hooks. */
   commitHooked(message: string, files?: Record<string, string>, env?: NodeJS.ProcessEnv): RunResult;
   /** Clock-in and the three anchor stages; returns the session id. `cite` are CTX paths (committed files). */
-  anchor(cite?: string[]): string;
+  anchor(cite?: string[], cwd?: string): string;
   /** Clock-in, identity and context; then the proof stage citing `cite`, whose result is returned unjudged. */
-  tryProof(cite: string[]): { token: string; proof: RunResult };
+  tryProof(cite: string[], cwd?: string): { token: string; proof: RunResult };
   /** A fresh clone of the remote on `branch`, as CI makes it. */
   freshClone(branch: string, extra?: string[]): string;
   /** `hestai verify --format json` in `cwd`. */
@@ -57,13 +57,15 @@ export function anchoredRepo(config = ''): AnchoredRepo {
       repo.git(['add', '-A']);
       return repo.git(['commit', '-q', '--allow-empty', '-m', message], { allowFail: true, env });
     },
-    anchor(cite = ['README.md:1-1', '.hestai_workspace.yaml']) {
-      const { token, proof } = self.tryProof(cite);
+    anchor(cite = ['README.md:1-1', '.hestai_workspace.yaml'], cwd = repo.dir) {
+      const { token, proof } = self.tryProof(cite, cwd);
       expect(proof.status, `proof: ${proof.stdout}${proof.stderr}`).toBe(0);
       return token;
     },
-    tryProof(cite) {
-      const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'anchored work']);
+    tryProof(cite, cwd = repo.dir) {
+      const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'anchored work'], {
+        cwd,
+      });
       expect(clockIn.status, clockIn.stderr).toBe(0);
       const token = (JSON.parse(clockIn.stdout) as { session_id: string }).session_id;
       const dir = tempDir('hestai-payload-');
@@ -96,12 +98,14 @@ export function anchoredRepo(config = ''): AnchoredRepo {
         ['--stage', 'identity', '--role', 'implementation-lead', '--token', token],
         ['--stage', 'context', '--token', token, '--payload-file', bind],
       ]) {
-        const step = repo.hestai(['--json', 'anchor', ...args]);
+        const step = repo.hestai(['--json', 'anchor', ...args], { cwd });
         expect(step.status, `${args[1]}: ${step.stdout}${step.stderr}`).toBe(0);
       }
       return {
         token,
-        proof: repo.hestai(['--json', 'anchor', '--stage', 'proof', '--token', token, '--payload-file', proof]),
+        proof: repo.hestai(['--json', 'anchor', '--stage', 'proof', '--token', token, '--payload-file', proof], {
+          cwd,
+        }),
       };
     },
     freshClone(branch, extra = []) {
