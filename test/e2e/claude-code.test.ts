@@ -215,10 +215,13 @@ describe('Claude Code hooks, run as Claude Code runs them', () => {
   it('after a config change the hook validates it (the validator loads in its bundle) and caches nothing', () => {
     const { repo, command } = adopted();
     const agent = newAgent('cache');
+    // Anchored: the config decides only for a session holding a valid anchor (a refusal before it never reads it).
+    expect(claude(repo, command, agent, sessionStart()).status).toBe(0);
+    anchor(repo, shellSession(agent));
     fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'freshness:\n  max_age_hours: 48\n');
-    const refused = claude(repo, command, agent, edit(repo, 'src/app.ts'));
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).not.toContain('hestai hook failed');
+    const validated = claude(repo, command, agent, edit(repo, 'src/app.ts'));
+    expect(validated.status, validated.stderr).toBe(0);
+    expect(validated.stderr).not.toContain('hestai hook failed');
     // Issue 27: no validated config is cached where an agent could write it.
     expect(fs.existsSync(path.join(repo.home, '.cache', 'hestai', 'config'))).toBe(false);
     fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'freshness:\n  max_age_hours: many\n');
