@@ -8,7 +8,8 @@
 //   hook are bundles of their own beside it (dist/hooks/agent-*.cjs): SessionStart (clock-in) and the base's
 //   read tools (a refused unknown tool), so a PreToolUse call does not parse them. The protocol's gate stays
 //   inside: a workspace with protocol.enforce runs it on every edit. Likewise prepare-commit-msg's judge
-//   (dist/hooks/prepare-commit-msg-judge.cjs), which a plain `git commit` never loads.
+//   (dist/hooks/prepare-commit-msg-judge.cjs), which a plain `git commit` never loads. `yaml` is one bundle beside
+//   them (dist/hooks/vendor-yaml.cjs), required only when a workspace file is validated.
 // Bundles sit two levels under the package root like tsc's files, so the few modules that find assets from
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundles instead.
@@ -77,6 +78,28 @@ const lazyBundles = {
     });
   },
 };
+// `yaml` is a bundle of its own beside the hooks (dist/hooks/vendor-yaml.cjs), which a hook requires only when
+// it validates a workspace file: a call decided before the config (a shell call refused before the anchor)
+// never parses its 160 KB.
+const vendorYaml = {
+  name: 'vendor-yaml',
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({ path: './vendor-yaml.cjs', external: true }));
+  },
+};
+await esbuild.build({
+  entryPoints: { 'vendor-yaml': require.resolve('yaml') },
+  outdir: 'dist/hooks',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 const hooks = {
   'pre-commit': 'src/hooks/entry/pre-commit.ts',
   'prepare-commit-msg': 'src/hooks/entry/prepare-commit-msg.ts',
@@ -103,6 +126,6 @@ for (const [hook, entry] of Object.entries(hooks)) {
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__hestaiFileUrl' },
     banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: split ? [inlineVersion, lazyBundles] : [inlineVersion],
+    plugins: split ? [inlineVersion, vendorYaml, lazyBundles] : [inlineVersion, vendorYaml],
   });
 }

@@ -199,7 +199,6 @@ async function preToolUse(
   const binding = readBinding(paths, adapter.runtime, runtimeId);
   const pinned = io.env['HESTAI_SESSION']?.trim();
   const sessionId = binding?.session_id ?? (pinned && UUID_V4.test(pinned) ? pinned : null);
-  const { config } = await loadConfig(root);
   const clock = systemClock; // agent-runtime hooks ignore HESTAI_NOW: nothing records it (docs/configuration.md)
   const cli = agentCliFor(root, io.packageRoot);
   const rebind = `${hookCommandFor(io.packageRoot, adapter.runtime)} --session-start ${runtimeId}`;
@@ -209,7 +208,7 @@ async function preToolUse(
     use: tool,
     sessionId,
     noSessionFix: `this ${adapter.label} session (${runtimeId}) is bound to no live hestai session (its SessionStart hook binds one and clocks in). Bind one now by running that step: ${rebind}`,
-    config,
+    config: async () => (await loadConfig(root)).config,
     now: clock(),
     cli,
     env: io.env,

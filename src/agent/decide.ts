@@ -51,7 +51,8 @@ export interface ToolUseInput {
   sessionId: string | null;
   /** The fix when the agent has no session: runtime-specific (Claude Code: its SessionStart binds one). */
   noSessionFix: string;
-  config: WorkspaceConfig;
+  /** The workspace config, or its loader: read only when it can change the verdict (a valid anchor). */
+  config: WorkspaceConfig | (() => Promise<WorkspaceConfig>);
   now: Date;
   /** How a command line calls hestai here (`hestai`, or `node '/path/dist/cli/bin.js'`). */
   cli: string;

@@ -2,7 +2,6 @@ import { usageError } from '../errors.js';
 import { readTextIfExists } from '../state/store.js';
 import { DEFAULTS } from './defaults.js';
 import type { WorkspaceConfig } from './schema.js';
-import { validateConfigText } from './validate.js';
 import { workspacePaths } from '../paths.js';
 
 export interface LoadedConfig {
@@ -15,11 +14,13 @@ export interface LoadedConfig {
  * The config a workspace file's text holds (yaml and the zod schema); an invalid file is one `HestaiError`
  * (exit 2) naming `where`, each key path and line (and column, with `columns`), with `remedy`.
  */
-function parseConfig(
+async function parseConfig(
   text: string,
   where: string,
   { remedy, columns }: { remedy: string; columns: boolean },
-): WorkspaceConfig {
+): Promise<WorkspaceConfig> {
+  // yaml and the schema load only when a file is there to validate (a hook bundle initialises them lazily).
+  const { validateConfigText } = await import('./validate.js');
   const { config, errors } = validateConfigText(text);
   if (config !== null) return config;
   throw usageError(`invalid workspace config ${where} (${errors.length} problem${errors.length === 1 ? '' : 's'})`, {
@@ -42,7 +43,7 @@ export async function loadConfig(root: string, _env: NodeJS.ProcessEnv = process
   const text = readTextIfExists(file);
   if (text === null) return { config: structuredClone(DEFAULTS) as WorkspaceConfig, file: null };
   const remedy = 'Fix the keys listed above (see "Configuration" in the README for every key and its default).';
-  return { config: parseConfig(text, file, { remedy, columns: true }), file };
+  return { config: await parseConfig(text, file, { remedy, columns: true }), file };
 }
 
 /**

@@ -44,6 +44,17 @@ export function verdictCode(verdict: ActVerdict): VerdictCode {
 }
 
 /**
+ * Pure: the part of {@link judgeSession} no config decides, or the valid anchor when the session holds one and
+ * is not terminal (then the config decides).
+ */
+function judgeHeld(anchor: AnchorCheck, terminal: boolean): SessionVerdict | (AnchorCheck & { valid: true }) {
+  // Terminal first: a fresh session of a locked role has no anchor, and anchoring is not what it needs.
+  if (terminal) return { ok: false, code: 'TERMINAL' };
+  if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };
+  return anchor;
+}
+
+/**
  * The one place that decides whether a session may change the worktree (docs/design.md §1 rules 1 and 2): it
  * must hold a valid anchor validated within anchor.valid_hours, its handshake (or its role) must not be
  * terminal, and its context must be fresh or acknowledged for this generation (`isContextStale`). The
@@ -59,19 +70,18 @@ export function judgeSession(
   /** Whether the handshake or the role is terminal, when the caller already read it. */
   terminal: boolean = handshakeIsTerminal(paths, session.session_id, session.role),
 ): SessionVerdict {
-  // Terminal first: a fresh session of a locked role has no anchor, and anchoring is not what it needs.
-  if (terminal) return { ok: false, code: 'TERMINAL' };
-  if (!anchor.valid) return { ok: false, code: 'NO_ANCHOR', anchor };
+  const held = judgeHeld(anchor, terminal);
+  if ('ok' in held) return held;
   // An anchor covers commits for anchor.valid_hours after it was validated, as verify judges its record.
-  if (isOlderAt(anchor.anchor.validated_at, now.getTime(), config.anchor.valid_hours)) {
-    const anchoredHours = ageHoursAt(anchor.anchor.validated_at, now.getTime());
+  if (isOlderAt(held.anchor.validated_at, now.getTime(), config.anchor.valid_hours)) {
+    const anchoredHours = ageHoursAt(held.anchor.validated_at, now.getTime());
     return {
       ok: false,
       code: 'NO_ANCHOR',
       anchor: {
         valid: false,
         code: 'EXPIRED',
-        reason: `it was validated ${Math.floor(anchoredHours)} h ago (${anchor.anchor.validated_at}), longer than anchor.valid_hours (${config.anchor.valid_hours} h) covers`,
+        reason: `it was validated ${Math.floor(anchoredHours)} h ago (${held.anchor.validated_at}), longer than anchor.valid_hours (${config.anchor.valid_hours} h) covers`,
       },
     };
   }
@@ -90,7 +100,8 @@ export function judgeSession(
 export async function judgeSessionAct(
   paths: WorkspacePaths,
   session: SessionRecord,
-  config: WorkspaceConfig,
+  /** The workspace config, or its loader: asked only when the config can change the verdict (`judgeHeld`). */
+  source: WorkspaceConfig | (() => Promise<WorkspaceConfig>),
   env: NodeJS.ProcessEnv,
   now: Date,
   known: {
@@ -103,7 +114,11 @@ export async function judgeSessionAct(
   } = {},
 ): Promise<ActVerdict> {
   const anchor = known.anchor ?? (await import('../records/anchor.js')).hasValidAnchor(paths, session.session_id);
-  const verdict = judgeSession(paths, session, anchor, config, now, known.terminal);
+  const terminal = known.terminal ?? handshakeIsTerminal(paths, session.session_id, session.role);
+  const held = judgeHeld(anchor, terminal);
+  if ('ok' in held) return held;
+  const config = typeof source === 'function' ? await source() : source;
+  const verdict = judgeSession(paths, session, anchor, config, now, terminal);
   if (!verdict.ok || !config.protocol.enforce) return verdict;
   const protocol =
     known.protocol !== undefined
