@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, verdictOf } from '../helpers/anchored-repo.js';
-import { sharedFixture } from '../helpers/git-repo.js';
+import { runCli, sharedFixture, tempDir } from '../helpers/git-repo.js';
 
 // Issue 43: receipts, a clock the branch cannot set. post-receive records, per pushed ref, the server's receive
 // time, the old and new ids and the pusher in refs/hestai/receipts; verify.receipts judges anchors by it.
@@ -116,5 +116,37 @@ describe('receipts', () => {
     const replay = repo.git(['push', 'origin', 'feat/x'], { allowFail: true, env: { HESTAI_NOW: later } });
     expect(replay.status).not.toBe(0);
     expect(replay.stderr).toMatch(/remote: .*receipt: .*after the anchor was validated/);
+  });
+});
+
+describe('receipts of a large push', () => {
+  it('post-receive streams a push of 10,001 commits into receipts of at most 10,000 commits each, every commit listed once', () => {
+    const bare = path.join(tempDir('hestai-big-'), 'big.git');
+    const { repo } = served();
+    repo.git(['init', '-q', '--bare', bare]);
+    const commits: string[] = [];
+    for (let i = 1; i <= 10_001; i++)
+      commits.push(
+        `commit refs/heads/main\nmark :${i}\ncommitter A <a@example.invalid> ${1_700_000_000 + i} +0000\ndata 3\nc${i % 10}\n${i > 1 ? `from :${i - 1}\n` : ''}\n`,
+      );
+    repo.git(['--git-dir', bare, 'fast-import', '--quiet'], { input: commits.join('') });
+    const tip = repo.git(['--git-dir', bare, 'rev-parse', 'refs/heads/main']).stdout.trim();
+    const at = '2030-01-02T03:04:05.000Z';
+    const run = runCli(['receive', '--receipts'], {
+      cwd: bare,
+      env: { ...process.env, GIT_DIR: '.', HESTAI_NOW: at, GL_USER: 'bob' },
+      input: `${'0'.repeat(40)} ${tip} refs/heads/main\n`,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const list = receipts(bare, (a) => repo.git(a));
+    expect(list).toHaveLength(2);
+    for (const r of list) {
+      expect(r).toMatchObject({ ref: 'refs/heads/main', new: tip, received_at: at, pusher: 'bob' });
+      expect((r['commits'] as string[]).length).toBeLessThanOrEqual(10_000);
+    }
+    const listed = list.flatMap((r) => r['commits'] as string[]);
+    expect(new Set(listed).size).toBe(10_001);
+    expect(listed).toHaveLength(10_001);
+    expect(listed).toContain(tip);
   });
 });
