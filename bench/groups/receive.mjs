@@ -2,7 +2,8 @@
 // last 1,000 commits of the anchored fixture (100 anchors, their records already on the server), beside
 // `git rev-list` of the same range (the floor of any hook that looks at the pushed commits); GHES stops a
 // pre-receive hook after 5 s. And a push of 100,000 commits against one of 10,000: peak RSS at most 1.5x
-// (receive streams, as verify does).
+// (receive streams, as verify does). And post-receive's receipts of those pushes: the same bound (each receipt
+// lists at most 10,000 commits; a larger push gets several, written as git lists them).
 import { CLI } from '../lib/env.mjs';
 import { git } from '../lib/env.mjs';
 import { missing } from '../lib/hestai.mjs';
@@ -38,6 +39,15 @@ export default function receiveGroup() {
   };
   const receive = (fx) => () =>
     measureSpawn(process.execPath, [CLI, 'receive'], { cwd: fx.repo, env: fx.env, input: fx.input });
+  const receipts = (fx) => () => {
+    // Each sample starts with no receipts (only the spawn is measured).
+    git(fx.repo, fx.env, ['update-ref', '-d', 'refs/hestai/receipts']);
+    return measureSpawn(process.execPath, [CLI, 'receive', '--receipts'], {
+      cwd: fx.repo,
+      env: fx.env,
+      input: fx.input,
+    });
+  };
   return {
     id: 'receive',
     title: 'a server judging a push (pre-receive)',
@@ -75,10 +85,32 @@ export default function receiveGroup() {
         prepare: prepareBig,
         measure: () => receive(big)(),
       },
+      {
+        id: 'hestai-receipts-10k',
+        label: 'hestai receive --receipts (post-receive), 10,000 commits',
+        kind: 'case',
+        skip: () => missing(['receive']),
+        prepare: prepareSmall,
+        measure: () => receipts(small)(),
+      },
+      {
+        id: 'hestai-receipts-100k',
+        label: 'hestai receive --receipts (post-receive), 100,000 commits',
+        kind: 'case',
+        skip: () => missing(['receive']),
+        prepare: prepareBig,
+        measure: () => receipts(big)(),
+      },
     ],
     ratios: [
       { case: 'hestai-receive-1000', baseline: 'rev-list-1000', metric: 'wall' },
       { case: 'hestai-receive-100k', baseline: 'hestai-receive-10k', metric: 'rss', budget: { op: '<=', limit: 1.5 } },
+      {
+        case: 'hestai-receipts-100k',
+        baseline: 'hestai-receipts-10k',
+        metric: 'rss',
+        budget: { op: '<=', limit: 1.5 },
+      },
     ],
     absolute: [{ case: 'hestai-receive-1000', metric: 'wall', budget: { op: '<', limit: 5000 } }],
   };

@@ -21,12 +21,12 @@ const PACK_MEMORY = [
 const bounded = (args: readonly string[]) => [...PACK_MEMORY, ...args];
 
 /** git's output, read as it comes: the process, its lines or records, and its exit once stdout has ended. */
-export function spawnGit(cwd: string, args: readonly string[]) {
+export function spawnGit(cwd: string, args: readonly string[], input?: string) {
   const spawn = () =>
     process.getBuiltinModule('node:child_process').spawn('git', bounded(args), {
       cwd,
       env: gitEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
   let child: ReturnType<typeof spawn>;
@@ -35,8 +35,12 @@ export function spawnGit(cwd: string, args: readonly string[]) {
   } catch (error) {
     throw spawnFailure(args, cwd, error as NodeJS.ErrnoException); // a cwd that is a file: ENOTDIR, thrown
   }
+  if (input !== undefined) {
+    child.stdin!.on('error', () => undefined); // git may exit before reading it all: its status says why
+    child.stdin!.end(input);
+  }
   const err: Buffer[] = [];
-  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
   const exit = new Promise<{ status: number; stderr: string }>((resolve, reject) => {
     child.on('error', (error: NodeJS.ErrnoException) => reject(spawnFailure(args, cwd, error)));
     child.on('close', (code) => resolve({ status: code ?? -1, stderr: Buffer.concat(err).toString('utf8') }));
@@ -177,9 +181,13 @@ export async function pathChanges(
   return new Set(result.stdout.split('\n').filter((l) => l !== ''));
 }
 
-/** The lines git prints for `args` (e.g. `rev-list`), one at a time; throws `GitStreamError` on failure. */
-export async function* streamGitLines(cwd: string, args: readonly string[]): AsyncGenerator<string, void, undefined> {
-  const { child, exit } = spawnGit(cwd, args);
+/** The lines git prints for `args` (e.g. `rev-list`, `input` on its stdin), one at a time; throws `GitStreamError` on failure. */
+export async function* streamGitLines(
+  cwd: string,
+  args: readonly string[],
+  input?: string,
+): AsyncGenerator<string, void, undefined> {
+  const { child, exit } = spawnGit(cwd, args, input);
   let rest = '';
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {

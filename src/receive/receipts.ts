@@ -6,6 +6,7 @@
  * pushes there.
  */
 import { runGit } from '../git/exec.js';
+import { streamGitLines } from '../git/log-stream.js';
 import { resolveCommit } from '../git/repo.js';
 import { type Receipt } from '../verify/receipts.js';
 import { isZero, RECEIPTS_NAMESPACE, type RefUpdate } from './updates.js';
@@ -24,67 +25,109 @@ export function pusherOf(env: NodeJS.ProcessEnv): string {
 const EMPTY_TREE = (root: string) =>
   runGit(['hash-object', '-t', 'tree', '-w', '--stdin'], { cwd: root, input: '' }).stdout.trim();
 
+/** The commits one receipt lists at most: a larger push gets several (`part` 1, 2, ...), so memory stays bounded. */
+export const RECEIPT_COMMITS = 10_000;
+
+/** What post-receive reports of each ref's receipts (the commits themselves are in refs/hestai/receipts). */
+export interface ReceiptSummary {
+  ref: string;
+  received_at: string;
+  pusher: string;
+  commits: number;
+  parts: number;
+}
+
 /**
- * The commits `u` brought: reachable from its new id, not from its old one nor from a ref the push did not move
- * (post-receive runs once every ref has moved).
+ * The commits `u` brought, streamed: reachable from its new id, not from its old one nor from a ref the push did
+ * not move (post-receive runs once every ref has moved).
  */
-function broughtBy(root: string, u: RefUpdate, pushed: ReadonlySet<string>): string[] {
-  if (isZero(u.new)) return [];
+function broughtBy(root: string, u: RefUpdate, pushed: ReadonlySet<string>): AsyncGenerator<string> {
   const others = runGit(['for-each-ref', '--format=%(objectname) %(refname)'], { cwd: root })
     .stdout.split('\n')
     .filter((l) => l !== '' && !pushed.has(l.slice(l.indexOf(' ') + 1)))
     .map((l) => `^${l.slice(0, l.indexOf(' '))}`);
   const input = [u.new, ...(isZero(u.old) ? [] : [`^${u.old}`]), ...others].join('\n');
-  return runGit(['rev-list', '--stdin'], { cwd: root, input: `${input}\n` })
-    .stdout.split('\n')
-    .filter((l) => l !== '');
+  return streamGitLines(root, ['rev-list', '--stdin'], `${input}\n`);
 }
 
-/** Appends one receipt commit per update to refs/hestai/receipts (compare-and-swap: a concurrent push retries). */
-export function recordReceipts(
+/** Appends receipt commits to `tip`, one per at most RECEIPT_COMMITS commits of each update; the new tip. */
+async function writeReceipts(
+  root: string,
+  updates: readonly RefUpdate[],
+  at: Date,
+  pusher: string,
+  tip: string | null,
+  summaries: ReceiptSummary[],
+): Promise<string | null> {
+  const tree = EMPTY_TREE(root);
+  const stamp = `${Math.floor(at.getTime() / 1000)} +0000`;
+  const pushed = new Set(updates.map((u) => u.ref));
+  const env = {
+    GIT_AUTHOR_NAME: 'hestai receive',
+    GIT_AUTHOR_EMAIL: 'hestai@localhost',
+    GIT_COMMITTER_NAME: 'hestai receive',
+    GIT_COMMITTER_EMAIL: 'hestai@localhost',
+    GIT_AUTHOR_DATE: stamp,
+    GIT_COMMITTER_DATE: stamp,
+  };
+  for (const u of updates) {
+    const summary = { ref: u.ref, received_at: at.toISOString(), pusher, commits: 0, parts: 0 };
+    const write = (commits: string[], part: number | null) => {
+      const receipt: Receipt = {
+        kind: 'hestai.receipt',
+        version: 1,
+        ref: u.ref,
+        old: u.old,
+        new: u.new,
+        received_at: summary.received_at,
+        pusher,
+        ...(part ? { part } : {}),
+        commits,
+      };
+      tip = runGit(['commit-tree', tree, ...(tip ? ['-p', tip] : []), '-F', '-'], {
+        cwd: root,
+        input: JSON.stringify(receipt),
+        env,
+      }).stdout.trim();
+      summary.parts++;
+    };
+    let chunk: string[] = [];
+    if (!isZero(u.new))
+      for await (const sha of broughtBy(root, u, pushed)) {
+        if (chunk.length === RECEIPT_COMMITS) {
+          write(chunk, summary.parts + 1);
+          chunk = [];
+        }
+        chunk.push(sha);
+        summary.commits++;
+      }
+    write(chunk, summary.parts > 0 ? summary.parts + 1 : null);
+    summaries.push(summary);
+  }
+  return tip;
+}
+
+/**
+ * Appends the receipts of `updates` to refs/hestai/receipts (compare-and-swap: a concurrent push retries),
+ * streaming each ref's commits: at most RECEIPT_COMMITS of them are held at a time.
+ */
+export async function recordReceipts(
   root: string,
   updates: readonly RefUpdate[],
   at: Date,
   env: NodeJS.ProcessEnv,
-): Receipt[] {
-  const pushed = new Set(updates.map((u) => u.ref));
-  const receipts = updates
-    .filter((u) => !u.ref.startsWith(`${RECEIPTS_NAMESPACE}`))
-    .map((u): Receipt => ({
-      kind: 'hestai.receipt',
-      version: 1,
-      ref: u.ref,
-      old: u.old,
-      new: u.new,
-      received_at: at.toISOString(),
-      pusher: pusherOf(env),
-      commits: broughtBy(root, u, pushed),
-    }));
-  if (receipts.length === 0) return receipts;
-  const tree = EMPTY_TREE(root);
+): Promise<ReceiptSummary[]> {
+  const list = updates.filter((u) => !u.ref.startsWith(`${RECEIPTS_NAMESPACE}`));
+  if (list.length === 0) return [];
   for (let attempt = 0; attempt < 5; attempt++) {
     const prev = resolveCommit(root, RECEIPTS_NAMESPACE);
-    let tip = prev;
-    for (const r of receipts) {
-      const stamp = `${Math.floor(at.getTime() / 1000)} +0000`;
-      tip = runGit(['commit-tree', tree, ...(tip ? ['-p', tip] : []), '-F', '-'], {
-        cwd: root,
-        input: JSON.stringify(r),
-        env: {
-          GIT_AUTHOR_NAME: 'hestai receive',
-          GIT_AUTHOR_EMAIL: 'hestai@localhost',
-          GIT_COMMITTER_NAME: 'hestai receive',
-          GIT_COMMITTER_EMAIL: 'hestai@localhost',
-          GIT_AUTHOR_DATE: stamp,
-          GIT_COMMITTER_DATE: stamp,
-        },
-      }).stdout.trim();
-    }
+    const summaries: ReceiptSummary[] = [];
+    const tip = await writeReceipts(root, list, at, pusherOf(env), prev, summaries);
     const moved = runGit(['update-ref', RECEIPTS_NAMESPACE, tip!, prev ?? '0'.repeat(40)], {
       cwd: root,
       okCodes: [1, 128],
     });
-    if (moved.status === 0) return receipts;
+    if (moved.status === 0) return summaries;
   }
   throw new Error(`could not update ${RECEIPTS_NAMESPACE}: another push kept moving it`);
 }

@@ -19,6 +19,8 @@ export interface Receipt {
   new: string;
   received_at: string;
   pusher: string;
+  /** A push of more commits than one receipt lists (src/receive/receipts.ts RECEIPT_COMMITS): 1, 2, ... */
+  part?: number;
   /** The commits this push brought to the server (not reachable from its other refs before). */
   commits: string[];
 }

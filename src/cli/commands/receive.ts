@@ -53,8 +53,13 @@ export function registerReceive(program: Command): void {
           const list = args.length === 0 ? updates.parsePreReceive(await readStdin()) : updates.parseUpdateArgs(args);
           if (options.receipts) {
             const { recordReceipts } = await import('../../receive/receipts.js');
-            const receipts = recordReceipts(root, list, ctx.clock(), process.env);
-            say(receipts.map((r) => `hestai receive: receipt for ${r.ref} at ${r.received_at} (pusher ${r.pusher})`));
+            const receipts = await recordReceipts(root, list, ctx.clock(), process.env);
+            say(
+              receipts.map(
+                (r) =>
+                  `hestai receive: receipt for ${r.ref} at ${r.received_at} (pusher ${r.pusher}, ${r.commits} commit(s)${r.parts > 1 ? ` in ${r.parts} parts` : ''})`,
+              ),
+            );
             return { exitCode: ExitCode.Ok, json: { ok: true, receipts }, text: '', streamed: true };
           }
           const { configGet } = await import('../../git/repo.js');
