@@ -274,9 +274,7 @@ function put(actions: InitAction[], workspace: Workspace, file: string, text: st
 }
 
 function putIfMissing(actions: InitAction[], workspace: Workspace, file: string, text: string): void {
-  const before = readTextIfExists(file);
-  if (before === null) put(actions, workspace, file, text);
-  else actions.push({ path: path.relative(workspace.root, file), action: 'unchanged' });
+  put(actions, workspace, file, readTextIfExists(file) ?? text);
 }
 
 /**
@@ -290,9 +288,8 @@ function writeStarterFiles(actions: InitAction[], workspace: Workspace): Default
     ensureStateDir(dir);
   putIfMissing(actions, workspace, paths.projectContext, PROJECT_CONTEXT);
   const protocolBefore = readTextIfExists(paths.protocol);
-  if (protocolBefore === null || protocolBefore === INERT_PROTOCOL)
-    put(actions, workspace, paths.protocol, defaultProtocolText());
-  else actions.push({ path: path.relative(root, paths.protocol), action: 'unchanged' });
+  const inert = protocolBefore === null || protocolBefore === INERT_PROTOCOL;
+  put(actions, workspace, paths.protocol, inert ? defaultProtocolText() : protocolBefore);
   // The default branch is asked of git only for a config init writes: an existing file is the human's.
   const configMissing = readTextIfExists(paths.workspaceConfig) === null;
   const defaultBranch = configMissing ? detectDefaultBranch(root) : null;
@@ -316,15 +313,9 @@ function ignoreRuntimeState(actions: InitAction[], workspace: Workspace): void {
   const gitignore = readTextIfExists(gitignoreFile) ?? '';
   const present = new Set(gitignore.split('\n').map((line) => line.trim()));
   const missing = GITIGNORE_LINES.filter((line) => !present.has(line) && !present.has(`/${line}`));
-  if (missing.length > 0) {
-    const prefix = gitignore === '' || gitignore.endsWith('\n') ? gitignore : `${gitignore}\n`;
-    put(
-      actions,
-      workspace,
-      gitignoreFile,
-      `${prefix}# hestai runtime state and the generated FAST layer (hestai init)\n${missing.join('\n')}\n`,
-    );
-  } else actions.push({ path: '.gitignore', action: 'unchanged' });
+  const prefix = gitignore === '' || gitignore.endsWith('\n') ? gitignore : `${gitignore}\n`;
+  const added = `${prefix}# hestai runtime state and the generated FAST layer (hestai init)\n${missing.join('\n')}\n`;
+  put(actions, workspace, gitignoreFile, missing.length > 0 ? added : gitignore);
 }
 
 /** hestai's line in each of husky's hook files, and husky's runner. */
