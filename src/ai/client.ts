@@ -19,7 +19,7 @@ export class AiError extends Error {
  * content. Times out after `timeout_ms` (AbortSignal.timeout); every failure is an `AiError` whose
  * message says what went wrong (HTTP status, timeout, malformed reply).
  */
-export async function completeChat(settings: AiSettings, messages: readonly ChatMessage[]): Promise<string> {
+async function completeChat(settings: AiSettings, messages: readonly ChatMessage[]): Promise<string> {
   if (settings.model === null)
     throw new AiError('no model configured (set ai.model_override, HESTAI_AI_MODEL or --model)');
   let response: Response;
@@ -34,19 +34,13 @@ export async function completeChat(settings: AiSettings, messages: readonly Chat
       signal: AbortSignal.timeout(settings.timeout_ms),
     });
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError')
-      throw new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
-    throw new AiError(`the AI provider could not be reached (${(error as Error).message})`);
+    throw failure(settings, error, 'the AI provider could not be reached');
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError')
-      throw new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
-    throw new AiError(`reading the AI provider's reply failed (${(error as Error).message})`);
+    throw failure(settings, error, "reading the AI provider's reply failed");
   }
   if (!response.ok) throw new AiError(`the AI provider answered HTTP ${response.status}`);
   let data: unknown;
@@ -58,4 +52,32 @@ export async function completeChat(settings: AiSettings, messages: readonly Chat
   const content = (data as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') throw new AiError('the AI provider reply has no choices[0].message.content');
   return content;
+}
+
+/** A failed request or read: its timeout, else `what` with the error's message. */
+function failure(settings: AiSettings, error: unknown, what: string): AiError {
+  const { name, message } = error as Error;
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new AiError(`the AI provider timed out after ${settings.timeout_ms} ms`);
+  return new AiError(`${what} (${message})`);
+}
+
+/**
+ * Sends `system` and `payload` (as JSON) and returns the reply's content, or why there is none: every
+ * failure, for a caller that falls back to its deterministic answer.
+ */
+export async function askAi(
+  settings: AiSettings,
+  system: string,
+  payload: unknown,
+): Promise<{ ok: true; content: string } | { ok: false; reason: string }> {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: system },
+    { role: 'user', content: JSON.stringify(payload) },
+  ];
+  try {
+    return { ok: true, content: await completeChat(settings, messages) };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
 }

@@ -58,17 +58,8 @@ export async function synthesizeFast(input: {
     quality_gates: g.quality_gates.map((q) => ({ name: q.name, status: q.status })),
     templates: TEMPLATES,
   };
-  const { completeChat } = await import('../../ai/client.js');
-  let content: string;
-  try {
-    content = await completeChat(input.ai, [
-      { role: 'system', content: prompt.text },
-      { role: 'user', content: JSON.stringify(payload) },
-    ]);
-  } catch (error) {
-    return deterministic(`AI synthesis failed: ${(error as Error).message}; wrote the deterministic FAST layer`, info);
-  }
-  const parsed = parseFastReply(content);
+  const reply = await (await import('../../ai/client.js')).askAi(input.ai, prompt.text, payload);
+  const parsed = reply.ok ? parseFastReply(reply.content) : reply;
   if (!parsed.ok)
     return deterministic(`AI synthesis failed: ${parsed.reason}; wrote the deterministic FAST layer`, info);
   return { synthesis: { method: 'ai', reason: null, prompt: info }, extras: parsed.extras };

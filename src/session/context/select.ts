@@ -63,20 +63,8 @@ export async function selectContext(input: {
     related_issues: gathered.github.related_issues.map((i) => ({ number: i.number, title: i.title })),
     candidates: offered.map((c) => ({ path: c.path, kind: c.kind, score: c.score, reasons: c.reasons })),
   };
-  const { completeChat } = await import('../../ai/client.js');
-  let content: string;
-  try {
-    content = await completeChat(input.ai, [
-      { role: 'system', content: prompt.text },
-      { role: 'user', content: JSON.stringify(payload) },
-    ]);
-  } catch (error) {
-    return deterministic(
-      `AI selection failed: ${(error as Error).message}; used the deterministic ranking`,
-      promptInfo,
-    );
-  }
-  const parsed = parseSelectionResponse(content, new Set(offered.map((o) => o.path)));
+  const reply = await (await import('../../ai/client.js')).askAi(input.ai, prompt.text, payload);
+  const parsed = reply.ok ? parseSelectionResponse(reply.content, new Set(offered.map((o) => o.path))) : reply;
   if (!parsed.ok)
     return deterministic(`AI selection failed: ${parsed.reason}; used the deterministic ranking`, promptInfo);
   if (parsed.ignored.length > 0)
