@@ -9,6 +9,8 @@ import { action, SESSION_OPTION, type CommandContext, type CommandResult } from 
 const deps = (ctx: CommandContext) => ({ clock: ctx.clock, env: ctx.env, cli: hestaiCommand });
 const dir = (ctx: CommandContext) => path.resolve(ctx.cwd);
 const lib = () => import('../../protocol/operations.js');
+/** The working directory and session every subcommand passes. */
+const at = (ctx: CommandContext, inv: SessionInput) => ({ working_dir: dir(ctx), session_id: inv.session });
 
 function formatChecklist(out: Output, checklist: Checklist): string[] {
   const lines: string[] = [];
@@ -40,12 +42,10 @@ type SessionSub = 'start' | 'gate' | 'advance' | 'evidence' | 'blocked' | 'end' 
 const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => Promise<CommandResult>> = {
   start: async (ctx, inv) => {
     const opts = inv.opts as { objective: string; branch?: string; startingCommit?: string };
-    const res = await (
-      await lib()
-    ).sessionStart(
+    const { sessionStart } = await lib();
+    const res = await sessionStart(
       {
-        working_dir: dir(ctx),
-        session_id: inv.session,
+        ...at(ctx, inv),
         objective: opts.objective,
         branch: opts.branch,
         starting_commit: opts.startingCommit,
@@ -63,9 +63,7 @@ const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => P
   gate: async (ctx, inv) => {
     const phase = inv.phase!;
     const opts = inv.opts as { step?: string };
-    const res = await (
-      await lib()
-    ).validateGate({ working_dir: dir(ctx), session_id: inv.session, phase, step: opts.step }, deps(ctx));
+    const res = await (await lib()).validateGate({ ...at(ctx, inv), phase, step: opts.step }, deps(ctx));
     const lines = [
       `${res.status === 'PASS' ? paint(ctx.out, 'green', 'PASS') : res.status === 'FAIL' ? paint(ctx.out, 'red', 'FAIL') : res.status} ${res.phase}${res.step ? `/${res.step}` : ''} (${res.requirement_level}${res.blocking ? ', blocking' : ''}): ${res.message}`,
     ];
@@ -77,12 +75,8 @@ const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => P
   },
   advance: async (ctx, inv) => {
     const opts = inv.opts as { to?: string; force?: boolean };
-    const res = await (
-      await lib()
-    ).advancePhase(
-      { working_dir: dir(ctx), session_id: inv.session, target_phase: opts.to, force: opts.force },
-      deps(ctx),
-    );
+    const { advancePhase } = await lib();
+    const res = await advancePhase({ ...at(ctx, inv), target_phase: opts.to, force: opts.force }, deps(ctx));
     const lines = [`${res.success ? paint(ctx.out, 'green', 'ok') : paint(ctx.out, 'red', 'refused')} ${res.message}`];
     for (const v of res.violations ?? []) lines.push(`  violation: ${v}`);
     for (const w of res.warnings) lines.push(`${paint(ctx.out, 'yellow', 'warn')} ${w}`);
@@ -93,12 +87,10 @@ const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => P
   evidence: async (ctx, inv) => {
     const phase = inv.phase!;
     const opts = inv.opts as { type: string; value: string; step?: string };
-    const res = await (
-      await lib()
-    ).recordEvidence(
+    const { recordEvidence } = await lib();
+    const res = await recordEvidence(
       {
-        working_dir: dir(ctx),
-        session_id: inv.session,
+        ...at(ctx, inv),
         phase,
         evidence_type: opts.type,
         evidence: opts.value,
@@ -110,9 +102,7 @@ const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => P
     return { exitCode: ExitCode.Ok, json: res, text };
   },
   blocked: async (ctx, inv) => {
-    const res = await (
-      await lib()
-    ).getBlockedReason({ working_dir: dir(ctx), session_id: inv.session, surface: 'cli' }, deps(ctx));
+    const res = await (await lib()).getBlockedReason({ ...at(ctx, inv), surface: 'cli' }, deps(ctx));
     const lines = res.is_blocked
       ? [`phase ${res.current_phase} is blocked:`]
       : [`phase ${res.current_phase}: nothing blocks`];
@@ -127,12 +117,10 @@ const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => P
   },
   end: async (ctx, inv) => {
     const opts = inv.opts as { summary: string; next?: string; decision?: string[] };
-    const res = await (
-      await lib()
-    ).sessionEnd(
+    const { sessionEnd } = await lib();
+    const res = await sessionEnd(
       {
-        working_dir: dir(ctx),
-        session_id: inv.session,
+        ...at(ctx, inv),
         summary: opts.summary,
         next_session_notes: opts.next,
         key_decisions: opts.decision,
@@ -176,7 +164,7 @@ const handlers: Record<SessionSub, (ctx: CommandContext, inv: SessionInput) => P
         : 'no violations';
       return { exitCode: ExitCode.Ok, json: res, text };
     }
-    const res = await l.sessionState({ working_dir: dir(ctx), session_id: inv.session }, deps(ctx));
+    const res = await l.sessionState(at(ctx, inv), deps(ctx));
     const text = [
       `session ${res.session_id}: ${res.objective}`,
       `phase ${res.current_phase} (completed: ${res.phases_completed.join(', ') || 'none'}); branch ${res.branch ?? '(detached)'}, started ${res.started_at} at ${res.starting_commit?.slice(0, 7) ?? '(no commit)'}`,
