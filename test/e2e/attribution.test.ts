@@ -12,6 +12,7 @@ import {
   type Agent,
 } from '../helpers/claude-hook.js';
 import { makeRepo, tempDir, type TempRepo } from '../helpers/git-repo.js';
+import { anchorOverMcp, ceremonyRepo, CEREMONY_ROLE, connectStdio } from '../helpers/mcp.js';
 import { withRemote } from '../helpers/runtime-agent.js';
 
 // Issue 42 item 3: a commit made in a session an agent runtime started carries `Assisted-by: <runtime>:<model>`
@@ -150,6 +151,28 @@ describe('attribution trailers (issue 42)', () => {
     const { status, verdict, output } = verifyInClone(repo, remote);
     expect(status, output).toBe(0);
     expect(verdict('docs: stripped')).toMatchObject({ status: 'warn' });
+  });
+
+  it('a session clocked in over MCP (clock_in, or anchor identity without a session) names the client it came from', async () => {
+    const repo = ceremonyRepo();
+    const commitAs = (session: string, file: string) => {
+      repo.write(file, 'x\n');
+      repo.git(['add', file]);
+      repo.git(['commit', '-q', '-m', `docs: ${file}`], { env: { HESTAI_SESSION: session } });
+      return lastMessage(repo);
+    };
+    const qwen = await connectStdio(repo.dir, repo.env, { clientName: 'qwen-cli-mcp-client' });
+    const clocked = await qwen.call('clock_in', { working_dir: repo.dir, role: CEREMONY_ROLE });
+    const session = clocked.structuredContent!['session_id'] as string;
+    await anchorOverMcp(qwen, repo.dir, session);
+    expect(commitAs(session, 'notes/a.md')).toMatch(/\nAssisted-by: qwen-cli-mcp-client\n/);
+    const opencode = await connectStdio(repo.dir, repo.env, { clientName: 'opencode' });
+    expect(commitAs(await anchorOverMcp(opencode, repo.dir), 'notes/b.md')).toMatch(/\nAssisted-by: opencode\n/);
+    // a name that is not one safe word is not recorded (no forged trailers)
+    const forged = await connectStdio(repo.dir, repo.env, { clientName: 'x\nSigned-off-by: Someone <s@example.com>' });
+    const message = commitAs(await anchorOverMcp(forged, repo.dir), 'notes/c.md');
+    expect(message).not.toContain('Assisted-by');
+    expect(message).not.toContain('Signed-off-by');
   });
 
   it('hestai report shows the runtime and model of the session', () => {

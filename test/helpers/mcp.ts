@@ -80,6 +80,8 @@ export async function connectStdio(
     args?: string[];
     /** Declare the roots capability (with listChanged) and answer roots/list with what this returns. */
     roots?: () => Array<{ uri: string; name?: string }>;
+    /** The client's name at initialize (default `hestai-e2e`), as a runtime names itself. */
+    clientName?: string;
   } = {},
 ): Promise<OverStdio> {
   const transport = new StdioClientTransport({
@@ -95,7 +97,7 @@ export async function connectStdio(
   });
   const roots = options.roots;
   const client = new Client(
-    { name: 'hestai-e2e', version: '1.0.0' },
+    { name: options.clientName ?? 'hestai-e2e', version: '1.0.0' },
     roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
   );
   if (roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
