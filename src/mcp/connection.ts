@@ -14,6 +14,7 @@ import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
 import { isLive, readSession } from '../records/session.js';
 import { processChain, type ProcessId } from '../util/proc.js';
 import { isInside, workspacePaths } from '../paths.js';
+import { agentIdentity, type AgentIdentity } from '../records/attribution.js';
 
 /** How a shell in the served repository calls hestai (`npx hestai` in a local install). */
 function servedCommand(root: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -48,6 +49,8 @@ export class Connection {
   private lastRoot: string | null = null;
   readonly pinned: string | null;
   private ancestorChain: ProcessId[] | null = null;
+  /** The client's name from `initialize` (set by createServer), or null before it. */
+  clientName: () => string | null = () => null;
   /** The client's declared roots (directories), or null when it has none; see `clientRoots`. */
   private declared: readonly string[] | null = null;
   private rootsInFlight: Promise<void> | null = null;
@@ -86,6 +89,15 @@ export class Connection {
       if (this.rootsInFlight === settled) this.declared = dirs;
     });
     this.rootsInFlight = settled;
+  }
+
+  /**
+   * Attribution (issue 42) of a session this connection clocks in: the client's name from `initialize` (how
+   * the runtime names itself, e.g. `opencode`) when it is one safe word; no model (MCP does not say it).
+   */
+  clientAgent(): { agent: AgentIdentity } | Record<string, never> {
+    const agent = agentIdentity({ runtime: this.clientName() ?? '', model: null });
+    return agent === null ? {} : { agent };
   }
 
   /** Resolves once the client's latest roots answer is in (at once when none was asked). */

@@ -32,6 +32,7 @@ export function createServer(deps: Partial<McpDeps> = {}): McpServer {
         'the session is anchored (anchor_status says why). Read hestai://session/current for the current session; the session protocol (session_start, validate_gate, advance_phase, record_evidence, get_blocked_reason, session_end) is read through session://state.',
     },
   );
+  resolved.connection.clientName = () => server.server.getClientVersion()?.name ?? null;
   followClientRoots(server, resolved.connection, resolved.log);
   registerClockIn(server, resolved);
   registerAnchor(server, resolved);

@@ -74,7 +74,9 @@ export function registerAnchor(server: McpServer, deps: McpDeps): void {
     },
     async (args) => {
       const { anchor } = await import('../../anchor/handshake.js');
-      const clockIn: ClockInPort = async (input, d) => (await import('../../session/clock-in.js')).clockIn(input, d);
+      const agent = deps.connection.clientAgent(); // attribution of a session the identity stage clocks in
+      const clockIn: ClockInPort = async (input, d) =>
+        (await import('../../session/clock-in.js')).clockIn({ ...input, ...agent }, d);
       const { root } = await deps.connection.workspace(args.working_dir);
       // Without session_id every stage uses this connection's session; identity clocks in only when it has none.
       const own = deps.connection.defaultSession(root);

@@ -53,7 +53,8 @@ export function registerClockIn(server: McpServer, deps: McpDeps): void {
         );
       }
       // The session belongs to this connection: pinned, so nothing else picks it implicitly.
-      const result = await clockIn({ ...args, pinned: true }, { clock: deps.clock, env: deps.env });
+      const agent = deps.connection.clientAgent();
+      const result = await clockIn({ ...args, pinned: true, ...agent }, { clock: deps.clock, env: deps.env });
       deps.connection.started_(result.session_id, root);
       const lines = [
         `clocked in: session ${result.session_id} (${args.role}, focus "${result.focus_resolved.value}" from ${result.focus_resolved.source})`,
