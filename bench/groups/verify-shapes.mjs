@@ -2,7 +2,8 @@
 // 10 % merges (every two-parent merge judged from one `git log --diff-merges=remerge` per batch, none
 // re-computed one by one) and flat folders (changed files, and renames, read only for the commits whose
 // verdicts depend on them). Budgets: at most 0.5x commitlint over the same 10,000 commits, and linear growth to
-// 100,000 (10x the commits: at most 10.5x the time).
+// 100,000 (10x the commits: at most 10.5x the time). Issue 40 item 2: a vite-like shape (5 % merges of topic
+// branches three cycles behind, half of them with a file changed on both sides), at most 0.5x commitlint too.
 import { CLI, COMMITLINT } from '../lib/env.mjs';
 import { missing } from '../lib/hestai.mjs';
 import { measureSpawn } from '../lib/measure.mjs';
@@ -55,20 +56,39 @@ export default function verifyShapesGroup() {
       },
     );
   }
+  members.push(
+    {
+      id: 'commitlint-vite',
+      label: 'commitlint --from <root> --to HEAD, 10,000 commits, 5 % merges (vite-like)',
+      kind: 'baseline',
+      prepare: fixture('vite', 10_000),
+      measure: commitlint('vite-10000'),
+    },
+    {
+      id: 'verify-vite',
+      label: 'hestai verify, 10,000 commits, 5 % merges, half with a file changed on both sides',
+      kind: 'case',
+      skip: () => missing(['verify']),
+      prepare: fixture('vite', 10_000),
+      measure: verify('vite-10000'),
+    },
+  );
   return {
     id: 'verify-shapes',
-    title: 'checking 10,000 and 100,000 commits with merges and in flat folders',
+    title: 'checking 10,000 and 100,000 commits with merges, in flat folders, and vite-like',
     iterations: (opts) => Math.min(opts.iterations, opts.quick ? 2 : 5),
     members,
-    ratios: ['merges', 'flat'].flatMap((shape) => [
-      { case: `verify-${shape}`, baseline: `commitlint-${shape}`, metric: 'wall', budget: { op: '<=', limit: 0.5 } },
-      {
-        case: `verify-${shape}-100k`,
-        baseline: `verify-${shape}`,
-        metric: 'wall',
-        budget: { op: '<', limit: 10.5 },
-      },
-      { case: `verify-${shape}-100k`, baseline: `verify-${shape}`, metric: 'rss', budget: { op: '<=', limit: 1.5 } },
-    ]),
+    ratios: ['merges', 'flat']
+      .flatMap((shape) => [
+        { case: `verify-${shape}`, baseline: `commitlint-${shape}`, metric: 'wall', budget: { op: '<=', limit: 0.5 } },
+        {
+          case: `verify-${shape}-100k`,
+          baseline: `verify-${shape}`,
+          metric: 'wall',
+          budget: { op: '<', limit: 10.5 },
+        },
+        { case: `verify-${shape}-100k`, baseline: `verify-${shape}`, metric: 'rss', budget: { op: '<=', limit: 1.5 } },
+      ])
+      .concat([{ case: 'verify-vite', baseline: 'commitlint-vite', metric: 'wall', budget: { op: '<=', limit: 0.5 } }]),
   };
 }
