@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,47 @@ describe('hestai receive: the policy a push is judged by', () => {
     repo.commit('docs: unanchored, as the merged policy allows', { 'docs/a.md': 'a\n' });
     const side = push(repo, ['feat/x']);
     expect(side.status, side.stderr).toBe(0);
+  });
+});
+
+function sshKey(dir: string, name: string): string {
+  const file = path.join(dir, name);
+  const made = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', file], { encoding: 'utf8' });
+  expect(made.status, made.stderr).toBe(0);
+  return file;
+}
+
+describe('hestai receive: the allowed signers a push is judged by', () => {
+  it('a branch that adds a signer in one push cannot have that signer\u2019s evidence accepted in the next', () => {
+    const keys = tempDir('hestai-keys-');
+    const [alice, mallory] = [sshKey(keys, 'alice'), sshKey(keys, 'mallory')];
+    const line = (name: string, key: string) => `${name}@example.invalid ${fs.readFileSync(`${key}.pub`, 'utf8')}`;
+    const repo = anchoredRepo('verify:\n  signatures: required\n');
+    repo.git(['config', 'gpg.format', 'ssh']);
+    repo.git(['config', 'user.signingkey', `${alice}.pub`]);
+    repo.write('.hestai/allowed_signers', line('alice', alice));
+    repo.git(['add', '.hestai/allowed_signers']);
+    repo.git(['commit', '-q', '--no-verify', '-m', 'chore: alice signs evidence']);
+    repo.git(['push', '-q', '--no-verify', 'origin', 'main']);
+    expect(repo.hestai(['init', '--server', repo.remote]).status).toBe(0);
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const token = repo.anchor();
+    // Push 1, Alice's honest-looking work: it lists Mallory's key too.
+    const trusted = repo.commitHooked('chore: trust mallory', {
+      '.hestai/allowed_signers': line('alice', alice) + line('mallory', mallory),
+    });
+    expect(trusted.status, trusted.stderr).toBe(0);
+    const first = push(repo, ['feat/x']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/remote: .*the push changes \.hestai\/allowed_signers/);
+    // Push 2: Mallory's key signs the evidence; the branch's own list would accept it.
+    repo.hestai(['clock-out', '--session', token]);
+    repo.git(['config', 'user.signingkey', `${mallory}.pub`]);
+    repo.anchor();
+    expect(repo.commitHooked('docs: mallory work', { 'docs/m.md': 'm\n' }).status).toBe(0);
+    const second = push(repo, ['feat/x']);
+    expect(second.status).not.toBe(0);
+    expect(second.stderr).toMatch(/remote: .*signature: .*allowed_signers at the base does not list/);
   });
 });
 
