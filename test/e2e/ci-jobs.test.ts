@@ -1,12 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
 import { PROJECT_ROOT, sharedFixture, tempDir } from '../helpers/git-repo.js';
 import { installPinned } from '../helpers/npm-tool.js';
-import { npmEnv, packCleanCopy, readmeBlock, type Packed } from '../helpers/packed.js';
+import { npmEnv, sharedCleanPack, readmeBlock, type Packed } from '../helpers/packed.js';
 
 // Issue 28, item 6: the README's complete CI jobs (GitHub Actions without the action, GitLab CI) are valid
 // job files, and their steps, run locally as the CI runner would in a fresh clone, pass an anchored
@@ -39,9 +39,8 @@ const LEFTHOOK = await installPinned({
 
 let packed: Packed;
 beforeAll(() => {
-  packed = packCleanCopy();
+  packed = sharedCleanPack();
 }, 300_000);
-afterAll(() => fs.rmSync(packed.work, { recursive: true, force: true }));
 
 /** npm as a CI runner has it: an empty cache of its own, the registry asked. */
 function emptyCacheEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -72,25 +71,37 @@ function dependOnVendoredTarball(repo: AnchoredRepo): void {
   expect(repo.commitHooked('chore(deps): hestai-hooks from vendor/').status).toBe(0);
 }
 
-function runLines(dir: string, env: NodeJS.ProcessEnv, lines: string[]) {
+/** A job's lines run by bash in `dir`; asynchronous, so the GitHub and the GitLab job run side by side. */
+function runLines(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  lines: string[],
+): Promise<{ status: number | null; output: string }> {
   const script = ['set -e', ...lines].join('\n');
-  const run = spawnSync('bash', ['-c', script], { cwd: dir, env, encoding: 'utf8' });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: dir, env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
+  });
 }
 
-// An adopted repository anchored on a new branch feat/x, and its base: built once, copied per test.
+// An adopted repository anchored on a new branch feat/x that depends on the vendored tarball, and its base:
+// built once (one `npm i -D` of the tarball), copied per test.
 const anchoredBranch = sharedFixture(() => {
   const repo = anchoredRepo();
   const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
   repo.git(['checkout', '-q', '-b', 'feat/x']);
   repo.anchor();
+  dependOnVendoredTarball(repo);
   return { repo, base };
 });
 
 /** A branch `feat/x` pushed to the bare remote: anchored test then feat, or (bad) a feat past the hooks. */
 function pushedBranch(bad: boolean): { repo: AnchoredRepo; base: string } {
   const { repo, base } = anchoredBranch();
-  dependOnVendoredTarball(repo);
   if (bad) {
     repo.write('src/greet.js', 'export const greet = (n) => `hi ${n}`;\n');
     repo.git(['add', '-A']);
@@ -130,34 +141,36 @@ describe("the README's CI jobs", () => {
     expect(gl!.script.some((line) => /hestai verify/.test(line))).toBe(true);
   });
 
-  it.each([false, true])('run in a fresh clone of a pull request (bad branch: %s), GitHub and GitLab', (bad) => {
+  it.each([false, true])('run in a fresh clone of a pull request (bad branch: %s), GitHub and GitLab', async (bad) => {
     const { repo, base } = pushedBranch(bad);
     const [clone, cloneGl] = [repo.freshClone('feat/x'), repo.freshClone('feat/x')];
     const head = repo.git(['rev-parse', 'feat/x']).stdout.trim();
     const event = path.join(tempDir('hestai-event-'), 'event.json');
     fs.writeFileSync(event, JSON.stringify({ pull_request: { base: { sha: base }, head: { sha: head } } }));
     const job = Object.values((parse(github!) as { jobs: Record<string, GithubJob> }).jobs)[0]!;
-    const gh = runLines(
-      clone,
-      {
-        ...emptyCacheEnv(repo.env),
-        GITHUB_ACTIONS: 'true',
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: event,
-      },
-      job.steps.flatMap((s) => (s.run ? [s.run] : [])),
-    );
-    const gl = runLines(
-      cloneGl,
-      {
-        ...emptyCacheEnv(repo.env),
-        GITLAB_CI: 'true',
-        CI_PIPELINE_SOURCE: 'merge_request_event',
-        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
-        CI_DEFAULT_BRANCH: 'main',
-      },
-      Object.values(parse(gitlab!) as Record<string, { script: string[] }>)[0]!.script,
-    );
+    const [gh, gl] = await Promise.all([
+      runLines(
+        clone,
+        {
+          ...emptyCacheEnv(repo.env),
+          GITHUB_ACTIONS: 'true',
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+        },
+        job.steps.flatMap((s) => (s.run ? [s.run] : [])),
+      ),
+      runLines(
+        cloneGl,
+        {
+          ...emptyCacheEnv(repo.env),
+          GITLAB_CI: 'true',
+          CI_PIPELINE_SOURCE: 'merge_request_event',
+          CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+          CI_DEFAULT_BRANCH: 'main',
+        },
+        Object.values(parse(gitlab!) as Record<string, { script: string[] }>)[0]!.script,
+      ),
+    ]);
     if (bad) {
       expect(gh.status, gh.output).not.toBe(0);
       expect(gh.output).toMatch(/::error/);

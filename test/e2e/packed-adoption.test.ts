@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
-import { npmEnv, packCleanCopy, readmeBlock, tarballFiles, type Packed } from '../helpers/packed.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, PROJECT_ROOT, tempDir } from '../helpers/git-repo.js';
+import { npmEnv, sharedCleanPack, readmeBlock, tarballFiles, type Packed } from '../helpers/packed.js';
 
 // Issue 28, item 1: the package packs from a clean checkout (prepack builds), the tarball carries dist/ and
 // links `hestai`, installing it runs no script and prints no npm warning (issue 41: the packed manifest has no
@@ -11,9 +11,8 @@ import { npmEnv, packCleanCopy, readmeBlock, tarballFiles, type Packed } from '.
 let packed: Packed;
 
 beforeAll(() => {
-  packed = packCleanCopy();
+  packed = sharedCleanPack();
 }, 180_000);
-afterAll(() => fs.rmSync(packed.work, { recursive: true, force: true }));
 
 describe('npm pack in a clean checkout', () => {
   it('builds dist/ before packing, and runs no husky outside this repository', () => {
@@ -25,9 +24,10 @@ describe('npm pack in a clean checkout', () => {
   });
 
   it('ships a manifest with no lifecycle script (npm 11 warns of prepare), and leaves the checkout as it was', () => {
-    const untar = spawnSync('tar', ['-xzf', packed.tarball, '-C', packed.work], { encoding: 'utf8' });
+    const into = tempDir('hestai-unpacked-');
+    const untar = spawnSync('tar', ['-xzf', packed.tarball, '-C', into], { encoding: 'utf8' });
     expect(untar.status, untar.stderr).toBe(0);
-    const unpacked = path.join(packed.work, 'package');
+    const unpacked = path.join(into, 'package');
     const manifest = JSON.parse(fs.readFileSync(path.join(unpacked, 'package.json'), 'utf8')) as {
       bin: Record<string, string>;
       scripts?: Record<string, string>;

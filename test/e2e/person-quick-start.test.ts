@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
-import { npmEnv, packCleanCopy, readmeBlock, type Packed } from '../helpers/packed.js';
+import { npmEnv, sharedCleanPack, readmeBlock, type Packed } from '../helpers/packed.js';
 
 // Issue 41, item 1: a person adopting in an existing repository reaches a first anchored test + feat in at
 // most 5 commands after installing: init, anchor, two commits, push. The package is packed and installed
@@ -13,9 +13,8 @@ import { npmEnv, packCleanCopy, readmeBlock, type Packed } from '../helpers/pack
 let packed: Packed;
 
 beforeAll(() => {
-  packed = packCleanCopy();
+  packed = sharedCleanPack();
 }, 180_000);
-afterAll(() => fs.rmSync(packed.work, { recursive: true, force: true }));
 
 /** The editor a person would be: fills in each {...} of the drafted payload. */
 function fillingEditor(): string {

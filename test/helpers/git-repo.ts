@@ -25,6 +25,11 @@ export function removeFileTempDirs(): void {
   while (fileCleanups.length > 0) fileCleanups.pop()!();
 }
 
+/** Removes `dir` when the current test file ends. */
+export function removeAfterFile(dir: string): void {
+  fileCleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
 /** The temporary directories a sharedFixture's build is making (null outside a build). */
 let recording: string[] | null = null;
 

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
-import { PROJECT_ROOT } from './git-repo.js';
+import { expect, inject } from 'vitest';
+import { PROJECT_ROOT, removeAfterFile } from './git-repo.js';
 
 // The package as a new user gets it: `npm pack` run (with its lifecycle scripts) in a copy of this checkout's
 // files that has no dist/ and no .git (what a clean clone has, minus git), with the dependencies `npm ci`
@@ -19,9 +19,12 @@ export interface Packed {
   output: string;
 }
 
-/** Copies the files git knows (tracked and untracked, not ignored) of this checkout, then runs `npm pack` in it. */
-export function packCleanCopy(): Packed {
-  const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hestai-clean-pack-')));
+/**
+ * Copies the files git knows (tracked and untracked, not ignored) of this checkout, then runs `npm pack` in it,
+ * in a new directory under `parent`.
+ */
+export function packCleanCopy(parent = os.tmpdir()): Packed {
+  const work = fs.realpathSync(fs.mkdtempSync(path.join(parent, 'hestai-clean-pack-')));
   const checkout = path.join(work, 'hestai-hooks');
   const list = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: PROJECT_ROOT,
@@ -47,6 +50,51 @@ export function packCleanCopy(): Packed {
   const tarballs = fs.readdirSync(work).filter((f) => f.endsWith('.tgz'));
   expect(tarballs, output).toHaveLength(1);
   return { work, checkout, tarball: path.join(work, tarballs[0]!), output };
+}
+
+/**
+ * The clean copy packed once per test run and shared by every file that asks (the pack builds dist/ again, a
+ * tsc and esbuild run each time): the first caller packs under a lock in the run's directory
+ * (test/helpers/run-dir.ts), the others wait for it. It is the run's: read it, copy the tarball, never change it
+ * (untar into a directory of your own). The run removes it when it ends. A runner without the run directory
+ * packs per file (removed after the file).
+ */
+export function sharedCleanPack(): Packed {
+  const runDir = inject('testRunDir');
+  if (runDir === undefined) {
+    const packed = packCleanCopy();
+    removeAfterFile(packed.work);
+    return packed;
+  }
+  const result = path.join(runDir, 'clean-pack.json');
+  try {
+    fs.mkdirSync(path.join(runDir, 'clean-pack.lock'));
+  } catch {
+    return waitForPack(result);
+  }
+  let outcome: Packed | { error: string } = { error: 'the packing process ended without a result' };
+  try {
+    outcome = packCleanCopy(runDir);
+    return outcome;
+  } catch (error) {
+    outcome = { error: error instanceof Error ? error.message : String(error) };
+    throw error;
+  } finally {
+    fs.writeFileSync(`${result}.tmp`, JSON.stringify(outcome));
+    fs.renameSync(`${result}.tmp`, result);
+  }
+}
+
+/** The shared pack another test process is making, once it is written (at most 10 minutes). */
+function waitForPack(result: string): Packed {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + 600_000; Date.now() < end; Atomics.wait(sleeper, 0, 0, 200)) {
+    if (!fs.existsSync(result)) continue;
+    const outcome = JSON.parse(fs.readFileSync(result, 'utf8')) as Packed | { error: string };
+    if ('error' in outcome) throw new Error(`the shared npm pack failed in another test file: ${outcome.error}`);
+    return outcome;
+  }
+  throw new Error(`no shared npm pack after 10 minutes: ${result} was never written`);
 }
 
 /** The environment the test run started in (test/helpers/setup.ts keeps it; a test process gets a private HOME). */
