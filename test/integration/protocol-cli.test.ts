@@ -407,6 +407,31 @@ describe('hestai session (the protocol state machine)', () => {
     expect(res.status).toBe(0); // only the SHOULD gate fails
   });
 
+  it("session end publishes the run's command gates and how each ended (the report matches them to an anchor's GATE)", () => {
+    const protocol = [
+      'version: 1',
+      'phases:',
+      '  - id: Q',
+      '    gates:',
+      '      - { id: tests, step: Tests pass, level: MUST, check: { type: command, run: "echo tests-ok" } }',
+      '      - { id: slow, step: Slow tests pass, level: SHOULD, check: { type: command, run: "exit 3" } }',
+      '',
+    ].join('\n');
+    const { repo, run, token } = setup({ protocol });
+    repo.commit('chore: protocol');
+    expect(run(['trust']).status).toBe(0);
+    run(['session', 'start', '--objective', 'commands']);
+    const end = run(['session', 'end', '--summary', 'ran the gates', '--json']);
+    expect(end.status, end.stdout + end.stderr).toBe(0);
+    const files = repo.git(['ls-tree', '-r', '--name-only', 'hestai/anchors', `protocol/${token}`]).stdout.trim();
+    expect(files.split('\n')).toHaveLength(1);
+    const record = json(repo.git(['show', `hestai/anchors:${files}`]).stdout);
+    expect(record['commands']).toEqual([
+      { gate: 'Q/tests', run: 'echo tests-ok', result: 'passed' },
+      { gate: 'Q/slow', run: 'exit 3', result: 'failed' },
+    ]);
+  });
+
   it('reports an invalid protocol file with file, line, key and the nearest known key', () => {
     const { run } = setup({ protocol: 'version: 1\nphases:\n  - id: A\n    gatse: []\n' });
     const res = run(['session', 'start', '--objective', 'x']);

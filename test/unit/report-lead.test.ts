@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommitMeta } from '../../src/git/commit-meta.js';
 import { buildReport } from '../../src/report/build.js';
+import type { ProtocolRun } from '../../src/report/model.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import type { Verdict } from '../../src/tdd/verdict.js';
@@ -22,7 +23,7 @@ interface Row {
   trailers?: string;
 }
 
-function data(rows: Row[], ok = true, evidence: AnchorEvidence | null = null) {
+function data(rows: Row[], ok = true, evidence: AnchorEvidence | null = null, protocol: ProtocolRun[] | null = null) {
   const meta = new Map<string, CommitMeta>();
   const commits: VerifyReport['commits'] = rows.map((r, i) => {
     const s = sha(i + 1);
@@ -45,7 +46,7 @@ function data(rows: Row[], ok = true, evidence: AnchorEvidence | null = null) {
     errors: 0,
     warnings: 0,
   };
-  return buildReport({ verify, meta, evidence, protocol: null, blobBase: null });
+  return buildReport({ verify, meta, evidence, protocol, blobBase: null });
 }
 
 describe('the report a lead reads', () => {
@@ -198,5 +199,66 @@ describe('the report a lead reads', () => {
     expect(html).toMatch(/id="c-0{39}1"[^]*?files: <code>src\/a\.ts<\/code> <code>test\/&lt;a&gt;\.test\.ts<\/code>/);
     expect(html).toContain('<code>src/m19.ts</code> and 5 more');
     expect(html).not.toContain('<code>src/m20.ts</code>');
+  });
+
+  it("each commit says whether its anchor's GATE command was run by its session's protocol run, and how it ended", () => {
+    const session = (k: number) => `5e551011-0000-4000-8000-00000000000${k}`;
+    const digest = (k: number) => `${k}`.repeat(64);
+    const records = new Map(
+      ['npm test', 'make check', 'npm test', 'check:ci/build'].map((gate, i) => {
+        const k = i + 1;
+        const at = new Date(Date.UTC(2026, 11, 7, 9, i)).toISOString();
+        return [
+          digest(k),
+          {
+            digest: digest(k),
+            problem: null,
+            headMissing: false,
+            ruleErrors: [],
+            record: {
+              kind: 'hestai.anchor-proof' as const,
+              version: 1 as const,
+              session_id: session(k),
+              role: 'implementation-lead',
+              tier: 'default' as const,
+              mode: 'full' as const,
+              source: 'anchor' as const,
+              canonical_anchor: `ARTIFACT::src/a.ts\nGATE::${gate}`,
+              head: sha(0),
+              anchored_at: at,
+              context_generated_at: at,
+              acknowledgments: [],
+              resets: [],
+            },
+          },
+        ];
+      }),
+    );
+    const evidence: AnchorEvidence = { refs: ['refs/heads/hestai/anchors'], events: new Map(), records };
+    const run = (k: number, result: 'passed' | 'failed'): ProtocolRun => ({
+      session_id: session(k),
+      outcome: 'COMPLETE',
+      violations: 0,
+      forced: 0,
+      commits: [],
+      commands: [{ gate: 'WORK/tests', run: 'npm test', result }],
+    });
+    const d = data(
+      [1, 2, 3, 4].map((k) => ({
+        header: `docs: note ${k}`,
+        verdicts: [pass('header')],
+        trailers: `HestAI-Session: ${session(k)}\nHestAI-Anchor: sha256:${digest(k)}`,
+      })),
+      true,
+      evidence,
+      [run(1, 'passed'), run(2, 'passed'), run(4, 'failed')],
+    );
+    const html = renderHtml(d);
+    const facts = (n: number) => new RegExp(`id="c-0{39}${n}"[^]*?<p class="facts">([^]*?)</p>`).exec(html)?.[1] ?? '';
+    expect(facts(1)).toContain('GATE <code>npm test</code>: run by the protocol (WORK/tests, passed)');
+    expect(facts(2)).toContain('GATE <code>make check</code>: not run by the protocol');
+    expect(facts(3)).toContain('GATE <code>npm test</code>: no protocol run published for the session');
+    expect(facts(4)).toContain('GATE <code>check:ci/build</code>: a named check, not a command the protocol runs');
+    expect(d.commits.map((c) => c.gate?.ran)).toEqual(['passed', 'not run', 'no protocol run', 'named check']);
   });
 });
