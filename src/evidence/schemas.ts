@@ -59,6 +59,9 @@ const protocolRun = z.object({
   commits: z.array(z.string()),
   forced: z.array(z.string()),
   violations: z.array(z.object({ phase: z.string(), requirement: z.string(), severity: z.string() })),
+  commands: z
+    .array(z.object({ gate: z.string(), run: z.string(), result: z.enum(['passed', 'failed', 'not run']) }))
+    .optional(),
 });
 
 const changeRecord = z.object({

@@ -10,7 +10,7 @@ import { isLive, readSession, type SessionRecord } from '../records/session.js';
 import { requireSessionChoice } from '../records/resolve.js';
 import { readTextIfExists } from '../state/store.js';
 import { publishProtocolRun } from '../records/proof-publish.js';
-import { PROTOCOL_RUN_KIND, type ProtocolRunRecord } from '../records/protocol-record.js';
+import { PROTOCOL_RUN_KIND, type ProtocolRunCommand, type ProtocolRunRecord } from '../records/protocol-record.js';
 import { sha256Hex } from '../util/sha256.js';
 import { resolveWorkspace, resolveWorkspaceAsync, type Workspace } from '../workspace.js';
 import { evaluateGate, type GateResult, type GateStatus } from './evaluate.js';
@@ -729,7 +729,9 @@ export async function sessionEnd(
   const remaining = remainingPhases(run.protocol, state);
   const results = await evaluateGates(run, state, gatesOf(remaining), deps, { runCommands: true });
   const now = deps.clock().toISOString();
-  const checklist = buildChecklist(run.protocol, [...passedResults(run.protocol, state, remaining), ...results]);
+  const all = [...passedResults(run.protocol, state, remaining), ...results];
+  const checklist = buildChecklist(run.protocol, all);
+  const commands = commandOutcomes(run.protocol, all);
   // The phases the event log says were passed are re-derived too (src/protocol/rederive.ts).
   const passed = planPassedRecheck(run.protocol, state.events, state.evidence);
   const rechecked =
@@ -745,7 +747,7 @@ export async function sessionEnd(
   if (missing.length > 0) {
     await recordResults(run, results, now, state);
     // CI sees an end refused as INCOMPLETE too (a later end of the same run supersedes it: src/verify/protocol-run-rule.ts).
-    await publishProtocolRun(run.paths.root, runRecord(state, 'INCOMPLETE', now, null, []), deps.clock());
+    await publishProtocolRun(run.paths.root, runRecord(state, 'INCOMPLETE', now, null, [], commands), deps.clock());
     return {
       session_id: state.session_id,
       status: 'INCOMPLETE',
@@ -790,7 +792,7 @@ export async function sessionEnd(
     });
   await appendHistory(run.paths, record, run.config.protocol.history_limit);
   // CI sees the run (issue 30): its record goes on the anchors branch, which the pre-push hook publishes.
-  await publishProtocolRun(run.paths.root, runRecord(state, outcome, now, commit_sha, commits), deps.clock());
+  await publishProtocolRun(run.paths.root, runRecord(state, outcome, now, commit_sha, commits, commands), deps.clock());
   return {
     session_id: state.session_id,
     status: outcome,
@@ -813,6 +815,7 @@ function runRecord(
   ended_at: string,
   commit_sha: string | null,
   commits: string[],
+  commands: ProtocolRunCommand[],
 ): ProtocolRunRecord {
   return {
     kind: PROTOCOL_RUN_KIND,
@@ -827,7 +830,25 @@ function runRecord(
     commits,
     forced: state.events.flatMap((e) => (e.type === 'advance' ? e.forced : [])),
     violations: state.violations.map((v) => ({ phase: v.phase, requirement: v.requirement, severity: v.severity })),
+    commands,
   };
+}
+
+/**
+ * Pure: the protocol's command gates and how each last ended in `results` (so the report can tell whether an
+ * anchor's GATE was run by the protocol): exit 0 passed; another exit or a timeout failed; else not run.
+ */
+export function commandOutcomes(protocol: Protocol, results: readonly GateResult[]): ProtocolRunCommand[] {
+  const byKey = new Map(results.map((r) => [gateKey(r.phase, r.gate), r]));
+  return protocol.phases.flatMap((p) =>
+    p.gates.flatMap((g) => {
+      if (g.check.type !== 'command') return [];
+      const r = byKey.get(gateKey(p.id, g.id));
+      const ran = r !== undefined && r.status === 'FAIL' && !r.message.startsWith(`\`${g.check.run}\` not run:`);
+      const result = r?.status === 'PASS' ? 'passed' : ran ? 'failed' : 'not run';
+      return [{ gate: gateKey(p.id, g.id), run: g.check.run, result }];
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -14,6 +14,16 @@ export interface ProtocolRunViolation {
   severity: string;
 }
 
+/**
+ * A `command` gate of the run (`PHASE/gate`), its command, and how it last ended: `passed` (exit 0),
+ * `failed` (it ran: another exit or a timeout) or `not run` (untrusted workspace, never reached).
+ */
+export interface ProtocolRunCommand {
+  gate: string;
+  run: string;
+  result: 'passed' | 'failed' | 'not run';
+}
+
 export interface ProtocolRunRecord {
   kind: typeof PROTOCOL_RUN_KIND;
   version: 1;
@@ -29,6 +39,8 @@ export interface ProtocolRunRecord {
   /** The requirements skipped by forced advances (`PHASE/gate`). */
   forced: string[];
   violations: ProtocolRunViolation[];
+  /** The run's command gates (absent from records written before they were published). */
+  commands?: ProtocolRunCommand[];
 }
 
 export function protocolRunBytes(record: ProtocolRunRecord): string {

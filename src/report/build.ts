@@ -6,6 +6,7 @@ import type { Verdict } from '../tdd/verdict.js';
 import type { AnchorEvidence } from '../verify/anchor-rule.js';
 import type { VerifyReport } from '../verify/verify.js';
 import type {
+  GateRun,
   ProtocolRun,
   ReportAnchor,
   ReportCommit,
@@ -54,6 +55,7 @@ export function buildReport(input: ReportInput): ReportData {
       paired: pairedWith(c.verdicts, shas.slice(0, i)),
       squashOf,
       files: c.files,
+      gate: gateOf(digest, lastTrailer(trailers, 'HestAI-Session'), evidence, input.protocol),
       verdicts: c.verdicts,
     };
   });
@@ -120,6 +122,40 @@ export function anchorParts(canonical: string): {
   }
   const value = (key: string) => new RegExp(`^${key}::(.*)$`, 'm').exec(canonical)?.[1] ?? null;
   return { tension, artifact: value('ARTIFACT'), gate: value('GATE') };
+}
+
+/** A command as written in a GATE or a protocol gate: no backticks, no `$ ` prompt, single spaces. */
+const normalCommand = (command: string) =>
+  command
+    .trim()
+    .replace(/^`(.*)`$/, '$1')
+    .replace(/^\$\s+/, '')
+    .replace(/\s+/g, ' ');
+
+/** Pure: a GATE and whether `runs` (the session's protocol runs) ran its command, and how it ended. */
+export function gateRun(gate: string, runs: readonly ProtocolRun[]): GateRun {
+  const command = normalCommand(gate);
+  if (command.startsWith('check:')) return { command, ran: 'named check', by: null };
+  const recorded = runs.flatMap((r) => r.commands ?? []);
+  if (!runs.some((r) => r.commands !== null)) return { command, ran: 'no protocol run', by: null };
+  const found = recorded.filter((c) => normalCommand(c.run) === command);
+  const best = found.find((c) => c.result === 'passed') ?? found.find((c) => c.result === 'failed') ?? found[0];
+  return best ? { command, ran: best.result, by: best.gate } : { command, ran: 'not run', by: null };
+}
+
+function gateOf(
+  digest: string | null,
+  session: string | null,
+  evidence: AnchorEvidence | null,
+  protocol: readonly ProtocolRun[] | null,
+): GateRun | null {
+  const record = digest === null ? null : (evidence?.records.get(digest)?.record ?? null);
+  const gate = record === null ? null : anchorParts(record.canonical_anchor).gate;
+  if (gate === null) return null;
+  return gateRun(
+    gate,
+    (protocol ?? []).filter((r) => r.session_id === session),
+  );
 }
 
 function anchorOf(digest: string, evidence: AnchorEvidence | null): ReportAnchor {

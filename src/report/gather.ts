@@ -96,5 +96,6 @@ function protocolRuns(runs: ProtocolRuns | null): ProtocolRun[] | null {
     violations: r.violations.length,
     forced: r.forced.length,
     commits: r.commits,
+    commands: r.commands ?? null,
   }));
 }

@@ -1,6 +1,6 @@
 import type { Verdict } from '../tdd/verdict.js';
 import { encodePath, escapeHtml as h } from './escape.js';
-import type { ReportAnchor, ReportCommit, ReportData, ReportSession } from './model.js';
+import type { GateRun, ReportAnchor, ReportCommit, ReportData, ReportSession } from './model.js';
 import { percent } from './summary.js';
 import { page } from './template.js';
 import { timelineSvg, worst } from './timeline.js';
@@ -194,11 +194,26 @@ function commitSection(c: ReportCommit, data: ReportData, sessionLabel: Map<stri
     const more = c.files.length > FILES_SHOWN ? ` and ${c.files.length - FILES_SHOWN} more` : '';
     facts.push(`files: ${shown.join(' ')}${more}`);
   }
+  if (c.gate !== null) facts.push(`GATE <code>${h(c.gate.command)}</code>: ${gateText(c.gate)}`);
   if (c.exempt !== null) facts.push(`TDD-Exempt: ${h(c.exempt)}`);
   if (c.bypass !== null) facts.push(`HestAI-Bypass: ${h(c.bypass)}`);
   return `<section class="commit" id="c-${c.sha}" data-sha="${c.sha}" data-status="${status}"><details${status === 'pass' ? '' : ' open'}><summary><span class="mark ${status}">${MARK[status]}</span> <code>${link(data.blobBase, c.sha, short(c.sha))}</code> ${h(c.header)}</summary>
 <p class="facts">${facts.join(' · ')}</p>
 <table class="verdicts"><tr><th>rule</th><th>status</th><th>message</th><th>clause</th></tr>${c.verdicts.map(verdictRow).join('')}</table></details></section>`;
+}
+
+const GATE_TEXT: Record<GateRun['ran'], string> = {
+  passed: 'run by the protocol',
+  failed: 'run by the protocol',
+  'not run': 'not run by the protocol',
+  'named check': 'a named check, not a command the protocol runs',
+  'no protocol run': 'no protocol run published for the session (with its command gates)',
+};
+
+/** Whether the protocol ran a commit's anchor GATE, and which of its gates did. */
+function gateText(g: GateRun): string {
+  const by = g.by === null ? '' : g.ran === 'not run' ? ` (${h(g.by)}: not run)` : ` (${h(g.by)}, ${g.ran})`;
+  return `${GATE_TEXT[g.ran]}${by}${g.ran === 'not run' && g.by === null ? ' (no command gate of its run is this command)' : ''}`;
 }
 
 function compactRow(c: ReportCommit): string {

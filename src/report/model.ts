@@ -5,6 +5,7 @@
  * kinds (protocol runs) slot in as optional fields; nothing here decides a verdict.
  */
 import type { Verdict } from '../tdd/verdict.js';
+import type { ProtocolRunCommand } from '../records/protocol-record.js';
 import type { PolicyChange } from '../verify/policy.js';
 
 export type CommitShape = 'commit' | 'merge' | 'squash';
@@ -29,8 +30,20 @@ export interface ReportCommit {
   /** The branch a squash commit squashes, when verify matched it (its test-first `squash_of`). */
   squashOf: { branch: string; tip: string; commits: number; matched_by: string } | null;
   files: string[];
+  /** The anchor's GATE and whether the session's protocol run ran it (null: no readable anchor). */
+  gate: GateRun | null;
   /** verify's verdicts, exactly as `verify --format json` gives them. */
   verdicts: Verdict[];
+}
+
+/**
+ * `passed`/`failed`/`not run`: how the run's command gate with the GATE's command ended (`by` names it; null
+ * when the run has none); `named check`: a `check:NAME` GATE; `no protocol run`: the session published none.
+ */
+export interface GateRun {
+  command: string;
+  ran: ProtocolRunCommand['result'] | 'named check' | 'no protocol run';
+  by: string | null;
 }
 
 /** One TENSION line of an anchor, its cited file and line range. */
@@ -80,6 +93,8 @@ export interface ProtocolRun {
   violations: number;
   forced: number;
   commits: string[];
+  /** The run's command gates (null: its record predates them). */
+  commands: ProtocolRunCommand[] | null;
 }
 
 export interface Ratio {
