@@ -56,7 +56,7 @@ const firstLine = (r: ProcessResult) =>
     ?.trim() ?? '(no output)';
 
 /** Copies this worktree's chain files (and a relative core.hooksPath inside it) over the throw-away's. */
-function overlay(root: string, wt: string, hooksPath: string | null): void {
+export function overlay(root: string, wt: string, hooksPath: string | null): void {
   const rels = [...CHAIN_FILES];
   if (hooksPath !== null && !path.isAbsolute(hooksPath)) {
     const rel = path.relative(root, path.resolve(root, hooksPath));
