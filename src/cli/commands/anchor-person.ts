@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, usageError } from '../../errors.js';
+import { pathInside } from '../../paths.js';
 import type { AnchorDeps, AnchorInput } from '../../anchor/handshake.js';
 import type { AnchorHandshakeResult } from '../../anchor/results.js';
 import type { CheckResult } from '../../anchor/check.js';
@@ -33,8 +34,8 @@ export function shellBase(root: string, cwd: string): string {
       return path.resolve(p);
     }
   };
-  const rel = path.relative(real(root), real(cwd));
-  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? '' : rel.split(path.sep).join('/');
+  const rel = pathInside(real(root), real(cwd));
+  return rel === null || rel === '.' ? '' : rel;
 }
 
 /** Where this worktree keeps the person's payloads: git's directory (`.git/hestai/`), like COMMIT_EDITMSG. */
