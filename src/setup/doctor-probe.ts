@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { WorkspaceConfig } from '../config/schema.js';
+import { pathInside } from '../paths.js';
 import { runProcess, type ProcessResult } from '../util/run-process.js';
 
 /**
@@ -59,8 +60,8 @@ const firstLine = (r: ProcessResult) =>
 export function overlay(root: string, wt: string, hooksPath: string | null): void {
   const rels = [...CHAIN_FILES];
   if (hooksPath !== null && !path.isAbsolute(hooksPath)) {
-    const rel = path.relative(root, path.resolve(root, hooksPath));
-    if (rel !== '' && !rel.startsWith('..')) rels.push(rel);
+    const rel = pathInside(root, path.resolve(root, hooksPath));
+    if (rel !== null && rel !== '.') rels.push(rel);
   }
   for (const rel of rels) {
     const from = path.join(root, rel);
