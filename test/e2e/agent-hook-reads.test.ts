@@ -43,6 +43,29 @@ function openProbe(): { env: NodeJS.ProcessEnv; opened: () => string[] } {
   };
 }
 
+/** A preload that records, at exit, the bundles of dist/hooks/ the process loaded (their file names). */
+function bundleProbe(): { env: NodeJS.ProcessEnv; loaded: () => string[] } {
+  const dir = tempDir('hestai-bundle-probe-');
+  const out = path.join(dir, 'loaded.txt');
+  const script = path.join(dir, 'probe.cjs');
+  fs.writeFileSync(
+    script,
+    [
+      "const fs = require('node:fs');",
+      `const target = ${JSON.stringify(out)};`,
+      'process.on("exit", () => {',
+      '  const names = Object.keys(require.cache).filter((f) => /dist[\\/]hooks[\\/]/.test(f));',
+      "  fs.appendFileSync(target, names.map((f) => f.replace(/^.*[\\/]/, '')).join('\\n') + '\\n');",
+      '});',
+      '',
+    ].join('\n'),
+  );
+  return {
+    env: { NODE_OPTIONS: `--require ${script}` },
+    loaded: () => (fs.existsSync(out) ? [...new Set(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean))] : []),
+  };
+}
+
 describe('the agent hook reads only what the decision needs', () => {
   it('a shell call refused before the anchor never opens the workspace config; an anchored Edit reads it', () => {
     const repo = makeRepo();
@@ -64,5 +87,27 @@ describe('the agent hook reads only what the decision needs', () => {
     const allowed = runClaudeHook(repo, command, agent, edit, after.env);
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(after.opened()).toContain(config);
+  });
+
+  it('the session protocol is a bundle of its own, loaded only where protocol.enforce is set', () => {
+    const repo = makeRepo();
+    const { command } = adoptClaudeCode(repo);
+    const agent = newAgent('protocol-bundle');
+    expect(runClaudeHook(repo, command, agent, sessionStartCall()).status).toBe(0);
+    anchorSession(repo, shellSession(agent));
+    const edit = preToolUse('Edit', { file_path: path.join(repo.dir, 'src/app.ts'), old_string: 'a', new_string: 'b' });
+
+    const plain = bundleProbe();
+    const allowed = runClaudeHook(repo, command, agent, edit, plain.env);
+    expect(allowed.status, allowed.stderr).toBe(0);
+    expect(plain.loaded()).toContain('claude-code.cjs');
+    expect(plain.loaded().filter((f) => f.includes('protocol'))).toEqual([]);
+
+    fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'protocol:\n  enforce: true\n');
+    const enforced = bundleProbe();
+    const refused = runClaudeHook(repo, command, agent, edit, enforced.env);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('has not started the session protocol');
+    expect(enforced.loaded()).toContain('agent-protocol.cjs');
   });
 });
