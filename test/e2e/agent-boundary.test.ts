@@ -138,7 +138,9 @@ describe('deny by default before the anchor (item 1)', () => {
   });
 
   it("agents.read_tools that would list Bash or hestai's own tools is a config error naming the key, and refuses", () => {
-    const { repo, command, agent } = unanchored();
+    const { repo, command, agent, token } = unanchored();
+    // Anchored: the workspace config decides only for a valid anchor, so only then is it read (and refused).
+    anchorSession(repo, token);
     fs.appendFileSync(path.join(repo.dir, '.hestai_workspace.yaml'), 'agents:\n  read_tools: ["B*"]\n');
     const refused = runClaudeHook(repo, command, agent, preToolUse('mcp__tracker__get_issue', {}));
     expect(refused.status).toBe(2);
