@@ -4,17 +4,16 @@
 //   dist/cli/chunk-*.js. The packed CLI needs no node_modules.
 // - the hooks, dist/hooks/{pre-commit,prepare-commit-msg,commit-msg,pre-push,claude-code}.cjs, one CommonJS
 //   file each, which the launchers in hooks/ require by path (with Node's compile cache where Node has it). A hook
-//   starts on every commit or agent tool call: one file, no module resolution. Two lazy imports of the agent
-//   hook are bundles of their own beside it (dist/hooks/agent-*.cjs): SessionStart (clock-in) and the base's
-//   read tools (a refused unknown tool), so a PreToolUse call does not parse them. The protocol's gate stays
-//   inside: a workspace with protocol.enforce runs it on every edit. Likewise prepare-commit-msg's judge
-//   (dist/hooks/prepare-commit-msg-judge.cjs), which a plain `git commit` never loads. `yaml` is one bundle beside
-//   them (dist/hooks/vendor-yaml.cjs), required only when a workspace file is validated.
+//   starts on every commit or agent tool call. Lazy imports are bundles of their own beside it, so a call that
+//   does not need them does not parse them: the agent hook's SessionStart (clock-in) and the base's read tools
+//   (a refused unknown tool), the session protocol's gates (agent-protocol.cjs, commit-protocol.cjs: only with
+//   protocol.enforce), and prepare-commit-msg's judge, which a plain `git commit` never loads. `yaml` and
+//   `zod/mini` are bundles beside them (dist/hooks/vendor-*.cjs), shared by all.
 // Bundles sit two levels under the package root like tsc's files, so the few modules that find assets from
 // import.meta.url (prompts/, templates/, hooks/) resolve the same in both layouts; the version, read from
 // ../package.json by dist/version.js, is inlined into the bundles instead.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +65,9 @@ const LAZY = {
   'src/agent/session-start.ts': 'agent-session-start',
   'src/agent/base-read-tools.ts': 'agent-read-tools',
   'src/hooks/entry/prepare-commit-msg-judge.ts': 'prepare-commit-msg-judge',
+  // The session protocol's gates: only a workspace with protocol.enforce runs them.
+  'src/protocol/agent-gate.ts': 'agent-protocol',
+  'src/protocol/commit-gate.ts': 'commit-protocol',
 };
 const lazyBundles = {
   name: 'lazy-bundles',
@@ -78,28 +80,60 @@ const lazyBundles = {
     });
   },
 };
-// `yaml` is a bundle of its own beside the hooks (dist/hooks/vendor-yaml.cjs), which a hook requires only when
-// it validates a workspace file: a call decided before the config (a shell call refused before the anchor)
-// never parses its 160 KB.
-const vendorYaml = {
-  name: 'vendor-yaml',
+// `yaml` and `zod/mini` are bundles of their own beside the hooks (dist/hooks/vendor-*.cjs), shared by the hook
+// and lazy bundles that use them: `yaml` is required only when a workspace file is validated (a call decided
+// before the config, such as a shell call refused before the anchor, never parses its 140 KB), and a lazy
+// bundle does not carry a second zod. `yaml` is built from its ES module files, which esbuild scope-hoists.
+const VENDOR = { 'zod/mini': 'mini', 'zod/v4/locales/en.js': 'en' };
+const vendors = {
+  name: 'vendors',
   setup(build) {
     build.onResolve({ filter: /^yaml$/ }, () => ({ path: './vendor-yaml.cjs', external: true }));
+    build.onResolve({ filter: /^\.\/vendor-zod\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^zod\// }, (args) =>
+      Object.hasOwn(VENDOR, args.path) ? { path: args.path, namespace: 'vendor-zod' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vendor-zod' }, (args) => ({
+      contents: `module.exports = require('./vendor-zod.cjs').${VENDOR[args.path]};`,
+      loader: 'js',
+    }));
   },
 };
-await esbuild.build({
-  entryPoints: { 'vendor-yaml': require.resolve('yaml') },
-  outdir: 'dist/hooks',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+// vendor-zod holds the zod/mini functions src/ calls (`z.<name>`), so esbuild can leave the rest of zod out.
+const zodMini = await import('zod/mini');
+const zodNames = new Set();
+for (const file of readdirSync(path.join(ROOT, 'src'), { recursive: true })) {
+  if (!file.endsWith('.ts')) continue;
+  const text = readFileSync(path.join(ROOT, 'src', file), 'utf8');
+  if (!text.includes("from 'zod/mini'")) continue;
+  for (const [, name] of text.matchAll(/\bz\.([A-Za-z_$][\w$]*)\b(?!\.)/g))
+    if (typeof zodMini[name] === 'function') zodNames.add(name);
+}
+const zodList = [...zodNames]
+  .sort()
+  .map((name) => `${name}: z.${name}`)
+  .join(', ');
+const yamlRoot = path.dirname(require.resolve('yaml/package.json'));
+for (const [name, contents] of [
+  ['vendor-yaml', `export * from ${JSON.stringify(path.join(yamlRoot, 'browser/dist/index.js'))};`],
+  [
+    'vendor-zod',
+    `import * as z from 'zod/mini';\nexport const mini = { ${zodList} };\nexport { default as en } from 'zod/v4/locales/en.js';`,
+  ],
+]) {
+  await esbuild.build({
+    stdin: { contents, resolveDir: ROOT, sourcefile: `${name}.js` },
+    outfile: `dist/hooks/${name}.cjs`,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
 const hooks = {
   'pre-commit': 'src/hooks/entry/pre-commit.ts',
   'prepare-commit-msg': 'src/hooks/entry/prepare-commit-msg.ts',
@@ -109,7 +143,11 @@ const hooks = {
   ...Object.fromEntries(Object.entries(LAZY).map(([source, bundle]) => [bundle, source])),
 };
 for (const [hook, entry] of Object.entries(hooks)) {
-  const split = hook === 'claude-code' || hook === 'prepare-commit-msg' || Object.values(LAZY).includes(hook);
+  const split =
+    hook === 'claude-code' ||
+    hook === 'prepare-commit-msg' ||
+    hook === 'pre-commit' ||
+    Object.values(LAZY).includes(hook);
   await esbuild.build({
     entryPoints: [entry],
     outfile: `dist/hooks/${hook}.cjs`,
@@ -126,6 +164,6 @@ for (const [hook, entry] of Object.entries(hooks)) {
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__hestaiFileUrl' },
     banner: { js: "const __hestaiFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: split ? [inlineVersion, vendorYaml, lazyBundles] : [inlineVersion, vendorYaml],
+    plugins: split ? [inlineVersion, vendors, lazyBundles] : [inlineVersion, vendors],
   });
 }

@@ -1,7 +1,6 @@
 import type { HookOutcome } from './outcome.js';
 import type { PreCommitInput } from './pre-commit.js';
 import { workspacePaths } from '../paths.js';
-import { judgeCommitProtocol } from '../protocol/commit-gate.js';
 import { resolveCommitSession } from './session.js';
 
 /**
@@ -31,6 +30,7 @@ export async function checkProtocolGate(input: PreCommitInput, prior: HookOutcom
         'verdict: NO_SESSION',
       ],
     };
+  const { judgeCommitProtocol } = await import('../protocol/commit-gate.js'); // a bundle of its own in the hook
   const verdict = await judgeCommitProtocol(paths, config, resolved.session, input.env, input.clock());
   if (verdict.ok) return { ...prior, lines: [...prior.lines, `hestai: ${verdict.reason}: ok`] };
   const lines = [...prior.lines, `hestai: commit blocked: ${verdict.reason}.`];

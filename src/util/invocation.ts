@@ -36,8 +36,10 @@ export function onPath(env: NodeJS.ProcessEnv, bin: string): boolean {
   }
   for (const dir of (env['PATH'] ?? '').split(path.delimiter)) {
     if (dir === '') continue;
+    const candidate = path.join(dir, 'hestai');
+    if (!fs.existsSync(candidate)) continue; // no throw for each directory without one
     try {
-      return fs.realpathSync(path.join(dir, 'hestai')) === target;
+      return fs.realpathSync(candidate) === target;
     } catch {
       /* no hestai in this directory */
     }
