@@ -131,6 +131,29 @@ describe.each(['opencode', 'kilo'] as const)('the %s plugin hestai init wrote', 
     });
   });
 
+  it('clocks in no session for Kilo’s title call (`title-<session>`): one agent, one session', () => {
+    const repo = adopted(runtime);
+    const script = `
+      const [file, dir] = process.argv.slice(1);
+      const hooks = await (await import(file)).HestaiHooks({ directory: dir, worktree: dir });
+      const title = [];
+      await hooks['experimental.chat.system.transform']({ sessionID: 'title-ses_1' }, { system: title });
+      const system = [];
+      await hooks['experimental.chat.system.transform']({ sessionID: 'ses_1' }, { system });
+      console.log(JSON.stringify({ title, system }));`;
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, path.join(repo.dir, PLUGINS[runtime]), repo.dir],
+      { cwd: repo.dir, env: repo.env, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const { title, system } = JSON.parse(run.stdout) as { title: string[]; system: string[] };
+    expect(title).toEqual([]);
+    expect(system.join('\n')).toContain('bound to hestai session');
+    expect(fs.readdirSync(path.join(repo.dir, '.hestai/sessions/bindings', runtime))).toHaveLength(1);
+    expect(fs.readdirSync(path.join(repo.dir, '.hestai/sessions/active'))).toHaveLength(1);
+  });
+
   it('fails closed: a plugin whose hook cannot start (the package gone) refuses every call, reads too', () => {
     const repo = adopted(runtime, { dependency: true });
     const text = fs.readFileSync(path.join(repo.dir, PLUGINS[runtime]), 'utf8');
