@@ -92,7 +92,8 @@ export const HestaiHooks = async ({ directory }) => {
   };
   return {
     'experimental.chat.system.transform': async (input, output) => {
-      if (typeof input.sessionID !== 'string') return;
+      // Kilo Code names its title call \`title-<session>\`: no agent of its own, so no hestai session.
+      if (typeof input.sessionID !== 'string' || /^[a-z]+-/.test(input.sessionID)) return;
       const run = await start(input.sessionID);
       if (run.code === 0 && run.out.trim() !== '') output.system.push(run.out.trim());
     },
