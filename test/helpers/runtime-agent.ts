@@ -158,7 +158,8 @@ function openCodeDriver(runtime: 'opencode' | 'kilo'): Driver {
       };
       fs.writeFileSync(
         path.join(dir, `${runtime}.json`),
-        JSON.stringify({ provider: { scripted: provider }, autoupdate: false, share: 'disabled' }),
+        // snapshot off: no git snapshot of the worktree at every step (its undo history), seconds a step here
+        JSON.stringify({ provider: { scripted: provider }, autoupdate: false, share: 'disabled', snapshot: false }),
       );
       const off = ['DISABLE_AUTOUPDATE', 'DISABLE_MODELS_FETCH', 'DISABLE_LSP_DOWNLOAD', 'DISABLE_SHARE'];
       // it takes its project from PWD (the test runner's own directory otherwise), not the process's cwd
