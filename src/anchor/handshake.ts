@@ -553,20 +553,15 @@ function untrackedRole(input: AnchorInput): string {
   return assertRoleName(input.role);
 }
 
-/**
- * Runs a context or proof stage on the token's pending handshake, under its lock: `run` gets it (its time
- * observed) and the stage's base result; a handshake that cannot take the stage now is refused (`gate`).
- */
+/** A pending handshake a stage runs on (its time observed) and the stage's base result. */
+type Pending = { ctx: Ctx; token: string; hs: HandshakeRecord; result: AnchorHandshakeResult };
+
+/** Runs a context or proof stage on the token's pending handshake, under its lock; `gate` refuses one that cannot take it now. */
 async function pendingStage(
   input: AnchorInput,
   deps: AnchorDeps,
   stage: 'context' | 'proof',
-  run: (s: {
-    ctx: Ctx;
-    token: string;
-    hs: HandshakeRecord;
-    result: AnchorHandshakeResult;
-  }) => Promise<AnchorHandshakeResult>,
+  run: (pending: Pending) => Promise<AnchorHandshakeResult>,
 ): Promise<AnchorHandshakeResult> {
   const token = parseToken(input.token);
   const ctx = await context(input.working_dir, deps);
