@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyHunks, inlineTestRegions } from '../../../src/tdd/inline-tests.js';
-import { parseHunks } from '../../../src/git/hunks.js';
+import { commitHunks, parseHunks } from '../../../src/git/hunks.js';
+import { makeRepo } from '../../helpers/git-repo.js';
 import { DEFAULTS } from '../../../src/config/defaults.js';
 
 const rust = new RegExp(DEFAULTS.tdd.inline_tests[0]!.start);
@@ -67,5 +68,18 @@ describe('inline tests (Rust by default)', () => {
       [21, 3],
     ]);
     expect(hunks.get('def')?.size).toBe(0);
+  });
+});
+
+describe('commitHunks over a real repository', () => {
+  it('keys a path with a space as git names it (no trailing tab from the +++ line)', () => {
+    const repo = makeRepo();
+    repo.write('src/x y.rs', 'fn a() {}\n');
+    repo.commit('feat: x y');
+    const sha = repo.commit('test: inline', { 'src/x y.rs': 'fn a() {}\n#[cfg(test)]\nmod t {}\n' });
+    const { hunks, content } = commitHunks(repo.dir, [sha], ['**/*.rs']);
+    expect([...(hunks.get(sha)?.keys() ?? [])]).toEqual(['src/x y.rs']);
+    expect(hunks.get(sha)?.get('src/x y.rs')).toEqual([[2, 2]]);
+    expect(content.get(`${sha}:src/x y.rs`)).toContain('#[cfg(test)]');
   });
 });
