@@ -21,7 +21,8 @@ export function parseHunks(output: string): CommitHunks {
       const raw = line.slice(4);
       if (raw === '/dev/null') hunks = null;
       else {
-        const p = cUnquote(raw)?.path ?? raw;
+        // Unquoted, a path with a space ends in a tab (`+++ b/x y.rs\t`) that is no part of the name.
+        const p = cUnquote(raw)?.path ?? raw.replace(/\t$/, '');
         hunks = [];
         files.set(p.replace(/^b\//, ''), hunks);
       }
