@@ -168,6 +168,9 @@ describe('attribution trailers (issue 42)', () => {
     expect(commitAs(session, 'notes/a.md')).toMatch(/\nAssisted-by: qwen-cli-mcp-client\n/);
     const opencode = await connectStdio(repo.dir, repo.env, { clientName: 'opencode' });
     expect(commitAs(await anchorOverMcp(opencode, repo.dir), 'notes/b.md')).toMatch(/\nAssisted-by: opencode\n/);
+    // a colon would read as runtime:model, and the session's own trailer would not name it
+    const colon = await connectStdio(repo.dir, repo.env, { clientName: 'my:client' });
+    expect(commitAs(await anchorOverMcp(colon, repo.dir), 'notes/d.md')).toMatch(/\nAssisted-by: my-client\n/);
     // a name that is not one safe word is not recorded (no forged trailers)
     const forged = await connectStdio(repo.dir, repo.env, { clientName: 'x\nSigned-off-by: Someone <s@example.com>' });
     const message = commitAs(await anchorOverMcp(forged, repo.dir), 'notes/c.md');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { attributionTrailers, payloadModel } from '../../../src/records/attribution.js';
+import {
+  attributionOf,
+  attributionTrailers,
+  clientIdentity,
+  namesAgent,
+  payloadModel,
+} from '../../../src/records/attribution.js';
 import { commitFacts } from '../../../src/tdd/commit.js';
 import { checkAttribution } from '../../../src/verify/trailer-rules.js';
 
@@ -68,5 +74,15 @@ describe('the trailer the hooks add', () => {
     expect(payloadModel('two words')).toBeNull();
     expect(payloadModel(42)).toBeNull();
     expect(attributionTrailers({ runtime: 'evil\nSigned-off-by: x', model: null }, 'warn')).toEqual([]);
+  });
+
+  it('names an MCP client whose name holds a colon so that its own trailer names it (a runtime holds no colon)', () => {
+    const client = clientIdentity('my:client');
+    expect(client).toEqual({ runtime: 'my-client', model: null });
+    expect(namesAgent(attributionOf(client!), client!)).toBe(true);
+    expect(clientIdentity('opencode')).toEqual({ runtime: 'opencode', model: null });
+    expect(clientIdentity('x\nSigned-off-by: s')).toBeNull();
+    // a recorded runtime with a colon could not be told from runtime:model: no trailer, not an agent's session
+    expect(attributionTrailers({ runtime: 'my:client', model: null }, 'required')).toEqual([]);
   });
 });
