@@ -14,7 +14,7 @@ import { AGENT_RUNTIMES } from '../setup/runtime-settings.js';
 import { isLive, readSession } from '../records/session.js';
 import { processChain, type ProcessId } from '../util/proc.js';
 import { isInside, workspacePaths } from '../paths.js';
-import { agentIdentity, type AgentIdentity } from '../records/attribution.js';
+import { clientIdentity, type AgentIdentity } from '../records/attribution.js';
 
 /** How a shell in the served repository calls hestai (`npx hestai` in a local install). */
 function servedCommand(root: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -93,10 +93,10 @@ export class Connection {
 
   /**
    * Attribution (issue 42) of a session this connection clocks in: the client's name from `initialize` (how
-   * the runtime names itself, e.g. `opencode`) when it is one safe word; no model (MCP does not say it).
+   * the runtime names itself, e.g. `opencode`; `:` made `-`) when it is one safe word; no model (MCP does not say it).
    */
   clientAgent(): { agent: AgentIdentity } | Record<string, never> {
-    const agent = agentIdentity({ runtime: this.clientName() ?? '', model: null });
+    const agent = clientIdentity(this.clientName() ?? '');
     return agent === null ? {} : { agent };
   }
 

@@ -15,6 +15,8 @@ export const ASSISTED_BY = 'Assisted-by';
 
 /** A runtime or model name that is safe in a trailer: one word, no spaces or line breaks. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/+[\]-]{0,127}$/;
+/** A runtime's name: a safe name without `:`, which would read as `runtime:model` in the trailer. */
+const RUNTIME = /^[A-Za-z0-9][A-Za-z0-9._@/+[\]-]{0,127}$/;
 
 /** Pure: the model a runtime's payload names (`model`, or `model.id`), when it is a safe name; else null. */
 export function payloadModel(value: unknown): string | null {
@@ -32,9 +34,13 @@ export function payloadModel(value: unknown): string | null {
 export function agentIdentity(value: unknown): AgentIdentity | null {
   if (value === null || typeof value !== 'object') return null;
   const { runtime, model } = value as { runtime?: unknown; model?: unknown };
-  if (typeof runtime !== 'string' || !NAME.test(runtime)) return null;
+  if (typeof runtime !== 'string' || !RUNTIME.test(runtime)) return null;
   return { runtime, model: typeof model === 'string' && NAME.test(model) ? model : null };
 }
+
+/** Pure: the identity of an MCP client by the name it gave at `initialize` (`:` made `-`), when that is safe; no model. */
+export const clientIdentity = (name: string): AgentIdentity | null =>
+  agentIdentity({ runtime: name.replace(/:/g, '-'), model: null });
 
 /** Pure: `runtime:model`, or the runtime alone. */
 export const attributionOf = (agent: AgentIdentity): string =>
