@@ -33,7 +33,7 @@ export function agentGates(protocol: Protocol, moment: AgentMoment): Array<{ pha
 /**
  * The protocol's rule for agent runtimes (see `agentGates`): the session must have a protocol run, and
  * none of the gates of the moment may be unmet. Reads state, writes nothing; a corrupt state file throws
- * (the hook fails closed), never a pass. No yaml or zod unless protocol.yaml changed since its last check.
+ * (the hook fails closed), never a pass. The run's sealed protocol text is parsed and validated on every call.
  */
 export async function judgeAgentProtocol(
   paths: WorkspacePaths,
