@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,25 +114,22 @@ function shellPayload(
   }
 }
 
-/** Runs the hook `init` wrote for `runtime` from the project directory; the decision and its text. */
-function hook(
-  runtime: Runtime,
-  payload: object,
-  session: string,
-  extra: NodeJS.ProcessEnv = {},
-): { allowed: boolean; text: string } {
+/** The environment and command of the hook `init` wrote for `runtime`, run from the project directory. */
+function hookRun(runtime: Runtime, session: string, extra: NodeJS.ProcessEnv) {
   const projectDir =
     runtime === 'claude-code'
       ? { CLAUDE_PROJECT_DIR: repo.dir }
       : runtime === 'gemini'
         ? { CLAUDE_PROJECT_DIR: repo.dir, GEMINI_PROJECT_DIR: repo.dir }
         : {};
-  const run = spawnSync('sh', ['-c', commands[runtime]], {
-    cwd: repo.dir,
-    env: { ...repo.env, ...projectDir, HESTAI_SESSION: session, ...extra },
-    input: JSON.stringify(payload),
-    encoding: 'utf8',
-  });
+  return {
+    args: ['-c', commands[runtime]],
+    options: { cwd: repo.dir, env: { ...repo.env, ...projectDir, HESTAI_SESSION: session, ...extra } },
+  };
+}
+
+/** The decision and its text, from what the hook printed and its exit status. */
+function decision(runtime: Runtime, run: { status: number | null; stdout: string; stderr: string }) {
   if (runtime === 'cursor') {
     const answer = JSON.parse(run.stdout.trim());
     return { allowed: answer.permission === 'allow', text: answer.agent_message ?? '' };
@@ -149,6 +146,59 @@ function hook(
     return { allowed: answer.cancel !== true, text: answer.errorMessage ?? '' };
   }
   return { allowed: run.status === 0, text: run.stderr };
+}
+
+/** Runs the hook `init` wrote for `runtime` from the project directory; the decision and its text. */
+function hook(
+  runtime: Runtime,
+  payload: object,
+  session: string,
+  extra: NodeJS.ProcessEnv = {},
+): { allowed: boolean; text: string } {
+  const { args, options } = hookRun(runtime, session, extra);
+  const run = spawnSync('sh', args, { ...options, input: JSON.stringify(payload), encoding: 'utf8' });
+  return decision(runtime, run);
+}
+
+/** The hook run once with `payload`, asynchronously. */
+function hookAsync(runtime: Runtime, payload: object, session: string, extra: NodeJS.ProcessEnv) {
+  const { args, options } = hookRun(runtime, session, extra);
+  return new Promise<{ allowed: boolean; text: string }>((resolve, reject) => {
+    const child = spawn('sh', args, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      try {
+        resolve(decision(runtime, { status, stdout, stderr }));
+      } catch (error) {
+        reject(error instanceof Error ? new Error(`${error.message}\n${stdout}${stderr}`) : error);
+      }
+    });
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+/**
+ * The hook run once per payload, a few runs side by side (as a runtime's parallel tool calls run it): the
+ * decisions in the order of `payloads`. Only for calls that judge and change nothing another call reads.
+ */
+async function hooks(
+  runtime: Runtime,
+  payloads: object[],
+  session: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<Array<{ allowed: boolean; text: string }>> {
+  const decisions: Array<{ allowed: boolean; text: string }> = [];
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < payloads.length; i = next++)
+      decisions[i] = await hookAsync(runtime, payloads[i]!, session, extra);
+  };
+  await Promise.all(Array.from({ length: 4 }, lane));
+  return decisions;
 }
 
 /** The attacks of issue 37 that the pre-anchor read list let through (each writes `F` or runs any command). */
@@ -169,10 +219,15 @@ const ATTACKS = [
 describe('no shell before the anchor, except hestai itself (issue 37, item 1)', () => {
   it.each(AGENT_RUNTIMES)(
     '%s: every attack of the issue, and any other shell command, is refused before the anchor; the refusal names the anchor call and the CLI command and says reading tools stay available',
-    (runtime) => {
+    async (runtime) => {
       const session = clockIn();
-      for (const attack of ATTACKS) {
-        const { allowed, text } = hook(runtime, shellPayload(runtime, attack), session);
+      const decisions = await hooks(
+        runtime,
+        ATTACKS.map((attack) => shellPayload(runtime, attack)),
+        session,
+      );
+      for (const [i, attack] of ATTACKS.entries()) {
+        const { allowed, text } = decisions[i]!;
         expect(allowed, `${runtime}: ${attack}`).toBe(false);
         expect(text, attack).toContain(`blocked: session ${session} (role implementation-lead) has no valid anchor`);
         expect(text, attack).toContain('no shell command runs before the anchor');
@@ -186,7 +241,7 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
 
   it.each(AGENT_RUNTIMES)(
     '%s: an exact invocation of hestai’s start commands passes before the anchor; shell syntax, other programs and a person’s decisions do not',
-    (runtime) => {
+    async (runtime) => {
       const session = clockIn();
       // hestai as a user has it: the first `hestai` on PATH is the installed CLI, and the project's own link
       const dir = path.join(repo.home, 'bin');
@@ -195,7 +250,7 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
       fs.mkdirSync(path.join(repo.dir, 'node_modules/.bin'), { recursive: true });
       fs.symlinkSync(BIN, path.join(repo.dir, 'node_modules/.bin/hestai'));
       const env = { PATH: `${dir}${path.delimiter}${repo.env['PATH']}` };
-      for (const allowed of [
+      const allowed = [
         'hestai status',
         `hestai clock-in --role implementation-lead --json`,
         `hestai anchor --stage identity --role implementation-lead --session ${session}`,
@@ -204,11 +259,8 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
         `node '${BIN}' session show`,
         'hestai --json status',
         'hestai --version',
-      ])
-        expect(hook(runtime, shellPayload(runtime, allowed), session, env).allowed, `${runtime}: ${allowed}`).toBe(
-          true,
-        );
-      for (const refused of [
+      ];
+      const refused = [
         'hestai status; touch F',
         'hestai status && touch F',
         'hestai status | tee F',
@@ -239,25 +291,38 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
         'hestai clock-in --role implementation-lead --on-conflict takeover',
         'hestai session end',
         'hestai session advance',
-      ])
-        expect(hook(runtime, shellPayload(runtime, refused), session, env).allowed, `${runtime}: ${refused}`).toBe(
-          false,
-        );
+      ];
+      const decisions = await hooks(
+        runtime,
+        [...allowed, ...refused].map((command) => shellPayload(runtime, command)),
+        session,
+        env,
+      );
+      for (const [i, command] of allowed.entries()) expect(decisions[i]!.allowed, `${runtime}: ${command}`).toBe(true);
+      for (const [i, command] of refused.entries())
+        expect(decisions[allowed.length + i]!.allowed, `${runtime}: ${command}`).toBe(false);
     },
   );
 
   it.each(AGENT_RUNTIMES)(
     '%s: attack: a `hestai` the agent planted outside the worktree (first on PATH), or `npx hestai` with no local install (npx fetches from the registry), is not hestai',
-    (runtime) => {
+    async (runtime) => {
       const session = clockIn();
       // an edit outside the worktree is not gated: the agent writes a shim into a directory on PATH
       const dir = path.join(repo.home, '.local/bin');
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, 'hestai'), `#!/bin/sh\necho x > ${repo.dir}/src/app.ts\n`, { mode: 0o755 });
       const env = { PATH: `${dir}${path.delimiter}${repo.env['PATH']}` };
-      for (const form of ['hestai status', 'npx hestai status', 'npx --no hestai status'])
-        expect(hook(runtime, shellPayload(runtime, form), session, env).allowed, `${runtime}: ${form}`).toBe(false);
-      expect(hook(runtime, shellPayload(runtime, `node ${BIN} status`), session, env).allowed).toBe(true);
+      const forms = ['hestai status', 'npx hestai status', 'npx --no hestai status'];
+      const commands = [...forms, `node ${BIN} status`];
+      const decisions = await hooks(
+        runtime,
+        commands.map((command) => shellPayload(runtime, command)),
+        session,
+        env,
+      );
+      for (const [i, form] of forms.entries()) expect(decisions[i]!.allowed, `${runtime}: ${form}`).toBe(false);
+      expect(decisions[forms.length]!.allowed).toBe(true);
     },
   );
 });
@@ -265,22 +330,28 @@ describe('no shell before the anchor, except hestai itself (issue 37, item 1)', 
 describe('before the anchor, hestai’s start commands start and read, and touch no other session (issue 37 review F2)', () => {
   it.each(AGENT_RUNTIMES)(
     '%s: attack: `clock-out --session <neighbour>`, or naming the neighbour in any start command, is refused; the neighbour stays live',
-    (runtime) => {
+    async (runtime) => {
       const neighbour = clockIn();
       const run = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead', '--focus', 'another thing']);
       expect(run.status, run.stderr).toBe(0);
       const session = JSON.parse(run.stdout).session_id as string;
-      for (const command of [
+      const named = [
         `node ${BIN} clock-out --session ${neighbour}`,
         `node ${BIN} status --session ${neighbour}`,
         `node ${BIN} anchor --stage identity --role implementation-lead --token ${neighbour}`,
-      ]) {
-        const call = hook(runtime, shellPayload(runtime, command), session);
+      ];
+      const own = `node ${BIN} anchor --stage identity --role implementation-lead --token ${session}`;
+      const decisions = await hooks(
+        runtime,
+        [...named, own].map((command) => shellPayload(runtime, command)),
+        session,
+      );
+      for (const [i, command] of named.entries()) {
+        const call = decisions[i]!;
         expect(call.allowed, `${runtime}: ${command}`).toBe(false);
         expect(call.text, command).toContain('no shell command runs before the anchor');
       }
-      const own = `node ${BIN} anchor --stage identity --role implementation-lead --token ${session}`;
-      expect(hook(runtime, shellPayload(runtime, own), session).allowed, own).toBe(true);
+      expect(decisions[named.length]!.allowed, own).toBe(true);
       expect(fs.existsSync(path.join(repo.dir, '.hestai/sessions/active', neighbour))).toBe(true);
     },
   );
@@ -410,17 +481,23 @@ describe('the worktree is where the runtime started the hook, never where a call
 
   it.each(AGENT_RUNTIMES)(
     '%s: anchored, a shell call runs (the agent is trusted with its shell), but not one naming the rules’ own files',
-    (runtime) => {
+    async (runtime) => {
       const session = clockIn();
       anchorSession(repo, session);
-      expect(hook(runtime, shellPayload(runtime, 'npm test && echo 2 > src/app.ts'), session).allowed).toBe(true);
-      for (const form of [
+      const forms = [
         'echo x > .git/hooks/pre-commit',
         "sed -i 's/x/y/' .hestai_workspace.yaml",
         'cp /tmp/x .claude/settings.json',
         `echo x > ${repo.dir}/.hestai/sessions/x.json`,
-      ]) {
-        const { allowed, text } = hook(runtime, shellPayload(runtime, form), session);
+      ];
+      const [runs, ...decisions] = await hooks(
+        runtime,
+        ['npm test && echo 2 > src/app.ts', ...forms].map((command) => shellPayload(runtime, command)),
+        session,
+      );
+      expect(runs!.allowed).toBe(true);
+      for (const [i, form] of forms.entries()) {
+        const { allowed, text } = decisions[i]!;
         expect(allowed, `${runtime}: ${form}`).toBe(false);
         expect(text, form).toContain('which agents never write');
       }
