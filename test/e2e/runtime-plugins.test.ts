@@ -236,11 +236,24 @@ describe('doctor checks the agent hooks init wrote', () => {
     const repo = adopted('opencode', { dependency: true });
     const doctor = () => {
       const run = repo.hestai(['--json', 'doctor']);
-      return (JSON.parse(run.stdout).checks as Array<{ name: string; status: string; message: string }>).find(
-        (c) => c.name === 'agent hooks',
-      );
+      return (
+        JSON.parse(run.stdout).checks as Array<{ name: string; status: string; message: string; remedy?: string }>
+      ).find((c) => c.name === 'agent hooks');
     };
     expect(doctor()).toMatchObject({ status: 'pass', message: expect.stringContaining('OpenCode') });
+    // a plugin an older hestai wrote (here: without the freeze of the judged arguments) is named; init renews it
+    const plugin = path.join(repo.dir, PLUGINS.opencode);
+    const current = fs.readFileSync(plugin, 'utf8');
+    fs.writeFileSync(plugin, current.replace('const args = freeze(output.args);', 'const args = output.args;'));
+    const stale = doctor();
+    expect(stale).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('not the plugin this hestai writes'),
+    });
+    expect((stale as { remedy?: string }).remedy).toContain('npx hestai init --agent <runtime> again (opencode)');
+    expect(repo.hestai(['init', '--no-husky', '--agent', 'opencode']).status).toBe(0);
+    expect(fs.readFileSync(plugin, 'utf8')).toBe(current);
+    expect(doctor()).toMatchObject({ status: 'pass' });
     expect(repo.hestai(['init', '--no-husky', '--agent', 'cline']).status).toBe(0);
     expect(doctor()).toMatchObject({ status: 'warn', message: expect.stringContaining('ends the whole task') });
     fs.chmodSync(path.join(repo.dir, '.clinerules/hooks/PreToolUse'), 0o644);
