@@ -4,7 +4,14 @@ import type { DoctorCheck } from './doctor.js';
 import type { Workspace } from '../workspace.js';
 import { readTextIfExists } from '../state/store.js';
 import { isRecord } from '../util/validate.js';
-import { CLINE_HOOK_FILE, CLINE_LIMIT, PLUGIN_RUNTIMES, pluginCommand } from './runtime-plugins.js';
+import {
+  CLINE_HOOK_FILE,
+  CLINE_LIMIT,
+  PLUGIN_RUNTIMES,
+  pluginCommand,
+  pluginSource,
+  type PluginRuntime,
+} from './runtime-plugins.js';
 import { COPILOT_LIMIT, QWEN_LIMIT, RUNTIME_HOOK_FILES } from './runtime-settings.js';
 
 /** One runtime's project hook file as `hestai init --agent <runtime>` writes it, and what it cannot guarantee. */
@@ -18,7 +25,13 @@ interface AgentHookFile {
   limit?: string;
   /** The hook command in the file's text (default: the text itself). */
   command?: (text: string) => string | null;
+  /** The whole file this hestai writes for that command, when init owns all of it (the plugins). */
+  written?: (command: string) => string;
 }
+
+/** The plugin this hestai writes for the command an installed one runs (`<command> || exit 2`). */
+const pluginFor = (runtime: PluginRuntime) => (command: string) =>
+  pluginSource(command.replace(/ \|\| exit 2$/, ''), runtime);
 
 /** `doc.hooks[event]` as a list, or null. */
 function hookList(doc: unknown, event: string): unknown[] | null {
@@ -53,8 +66,13 @@ const claudeShaped = (text: string) => preToolCommands(text, 'claude');
 
 /** The runtimes doctor checks (one row each). */
 export const AGENT_HOOK_FILES: readonly AgentHookFile[] = [
-  { runtime: 'opencode', label: 'OpenCode', file: PLUGIN_RUNTIMES.opencode.plugin, command: pluginCommand },
-  { runtime: 'kilo', label: 'Kilo Code', file: PLUGIN_RUNTIMES.kilo.plugin, command: pluginCommand },
+  ...(['opencode', 'kilo'] as const).map((runtime) => ({
+    runtime,
+    label: runtime === 'kilo' ? 'Kilo Code' : 'OpenCode',
+    file: PLUGIN_RUNTIMES[runtime].plugin,
+    command: pluginCommand,
+    written: pluginFor(runtime),
+  })),
   { runtime: 'cline', label: 'Cline', file: CLINE_HOOK_FILE, executable: true, limit: CLINE_LIMIT },
   {
     runtime: 'copilot',
@@ -86,6 +104,8 @@ function problem(root: string, row: AgentHookFile, text: string): string | null 
   const file = path.resolve(root, entry);
   if (!fs.existsSync(file))
     return `${row.file} runs ${entry}, which is missing: every ${row.label} tool call is refused`;
+  if (row.written !== undefined && command !== null && text !== row.written(command))
+    return `${row.file} is not the plugin this hestai writes (an older hestai's, or edited): it may check less`;
   if (row.executable === true) {
     try {
       fs.accessSync(path.join(root, row.file), fs.constants.X_OK);
