@@ -1,4 +1,5 @@
 /** What a merge would have been without hand edits: git's own automatic merge of its parents. */
+import { runGitAsync } from './async.js';
 import { runGit } from './exec.js';
 import { splitNul } from './parse.js';
 
@@ -31,6 +32,52 @@ export function automaticMerge(
 /** Paths whose content differs between two trees (or commits), one `git diff-tree` process. */
 export function differingPaths(cwd: string, a: string, b: string): string[] {
   return splitNul(runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', a, b], { cwd }).stdout);
+}
+
+/** A path's entry in a tree: its mode and object id (`000000` and zeros where the path is absent). */
+export interface TreeEntry {
+  mode: string;
+  oid: string;
+}
+
+/** What a tree diff says of one path: its entry before and after. */
+export type TreeChanges = Map<string, { old: TreeEntry; new: TreeEntry }>;
+
+/**
+ * The changes from `from` to `to` (commits or trees) of each pair, path by path, in ONE `git diff-tree --stdin`
+ * (recursive, no renames: a rename is a deletion and an addition, so each side's paths are its own). Null when
+ * git cannot say (a missing object).
+ */
+export async function treeChanges(
+  cwd: string,
+  pairs: readonly { from: string; to: string }[],
+): Promise<TreeChanges[] | null> {
+  if (pairs.length === 0) return [];
+  const result = await runGitAsync(
+    ['diff-tree', '--stdin', '--always', '-r', '--raw', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'],
+    { cwd, input: pairs.map((p) => `${p.to} ${p.from}\n`).join(''), okCodes: [128] },
+  );
+  if (result.status !== 0) return null;
+  const diffs = parseRawDiffs(result.stdout);
+  return diffs.length === pairs.length ? diffs : null;
+}
+
+/** Pure: `git diff-tree --stdin -r --raw -z --always` output, one map per input line. */
+export function parseRawDiffs(text: string): TreeChanges[] {
+  const fields = text.split('\0');
+  const diffs: TreeChanges[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    const meta = /^:(\d{6}) (\d{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) [A-Z]\d*$/.exec(field);
+    if (meta) {
+      const path = fields[++i];
+      const current = diffs[diffs.length - 1];
+      if (path === undefined || current === undefined) return [];
+      current.set(path, { old: { mode: meta[1]!, oid: meta[3]! }, new: { mode: meta[2]!, oid: meta[4]! } });
+    } else if (/^[0-9a-f]{40,64}$/.test(field.trim())) diffs.push(new Map());
+    else if (field.trim() !== '') return [];
+  }
+  return diffs;
 }
 
 /**
