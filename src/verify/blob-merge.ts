@@ -5,8 +5,8 @@
  * pass (a path changed on both sides, a path taken from the wrong side, a folder one side removed while the
  * other added to it, which git's directory-rename detection moves) goes to git's re-merge for its verdict.
  */
-import { catFileBatch } from '../git/anchors.js';
-import { treeChanges, type TreeChanges, type TreeEntry } from '../git/merge.js';
+import type { CatFileSession } from '../git/anchors.js';
+import type { TreeChanges, TreeDiffSession, TreeEntry } from '../git/merge.js';
 
 const same = (a: TreeEntry, b: TreeEntry) => a.mode === b.mode && a.oid === b.oid;
 const ABSENT = '000000';
@@ -39,12 +39,12 @@ export function decideByBlobs(second: TreeChanges, result: TreeChanges): { paren
 }
 
 /**
- * The merges of `merges` (each with its one merge base) decided clean from blob ids: ONE `git diff-tree
- * --stdin` for the sides and results of them all, then, only if some merge needs it, ONE `git cat-file
- * --batch-check` for the folders a directory rename could have moved.
+ * The merges of `merges` (each with its one merge base) decided clean from blob ids: the run's `git diff-tree
+ * --stdin` asked once for the sides and results of them all, then, only if some merge needs it, the run's
+ * `git cat-file` once for the folders a directory rename could have moved.
  */
 export async function cleanByBlobs(
-  root: string,
+  git: { trees: TreeDiffSession; objects: CatFileSession },
   merges: readonly { sha: string; parents: readonly string[]; base: string }[],
 ): Promise<Set<string>> {
   const clean = new Set<string>();
@@ -52,7 +52,7 @@ export async function cleanByBlobs(
     { from: m.base, to: m.parents[1]! },
     { from: m.parents[0]!, to: m.sha },
   ]);
-  const changes = await treeChanges(root, pairs);
+  const changes = await git.trees.changes(pairs);
   if (changes === null) return clean;
   const lookups: { sha: string; specs: string[] }[] = [];
   merges.forEach((m, i) => {
@@ -62,8 +62,7 @@ export async function cleanByBlobs(
     else lookups.push({ sha: m.sha, specs: folders.map((f) => `${m.parents[f.parent]}:${f.folder}`) });
   });
   if (lookups.length === 0) return clean;
-  const found = catFileBatch(
-    root,
+  const found = await git.objects.ask(
     lookups.flatMap((l) => l.specs),
     { content: false },
   );

@@ -1,6 +1,8 @@
 import type { WorkspaceConfig } from '../config/schema.js';
+import { catFileSession, type CatFileSession } from '../git/anchors.js';
 import { GitError } from '../git/exec.js';
 import { logFiles, remergeDiffs, rootCommits, type Remerge } from '../git/log-stream.js';
+import { treeDiffSession, type TreeDiffSession } from '../git/merge.js';
 import type { LogCommit } from '../git/parse.js';
 import { WORKSPACE_CONFIG_FILE } from '../paths.js';
 import { parseConventionalHeader } from '../tdd/header.js';
@@ -95,11 +97,12 @@ const CLEAN: Remerge = { clean: true, differing: [], conflicted: [], exact: true
  */
 async function batchRemerges(
   root: string,
+  git: { trees: TreeDiffSession; objects: CatFileSession },
   merges: readonly { sha: string; parents: readonly string[]; base: string | null }[],
   singleRoot: () => Promise<boolean>,
 ): Promise<Map<string, Remerge>> {
   const based = merges.flatMap((m) => (m.base === null ? [] : [{ ...m, base: m.base }]));
-  const clean = await cleanByBlobs(root, based);
+  const clean = await cleanByBlobs(git, based);
   const rest = merges.filter((m) => !clean.has(m.sha)).map((m) => m.sha);
   const remerges =
     rest.length > 0 && (await singleRoot()) ? await remergeDiffs(root, rest) : new Map<string, Remerge>();
@@ -117,7 +120,13 @@ export const owned = (s: string): string => Buffer.from(s, 'latin1').toString('l
  * number of merges) adds nothing; only the others are re-computed one by one. The roots are asked of git
  * once, when the first batch with merges is read, without blocking the judging: `related()` tells the answer.
  */
-export function batchReader(run: VerifyRun): { read(order: BatchOrder): Promise<ReadBatch>; related(): boolean } {
+export function batchReader(run: VerifyRun): {
+  read(order: BatchOrder): Promise<ReadBatch>;
+  related(): boolean;
+  close(): void;
+} {
+  // One `git diff-tree --stdin` and one `git cat-file` for the whole run, not a process per batch.
+  const git = { trees: treeDiffSession(run.root), objects: catFileSession(run.root) };
   let roots: Promise<boolean> | null = null;
   let related = false;
   const singleRoot = async () => {
@@ -168,7 +177,7 @@ export function batchReader(run: VerifyRun): { read(order: BatchOrder): Promise<
     const merges = batch
       .filter((c) => c.parents.length === 2 && !run.outside.has(c.sha))
       .map((c) => ({ sha: c.sha, parents: c.parents, base: bases.get(c.sha) ?? null }));
-    const remerges = merges.length > 0 ? await batchRemerges(run.root, merges, singleRoot) : new Map();
+    const remerges = merges.length > 0 ? await batchRemerges(run.root, git, merges, singleRoot) : new Map();
     const trailers = new Map<string, Trailer[]>();
     const published = publishedFor(run, batch, trailers);
     published.catch(() => undefined); // awaited when the batch is judged; never an unhandled rejection
@@ -181,5 +190,9 @@ export function batchReader(run: VerifyRun): { read(order: BatchOrder): Promise<
       return reading;
     },
     related: () => related,
+    close: () => {
+      git.trees.close();
+      git.objects.close();
+    },
   };
 }
