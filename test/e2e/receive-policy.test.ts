@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchoredRepo, type AnchoredRepo } from '../helpers/anchored-repo.js';
-import { sharedFixture, tempDir, type RunResult } from '../helpers/git-repo.js';
+import { CLI, sharedFixture, tempDir, type RunResult } from '../helpers/git-repo.js';
 
 // Issue 43: which policy judges a push. A branch never judges itself: its policy and allowed signers come from
 // the default branch's tip before the push, so a branch that weakens them in one push cannot use it in the next;
@@ -138,5 +138,49 @@ describe('hestai receive: the first push to an empty repository', () => {
     expect(push(repo, ['main'], `file://${empty}`).status).toBe(0);
     const then = push(repo, ['feat/x', 'hestai/anchors'], `file://${empty}`);
     expect(then.status, then.stderr).toBe(0);
+  });
+});
+
+describe('hestai receive: a push cannot make a repository look empty', () => {
+  // A bare repository whose HEAD names main while its content sits on master (plain `git init --bare` and
+  // gitolite often start so), its pre-receive installed by hand as docs/server.md shows.
+  const danglingServer = (repo: AnchoredRepo) => {
+    const srv = path.join(tempDir('hestai-dangling-'), 'srv.git');
+    repo.git(['init', '-q', '--bare', '--initial-branch=main', srv]);
+    repo.git(['push', '-q', srv, 'main:master']);
+    const hook = path.join(srv, 'hooks', 'pre-receive');
+    fs.writeFileSync(hook, `#!/bin/sh\nexec '${process.execPath}' '${CLI}' receive "$@"\n`, { mode: 0o755 });
+    return srv;
+  };
+
+  it('with HEAD dangling, deleting its branches is refused, and no later push is taken for the first', () => {
+    const { repo } = served();
+    const srv = danglingServer(repo);
+    repo.commit('feat(evil): untested and unanchored', { 'src/evil.js': 'e\n' });
+    expect(push(repo, ['feat/x'], `file://${srv}`).status).not.toBe(0);
+    const deleted = push(repo, [':master'], `file://${srv}`);
+    expect(deleted.status).not.toBe(0);
+    expect(deleted.stderr).toMatch(/remote: .*deletions: .*HEAD \(refs\/heads\/main\) names no branch/);
+    expect(remoteHas(srv, repo, 'refs/heads/master')).not.toBe('');
+    // The branch gone another way (the server's admin): a repository that held branches is never empty again.
+    expect(repo.git(['--git-dir', srv, 'config', 'hestai.received']).stdout.trim()).toBe('true');
+    repo.git(['--git-dir', srv, 'update-ref', '-d', 'refs/heads/master']);
+    const evil = push(repo, ['feat/x:main'], `file://${srv}`);
+    expect(evil.status).not.toBe(0);
+    expect(evil.stderr).not.toMatch(/first push/);
+    expect(remoteHas(srv, repo, 'refs/heads/main')).toBe('');
+  });
+
+  it('a tag pushed first into an empty repository does not block its default branch', () => {
+    const { repo } = served();
+    const empty = path.join(tempDir('hestai-empty-'), 'empty.git');
+    repo.git(['init', '-q', '--bare', '--initial-branch=main', empty]);
+    expect(repo.hestai(['init', '--server', empty]).status).toBe(0);
+    repo.git(['tag', 'v0', 'main']);
+    const tag = push(repo, ['v0'], `file://${empty}`);
+    expect(tag.status, tag.stderr).toBe(0);
+    const main = push(repo, ['main'], `file://${empty}`);
+    expect(main.status, main.stderr).toBe(0);
+    expect(main.stderr).toMatch(/remote: .*refs\/heads\/main: .*first push/);
   });
 });

@@ -119,6 +119,21 @@ describe('receipts', () => {
   });
 });
 
+describe('receipts that cannot be written', () => {
+  it('post-receive says the push was accepted and no receipt was written, never that it was refused', () => {
+    const { repo } = served();
+    expect(repo.commitHooked('docs: anchored', { 'docs/a.md': 'a\n' }).status).toBe(0);
+    // Another writer's lock on the receipts ref: post-receive runs after every ref has moved.
+    fs.mkdirSync(path.join(repo.remote, 'refs', 'hestai'), { recursive: true });
+    fs.writeFileSync(path.join(repo.remote, 'refs', 'hestai', 'receipts.lock'), '');
+    const pushed = repo.git(['push', `file://${repo.remote}`, 'feat/x'], { allowFail: true });
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toMatch(/remote: hestai receive: no receipt was written for refs\/heads\/feat\/x/);
+    expect(pushed.stderr).toContain('the push itself was accepted');
+    expect(pushed.stderr).not.toMatch(/refused/);
+  });
+});
+
 describe('receipts of a large push', () => {
   it('post-receive streams a push of 10,001 commits into receipts of at most 10,000 commits each, every commit listed once', () => {
     const bare = path.join(tempDir('hestai-big-'), 'big.git');
