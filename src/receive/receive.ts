@@ -13,6 +13,7 @@ import {
   classifyUpdate,
   isZero,
   RECEIPTS_NAMESPACE,
+  RECEIVED_MARKER,
   type DefaultBase,
   type ReceiveOptions,
   type RefUpdate,
@@ -32,17 +33,76 @@ export function receiveOptions(root: string): ReceiveOptions {
   };
 }
 
-/** The policy of a new ref, before this push (updates.ts DefaultBase). */
+/** The repository's branches before this push, hestai/anchors aside (it holds no policy), at most `count`. */
+function branchesOf(root: string, count: number): string[] {
+  return runGit(['for-each-ref', `--count=${count + 1}`, '--format=%(refname)', 'refs/heads/'], { cwd: root })
+    .stdout.split('\n')
+    .filter((r) => r !== '' && r !== ANCHORS_REF)
+    .slice(0, count);
+}
+
+/**
+ * Marks a repository that holds a branch as having held one (git config RECEIVED_MARKER, best effort: a server
+ * that cannot write its config still refuses every push that would empty it). A marked repository is never
+ * empty again: no later push is taken for its first.
+ */
+export function markReceived(root: string): void {
+  if (configGet(root, RECEIVED_MARKER) === 'true' || branchesOf(root, 1).length === 0) return;
+  try {
+    runGit(['config', RECEIVED_MARKER, 'true'], { cwd: root });
+  } catch {
+    // A read-only config: the deletion rules alone keep the repository from being emptied by a push.
+  }
+}
+
+/** The policy of a new ref, before this push (updates.ts DefaultBase). Tags never make a repository non-empty. */
 function defaultBase(root: string): DefaultBase {
   const ref = runGit(['symbolic-ref', '-q', 'HEAD'], { cwd: root, okCodes: [1, 128] }).stdout.trim();
   const tip = ref === '' ? null : resolveCommit(root, ref);
   if (tip !== null) return { ref, tip };
   // hestai/anchors holds no policy: the pre-push hook publishes it before the first branch arrives.
-  const refs = runGit(['for-each-ref', '--count=2', '--format=%(refname)', 'refs/heads/', 'refs/tags/'], {
-    cwd: root,
-  }).stdout.split('\n');
-  const empty = refs.every((r) => r === '' || r === ANCHORS_REF);
+  const empty = branchesOf(root, 1).length === 0 && configGet(root, RECEIVED_MARKER) !== 'true';
   return { ref, tip: empty ? 'empty' : 'dangling' };
+}
+
+/**
+ * Why deleting `u` is refused, if it is: the default branch, any branch while HEAD names none (the repository
+ * would look empty), or the last branch.
+ */
+function deletionRefusal(u: RefUpdate, base: DefaultBase, emptied: boolean): Refusal | null {
+  if (!isZero(u.new)) return null;
+  const refuse = (message: string, remedy: string): Refusal => ({
+    ref: u.ref,
+    what: u.ref,
+    rule: 'deletions',
+    message,
+    remedy,
+  });
+  if (u.ref === base.ref)
+    return refuse(
+      'deleting the default branch (HEAD) is refused: a new branch is judged by its policy',
+      'none: keep the default branch (push a new commit to it instead)',
+    );
+  if (!u.ref.startsWith('refs/heads/') || u.ref === ANCHORS_REF) return null;
+  if (base.tip === 'dangling')
+    return refuse(
+      `deleting a branch is refused while the server's HEAD (${base.ref || 'HEAD'}) names no branch: the repository would look empty`,
+      'on the server: git symbolic-ref HEAD refs/heads/<default branch> (hestai init --server does it)',
+    );
+  if (emptied)
+    return refuse(
+      'this push deletes every branch: a repository left without one would take its next push for its first',
+      'keep one branch: git push origin <branch>',
+    );
+  return null;
+}
+
+/** Whether `updates` delete every branch the repository has (and create none). */
+function emptiesRepository(root: string, updates: readonly RefUpdate[]): boolean {
+  const isBranch = (u: RefUpdate) => u.ref.startsWith('refs/heads/') && u.ref !== ANCHORS_REF;
+  const deleted = new Set(updates.filter((u) => isBranch(u) && isZero(u.new)).map((u) => u.ref));
+  if (deleted.size === 0 || updates.some((u) => isBranch(u) && !isZero(u.new))) return false;
+  return branchesOf(root, deleted.size + 1).every((r) => deleted.has(r));
 }
 
 /**
@@ -86,9 +146,12 @@ export async function receive(
   const notes: string[] = [];
   const anchors = updates.find((u) => classifyUpdate(u, options) === 'anchors');
   const anchorsTip = anchors && !isZero(anchors.new) ? anchors.new : null;
+  markReceived(root);
   const { base, head } = firstPush(defaultBase(root), updates);
+  const emptied = emptiesRepository(root, updates);
   for (const u of updates) {
     const kind = classifyUpdate(u, options);
+    const deletion = kind === 'refuse-receipts' || kind === 'anchors' ? null : deletionRefusal(u, base, emptied);
     if (kind === 'refuse-receipts')
       refusals.push({
         ref: u.ref,
@@ -97,14 +160,7 @@ export async function receive(
         message: `${RECEIPTS_NAMESPACE} is written by the server's post-receive hook alone: a client cannot push there`,
         remedy: 'push branches and hestai/anchors only: git push origin <branch>',
       });
-    else if (isZero(u.new) && u.ref === base.ref)
-      refusals.push({
-        ref: u.ref,
-        what: u.ref,
-        rule: 'deletions',
-        message: 'deleting the default branch (HEAD) is refused: a new branch is judged by its policy',
-        remedy: 'none: keep the default branch (push a new commit to it instead)',
-      });
+    else if (deletion) refusals.push(deletion);
     else if (kind === 'refuse-deletion')
       refusals.push({
         ref: u.ref,

@@ -16,6 +16,8 @@ export interface RefUpdate {
 /** The ref namespace only the server writes (post-receive's receipts): a client push there is refused. */
 export const RECEIPTS_NAMESPACE = RECEIPTS_REF;
 export const ANCHORS_REF = 'refs/heads/hestai/anchors';
+/** Git config set once the repository has held a branch (receive, init --server): it is never empty again. */
+export const RECEIVED_MARKER = 'hestai.received';
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 export const isZero = (oid: string): boolean => /^0+$/.test(oid);
@@ -72,8 +74,8 @@ export function classifyUpdate(u: RefUpdate, options: ReceiveOptions): UpdateKin
 
 /**
  * The policy of every ref but the default branch itself, before this push: the default branch (`HEAD`) and its
- * tip, `empty` in a repository with no refs at all (its first push), or `dangling` when HEAD names no branch
- * there (every other ref is refused).
+ * tip, `empty` in a repository that never held a branch (its first push; tags and hestai/anchors aside), or
+ * `dangling` when HEAD names no branch there (every other ref is refused).
  */
 export interface DefaultBase {
   ref: string;

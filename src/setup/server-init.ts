@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../errors.js';
 import { runGit } from '../git/exec.js';
+import { markReceived } from '../receive/receive.js';
 import { installedBinPath } from './mcp-json.js';
 
 const MARK = '# hestai-hooks: hestai receive';
@@ -64,6 +65,7 @@ export function initServer(repository: string): ServerInitResult {
     config[key] = current || value;
   }
   pointHead(dir);
+  markReceived(dir);
   return { repository: dir, hooks, config };
 }
 

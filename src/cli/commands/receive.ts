@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode } from '../../errors.js';
+import type { RefUpdate } from '../../receive/updates.js';
 import { action } from '../run.js';
 
 async function readStdin(): Promise<string> {
@@ -28,6 +29,23 @@ async function hookRepository(cwd: string): Promise<string> {
   return bare ? gitDir : runGit(['rev-parse', '--show-toplevel'], { cwd }).stdout.trim();
 }
 
+/**
+ * What the hook says when it fails: pre-receive refuses the push (fail closed); post-receive (`receipts`, the
+ * refs it was given) runs once the push has landed, so it says which receipts are missing.
+ */
+function failure(error: unknown, phase: string, receipts: readonly RefUpdate[] | null): string[] {
+  const reason = (error as Error)?.message ?? String(error);
+  if (receipts)
+    return [
+      `hestai receive: no receipt was written for ${receipts.map((u) => u.ref).join(', ') || 'this push'} (${reason}); the push itself was accepted`,
+      '  its commits have no receipt (verify.receipts: required fails them); the server admin sees this reason in the hook output',
+    ];
+  return [
+    `hestai receive: refused: the push could not be judged while ${phase}: ${reason}`,
+    '  the push is refused rather than let in unjudged (fail closed); remedy: git push again once the server is fixed (its admin sees this reason in the hook output)',
+  ];
+}
+
 export function registerReceive(program: Command): void {
   program
     .command('receive')
@@ -47,12 +65,15 @@ export function registerReceive(program: Command): void {
       action(async (ctx, args: string[], options: { receipts?: boolean; timeout?: string }) => {
         let phase = 'reading the pushed refs';
         let timer: NodeJS.Timeout | undefined;
+        let list: RefUpdate[] = [];
         try {
           const root = await hookRepository(ctx.cwd);
           const updates = await import('../../receive/updates.js');
-          const list = args.length === 0 ? updates.parsePreReceive(await readStdin()) : updates.parseUpdateArgs(args);
+          list = args.length === 0 ? updates.parsePreReceive(await readStdin()) : updates.parseUpdateArgs(args);
           if (options.receipts) {
             const { recordReceipts } = await import('../../receive/receipts.js');
+            const { markReceived } = await import('../../receive/receive.js');
+            markReceived(root);
             const receipts = await recordReceipts(root, list, ctx.clock(), process.env);
             say(
               receipts.map(
@@ -80,10 +101,7 @@ export function registerReceive(program: Command): void {
           say(receiveLines(result));
           return { exitCode: result.ok ? ExitCode.Ok : ExitCode.Blocked, json: result, text: '', streamed: true };
         } catch (error) {
-          say([
-            `hestai receive: refused: the push could not be judged while ${phase}: ${(error as Error)?.message ?? String(error)}`,
-            '  the push is refused rather than let in unjudged (fail closed); remedy: git push again once the server is fixed (its admin sees this reason in the hook output)',
-          ]);
+          say(failure(error, phase, options.receipts ? list : null));
           return { exitCode: ExitCode.Blocked, json: { ok: false }, text: '', streamed: true };
         } finally {
           clearTimeout(timer);
