@@ -72,7 +72,7 @@ describe.skipIf(COPILOT === null)(
       expect(created?.content, JSON.stringify(created)).toContain('Created file');
       expect(commit?.content, JSON.stringify(commit)).toContain('exit code 0');
       expect(fs.readFileSync(path.join(wd, 'src/app.test.ts'), 'utf8')).toBe('app is 2\n');
-      expectCommitVerified(repo, remote, session, 'test(app): app is 2');
+      expectCommitVerified(repo, remote, session, 'test(app): app is 2', 'copilot');
       expect(repo.git(['status', '--porcelain']).stdout).toBe('');
     });
   },

@@ -56,7 +56,7 @@ describe.skipIf(KILO === null)('Kilo Code (the real program) runs the plugin hes
     expectUnlockedByConnection(status, session); // one session: the server Kilo started took its hook's
     expect([test, commit].map((r) => r?.content).join('\n')).not.toContain('blocked');
     expect(fs.readFileSync(path.join(wd, 'test/app.test.ts'), 'utf8')).toBe('app is 2\n');
-    expectCommitVerified(repo, remote, session, 'test(app): app is 2');
+    expectCommitVerified(repo, remote, session, 'test(app): app is 2', 'kilo');
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
   });
 });

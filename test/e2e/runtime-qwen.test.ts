@@ -69,7 +69,7 @@ describe.skipIf(QWEN === null)('Qwen Code (the real program) runs the hooks hest
     expect(created?.content, JSON.stringify(created)).toContain('Successfully created');
     expect(commit?.content, JSON.stringify(commit)).toContain('Exit Code: 0');
     expect(fs.readFileSync(path.join(wd, 'test/app.test.ts'), 'utf8')).toBe('app is 2\n');
-    expectCommitVerified(repo, remote, session, 'test(app): app is 2');
+    expectCommitVerified(repo, remote, session, 'test(app): app is 2', 'qwen');
     // init wrote the settings version Qwen Code expects, so it never rewrites the file (nor leaves a .orig)
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
   });

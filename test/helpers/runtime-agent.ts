@@ -420,11 +420,19 @@ export function withRemote(repo: TempRepo): string {
 
 /**
  * The agent's last commit carries its own session's trailers (after any the runtime adds itself, such as Qwen
- * Code's Co-authored-by), and after a real push (the pre-push hook publishes the anchor's proof record)
+ * Code's Co-authored-by; with `runtime`, its Assisted-by), and after a real push (the pre-push hook publishes the anchor's proof record)
  * `hestai verify` (dist/) passes in a fresh clone of the remote.
  */
-export function expectCommitVerified(repo: TempRepo, remote: string, session: string, header: string): RunResult {
+export function expectCommitVerified(
+  repo: TempRepo,
+  remote: string,
+  session: string,
+  header: string,
+  runtime?: RuntimeName,
+): RunResult {
   const message = repo.git(['log', '-1', '--format=%B']).stdout;
+  // the runtime that started the session, and its model where it said one (issue 42)
+  if (runtime !== undefined) expect(message).toMatch(new RegExp(`\nAssisted-by: ${runtime}(?::\\S+)?\n`));
   const escaped = header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   expect(message).toMatch(
     new RegExp(
