@@ -84,3 +84,83 @@ describe('reverts by content', () => {
     expect(status).toBe(1);
   });
 });
+
+// A commit that claims to revert X is one only when reverting X on top of its parent gives exactly its tree:
+// the same inverse change elsewhere in the same file is not a revert of X.
+describe('reverts are exact inverses', () => {
+  const verdict = (report: Report, h: string, rule: string) =>
+    report.commits.find((c) => c.header === h)?.verdicts.find((v) => v.rule === rule);
+
+  /** main: config and src/x.ts; feat/x: X, a commit making `line` of x.ts read `b`, then what `after` adds. */
+  function claimed(lines: string[], change: (l: string[]) => void, after: (repo: TempRepo, x: string) => void) {
+    const repo = makeRepo();
+    repo.commit('chore: config', {
+      '.hestai_workspace.yaml': 'verify:\n  trailers: off\n  anchors: off\n',
+      'src/x.ts': `${lines.join('\n')}\n`,
+    });
+    repo.git(['checkout', '-q', '-b', 'feat/x']);
+    const next = [...lines];
+    change(next);
+    const x = repo.commit('feat: make it b (#3)', { 'src/x.ts': `${next.join('\n')}\n` });
+    after(repo, x);
+    return verifyClone(repo).report;
+  }
+
+  it('attack: Revert "<header>" (#N) inverting the same hunk at another line of the file is judged', () => {
+    const report = claimed(
+      ['a', 'x', 'y', 'z', 'b'],
+      (l) => (l[0] = 'b'),
+      (repo) => repo.commit('Revert "feat: make it b" (#4)', { 'src/x.ts': 'b\nx\ny\nz\na\n' }),
+    );
+    const h = 'Revert "feat: make it b" (#4)';
+    expect(verdict(report, h, 'header')?.status).toBe('fail');
+    expect(verdict(report, h, 'test-first')?.message).not.toContain('revert');
+  });
+
+  it('attack: a commit whose body names X but changes another line is judged', () => {
+    const report = claimed(
+      ['a', 'x', 'y', 'z', 'b'],
+      (l) => (l[0] = 'b'),
+      (repo, x) => repo.commit(`chore whatever\n\nThis reverts commit ${x}.`, { 'src/x.ts': 'b\nx\ny\nz\na\n' }),
+    );
+    expect(verdict(report, 'chore whatever', 'header')?.status).toBe('fail');
+  });
+
+  it('attack: the inverse applied to a repeated identical block is not a revert of X', () => {
+    const block = ['p', 'q', 'r', 'A', 's', 't', 'u'];
+    const both = [...block, '-', ...block];
+    const report = claimed(
+      both,
+      (l) => (l[3] = 'B'),
+      (repo) => {
+        const second = [...both];
+        second[3] = 'B';
+        second[11] = 'B';
+        repo.commit('docs: flip the second block', { 'src/x.ts': `${second.join('\n')}\n` });
+        second[11] = 'A';
+        repo.commit('Revert "feat: make it b" (#4)', { 'src/x.ts': `${second.join('\n')}\n` });
+      },
+    );
+    expect(verdict(report, 'Revert "feat: make it b" (#4)', 'header')?.status).toBe('fail');
+  });
+
+  it('the exact inverse of X in the same setting is a revert, also after a change elsewhere in the file', () => {
+    const block = ['p', 'q', 'r', 'A', 's', 't', 'u'];
+    const both = [...block, '-', ...block];
+    const report = claimed(
+      both,
+      (l) => (l[3] = 'B'),
+      (repo, x) => {
+        const later = [...both];
+        later[3] = 'B';
+        later[11] = 'C';
+        repo.commit('docs: change the second block', { 'src/x.ts': `${later.join('\n')}\n` });
+        later[3] = 'A';
+        repo.commit(`Revert "feat: make it b" (#4)\n\nThis reverts commit ${x}.`, {
+          'src/x.ts': `${later.join('\n')}\n`,
+        });
+      },
+    );
+    expect(verdict(report, 'Revert "feat: make it b" (#4)', 'header')?.status).toBe('skip');
+  });
+});
