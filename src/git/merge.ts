@@ -1,4 +1,5 @@
 /** What a merge would have been without hand edits: git's own automatic merge of its parents. */
+import { catFileBatch } from './anchors.js';
 import { runGitAsync } from './async.js';
 import { gitEnv, runGit } from './exec.js';
 import { splitNul } from './parse.js';
@@ -159,11 +160,11 @@ export function parseRawDiffs(text: string): TreeChanges[] {
 }
 
 /**
- * Which commits really revert the commit they name, as `git revert` makes them: the named commit is in the
- * reverting commit's history, and the reverting commit's change (against its first parent) is the inverse
- * of the named commit's, line for line (`git diff -U0`, line numbers and index lines aside, so changes made
- * elsewhere in the files since do not matter). One `git diff-tree --stdin` for every pair, then one
- * `git merge-base --is-ancestor` per pair whose diffs match.
+ * Which commits really revert the commit they name, as `git revert` makes them: the named commit changes
+ * something and is in the history of the reverting commit's first parent, and reverting it there (git's own
+ * three-way merge with the named commit as base, {@link revertedTree}) gives exactly the reverting commit's
+ * tree. Changes made elsewhere in the files since do not matter; the same change at another place does. One
+ * `git cat-file --batch-check` for every pair's trees, then three git processes per pair that can be one.
  */
 export function realReverts(
   cwd: string,
@@ -171,27 +172,31 @@ export function realReverts(
 ): Set<string> {
   const real = new Set<string>();
   if (pairs.length === 0) return real;
-  // `--stdin` reads "<commit> [<parent>]" (full shas): "X" gives X's change, "<R's parent> R" the inverse of R's.
-  const input = pairs.map((p) => `${p.reverts}\n${p.parent} ${p.sha}\n`).join('');
-  const result = runGit(
-    ['diff-tree', '--stdin', '--always', '-p', '-U0', '--no-renames', '--no-color', '--no-ext-diff'],
-    {
-      cwd,
-      input,
-      okCodes: [128],
-    },
-  );
-  if (result.status !== 0) return real;
-  const blocks = diffBlocks(result.stdout);
-  if (blocks.length !== pairs.length * 2) return real;
-  pairs.forEach((p, i) => {
-    const named = blocks[2 * i]!;
-    const inverse = blocks[2 * i + 1]!;
-    if (named === '' || named !== inverse) return;
-    const ancestor = runGit(['merge-base', '--is-ancestor', p.reverts, p.sha], { cwd, okCodes: [1, 128] });
-    if (ancestor.status === 0) real.add(p.sha);
-  });
+  const specs = pairs.flatMap((p) => [`${p.sha}^{tree}`, `${p.reverts}^{tree}`, `${p.reverts}^^{tree}`]);
+  const trees = catFileBatch(cwd, specs, { content: false });
+  const oid = (spec: string) => {
+    const found = trees.get(spec);
+    return found?.found ? found.oid : null;
+  };
+  for (const p of pairs) {
+    const [tree, after, before] = [oid(`${p.sha}^{tree}`), oid(`${p.reverts}^{tree}`), oid(`${p.reverts}^^{tree}`)];
+    if (tree === null || after === null || before === null || after === before) continue;
+    const ancestor = runGit(['merge-base', '--is-ancestor', p.reverts, p.parent], { cwd, okCodes: [1, 128] });
+    if (ancestor.status === 0 && revertedTree(cwd, p.parent, p.reverts, before) === tree) real.add(p.sha);
+  }
   return real;
+}
+
+/**
+ * The tree `git revert <commit>` gives on top of `onto` (which has `commit` in its history), or null when it
+ * conflicts: a scratch child of `commit` holding its parent's tree (`before`), merged with `onto` by
+ * `git merge-tree --write-tree`, whose merge base is then `commit` itself, as in git revert's own merge.
+ */
+function revertedTree(cwd: string, onto: string, commit: string, before: string): string | null {
+  const undo = scratchMergeCommit(cwd, before, [commit], 'hestai: re-computed revert');
+  const result = runGit(['merge-tree', '--write-tree', '--no-messages', onto, undo], { cwd, okCodes: [1, 128, 129] });
+  const tree = result.stdout.split('\n', 1)[0]!.trim();
+  return result.status === 0 && /^[0-9a-f]{40,64}$/.test(tree) ? tree : null;
 }
 
 /**
@@ -220,27 +225,17 @@ export function newestBySubject(
   return found;
 }
 
-/** Pure: `git diff-tree --stdin --always -p` output split per input line, each diff without its index and hunk-position lines. */
-export function diffBlocks(text: string): string[] {
-  const blocks: string[][] = [];
-  for (const line of text.split('\n')) {
-    if (/^[0-9a-f]{40,64}$/.test(line)) {
-      blocks.push([]);
-      continue;
-    }
-    const block = blocks[blocks.length - 1];
-    if (!block || line.startsWith('index ')) continue;
-    block.push(line.startsWith('@@') ? '@@' : line);
-  }
-  return blocks.map((b) => b.join('\n').trim());
-}
-
 /**
  * A commit object for an intermediate automatic merge (an octopus is re-computed one parent at a time, and
- * `git merge-tree` takes commits): written to the object store, referenced by nothing.
+ * `git merge-tree` takes commits) or a re-computed revert: written to the object store, referenced by nothing.
  */
-export function scratchMergeCommit(cwd: string, tree: string, parents: readonly string[]): string {
-  return runGit(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', 'hestai: re-computed merge'], {
+export function scratchMergeCommit(
+  cwd: string,
+  tree: string,
+  parents: readonly string[],
+  message = 'hestai: re-computed merge',
+): string {
+  return runGit(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message], {
     cwd,
     env: {
       GIT_AUTHOR_NAME: 'hestai',
