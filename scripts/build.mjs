@@ -106,6 +106,9 @@ for (const file of readdirSync(path.join(ROOT, 'src'), { recursive: true })) {
   if (!file.endsWith('.ts')) continue;
   const text = readFileSync(path.join(ROOT, 'src', file), 'utf8');
   if (!text.includes("from 'zod/mini'")) continue;
+  // Only `import * as z` (or a type import) lets the scan below see every zod function a file calls.
+  for (const [line] of text.matchAll(/^import (?!type )(?!\* as z from).*from 'zod\/mini';$/gm))
+    throw new Error(`src/${file}: ${line}\nfix: import * as z from 'zod/mini' (vendor-zod holds the z.<name> calls)`);
   for (const [, name] of text.matchAll(/\bz\.([A-Za-z_$][\w$]*)\b(?!\.)/g))
     if (typeof zodMini[name] === 'function') zodNames.add(name);
 }
