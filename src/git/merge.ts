@@ -1,7 +1,6 @@
 /** What a merge would have been without hand edits: git's own automatic merge of its parents. */
 import { catFileBatch } from './anchors.js';
-import { runGitAsync } from './async.js';
-import { gitEnv, runGit } from './exec.js';
+import { runGit } from './exec.js';
 import { splitNul } from './parse.js';
 
 /**
@@ -33,130 +32,6 @@ export function automaticMerge(
 /** Paths whose content differs between two trees (or commits), one `git diff-tree` process. */
 export function differingPaths(cwd: string, a: string, b: string): string[] {
   return splitNul(runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', a, b], { cwd }).stdout);
-}
-
-/** A path's entry in a tree: its mode and object id (`000000` and zeros where the path is absent). */
-export interface TreeEntry {
-  mode: string;
-  oid: string;
-}
-
-/** What a tree diff says of one path: its entry before and after. */
-export type TreeChanges = Map<string, { old: TreeEntry; new: TreeEntry }>;
-
-const TREE_DIFF_ARGS = [
-  'diff-tree',
-  '--stdin',
-  '--always',
-  '-r',
-  '--raw',
-  '-z',
-  '--no-renames',
-  '--no-ext-diff',
-  '--no-textconv',
-];
-
-/**
- * The changes from `from` to `to` (commits or trees) of each pair, path by path, in ONE `git diff-tree --stdin`
- * (recursive, no renames: a rename is a deletion and an addition, so each side's paths are its own). Null when
- * git cannot say (a missing object).
- */
-export async function treeChanges(
-  cwd: string,
-  pairs: readonly { from: string; to: string }[],
-): Promise<TreeChanges[] | null> {
-  if (pairs.length === 0) return [];
-  const result = await runGitAsync(TREE_DIFF_ARGS, {
-    cwd,
-    input: pairs.map((p) => `${p.to} ${p.from}\n`).join(''),
-    okCodes: [128],
-  });
-  if (result.status !== 0) return null;
-  const diffs = parseRawDiffs(result.stdout);
-  return diffs.length === pairs.length ? diffs : null;
-}
-
-/** ONE `git diff-tree --stdin` for a whole run, asked again and again: what {@link treeChanges} answers. */
-export interface TreeDiffSession {
-  changes(pairs: readonly { from: string; to: string }[]): Promise<TreeChanges[] | null>;
-  close(): void;
-}
-
-/**
- * A {@link TreeDiffSession}: git answers each input line as it reads it and echoes a line that is not a
- * commit, so each ask ends with a marker line and its answer is what git writes before the echo (a pair it
- * cannot read gets no answer, or git exits: the ask says null). Started on the first ask; git exited, the next starts it again; closed, asks say null.
- */
-export function treeDiffSession(cwd: string): TreeDiffSession {
-  const marker = `hestai-tree-diff-end-${process.pid}-${Date.now().toString(36)}`;
-  const end = Buffer.from(`${marker}\n`, 'latin1');
-  let closed = false;
-  let git: {
-    stdin: NodeJS.WritableStream;
-    waiting: { count: number; done: (d: TreeChanges[] | null) => void }[];
-  } | null = null;
-  const start = () => {
-    const spawned = process.getBuiltinModule('node:child_process').spawn('git', TREE_DIFF_ARGS, {
-      cwd,
-      env: gitEnv(),
-      windowsHide: true,
-    });
-    const self = { stdin: spawned.stdin, waiting: [] as { count: number; done: (d: TreeChanges[] | null) => void }[] };
-    let out: Buffer = Buffer.alloc(0);
-    spawned.stdout.on('data', (chunk: Buffer) => {
-      out = out.length === 0 ? chunk : Buffer.concat([out, chunk]);
-      for (let at = out.indexOf(end); at !== -1 && self.waiting.length > 0; at = out.indexOf(end)) {
-        const w = self.waiting.shift()!;
-        const diffs = parseRawDiffs(out.toString('utf8', 0, at));
-        out = out.subarray(at + end.length);
-        w.done(diffs.length === w.count ? diffs : null);
-      }
-    });
-    spawned.stderr.resume(); // a missing object's message: the ask says null
-    spawned.stdin.on('error', () => {}); // git exited: 'close' answers the asks waiting
-    const stop = () => {
-      if (git === self) git = null;
-      for (const w of self.waiting.splice(0)) w.done(null);
-    };
-    spawned.on('error', stop);
-    spawned.on('exit', () => spawned.stdin.destroy()); // 'close' then comes once git's output is read
-    spawned.on('close', stop);
-    return self;
-  };
-  return {
-    changes: (pairs) => {
-      if (pairs.length === 0) return Promise.resolve([]);
-      if (closed) return Promise.resolve(null);
-      git ??= start();
-      const { waiting } = git;
-      const answer = new Promise<TreeChanges[] | null>((done) => waiting.push({ count: pairs.length, done }));
-      git.stdin.write(`${pairs.map((p) => `${p.to} ${p.from}\n`).join('')}${marker}\n`);
-      return answer;
-    },
-    close: () => {
-      closed = true;
-      git?.stdin.end();
-      git = null;
-    },
-  };
-}
-
-/** Pure: `git diff-tree --stdin -r --raw -z --always` output, one map per input line. */
-export function parseRawDiffs(text: string): TreeChanges[] {
-  const fields = text.split('\0');
-  const diffs: TreeChanges[] = [];
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    const meta = /^:(\d{6}) (\d{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) [A-Z]\d*$/.exec(field);
-    if (meta) {
-      const path = fields[++i];
-      const current = diffs[diffs.length - 1];
-      if (path === undefined || current === undefined) return [];
-      current.set(path, { old: { mode: meta[1]!, oid: meta[3]! }, new: { mode: meta[2]!, oid: meta[4]! } });
-    } else if (/^[0-9a-f]{40,64}$/.test(field.trim())) diffs.push(new Map());
-    else if (field.trim() !== '') return [];
-  }
-  return diffs;
 }
 
 /**

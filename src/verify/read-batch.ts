@@ -1,8 +1,6 @@
 import type { WorkspaceConfig } from '../config/schema.js';
-import { catFileSession, type CatFileSession } from '../git/anchors.js';
 import { GitError } from '../git/exec.js';
 import { logFiles, remergeDiffs, rootCommits, type Remerge } from '../git/log-stream.js';
-import { treeDiffSession, type TreeDiffSession } from '../git/merge.js';
 import type { LogCommit } from '../git/parse.js';
 import { WORKSPACE_CONFIG_FILE } from '../paths.js';
 import { parseConventionalHeader } from '../tdd/header.js';
@@ -10,8 +8,6 @@ import { isReleaseHeader } from '../tdd/ignore.js';
 import { messageHeader } from '../tdd/message.js';
 import type { Trailer } from '../tdd/trailers.js';
 import { childrenRead } from '../util/children.js';
-import { cleanByBlobs } from './blob-merge.js';
-import { CommitWindow } from './merge-bases.js';
 import { PROTOCOL_FILE } from './protocol-policy.js';
 import { publishedFor, type Published } from './published.js';
 import type { VerifyRun } from './run.js';
@@ -87,29 +83,6 @@ export async function readBatch(
   return { batch, deferred };
 }
 
-/** git's answer for a merge that is exactly its parents' merge: nothing differs, nothing conflicted. */
-const CLEAN: Remerge = { clean: true, differing: [], conflicted: [], exact: true, hunks: new Map(), first: new Map() };
-
-/**
- * The merges of a batch that are their parents' merge path by path ({@link cleanByBlobs}, each with the one
- * merge base the walk tells), and git's remerge of the others (one `git log --diff-merges=remerge`, when the
- * history has a single root).
- */
-async function batchRemerges(
-  root: string,
-  git: { trees: TreeDiffSession; objects: CatFileSession },
-  merges: readonly { sha: string; parents: readonly string[]; base: string | null }[],
-  singleRoot: () => Promise<boolean>,
-): Promise<Map<string, Remerge>> {
-  const based = merges.flatMap((m) => (m.base === null ? [] : [{ ...m, base: m.base }]));
-  const clean = await cleanByBlobs(git, based);
-  const rest = merges.filter((m) => !clean.has(m.sha)).map((m) => m.sha);
-  const remerges =
-    rest.length > 0 && (await singleRoot()) ? await remergeDiffs(root, rest) : new Map<string, Remerge>();
-  for (const sha of clean) remerges.set(sha, CLEAN);
-  return remerges;
-}
-
 /** A string of its own (a sha cut out of a whole batch's `git log` text would keep that text alive). */
 export const owned = (s: string): string => Buffer.from(s, 'latin1').toString('latin1');
 
@@ -120,13 +93,7 @@ export const owned = (s: string): string => Buffer.from(s, 'latin1').toString('l
  * number of merges) adds nothing; only the others are re-computed one by one. The roots are asked of git
  * once, when the first batch with merges is read, without blocking the judging: `related()` tells the answer.
  */
-export function batchReader(run: VerifyRun): {
-  read(order: BatchOrder): Promise<ReadBatch>;
-  related(): boolean;
-  close(): void;
-} {
-  // One `git diff-tree --stdin` and one `git cat-file` for the whole run, not a process per batch.
-  const git = { trees: treeDiffSession(run.root), objects: catFileSession(run.root) };
+export function batchReader(run: VerifyRun): { read(order: BatchOrder): Promise<ReadBatch>; related(): boolean } {
   let roots: Promise<boolean> | null = null;
   let related = false;
   const singleRoot = async () => {
@@ -136,16 +103,6 @@ export function batchReader(run: VerifyRun): {
   // The merges whose first parent is outside the walk (readBatch): the walk's commits are kept only while
   // they have children still to come.
   const walked = new Map<string, number>();
-  // The walk's last commits, for the merge base of each merge (src/verify/merge-bases.ts).
-  const window = new CommitWindow();
-  const basesOf = (order: BatchOrder) => {
-    const bases = new Map<string, string | null>();
-    for (const { commit: c } of order) {
-      window.add(owned(c.sha), c.parents);
-      if (c.parents.length === 2) bases.set(c.sha, window.mergeBase(c.parents[0]!, c.parents[1]!));
-    }
-    return bases;
-  };
   const unsureOf = (order: BatchOrder) => {
     const unsure = new Set<string>();
     if (run.configChanges === null) return unsure;
@@ -156,11 +113,7 @@ export function batchReader(run: VerifyRun): {
     }
     return unsure;
   };
-  const readOrder = async (
-    order: BatchOrder,
-    unsure: ReadonlySet<string>,
-    bases: ReadonlyMap<string, string | null>,
-  ): Promise<ReadBatch> => {
+  const readOrder = async (order: BatchOrder, unsure: ReadonlySet<string>): Promise<ReadBatch> => {
     let batch: LogCommit[];
     let deferred: Set<string>;
     try {
@@ -174,10 +127,8 @@ export function batchReader(run: VerifyRun): {
     } catch (error) {
       throw error instanceof GitError ? run.gitFailed(error.stderr.trim()) : error;
     }
-    const merges = batch
-      .filter((c) => c.parents.length === 2 && !run.outside.has(c.sha))
-      .map((c) => ({ sha: c.sha, parents: c.parents, base: bases.get(c.sha) ?? null }));
-    const remerges = merges.length > 0 ? await batchRemerges(run.root, git, merges, singleRoot) : new Map();
+    const merges = batch.filter((c) => c.parents.length === 2 && !run.outside.has(c.sha)).map((c) => c.sha);
+    const remerges = merges.length > 0 && (await singleRoot()) ? await remergeDiffs(run.root, merges) : new Map();
     const trailers = new Map<string, Trailer[]>();
     const published = publishedFor(run, batch, trailers);
     published.catch(() => undefined); // awaited when the batch is judged; never an unhandled rejection
@@ -185,14 +136,10 @@ export function batchReader(run: VerifyRun): {
   };
   return {
     read(order) {
-      const reading = readOrder(order, unsureOf(order), basesOf(order));
+      const reading = readOrder(order, unsureOf(order));
       reading.catch(() => undefined); // observed when its turn comes; never an unhandled rejection
       return reading;
     },
     related: () => related,
-    close: () => {
-      git.trees.close();
-      git.objects.close();
-    },
   };
 }

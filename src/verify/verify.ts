@@ -147,7 +147,6 @@ async function judgeBatches(
     if (error instanceof GitStreamError) throw run.gitFailed(error.stderr);
     throw error;
   } finally {
-    reader.close();
     await orders.return(undefined);
   }
 }
