@@ -197,4 +197,29 @@ describe('merges of disjoint paths, with the verdicts of git re-merge', () => {
     expect(verdict?.status).toBe('fail');
     expect(verdict?.message).toContain('old/new.txt');
   });
+
+  it('judges a range of disjoint merges clean from one git re-merge of them all (cheaper than diffing their sides)', () => {
+    const { repo, root } = based({ 'b.txt': 'b0\n' });
+    for (let i = 0; i < 8; i++) {
+      repo.git(['checkout', '-q', '-b', `topic-${i}`]);
+      repo.commit(`docs: topic ${i}`, { [`docs/topic-${i}.md`]: `${i}\n` });
+      if (i % 2 === 0) repo.commit(`docs: topic ${i} changes b`, { 'b.txt': `b${i}\n` });
+      else {
+        repo.git(['rm', '-q', `docs/main-${i - 1}.md`]);
+        repo.git(['commit', '-q', '--no-verify', '-m', `docs: topic ${i} removes main ${i - 1}`]);
+      }
+      repo.git(['checkout', '-q', 'main']);
+      repo.commit(`docs: main ${i}`, { [`docs/main-${i}.md`]: `${i}\n` });
+      repo.git(['merge', '-q', '--no-ff', '--no-edit', `topic-${i}`]);
+    }
+    const { status, report, git } = traced(repo, root);
+    expect(status).toBe(0);
+    for (let i = 0; i < 8; i++)
+      expect(mergeVerdict(report, `Merge branch 'topic-${i}'`)?.message).toBe(
+        'clean merge: adds nothing beyond its parents',
+      );
+    expect(git.filter((c) => c.includes('--diff-merges=remerge'))).toHaveLength(1);
+    expect(git.filter((c) => c.startsWith('merge-tree '))).toHaveLength(0);
+    expect(git.filter((c) => c.startsWith('diff-tree ') && c.includes('--raw'))).toHaveLength(0);
+  });
 });
