@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, PROJECT_ROOT } from '../helpers/git-repo.js';
-import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
   anchorSteps,
@@ -16,6 +15,7 @@ import {
   runAgent,
   sessionInContext,
   withRemote,
+  toolCall,
 } from '../helpers/runtime-agent.js';
 import { runtimeBin } from '../helpers/runtimes.js';
 
@@ -27,8 +27,6 @@ import { runtimeBin } from '../helpers/runtimes.js';
 
 const COPILOT = await runtimeBin('copilot');
 
-const call = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
-
 describe.skipIf(COPILOT === null)(
   'GitHub Copilot CLI (the real program) runs the hooks hestai init --agent copilot wrote',
   () => {
@@ -38,15 +36,15 @@ describe.skipIf(COPILOT === null)(
       const wd = repo.dir;
       const file = path.join(wd, 'src/app.ts');
       const { results, endpoint } = await runAgent('copilot', repo, [
-        call('view', { path: file }),
-        call('create', { path: file, file_text: 'export const app = 2;\n' }),
-        call('edit', { path: file, old_str: 'app = 1', new_str: 'app = 3' }),
-        call('bash', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
-        ...anchorSteps(wd, (tool, input) => call(`hestai-${tool}`, input)),
-        call('create', { path: path.join(wd, 'src/app.test.ts'), file_text: 'app is 2\n' }),
+        toolCall('view', { path: file }),
+        toolCall('create', { path: file, file_text: 'export const app = 2;\n' }),
+        toolCall('edit', { path: file, old_str: 'app = 1', new_str: 'app = 3' }),
+        toolCall('bash', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+        ...anchorSteps(wd, (tool, input) => toolCall(`hestai-${tool}`, input)),
+        toolCall('create', { path: path.join(wd, 'src/app.test.ts'), file_text: 'app is 2\n' }),
         // no env file: the model commits as its sessionStart context says (HESTAI_SESSION=<id> git commit ...)
         (request) =>
-          call('bash', {
+          toolCall('bash', {
             command: `git add src/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
             description: 'commit the test',
           }),
@@ -92,7 +90,7 @@ describe.skipIf(COPILOT === null)('Copilot CLI with a hook that cannot start', (
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '--no-verify', '-m', 'chore: adopt hestai']);
     const file = path.join(repo.dir, 'src/app.ts');
-    const { results } = await runAgent('copilot', repo, [call('create', { path: file, file_text: 'x\n' })]);
+    const { results } = await runAgent('copilot', repo, [toolCall('create', { path: file, file_text: 'x\n' })]);
     expect(fs.readFileSync(file, 'utf8')).toBe(APP);
     expect(results[0]?.content, JSON.stringify(results)).toContain('Denied by preToolUse hook');
   });

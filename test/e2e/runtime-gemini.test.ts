@@ -4,7 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
-import type { Turn } from '../helpers/model-endpoint.js';
 import {
   adopt,
   anchorSteps,
@@ -21,6 +20,7 @@ import {
   runAgent,
   sessionInContext,
   withRemote,
+  toolCall,
 } from '../helpers/runtime-agent.js';
 import { runtimeBin } from '../helpers/runtimes.js';
 
@@ -32,8 +32,6 @@ import { runtimeBin } from '../helpers/runtimes.js';
 
 const GEMINI = await runtimeBin('gemini');
 
-const call = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
-
 describe.skipIf(GEMINI === null)(
   'Gemini CLI (the real program) runs the hooks hestai init --agent gemini wrote',
   () => {
@@ -44,19 +42,27 @@ describe.skipIf(GEMINI === null)(
       const wd = repo.dir;
       const file = path.join(wd, 'src/app.ts');
       const { results, endpoint } = await runAgent('gemini', repo, [
-        call('read_file', { file_path: file }),
-        call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
-        call('replace', { file_path: file, old_string: 'app = 1', new_string: 'app = 3', instruction: 'change it' }),
-        call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+        toolCall('read_file', { file_path: file }),
+        toolCall('write_file', { file_path: file, content: 'export const app = 2;\n' }),
+        toolCall('replace', {
+          file_path: file,
+          old_string: 'app = 1',
+          new_string: 'app = 3',
+          instruction: 'change it',
+        }),
+        toolCall('run_shell_command', {
+          command: 'echo "export const app = 4;" > src/app.ts',
+          description: 'change it',
+        }),
         // the anchor tool as the refusals name it (Gemini CLI names an MCP tool mcp_<server>_<tool>)
         ...anchorSteps(wd, (tool, input, request) =>
-          call(tool === 'anchor' ? anchorToolInRefusal(request) : `mcp_hestai_${tool}`, input),
+          toolCall(tool === 'anchor' ? anchorToolInRefusal(request) : `mcp_hestai_${tool}`, input),
         ),
-        call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
+        toolCall('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
         // Gemini CLI has no env file and runs the shell's git with core.hooksPath emptied (no hooks): the
         // model commits as its SessionStart context says (HESTAI_SESSION=<id> git -c core.hooksPath=<dir> commit)
         (request) =>
-          call('run_shell_command', {
+          toolCall('run_shell_command', {
             command: `git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
             description: 'commit the test',
           }),
@@ -109,8 +115,8 @@ describe.skipIf(GEMINI === null)('Gemini CLI’s BeforeTool hook sees every tool
     const { repo } = adopt('gemini');
     const notes = withNotesServer(repo);
     const { results } = await runAgent('gemini', repo, [
-      call('grep_search', { pattern: 'app' }),
-      call('mcp_notes_save_note', {}),
+      toolCall('grep_search', { pattern: 'app' }),
+      toolCall('mcp_notes_save_note', {}),
     ]);
     const session = boundSession(repo, 'gemini');
     expect(results, JSON.stringify(results)).toHaveLength(2);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest, Turn } from '../helpers/model-endpoint.js';
+import type { ModelRequest } from '../helpers/model-endpoint.js';
 import {
   adopt,
   anchorSteps,
@@ -15,6 +15,7 @@ import {
   runAgent,
   sessionInContext,
   withRemote,
+  toolCall,
 } from '../helpers/runtime-agent.js';
 import { runtimeBin } from '../helpers/runtimes.js';
 
@@ -25,8 +26,6 @@ import { runtimeBin } from '../helpers/runtimes.js';
 // its settings and names its tools `mcp__<server>__<tool>`.
 
 const QWEN = await runtimeBin('qwen');
-
-const call = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
 
 /** The bind step the last refusal the model read names (`Bind one now by running that step: <command>`). */
 function bindStep(request: ModelRequest): string {
@@ -43,14 +42,14 @@ describe.skipIf(QWEN === null)('Qwen Code (the real program) runs the hooks hest
     const wd = repo.dir;
     const file = path.join(wd, 'src/app.ts');
     const { results } = await runAgent('qwen', repo, [
-      call('read_file', { file_path: file }),
-      call('write_file', { file_path: file, content: 'export const app = 2;\n' }),
-      (request) => call('run_shell_command', { command: bindStep(request), description: 'bind a session' }),
-      call('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
-      ...anchorSteps(wd, (tool, input) => call(`mcp__hestai__${tool}`, input)),
-      call('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
+      toolCall('read_file', { file_path: file }),
+      toolCall('write_file', { file_path: file, content: 'export const app = 2;\n' }),
+      (request) => toolCall('run_shell_command', { command: bindStep(request), description: 'bind a session' }),
+      toolCall('run_shell_command', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+      ...anchorSteps(wd, (tool, input) => toolCall(`mcp__hestai__${tool}`, input)),
+      toolCall('write_file', { file_path: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
       (request) =>
-        call('run_shell_command', {
+        toolCall('run_shell_command', {
           command: `git add test/app.test.ts && ${commitCommand(request)} commit -q -m "test(app): app is 2"`,
           description: 'commit the test',
         }),

@@ -29,6 +29,9 @@ import {
 // assertions every case shares (the program ends well, the script was played, what the hooks refused and
 // why, the session the runtime bound, a commit that passes `hestai verify` in a fresh clone).
 
+/** One model turn that calls one tool. */
+export const toolCall = (name: string, input: Record<string, unknown>): Turn => ({ tools: [{ name, input }] });
+
 /** The content of src/app.ts in every adopted repository. */
 export const APP = 'export const app = 1;\n';
 
@@ -489,4 +492,42 @@ export function notesServer(repo: TempRepo): { command: string; args: string[]; 
   );
   const notes = path.join(repo.dir, 'notes.md');
   return { command: process.execPath, args: [server, notes], notes };
+}
+
+/**
+ * The end-to-end case OpenCode and its fork Kilo Code share (the plugin `hestai init --agent <runtime>` wrote,
+ * an MCP tool named `hestai_<tool>`): an unanchored write and bash refused with the file untouched and the
+ * anchor step named; anchored through the MCP server the runtime started, its write is allowed and its git
+ * commit carries the session and passes verify in a fresh clone.
+ */
+export async function expectPluginRuntimeRun(runtime: 'opencode' | 'kilo'): Promise<void> {
+  const { repo } = adopt(runtime);
+  const remote = withRemote(repo);
+  const wd = repo.dir;
+  const { results, endpoint } = await runAgent(runtime, repo, [
+    toolCall('write', { filePath: 'src/app.ts', content: 'export const app = 2;\n' }),
+    toolCall('bash', { command: 'echo "export const app = 4;" > src/app.ts', description: 'change it' }),
+    ...anchorSteps(wd, (tool, input, request) =>
+      toolCall(tool === 'anchor' ? anchorToolInRefusal(request) : `hestai_${tool}`, input),
+    ),
+    toolCall('write', { filePath: path.join(wd, 'test/app.test.ts'), content: 'app is 2\n' }),
+    toolCall('bash', {
+      command: 'git add test/app.test.ts && git commit -q -m "test(app): app is 2"',
+      description: 'commit the test',
+    }),
+  ]);
+  const session = boundSession(repo, runtime);
+  // SessionStart's context reached the model (the plugin puts it in the system prompt)
+  expect(sessionInContext(endpoint.turns()[0]!)).toBe(session);
+  expect(results, JSON.stringify(results)).toHaveLength(8); // one result per call of the script
+  const [write, shell, identity, context, proof, status, test, commit] = results;
+  expectRefusedUnanchored(write, 'Write', session, 'hestai_anchor');
+  expectRefusedUnanchored(shell, 'Bash', session, 'hestai_anchor');
+  expect(fs.readFileSync(path.join(wd, 'src/app.ts'), 'utf8')).toBe(APP);
+  expectStagesPassed([identity, context, proof]);
+  expectUnlockedByConnection(status, session); // one session: the server the runtime started took its hook's
+  expect([test, commit].map((r) => r?.content).join('\n')).not.toContain('blocked');
+  expect(fs.readFileSync(path.join(wd, 'test/app.test.ts'), 'utf8')).toBe('app is 2\n');
+  expectCommitVerified(repo, remote, session, 'test(app): app is 2', runtime);
+  expect(repo.git(['status', '--porcelain']).stdout).toBe('');
 }
