@@ -192,6 +192,29 @@ describe("the README's CI jobs", () => {
       const run = spawnSync('sh', ['-c', script], { cwd, env, encoding: 'utf8' });
       return { status: run.status, output: `$ ${script}\n${run.stdout}${run.stderr}` };
     };
+    /**
+     * In a linked worktree made without npm ci, a commit prints one `hestai:` line naming `npm ci` and no stack;
+     * run as printed, the next commit is judged (no active session). Returns the first commit's run.
+     */
+    const npmCiRemedy = (wt: string, env: NodeJS.ProcessEnv) => {
+      fs.writeFileSync(path.join(wt, 'notes.md'), 'notes\n');
+      const added = sh(wt, env, 'git add notes.md');
+      expect(added.status, added.output).toBe(0);
+      const bare = sh(wt, env, 'git commit -q -m "docs: notes"');
+      expect(bare.status, bare.output).not.toBe(0);
+      expect(bare.output).not.toMatch(/MODULE_NOT_FOUND|Cannot find module|node:internal|at Module/);
+      const line = bare.output.split('\n').filter((l) => l.startsWith('hestai:'));
+      expect(line, bare.output).toHaveLength(1);
+      const command = /run `([^`]+)`/.exec(line[0]!);
+      expect(command, line[0]).not.toBeNull();
+      expect(command![1]).toBe('npm ci');
+      const installed = sh(wt, env, command![1]!);
+      expect(installed.status, installed.output).toBe(0);
+      const judged = sh(wt, env, 'git commit -q -m "docs: notes"');
+      expect(judged.status, judged.output).not.toBe(0);
+      expect(judged.output).toMatch(/commit blocked: no active session/);
+      return bare;
+    };
 
     it('doctor fails in a clone without the hooks and prints the one command that installs them; run as printed, it passes', () => {
       const { repo } = pushedBranch(false);
@@ -211,21 +234,7 @@ describe("the README's CI jobs", () => {
       // A linked worktree made without npm ci: the hooks (shared by every worktree) name the command, no stack.
       const wt = path.join(tempDir('hestai-wt-'), 'wt');
       repo.git(['worktree', 'add', '-q', '-b', 'other', wt], { cwd: clone });
-      fs.writeFileSync(path.join(wt, 'notes.md'), 'notes\n');
-      repo.git(['add', 'notes.md'], { cwd: wt });
-      const bare = sh(wt, env, 'git commit -q -m "docs: notes"');
-      expect(bare.status, bare.output).not.toBe(0);
-      expect(bare.output).not.toMatch(/MODULE_NOT_FOUND|Cannot find module|node:internal|at Module/);
-      const line = bare.output.split('\n').filter((l) => l.startsWith('hestai:'));
-      expect(line, bare.output).toHaveLength(1);
-      const command = /run `([^`]+)`/.exec(line[0]!);
-      expect(command, line[0]).not.toBeNull();
-      expect(command![1]).toBe('npm ci');
-      const installed = sh(wt, env, command![1]!);
-      expect(installed.status, installed.output).toBe(0);
-      const judged = sh(wt, env, 'git commit -q -m "docs: notes"');
-      expect(judged.status, judged.output).not.toBe(0);
-      expect(judged.output).toMatch(/commit blocked: no active session/);
+      npmCiRemedy(wt, env);
     });
 
     it.skipIf(LEFTHOOK === null)(
@@ -246,22 +255,7 @@ describe("the README's CI jobs", () => {
 
         const wt = path.join(tempDir('hestai-wt-'), 'wt');
         repo.git(['worktree', 'add', '-q', '-b', 'other', wt]);
-        fs.writeFileSync(path.join(wt, 'notes.md'), 'notes\n');
-        repo.git(['add', 'notes.md'], { cwd: wt });
-        const bare = sh(wt, env, 'git commit -q -m "docs: notes"');
-        expect(bare.status, bare.output).not.toBe(0);
-        expect(bare.output).toContain('lint ran');
-        expect(bare.output).not.toMatch(/MODULE_NOT_FOUND|Cannot find module|node:internal|at Module/);
-        const line = bare.output.split('\n').filter((l) => l.startsWith('hestai:'));
-        expect(line, bare.output).toHaveLength(1);
-        const command = /run `([^`]+)`/.exec(line[0]!);
-        expect(command, line[0]).not.toBeNull();
-        expect(command![1]).toBe('npm ci');
-        const installed = sh(wt, env, command![1]!);
-        expect(installed.status, installed.output).toBe(0);
-        const judged = sh(wt, env, 'git commit -q -m "docs: notes"');
-        expect(judged.status, judged.output).not.toBe(0);
-        expect(judged.output).toMatch(/commit blocked: no active session/);
+        expect(npmCiRemedy(wt, env).output).toContain('lint ran');
         // Anchored in that worktree, the same commit passes through lefthook and hestai.
         repo.anchor(['README.md:1-1', '.hestai_workspace.yaml'], wt);
         const passed = sh(wt, env, 'git commit -q -m "docs: notes"');
