@@ -84,6 +84,17 @@ const lazyBundles = {
 // and lazy bundles that use them: `yaml` is required only when a workspace file is validated (a call decided
 // before the config, such as a shell call refused before the anchor, never parses its 140 KB), and a lazy
 // bundle does not carry a second zod. `yaml` is built from its ES module files, which esbuild scope-hoists.
+// What every CommonJS bundle beside the hooks is built with.
+const HOOK_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 const VENDOR = { 'zod/mini': 'mini', 'zod/v4/locales/en.js': 'en' };
 const vendors = {
   name: 'vendors',
@@ -127,14 +138,7 @@ for (const [name, contents] of [
   await esbuild.build({
     stdin: { contents, resolveDir: ROOT, sourcefile: `${name}.js` },
     outfile: `dist/hooks/${name}.cjs`,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minifySyntax: true,
-    minifyWhitespace: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...HOOK_BUNDLE,
   });
 }
 const hooks = {
@@ -154,14 +158,7 @@ for (const [hook, entry] of Object.entries(hooks)) {
   await esbuild.build({
     entryPoints: [entry],
     outfile: `dist/hooks/${hook}.cjs`,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minifySyntax: true,
-    minifyWhitespace: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...HOOK_BUNDLE,
     logOverride: { 'import-is-undefined': 'error' },
     // Lazy imports stay lazy as synchronous requires of the code inside the bundle.
     supported: { 'dynamic-import': false },
