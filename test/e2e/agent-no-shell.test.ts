@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
 import { pluginCommand } from '../../src/setup/runtime-plugins.js';
-import { anchorSession } from '../helpers/claude-hook.js';
+import { adoptAgents, anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, sharedFixture, type TempRepo } from '../helpers/git-repo.js';
 
 // Issue 37: no shell before the anchor but hestai's own start commands, and the worktree is where the runtime
@@ -19,15 +19,7 @@ const BIN = path.join(PROJECT_ROOT, 'dist/cli/bin.js');
 // One repository adopted for every runtime and another repository beside it, a pristine copy per test.
 const adopted = sharedFixture(() => {
   const repo = makeRepo();
-  for (const runtime of AGENT_RUNTIMES) {
-    const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
-    expect(init.status, init.stderr).toBe(0);
-  }
-  fs.appendFileSync(
-    path.join(repo.dir, '.hestai_workspace.yaml'),
-    'github:\n  issue_search: false\n  pr_context: false\n',
-  );
-  repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+  adoptAgents(repo, AGENT_RUNTIMES);
   return { repo, sibling: makeRepo() };
 });
 

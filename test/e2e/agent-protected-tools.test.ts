@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pluginCommand } from '../../src/setup/runtime-plugins.js';
-import { anchorSession } from '../helpers/claude-hook.js';
+import { adoptAgents, anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, sharedFixture, type TempRepo } from '../helpers/git-repo.js';
 
 // A reviewer's attacks on the agent hooks: a shell's input sent by another tool (Copilot CLI's write_bash), a
@@ -14,15 +14,7 @@ type Runtime = 'claude-code' | 'copilot' | 'opencode' | 'kilo';
 
 const adopted = sharedFixture(() => {
   const repo = makeRepo();
-  for (const runtime of ['claude-code', 'copilot', 'opencode', 'kilo']) {
-    const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
-    expect(init.status, init.stderr).toBe(0);
-  }
-  fs.appendFileSync(
-    path.join(repo.dir, '.hestai_workspace.yaml'),
-    'github:\n  issue_search: false\n  pr_context: false\n',
-  );
-  repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+  adoptAgents(repo, ['claude-code', 'copilot', 'opencode', 'kilo']);
   return repo;
 });
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
 import { ADAPTERS } from '../../src/agent/adapters/index.js';
 import { pluginCommand } from '../../src/setup/runtime-plugins.js';
+import { adoptAgents } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, type TempRepo } from '../helpers/git-repo.js';
 
 // One decision, many adapters (issue 29, item 5): every runtime's hook, as `hestai init --agent <runtime>`
@@ -103,15 +104,7 @@ describe('one decision, many adapters', () => {
 
   it('each runtime’s hook and hestai check tool-use refuse the same call with the same reason and fix, the anchor tool named as that runtime calls it', () => {
     const repo = makeRepo();
-    for (const runtime of AGENT_RUNTIMES) {
-      const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
-      expect(init.status, init.stderr).toBe(0);
-    }
-    fs.appendFileSync(
-      path.join(repo.dir, '.hestai_workspace.yaml'),
-      'github:\n  issue_search: false\n  pr_context: false\n',
-    );
-    repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+    adoptAgents(repo, AGENT_RUNTIMES);
     const clockIn = repo.hestai(['--json', 'clock-in', '--role', 'implementation-lead']);
     expect(clockIn.status, clockIn.stderr).toBe(0);
     const session = JSON.parse(clockIn.stdout).session_id as string;

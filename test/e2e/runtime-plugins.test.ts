@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorSession } from '../helpers/claude-hook.js';
+import { adoptAgents, anchorSession } from '../helpers/claude-hook.js';
 import { makeRepo, PROJECT_ROOT, type RunResult, type TempRepo } from '../helpers/git-repo.js';
 
 // The runtimes whose hook is code or an executable (issue 42): OpenCode's and Kilo Code's plugin and Cline's
@@ -17,13 +17,7 @@ function adopted(agent: string, options: { dependency?: boolean } = {}): TempRep
     fs.mkdirSync(path.join(repo.dir, 'node_modules'));
     fs.symlinkSync(PROJECT_ROOT, path.join(repo.dir, 'node_modules/hestai-hooks'));
   }
-  const init = repo.hestai(['init', '--no-husky', '--agent', agent]);
-  expect(init.status, init.stderr).toBe(0);
-  fs.appendFileSync(
-    path.join(repo.dir, '.hestai_workspace.yaml'),
-    'github:\n  issue_search: false\n  pr_context: false\n',
-  );
-  repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+  adoptAgents(repo, [agent]);
   return repo;
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentRuntime } from '../../src/setup/runtime-settings.js';
 import { AGENT_RUNTIMES } from '../../src/setup/runtime-settings.js';
 import { pluginCommand } from '../../src/setup/runtime-plugins.js';
+import { adoptAgents } from '../helpers/claude-hook.js';
 import { makeRepo, type TempRepo } from '../helpers/git-repo.js';
 import { eachSituation, SITUATIONS, type Situation } from '../helpers/verdict-situations.js';
 
@@ -162,15 +163,7 @@ function verdictOf(row: Row, command: string, repo: TempRepo, session: string | 
 describe('the same verdict through every runtime’s hook (issue 42, item 4)', () => {
   it('every runtime allows or refuses the same write in each of the eight situations, with the same reason code', async () => {
     const repo = makeRepo();
-    for (const runtime of AGENT_RUNTIMES) {
-      const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
-      expect(init.status, init.stderr).toBe(0);
-    }
-    fs.appendFileSync(
-      path.join(repo.dir, '.hestai_workspace.yaml'),
-      'github:\n  issue_search: false\n  pr_context: false\n',
-    );
-    repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+    adoptAgents(repo, AGENT_RUNTIMES);
     const read = (file: string) => {
       const text = fs.readFileSync(path.join(repo.dir, file), 'utf8');
       return file.endsWith('.json') ? JSON.parse(text) : text;

@@ -13,6 +13,19 @@ export interface Agent {
   envFile: string;
 }
 
+/** `hestai init --agent <runtime>` for each runtime, GitHub lookups off, committed with src/app.ts. */
+export function adoptAgents(repo: TempRepo, runtimes: readonly string[]): void {
+  for (const runtime of runtimes) {
+    const init = repo.hestai(['init', '--no-husky', '--agent', runtime]);
+    expect(init.status, init.stderr).toBe(0);
+  }
+  fs.appendFileSync(
+    path.join(repo.dir, '.hestai_workspace.yaml'),
+    'github:\n  issue_search: false\n  pr_context: false\n',
+  );
+  repo.commit('chore: adopt hestai', { 'src/app.ts': 'export const app = 1;\n' });
+}
+
 /** `hestai init --agent claude-code` in the repository, committed; the hook command and the settings. */
 export function adoptClaudeCode(repo: TempRepo): { command: string; settings: any } {
   const init = repo.hestai(['init', '--no-husky', '--agent', 'claude-code']);
